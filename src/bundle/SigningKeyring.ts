@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileDurably } from '../store/writeFileDurably.js';
+import { StoreFileError } from '../store/StoreFileError.js';
+
+/** One HMAC key for signed links. Old keys stay to verify links issued before a rotation. */
+export interface SigningKey {
+  kid: string;
+  secret: string; // base64, 32 random bytes
+  createdAt: string;
+}
+
+interface KeyringFile {
+  active: string;
+  keys: SigningKey[];
+}
+
+/** The signing secret file, mode 0600, in the data directory. */
+export function keyringPath(dataDir: string): string {
+  return join(dataDir, 'secrets', 'signing-keys.json');
+}
+
+/**
+ * The keyring of link-signing secrets: one active key signs, every listed key verifies, so a
+ * rotation doesn't break links already handed out.
+ */
+export class SigningKeyring {
+  private constructor(private readonly file: KeyringFile, private readonly path: string) {}
+
+  /** Loads the keyring; a missing, unreadable, world-readable or damaged file is an error. */
+  static load(dataDir: string): SigningKeyring {
+    const path = keyringPath(dataDir);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      throw new StoreFileError(path, code === 'ENOENT' ? 'the signing secret is missing (run `enclave init` to create a new one; links signed with the old one stop working)' : `cannot read it (${code})`);
+    }
+    if ((statSync(path).mode & 0o077) !== 0) throw new StoreFileError(path, 'its permissions let other users read it; run `chmod 600` on it');
+    let file: KeyringFile;
+    try {
+      file = JSON.parse(text) as KeyringFile;
+    } catch (err) {
+      throw new StoreFileError(path, `not valid JSON (${(err as Error).message})`);
+    }
+    if (!Array.isArray(file.keys) || !file.keys.some((k) => k.kid === file.active)) throw new StoreFileError(path, 'no active signing key');
+    return new SigningKeyring(file, path);
+  }
+
+  /** Creates a keyring with one fresh key (first start, or recovery by `enclave init`). */
+  static async create(dataDir: string, now: Date): Promise<SigningKeyring> {
+    const key = newKey(now);
+    const ring = new SigningKeyring({ active: key.kid, keys: [key] }, keyringPath(dataDir));
+    await ring.save();
+    return ring;
+  }
+
+  /** The key that signs new links. */
+  active(): SigningKey {
+    return this.file.keys.find((k) => k.kid === this.file.active)!;
+  }
+
+  /** The key with id `kid`, for verification. */
+  find(kid: string): SigningKey | undefined {
+    return this.file.keys.find((k) => k.kid === kid);
+  }
+
+  /** Adds a new active key; older keys keep verifying until `retire`d. */
+  async rotate(now: Date): Promise<SigningKey> {
+    const key = newKey(now);
+    this.file.keys.push(key);
+    this.file.active = key.kid;
+    await this.save();
+    return key;
+  }
+
+  /** Removes a non-active key, invalidating every link it signed. */
+  async retire(kid: string): Promise<boolean> {
+    if (kid === this.file.active) return false;
+    const before = this.file.keys.length;
+    this.file.keys = this.file.keys.filter((k) => k.kid !== kid);
+    await this.save();
+    return this.file.keys.length < before;
+  }
+
+  private async save(): Promise<void> {
+    await writeFileDurably(this.path, JSON.stringify(this.file, null, 2), 0o600);
+  }
+}
+
+function newKey(now: Date): SigningKey {
+  return { kid: `k${randomBytes(4).toString('hex')}`, secret: randomBytes(32).toString('base64'), createdAt: now.toISOString() };
+}

@@ -1,0 +1,69 @@
+import { constants, existsSync, statSync } from 'node:fs';
+import { access, readdir, readFile, statfs } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SigningKeyring } from '../bundle/SigningKeyring.js';
+import { ConfigError, loadConfig } from '../config/loadConfig.js';
+import { sampleDocsDir } from '../domain/bootstrap/sampleDocs.js';
+import { ExitCode, type CliIo } from './CliIo.js';
+
+interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+/** Below this much free space on the data volume, writes are at risk. */
+const MIN_FREE_BYTES = 512 * 1024 * 1024;
+
+/** `enclave doctor`: checks config, data directory permissions, disk space and store files. */
+export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
+  const checks: Check[] = [];
+  let config;
+  try {
+    config = loadConfig({ env: io.env });
+    checks.push({ name: 'config', ok: true, detail: 'valid' });
+  } catch (err) {
+    checks.push({ name: 'config', ok: false, detail: err instanceof ConfigError ? err.problems.join('; ') : (err as Error).message });
+  }
+  if (config) {
+    const dir = config.dataDir;
+    const dirExists = existsSync(dir);
+    checks.push({ name: 'data directory', ok: dirExists, detail: dirExists ? dir : `${dir} does not exist (run enclave init)` });
+    if (dirExists) {
+      const writable = await access(dir, constants.W_OK).then(() => true, () => false);
+      checks.push({ name: 'data directory writable', ok: writable, detail: writable ? 'yes' : 'no write permission for this user' });
+      const fsStats = await statfs(dir);
+      const free = fsStats.bavail * fsStats.bsize;
+      checks.push({ name: 'disk space', ok: free >= MIN_FREE_BYTES, detail: `${(free / 1024 ** 3).toFixed(1)} GiB free` });
+      for (const file of (await readdir(dir)).filter((f) => f.endsWith('.json'))) {
+        const text = await readFile(join(dir, file), 'utf8').catch((e: Error) => e);
+        let ok = typeof text === 'string';
+        if (ok) {
+          try {
+            JSON.parse(text as string);
+          } catch {
+            ok = false;
+          }
+        }
+        checks.push({ name: `store ${file}`, ok, detail: ok ? 'loads' : 'damaged or unreadable: restore it from a backup' });
+      }
+      try {
+        SigningKeyring.load(dir);
+        checks.push({ name: 'signing secret', ok: true, detail: 'present, mode 0600' });
+      } catch (err) {
+        checks.push({ name: 'signing secret', ok: false, detail: (err as Error).message });
+      }
+      const lock = join(dir, 'enclave.lock');
+      checks.push({ name: 'server', ok: true, detail: existsSync(lock) ? `lock held (pid ${(await readFile(lock, 'utf8').catch(() => '?')).trim()})` : 'not running' });
+    }
+    for (const site of config.sites) {
+      const ok = existsSync(site.source) && statSync(site.source).isDirectory();
+      checks.push({ name: `site ${site.domain}`, ok, detail: ok ? site.source : `source ${site.source} is missing` });
+    }
+    checks.push({ name: 'sample docs', ok: existsSync(join(sampleDocsDir, 'docs.json')), detail: sampleDocsDir });
+  }
+  for (const c of checks) io.out.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name}: ${c.detail}\n`);
+  const failed = checks.filter((c) => !c.ok).length;
+  io.out.write(failed ? `${failed} problem(s) found\n` : 'all checks passed\n');
+  return failed ? ExitCode.failed : ExitCode.ok;
+}

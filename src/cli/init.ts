@@ -1,0 +1,19 @@
+import { systemClock } from '../domain/Clock.js';
+import { bootstrapDataDir } from '../domain/bootstrap/bootstrapDataDir.js';
+import { ExitCode, type CliIo } from './CliIo.js';
+import { loadConfigOrExplain } from './loadConfigOrExplain.js';
+import { withOfflineStore } from './openStoreOffline.js';
+
+/**
+ * `enclave init`: creates what first start creates, without serving. Also the documented
+ * recovery for a lost signing secret: a new one is made (links signed before stop working).
+ */
+export async function runInit(_args: string[], io: CliIo): Promise<number> {
+  const config = loadConfigOrExplain(io);
+  if (!config) return ExitCode.config;
+  const result = await withOfflineStore(config, io, (control) => bootstrapDataDir(config.dataDir, control, systemClock, { recreateSigningKey: true }));
+  if (!result) return ExitCode.failed;
+  if (result.adminKey) io.out.write(`ENCLAVE_ADMIN_KEY=${result.adminKey}\nENCLAVE_PROJECT_ID=${result.projectId}\n`);
+  io.err.write(`Data directory ready: ${config.dataDir}${result.adminKey ? ' (save the key above: it is shown only once)' : ''}\n`);
+  return ExitCode.ok;
+}

@@ -1,0 +1,116 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { configSchema, type Config } from './schema.js';
+
+/** Configuration could not be loaded; `problems` lists every one found, not just the first. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** The shipped defaults file, found relative to this module in both src/ and dist/. */
+export const defaultConfigPath = resolve(dirname(fileURLToPath(import.meta.url)), '../../config/default.json');
+
+/** Short environment names for the settings operators change most. */
+const envAliases: Record<string, string[]> = {
+  ENCLAVE_HOST: ['server', 'host'],
+  ENCLAVE_PORT: ['server', 'port'],
+  ENCLAVE_DATA_DIR: ['dataDir'],
+  ENCLAVE_PUBLIC_URL: ['server', 'publicUrl'],
+  ENCLAVE_LOG_LEVEL: ['logLevel'],
+};
+
+type Json = Record<string, unknown>;
+
+/**
+ * Loads config/default.json, then the file named by ENCLAVE_CONFIG, then ENCLAVE_* variables
+ * (aliases above, or ENCLAVE_SECTION__KEY for any key), and validates the result.
+ */
+export function loadConfig(options: { env?: NodeJS.ProcessEnv; cwd?: string; defaultsPath?: string } = {}): Config {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const problems: string[] = [];
+
+  let merged = readJsonFile(options.defaultsPath ?? defaultConfigPath, problems);
+  const overridePath = env.ENCLAVE_CONFIG;
+  if (overridePath) merged = deepMerge(merged, readJsonFile(resolve(cwd, overridePath), problems));
+  merged = deepMerge(merged, envOverrides(env, problems));
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const parsed = configSchema.safeParse(merged);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+  }
+  const config = parsed.data;
+  config.dataDir = resolve(cwd, config.dataDir);
+  for (const site of config.sites) site.source = resolve(cwd, site.source);
+  return config;
+}
+
+function readJsonFile(path: string, problems: string[]): Json {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    problems.push(`${path}: cannot read (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    return {};
+  }
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Json;
+    problems.push(`${path}: must hold a JSON object`);
+  } catch (err) {
+    problems.push(`${path}: not valid JSON (${(err as Error).message})`);
+  }
+  return {};
+}
+
+function envOverrides(env: NodeJS.ProcessEnv, problems: string[]): Json {
+  const out: Json = {};
+  for (const [name, raw] of Object.entries(env)) {
+    if (raw === undefined || !name.startsWith('ENCLAVE_')) continue;
+    const path = envAliases[name] ?? (name.includes('__') ? name.slice('ENCLAVE_'.length).split('__').map(snakeToCamel) : null);
+    if (!path) continue;
+    if (path.some((part) => part.length === 0)) {
+      problems.push(`${name}: malformed variable name`);
+      continue;
+    }
+    setPath(out, path, parseEnvValue(raw));
+  }
+  return out;
+}
+
+/** Numbers, booleans, null, arrays and objects may be given as JSON; anything else is a string. */
+function parseEnvValue(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function snakeToCamel(part: string): string {
+  return part.toLowerCase().replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+function setPath(target: Json, path: string[], value: unknown): void {
+  let node = target;
+  for (const key of path.slice(0, -1)) {
+    if (!node[key] || typeof node[key] !== 'object') node[key] = {};
+    node = node[key] as Json;
+  }
+  node[path[path.length - 1]] = value;
+}
+
+function deepMerge(base: Json, over: Json): Json {
+  const out: Json = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    const prev = out[key];
+    const bothObjects = value && prev && typeof value === 'object' && typeof prev === 'object' && !Array.isArray(value) && !Array.isArray(prev);
+    out[key] = bothObjects ? deepMerge(prev as Json, value as Json) : value;
+  }
+  return out;
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { agentConfigSchema } from './sections/agent.js';
+import { analyticsConfigSchema, feedbackConfigSchema } from './sections/feedback.js';
+import { limitsConfigSchema, serverConfigSchema } from './sections/server.js';
+import { siteConfigSchema } from './sections/sites.js';
+import { exportConfigSchema, staticExportConfigSchema } from './sections/staticExport.js';
+
+/**
+ * Every setting of the appliance. Objects are strict so that a misspelt key in a config file
+ * is reported instead of silently ignored. Defaults live in config/default.json.
+ */
+export const configSchema = z.strictObject({
+  dataDir: z.string().min(1).describe('Data directory (store, secrets, bundles, deployed versions).'),
+  logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).describe('Log verbosity.'),
+  server: serverConfigSchema,
+  limits: limitsConfigSchema,
+  sites: z.array(siteConfigSchema).describe('Docs sites this appliance can export.'),
+  staticExport: staticExportConfigSchema,
+  export: exportConfigSchema,
+  feedback: feedbackConfigSchema,
+  analytics: analyticsConfigSchema,
+  agent: agentConfigSchema,
+});
+
+/** The validated configuration. */
+export type Config = z.infer<typeof configSchema>;

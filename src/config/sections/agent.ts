@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/** Local AI-agent jobs (SPEC section 3). */
+export const agentConfigSchema = z.strictObject({
+  command: z.array(z.string().min(1)).describe('argv of the agent command; empty disables agent jobs.'),
+  repository: z.string().min(1).nullable().describe('Default repository (path or git URL on your network).'),
+  model: z.string().min(1).describe('Default model name passed as ENCLAVE_MODEL.'),
+  prLinkTemplate: z.string().min(1).nullable().describe('PR link template: {repository} {base} {branch} {id}.'),
+  timeoutSeconds: z.number().int().positive().describe('An agent run is killed after this long.'),
+  archiveAfterDays: z.number().positive().describe('Completed/failed jobs are archived after this many days.'),
+  archiveCron: z.string().min(1).describe('When the archive task runs (cron expression).'),
+  maxLogBytes: z.number().int().positive().describe('Output kept per job log.'),
+  requestsPerHour: z.number().int().positive().describe('Create + message calls per project per hour.'),
+});

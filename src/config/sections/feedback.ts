@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/** Reader feedback ingestion and the analytics API (SPEC section 6). */
+export const feedbackConfigSchema = z.strictObject({
+  perClientPerMinute: z.number().int().positive().describe('Feedback posts accepted per client address per minute.'),
+  retentionDays: z.number().int().min(0).describe('Drop whole segments older than this; 0 keeps everything.'),
+  groupCommitMs: z.number().min(0).max(100).describe('How long an append may wait to share one fsync with others.'),
+  allowedOrigins: z.array(z.string()).describe('Extra origins allowed to post feedback (the site itself always is).'),
+});
+
+/** Analytics API limits. */
+export const analyticsConfigSchema = z.strictObject({
+  requestsPerHour: z.number().int().positive().describe('Analytics requests per project per hour.'),
+});

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+
+/** A bare host name: no scheme, port, path or trailing dot/slash. */
+export const domainSchema = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i, 'must be a bare hostname (no scheme, port, path or trailing slash)');
+
+/** One docs site: a host name mapped to a project and a source directory or git repository. */
+export const siteConfigSchema = z.strictObject({
+  domain: domainSchema.describe('Host name of the site.'),
+  source: z.string().min(1).describe('Directory holding Mintlify-format docs, or a local git repository.'),
+  ref: z.string().min(1).optional().describe('Git ref to export when source is a repository.'),
+  projectId: z.string().regex(/^proj_[0-9a-f]{16}$/).optional().describe('Owner project; default project when omitted.'),
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** The deployment config the appliance consumes on startup (SPEC section 5). */
+export const staticExportConfigSchema = z.strictObject({
+  enabled: z.boolean().describe('Fetch, verify and serve bundleUrl on startup.'),
+  bundleUrl: z.string().min(1).nullable().describe('http(s):// URL, file:// URL or plain path of the bundle zip.'),
+  version: z.string().min(1).nullable().describe('Pin: refuse a bundle whose manifest names another version.'),
+  keepVersions: z.number().int().min(1).max(50).describe('Extracted versions kept on disk for rollback.'),
+  fetchTimeoutSeconds: z.number().int().positive().describe('Give up a bundle download after this long.'),
+  maxBundleBytes: z.number().int().positive().describe('Largest bundle zip accepted.'),
+  maxEntries: z.number().int().positive().describe('Most entries a bundle may hold.'),
+  maxExtractedBytes: z.number().int().positive().describe('Largest total uncompressed size.'),
+  maxCompressionRatio: z.number().positive().describe('Largest uncompressed/compressed ratio of an entry (zip-bomb guard).'),
+});
+
+/** Export jobs, bundles and signed links (SPEC section 4). */
+export const exportConfigSchema = z.strictObject({
+  concurrency: z.number().int().min(1).max(8).describe('Export jobs that run at once.'),
+  linkTtlSeconds: z.number().int().positive().max(604800).describe('Lifetime of a signed bundle link (at most 7 days).'),
+  retentionDays: z.number().positive().describe('Bundles and job output older than this are deleted.'),
+  cleanupCron: z.string().min(1).describe('When the retention task runs (cron expression).'),
+  strict: z.boolean().describe('Default for jobs: abort on the first page that fails to render.'),
+  reexport: z
+    .array(
+      z.strictObject({
+        domain: z.string().min(1).describe('Site to re-export.'),
+        cron: z.string().min(1).describe('When to check the source for changes.'),
+        activate: z.boolean().describe('Serve the new bundle on this appliance once built.'),
+      }),
+    )
+    .describe('Scheduled re-exports when a site source changed.'),
+});

@@ -1,0 +1,54 @@
+import type { Clock } from '../domain/Clock.js';
+
+/** Outcome of one request against a limiter. */
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the current window resets. */
+  resetSeconds: number;
+  windowSeconds: number;
+  policy: string;
+}
+
+/**
+ * A fixed-window counter per key (usually a project). Counters live in memory: a restart
+ * starts fresh windows, which errs towards letting an operator back in. A clock that jumps
+ * backwards starts a new window instead of locking callers out until it catches up.
+ */
+export class RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(
+    readonly policy: string,
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Counts one request for `key` and says whether it may proceed. */
+  consume(key: string): RateDecision {
+    const now = this.clock.now().getTime();
+    let window = this.windows.get(key);
+    if (!window || now >= window.start + this.windowMs || now < window.start) {
+      window = { start: now, count: 0 };
+      this.windows.set(key, window);
+      if (this.windows.size > 10_000) this.sweep(now);
+    }
+    const allowed = window.count < this.limit;
+    if (allowed) window.count += 1;
+    return {
+      allowed,
+      limit: this.limit,
+      remaining: Math.max(0, this.limit - window.count),
+      resetSeconds: Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000)),
+      windowSeconds: Math.round(this.windowMs / 1000),
+      policy: this.policy,
+    };
+  }
+
+  /** Drops windows that have ended, bounding memory when keys are many (client addresses). */
+  private sweep(now: number): void {
+    for (const [key, w] of this.windows) if (now >= w.start + this.windowMs || now < w.start) this.windows.delete(key);
+  }
+}

@@ -1,0 +1,44 @@
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/Clock.js';
+import type { AdminKeyRepository } from '../store/AdminKeyRepository.js';
+import type { RouteSpec } from './defineRoute.js';
+import { authenticateAdmin, type AuthState } from './middleware/authenticateAdmin.js';
+import { enforceRateLimit } from './middleware/enforceRateLimit.js';
+import { parseJsonBody } from './middleware/parseJsonBody.js';
+import { validateInput } from './middleware/validateInput.js';
+
+/** What the router needs besides the routes. */
+export interface RouterDeps {
+  keys: AdminKeyRepository;
+  clock: Clock;
+  logger: Logger;
+  adminBodyBytes: number;
+}
+
+/**
+ * Mounts every route spec on one router, each behind the same chain: authenticate (admin
+ * routes) → rate limit → parse body → validate → handler. Nothing is mounted any other way,
+ * so /openapi.json lists exactly what the server answers.
+ */
+export function buildRouter(routes: RouteSpec[], deps: RouterDeps): Router {
+  const router = new Router();
+  const auth = authenticateAdmin({ keys: deps.keys, clock: deps.clock, logger: deps.logger });
+  for (const spec of routes) {
+    const chain: Middleware[] = [];
+    if (spec.auth === 'admin') chain.push(auth);
+    if (spec.rateLimit) {
+      const keyOf = spec.rateLimit.key ?? ((ctx: Context) => (ctx.state.auth as AuthState | undefined)?.projectId ?? ctx.ip);
+      chain.push(enforceRateLimit(spec.rateLimit.limiter, keyOf));
+    }
+    if (spec.body) chain.push(parseJsonBody(spec.bodyLimitBytes ?? deps.adminBodyBytes));
+    chain.push(validateInput(spec));
+    // The handler ends the chain: an API route never falls through to the site server.
+    chain.push(async function routeHandler(ctx: Context) {
+      await spec.handler(ctx, ctx.state.input);
+    });
+    router.register(spec.path, [spec.method], chain); // GET routes answer HEAD too
+  }
+  return router;
+}

@@ -1,0 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import type { Context, Next } from 'koa';
+
+/** Only ids of this shape are echoed back, so a client can't inject text into our headers or logs. */
+const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Gives every request an id (the client's X-Request-Id when safe) and echoes it. */
+export function assignRequestId() {
+  return async function assignRequestIdMiddleware(ctx: Context, next: Next): Promise<void> {
+    const incoming = ctx.get('X-Request-Id');
+    const id = SAFE_ID.test(incoming) ? incoming : randomBytes(8).toString('hex');
+    ctx.state.requestId = id;
+    ctx.set('X-Request-Id', id);
+    await next();
+  };
+}

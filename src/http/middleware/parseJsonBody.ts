@@ -1,0 +1,30 @@
+import type { Context, Next } from 'koa';
+import { HttpMethodEnum, koaBody } from 'koa-body';
+import { AppError } from '../../domain/AppError.js';
+
+/**
+ * Parses a JSON body up to `limitBytes` (413 above it, 400 when malformed, 415 when another
+ * content type is sent). An empty body parses as `{}` so schemas report missing fields.
+ */
+export function parseJsonBody(limitBytes: number) {
+  const parse = koaBody({
+    json: true,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    jsonLimit: limitBytes,
+    jsonStrict: true,
+    parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+  });
+  return async function parseJsonBodyMiddleware(ctx: Context, next: Next): Promise<void> {
+    const declared = Number(ctx.get('Content-Length') || 0);
+    if (declared > limitBytes) throw new AppError(413, `Request body too large (limit ${limitBytes} bytes)`);
+    const hasBody = declared > 0 || ctx.get('Transfer-Encoding') !== '';
+    if (hasBody && !ctx.is('application/json', 'application/*+json')) throw new AppError(415, 'Content-Type must be application/json');
+    await parse(ctx, async () => {});
+    if (hasBody && (ctx.request.body === null || typeof ctx.request.body !== 'object' || Array.isArray(ctx.request.body))) {
+      throw AppError.badRequest('The body must be a JSON object');
+    }
+    await next();
+  };
+}

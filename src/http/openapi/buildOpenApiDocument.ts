@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import type { RouteSpec } from '../defineRoute.js';
+
+/** The spec's error body, referenced by every error response. */
+const errorSchema = z.object({
+  error: z.string(),
+  details: z.array(z.object({ message: z.string() })).optional(),
+});
+
+type JsonSchema = Record<string, unknown>;
+
+function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  delete json.$schema;
+  return json;
+}
+
+/** `/v2/agent/:projectId/job/:id` → `/v2/agent/{projectId}/job/{id}`. */
+export function toOpenApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function parameters(spec: RouteSpec): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  for (const [where, schema] of [['path', spec.params], ['query', spec.query]] as const) {
+    if (!schema) continue;
+    const json = toJsonSchema(schema, 'input');
+    const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+    const required = new Set((json.required as string[] | undefined) ?? []);
+    for (const [name, prop] of Object.entries(properties)) {
+      out.push({ name, in: where, required: where === 'path' || required.has(name), schema: prop, ...(prop.description ? { description: prop.description } : {}) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Builds the OpenAPI 3.1 document from the same route specs that validate requests, so the
+ * published contract and the server's behaviour can't drift.
+ */
+export function buildOpenApiDocument(routes: RouteSpec[], info: { version: string }): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const spec of routes) {
+    const responses: Record<string, JsonSchema> = {};
+    for (const [status, response] of Object.entries(spec.responses)) {
+      const isError = Number(status) >= 400;
+      const schema = response.schema ? toJsonSchema(response.schema, 'output') : isError ? { $ref: '#/components/schemas/Error' } : undefined;
+      responses[status] = {
+        description: response.description,
+        ...(schema ? { content: { [response.contentType ?? 'application/json']: { schema } } } : response.contentType ? { content: { [response.contentType]: {} } } : {}),
+      };
+    }
+    const operation: JsonSchema = {
+      summary: spec.summary,
+      tags: [spec.tag],
+      operationId: `${spec.method.toLowerCase()}${toOpenApiPath(spec.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+      parameters: parameters(spec),
+      responses,
+      security: spec.auth === 'admin' ? [{ adminKey: [] }] : [],
+    };
+    if (spec.body) {
+      operation.requestBody = { required: true, content: { 'application/json': { schema: toJsonSchema(spec.body, 'input') } } };
+    }
+    (paths[toOpenApiPath(spec.path)] ??= {})[spec.method.toLowerCase()] = operation;
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Enclave admin API', version: info.version, description: 'Self-hosted documentation appliance: static export, deployments, feedback analytics and agent jobs.' },
+    servers: [{ url: '/' }],
+    paths,
+    components: {
+      securitySchemes: { adminKey: { type: 'http', scheme: 'bearer', description: 'Admin key: enc_ + 40 base62 characters + 6-character checksum.' } },
+      schemas: { Error: toJsonSchema(errorSchema, 'output') },
+    },
+  };
+}

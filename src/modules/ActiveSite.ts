@@ -1,0 +1,14 @@
+/** The version of the docs site being served right now. */
+export interface ActiveSiteInfo {
+  domain: string;
+  /** Owner project of the served site (from the site config), null if the domain is unknown here. */
+  projectId: string | null;
+  version: string;
+  /** Page paths of the version, e.g. `/`, `/guides/start` (leading slash, no extension). */
+  pagePaths: ReadonlySet<string>;
+}
+
+/** Read access to the live site for other modules (feedback validates paths with it). */
+export interface ActiveSite {
+  current(): ActiveSiteInfo | null;
+}

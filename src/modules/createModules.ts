@@ -1,0 +1,21 @@
+import type { AppModule, ModuleContext } from './AppModule.js';
+import { createAgentModule } from './agentModule.js';
+import { createDeploymentModule, type DeploymentModule } from './deploymentModule.js';
+import { createExportModule, type ExportModule } from './exportModule.js';
+import { createFeedbackModule } from './feedbackModule.js';
+
+/** Every feature module, wired to the ones it depends on. */
+export interface Modules {
+  deployments: DeploymentModule;
+  exports: ExportModule;
+  all: AppModule[];
+}
+
+/** Builds the feature modules in dependency order. */
+export async function createModules(ctx: ModuleContext): Promise<Modules> {
+  const deployments = await createDeploymentModule(ctx);
+  const exports = await createExportModule(ctx, { deployments });
+  const feedback = await createFeedbackModule(ctx, { activeSite: deployments.activeSite });
+  const agent = await createAgentModule(ctx);
+  return { deployments, exports, all: [deployments, exports, feedback, agent] };
+}

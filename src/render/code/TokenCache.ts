@@ -1,0 +1,95 @@
+import { appendFileSync, mkdirSync, readFileSync, statSync, renameSync } from 'node:fs';
+import path from 'node:path';
+
+/** One highlighted token: plain text, or text with a token-kind code (see `tokenKinds`). */
+export type CodeToken = string | [string, number];
+/** A highlighted block: one token list per line. */
+export type TokenLines = CodeToken[][];
+
+/** Memory entries kept at most; beyond this the oldest are dropped (a Map keeps insertion order). */
+const MAX_MEMORY_ENTRIES = 50_000;
+/** An append log larger than this is set aside and started afresh, so it can't grow forever. */
+const MAX_LOG_BYTES = 64 * 1024 * 1024;
+
+function isTokenLines(value: unknown): value is TokenLines {
+  return Array.isArray(value) && value.every((line) => Array.isArray(line) && line.every(
+    (t) => typeof t === 'string' || (Array.isArray(t) && t.length === 2 && typeof t[0] === 'string' && typeof t[1] === 'number'),
+  ));
+}
+
+/**
+ * Highlighted tokens by content hash, in memory and (optionally) in an append-only JSON-lines
+ * log under `cacheDir`, so a re-export of unchanged pages skips tokenizing. A torn or corrupt
+ * line (crash mid-write, two writers) is skipped on load; nothing in the log can make a build fail.
+ */
+export class TokenCache {
+  private readonly memory = new Map<string, TokenLines>();
+  private readonly logFile: string | undefined;
+  private diskWritable: boolean;
+  hits = 0;
+  misses = 0;
+  loadedFromDisk = 0;
+
+  constructor(cacheDir?: string) {
+    this.logFile = cacheDir ? path.join(cacheDir, 'highlight-tokens.jsonl') : undefined;
+    this.diskWritable = Boolean(cacheDir);
+    if (cacheDir) this.load(cacheDir);
+  }
+
+  private load(cacheDir: string): void {
+    const file = this.logFile as string;
+    try {
+      mkdirSync(cacheDir, { recursive: true });
+      if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_LOG_BYTES) renameSync(file, `${file}.old`);
+    } catch {
+      this.diskWritable = false;
+      return;
+    }
+    let text = '';
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      return; // no log yet
+    }
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      try {
+        const entry = JSON.parse(line) as { k?: unknown; t?: unknown };
+        if (typeof entry.k === 'string' && isTokenLines(entry.t)) {
+          this.remember(entry.k, entry.t);
+          this.loadedFromDisk++;
+        }
+      } catch {
+        // A torn line from an interrupted write: ignore it, the entry is simply recomputed.
+      }
+    }
+  }
+
+  private remember(key: string, tokens: TokenLines): void {
+    if (this.memory.size >= MAX_MEMORY_ENTRIES) {
+      const oldest = this.memory.keys().next().value;
+      if (oldest !== undefined) this.memory.delete(oldest);
+    }
+    this.memory.set(key, tokens);
+  }
+
+  /** The cached tokens for a key, counting the hit or miss. */
+  get(key: string): TokenLines | undefined {
+    const found = this.memory.get(key);
+    if (found) this.hits++;
+    else this.misses++;
+    return found;
+  }
+
+  /** Stores tokens in memory and appends them to the log (one write call per entry). */
+  set(key: string, tokens: TokenLines): void {
+    this.remember(key, tokens);
+    if (!this.diskWritable || !this.logFile) return;
+    try {
+      appendFileSync(this.logFile, `${JSON.stringify({ k: key, t: tokens })}\n`);
+    } catch {
+      // A read-only or full disk only costs speed on the next run.
+      this.diskWritable = false;
+    }
+  }
+}

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import type { CodeBlockInput, ElementContent, RenderContext } from '../types.js';
+import { renderMermaidDiagram } from '../components/renderMermaidDiagram.js';
+import { parseCodeMeta } from './parseCodeMeta.js';
+import { extractNotation } from './extractNotation.js';
+import { TokenCache, type TokenLines } from './TokenCache.js';
+import { createShikiTokenizer } from './createShikiTokenizer.js';
+import { buildCodeFigure } from './buildCodeFigure.js';
+
+/** Bumped whenever our token format or theme mapping changes, which invalidates old cache entries. */
+const TOKEN_FORMAT = 1;
+
+/** The shiki version is part of every cache key: a grammar update must not reuse stale tokens. */
+function shikiVersion(): string {
+  try {
+    const entry = fileURLToPath(import.meta.resolve('shiki'));
+    return (JSON.parse(readFileSync(path.join(path.dirname(entry), '..', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
+}
+const HIGHLIGHTER_VERSION = `${TOKEN_FORMAT}/${shikiVersion()}`;
+
+/** Counters that show how much work the cache saved. */
+export interface HighlightStats {
+  hits: number;
+  misses: number;
+  loadedFromDisk: number;
+}
+
+/** The build-time highlighter the pipeline calls for every fenced code block. */
+export interface CodeHighlighter {
+  /** Renders one fenced block (synchronously) as a code figure, or a Mermaid diagram for `mermaid`. */
+  highlight(input: CodeBlockInput, ctx: RenderContext): ElementContent;
+  /** Loads grammars beyond the preloaded set (e.g. every language a site uses) before rendering. */
+  prepareLanguages(langs: Iterable<string>): Promise<void>;
+  stats(): HighlightStats;
+}
+
+/** Creates the highlighter: shiki with one CSS-variable theme (light and dark via CSS), tokens cached by content hash in memory and under `cacheDir`. */
+export async function createCodeHighlighter(opts: { cacheDir?: string } = {}): Promise<CodeHighlighter> {
+  const tokenizer = await createShikiTokenizer();
+  const cache = new TokenCache(opts.cacheDir);
+
+  const tokensFor = (code: string, id: string | null): TokenLines => {
+    if (id === null) return code.split('\n').map((line) => (line ? [line] : []));
+    const key = createHash('sha256').update(`${HIGHLIGHTER_VERSION}\0${id}\0${code}`).digest('base64url').slice(0, 32);
+    const cached = cache.get(key);
+    if (cached) return cached;
+    const tokens = tokenizer.tokenize(code, id);
+    cache.set(key, tokens);
+    return tokens;
+  };
+
+  return {
+    highlight(input, ctx) {
+      const lang = input.lang?.trim() || null;
+      const value = input.value.replace(/\r\n?/g, '\n').replace(/\n$/, '');
+      if (lang?.toLowerCase() === 'mermaid') return renderMermaidDiagram(value, ctx);
+      const meta = parseCodeMeta(input.meta);
+      const { code, marks } = extractNotation(value);
+      const resolved = tokenizer.resolve(lang);
+      // A grammar that isn't loaded can't be loaded synchronously: show plain text rather than stall or fail.
+      const id = resolved && tokenizer.isLoaded(resolved) ? resolved : null;
+      let lines: TokenLines;
+      try {
+        lines = tokensFor(code, id);
+      } catch (err) {
+        ctx.report.warning(`Code block (${lang ?? 'text'}) could not be highlighted: ${(err as Error).message}`, ctx.pagePath);
+        lines = tokensFor(code, null);
+      }
+      return buildCodeFigure({ lines, lang, meta, marks, isDiff: resolved === 'diff', ctx });
+    },
+    prepareLanguages: (langs) => tokenizer.load(langs),
+    stats: () => ({ hits: cache.hits, misses: cache.misses, loadedFromDisk: cache.loadedFromDisk }),
+  };
+}

@@ -1,0 +1,87 @@
+import { bundledLanguagesInfo, createCssVariablesTheme, createHighlighter, createOnigurumaEngine, type BundledLanguage, type Highlighter } from 'shiki';
+import type { TokenLines, CodeToken } from './TokenCache.js';
+import { EXTRA_ALIASES, PLAIN_LANGUAGES, PRELOADED_LANGUAGES } from './codeLanguages.js';
+
+/** Token kinds of the CSS-variables theme; a token's kind index is stored in the cache, its class is `ec-<kind>`. */
+export const TOKEN_KINDS = [
+  'constant', 'string', 'comment', 'keyword', 'parameter', 'function', 'string-expression', 'punctuation', 'link',
+  'inserted', 'deleted', 'changed',
+] as const;
+const KIND_BY_VAR = new Map<string, number>(TOKEN_KINDS.map((k, i) => [`var(--ec-token-${k})`, i]));
+/** fontStyle bits (italic 1, bold 2, underline 4) are stored above the kind index. */
+export const FONT_STYLE_SHIFT = 16;
+
+// One theme whose colours are CSS variables: a single tokenizer pass serves both the light and
+// the dark palette (defined in components.css), half the work of two real themes.
+const THEME = createCssVariablesTheme({ name: 'enclave', variablePrefix: '--ec-', fontStyle: true });
+
+/** Lines longer than this are left untokenized (minified blobs would dominate build time). */
+const MAX_LINE_LENGTH = 5_000;
+/** Blocks larger than this are shown as plain text. */
+const MAX_BLOCK_CHARS = 300_000;
+
+/** Every name shiki knows (ids and aliases) mapped to its language id. */
+const KNOWN = new Map<string, string>();
+for (const info of bundledLanguagesInfo) {
+  KNOWN.set(info.id, info.id);
+  for (const alias of info.aliases ?? []) KNOWN.set(alias, info.id);
+}
+
+/** Shiki wrapped for synchronous use: tokenizes with already-loaded grammars only. */
+export interface ShikiTokenizer {
+  /** The language id a fence name resolves to, or null for plain text / unknown. */
+  resolve(lang: string | null): string | null;
+  /** True when the language's grammar is loaded, so `tokenize` can use it. */
+  isLoaded(id: string): boolean;
+  tokenize(code: string, id: string): TokenLines;
+  /** Loads more bundled grammars (unknown names are ignored). */
+  load(langs: Iterable<string>): Promise<void>;
+}
+
+let shared: Promise<Highlighter> | undefined;
+
+/** Creates (once per process) shiki with the oniguruma engine from its bundled wasm: no network, no native code. */
+export async function createShikiTokenizer(): Promise<ShikiTokenizer> {
+  shared ??= createHighlighter({ themes: [THEME], langs: PRELOADED_LANGUAGES, engine: createOnigurumaEngine(import('shiki/wasm')) });
+  const highlighter: Highlighter = await shared;
+  const loaded = new Set(highlighter.getLoadedLanguages());
+  const resolve = (lang: string | null): string | null => {
+    const name = (lang ?? '').trim().toLowerCase();
+    if (PLAIN_LANGUAGES.has(name)) return null;
+    return KNOWN.get(EXTRA_ALIASES[name] ?? name) ?? null;
+  };
+  return {
+    resolve,
+    isLoaded: (id) => loaded.has(id),
+    tokenize(code, id) {
+      if (code.length > MAX_BLOCK_CHARS) return code.split('\n').map((l) => (l ? [l] : []));
+      const themed = highlighter.codeToTokensBase(code, { lang: id as BundledLanguage, theme: THEME, tokenizeMaxLineLength: MAX_LINE_LENGTH });
+      return themed.map((line) => {
+        const out: CodeToken[] = [];
+        for (const t of line) {
+          const kind = t.color ? KIND_BY_VAR.get(t.color) : undefined;
+          const style = t.fontStyle && t.fontStyle > 0 ? t.fontStyle : 0;
+          if (kind === undefined && style === 0) {
+            // Plain text: merge into the previous plain token to keep pages small.
+            const last = out[out.length - 1];
+            if (typeof last === 'string') out[out.length - 1] = last + t.content;
+            else out.push(t.content);
+          } else {
+            out.push([t.content, (kind ?? 0xffff) + style * (1 << FONT_STYLE_SHIFT)]);
+          }
+        }
+        return out;
+      });
+    },
+    async load(langs) {
+      const wanted = new Set<string>();
+      for (const l of langs) {
+        const id = resolve(l);
+        if (id && !loaded.has(id)) wanted.add(id);
+      }
+      if (wanted.size === 0) return;
+      await highlighter.loadLanguage(...([...wanted] as BundledLanguage[]));
+      for (const l of highlighter.getLoadedLanguages()) loaded.add(l);
+    },
+  };
+}

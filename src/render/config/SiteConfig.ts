@@ -1,0 +1,62 @@
+/** Normalised site configuration, the same shape whether the source had docs.json or mint.json. */
+
+/** A page reference in the navigation: a site path such as `guides/start`. */
+export interface NavPage { kind: 'page'; path: string }
+/** An operation reference (`"GET /users"` or `"spec.yaml GET /users"`) resolved to a page later. */
+export interface NavOperation { kind: 'operation'; method: string; path: string; spec?: string }
+/** A sidebar group, possibly nested. */
+export interface NavGroup {
+  kind: 'group'; title: string; icon?: string; expanded?: boolean; hidden?: boolean;
+  /** Optional page the group title links to. */
+  root?: string;
+  /** OpenAPI files whose operations fill this group (whole-spec generation). */
+  openapi?: string[];
+  items: NavItem[];
+}
+/** A link in the sidebar to somewhere else (usually external). */
+export interface NavLink { kind: 'link'; title: string; href: string; icon?: string }
+export type NavItem = NavPage | NavOperation | NavGroup | NavLink;
+
+/** One level of docs.json's navigation dimensions (tabs, anchors, versions, …). */
+export type DivisionKind = 'root' | 'tab' | 'anchor' | 'dropdown' | 'version' | 'language' | 'product';
+
+/** A navigation division: either an external link (`href`) or a container of sub-divisions and items. */
+export interface NavDivision {
+  kind: DivisionKind;
+  label: string;
+  icon?: string;
+  href?: string;
+  isDefault?: boolean;
+  hidden?: boolean;
+  openapi?: string[];
+  divisions: NavDivision[];
+  items: NavItem[];
+}
+
+/** A plain labelled link (navbar, footer, global anchors). */
+export interface SiteLink { label: string; href: string; icon?: string }
+
+/** Everything the renderer needs from the docs config. */
+export interface SiteConfig {
+  configFile: 'docs.json' | 'mint.json';
+  name: string;
+  description?: string;
+  colors: { primary: string; light?: string; dark?: string; background?: { light?: string; dark?: string } };
+  logo?: { light: string; dark: string; href?: string };
+  favicon?: string | { light: string; dark: string };
+  navbarLinks: SiteLink[];
+  navbarPrimary?: SiteLink;
+  globalLinks: SiteLink[];
+  footerSocials: SiteLink[];
+  footerLinks: { header?: string; items: SiteLink[] }[];
+  redirects: { source: string; destination: string; permanent?: boolean }[];
+  navigation: NavDivision;
+  iconLibrary: string;
+  appearance: { default: 'system' | 'light' | 'dark'; strict: boolean };
+  fonts: { family: string; source?: string; weight?: number; format?: string }[];
+  metatags: Record<string, string>;
+  /** Every OpenAPI file named anywhere in the config (site-relative, no leading slash) or remote URLs. */
+  openapiRefs: string[];
+  /** Whether pages with `noindex` or hidden-from-nav pages are left out of search/sitemap. */
+  seoIndexing: 'navigable' | 'all';
+}

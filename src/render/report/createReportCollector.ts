@@ -1,0 +1,64 @@
+import type { ReportCollector } from '../types.js';
+import type { BuildReport } from './BuildReport.js';
+
+/** A ReportCollector that also tracks page outcomes and can produce the final BuildReport. */
+export interface BuildReportCollector extends ReportCollector {
+  pageRendered(): void;
+  pageFailed(path: string, reason: string): void;
+  setExpected(n: number): void;
+  /** Count of pages that fell back somewhere (unknown component, unevaluable expression). */
+  warningCount(): number;
+  toJSON(): BuildReport;
+}
+
+/** Each list is capped so a pathological source can't blow up memory or the report file. */
+const MAX_ENTRIES = 20_000;
+
+/** Creates an empty collector; duplicate entries (same page + target) are recorded once. */
+export function createReportCollector(): BuildReportCollector {
+  const report: BuildReport = {
+    pages: { expected: 0, rendered: 0, failed: [] },
+    brokenLinks: [], missingImages: [], unknownComponents: {}, externalUrls: [], warnings: [],
+  };
+  const seen = new Set<string>();
+  const once = (key: string): boolean => {
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  };
+  const push = <T>(list: T[], item: T) => {
+    if (list.length < MAX_ENTRIES) list.push(item);
+  };
+  return {
+    brokenLink(page, href) {
+      if (once(`b\0${page}\0${href}`)) push(report.brokenLinks, { page, href });
+    },
+    missingImage(page, src) {
+      if (once(`m\0${page}\0${src}`)) push(report.missingImages, { page, src });
+    },
+    unknownComponent(name) {
+      report.unknownComponents[name] = (report.unknownComponents[name] ?? 0) + 1;
+    },
+    externalUrl(page, url) {
+      if (once(`e\0${page}\0${url}`)) push(report.externalUrls, { page, url });
+    },
+    warning(message, page) {
+      if (once(`w\0${page ?? ''}\0${message}`)) push(report.warnings, page === undefined ? { message } : { message, page });
+    },
+    pageRendered() {
+      report.pages.rendered++;
+    },
+    pageFailed(path, reason) {
+      report.pages.failed.push({ path, reason });
+    },
+    setExpected(n) {
+      report.pages.expected = n;
+    },
+    warningCount() {
+      return report.warnings.length;
+    },
+    toJSON() {
+      return report;
+    },
+  };
+}

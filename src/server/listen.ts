@@ -1,0 +1,42 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type Koa from 'koa';
+import type { Config } from '../config/schema.js';
+
+/**
+ * Starts the HTTP server with guards against slow and idle clients (header, request and
+ * keep-alive timeouts, a connection cap) and resolves once it listens.
+ */
+export async function listen(app: Koa, server: Config['server']): Promise<{ httpServer: Server; port: number }> {
+  const httpServer = createServer(app.callback());
+  httpServer.headersTimeout = server.headersTimeoutMs;
+  httpServer.requestTimeout = server.requestTimeoutMs;
+  httpServer.keepAliveTimeout = server.keepAliveTimeoutMs;
+  httpServer.maxConnections = server.maxConnections;
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(server.port, server.host, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  return { httpServer, port: (httpServer.address() as AddressInfo).port };
+}
+
+/**
+ * Stops accepting connections, lets in-flight requests finish for up to `timeoutMs`, then
+ * cuts whatever is left.
+ */
+export async function closeGracefully(httpServer: Server, timeoutMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  httpServer.closeIdleConnections();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      httpServer.closeAllConnections();
+      resolve();
+    }, timeoutMs);
+  });
+  await Promise.race([closed, deadline]);
+  clearTimeout(timer);
+}

@@ -1,0 +1,61 @@
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** Another live process owns the data directory. */
+export class DataDirLockedError extends Error {
+  constructor(readonly dataDir: string, readonly pid: number) {
+    super(`Another Enclave process (pid ${pid}) is using the data directory ${dataDir}. Stop it first; one process owns a data directory.`);
+    this.name = 'DataDirLockedError';
+  }
+}
+
+/**
+ * The lock file that makes one process the owner of a data directory. A lock left by a
+ * process that no longer runs (killed with -9, a crashed container) is taken over.
+ */
+export class DataDirLock {
+  private constructor(private readonly path: string) {}
+
+  /** Takes the lock or throws DataDirLockedError naming the owner. */
+  static acquire(dataDir: string): DataDirLock {
+    const path = join(dataDir, 'enclave.lock');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      try {
+        const fd = openSync(path, 'wx', 0o600);
+        writeSync(fd, String(process.pid));
+        closeSync(fd);
+        return new DataDirLock(path);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      const owner = Number.parseInt(readFileSafe(path), 10);
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+        throw new DataDirLockedError(dataDir, owner);
+      }
+      rmSync(path, { force: true }); // stale: its owner is gone
+    }
+    throw new Error(`Could not take the lock ${path}`);
+  }
+
+  /** Releases the lock (on clean shutdown). */
+  release(): void {
+    rmSync(this.path, { force: true });
+  }
+}
+
+function readFileSafe(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

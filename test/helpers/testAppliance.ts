@@ -1,0 +1,69 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config/loadConfig.js';
+import { configSchema, type Config } from '../../src/config/schema.js';
+import { systemClock, type Clock } from '../../src/domain/Clock.js';
+import { createLogger } from '../../src/logging/createLogger.js';
+import { startAppliance, type RunningAppliance } from '../../src/server/startAppliance.js';
+
+/** Partial config, merged over the defaults (objects merge, arrays replace). */
+export type ConfigOverrides = { [K in keyof Config]?: Config[K] extends unknown[] ? Config[K] : Config[K] extends object ? Partial<Config[K]> : Config[K] };
+
+/** A fresh temp directory owned by one test. */
+export async function makeTempDir(prefix = 'enclave-test-'): Promise<string> {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+/** A validated config on `dataDir`, port 0, silent logs, plus overrides. */
+export function makeTestConfig(dataDir: string, overrides: ConfigOverrides = {}): Config {
+  const base = loadConfig({ env: { ENCLAVE_DATA_DIR: dataDir, ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'silent' } });
+  const merged: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(overrides)) {
+    const prev = merged[key];
+    merged[key] = value && typeof value === 'object' && !Array.isArray(value) && prev && typeof prev === 'object' ? { ...prev, ...value } : value;
+  }
+  return configSchema.parse(merged);
+}
+
+/** A running appliance for a test, with its first admin key and a JSON fetch helper. */
+export interface TestAppliance extends RunningAppliance {
+  dataDir: string;
+  config: Config;
+  key: string;
+  /** fetch() against the appliance with the admin key unless `auth: false` or another key. */
+  api(path: string, init?: RequestInit & { json?: unknown; key?: string | null }): Promise<Response>;
+  /** Stops the appliance and deletes its data directory. */
+  close(): Promise<void>;
+}
+
+/** Starts a real appliance on 127.0.0.1:0 with a temp data directory. */
+export async function startTestAppliance(
+  options: { overrides?: ConfigOverrides; clock?: Clock; dataDir?: string; serveSample?: boolean } = {},
+): Promise<TestAppliance> {
+  const dataDir = options.dataDir ?? (await makeTempDir());
+  const config = makeTestConfig(dataDir, options.overrides);
+  const running = await startAppliance({ config, logger: createLogger('silent'), clock: options.clock ?? systemClock, serveSample: options.serveSample ?? false });
+  const key = running.createdAdminKey ?? '';
+  return {
+    ...running,
+    dataDir,
+    config,
+    key,
+    api(path, init = {}) {
+      const headers = new Headers(init.headers);
+      const useKey = init.key === undefined ? key : init.key;
+      if (useKey) headers.set('Authorization', `Bearer ${useKey}`);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set('Content-Type', 'application/json');
+        body = JSON.stringify(init.json);
+      }
+      return fetch(`${running.url}${path}`, { ...init, headers, body });
+    },
+    async close() {
+      await running.stop();
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
