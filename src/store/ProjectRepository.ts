@@ -28,11 +28,16 @@ export class ProjectRepository {
     });
   }
 
-  /** Sets a feature flag durably. */
-  async setFeature(id: string, feature: keyof ProjectRecord['features'], on: boolean): Promise<void> {
-    await this.store.update((d) => {
+  /** Renames a project or switches features durably; undefined when there is no such project. */
+  async update(id: string, change: { name?: string; features?: Partial<ProjectRecord['features']> }): Promise<ProjectRecord | undefined> {
+    return this.store.update((d) => {
       const project = d.projects.find((p) => p.id === id);
-      if (project) project.features[feature] = on;
+      if (!project) return undefined;
+      if (change.name !== undefined) project.name = change.name;
+      for (const [feature, on] of Object.entries(change.features ?? {})) {
+        if (on !== undefined) project.features[feature as keyof ProjectRecord['features']] = on;
+      }
+      return project;
     });
   }
 }

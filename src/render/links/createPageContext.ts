@@ -1,0 +1,73 @@
+import { posix } from 'node:path';
+import type { RenderContext, ReportCollector } from '../types.js';
+import { relativeHref, resolveLink } from './resolveLink.js';
+import { pageFile, type SiteIndex } from './SiteIndex.js';
+
+/** A link to check once every page's ids are known. */
+export interface AnchorCheck { page: string; target: string; hash: string; href: string }
+
+/** A RenderContext plus what the pipeline collects while the page renders. */
+export interface PageContext extends RenderContext {
+  features: Set<'mermaid' | 'katex' | 'openapi'>;
+  anchorChecks: AnchorCheck[];
+  /** True once anything on the page fell back (unknown component, unevaluable expression, …). */
+  fellBack(): boolean;
+}
+
+/** Creates the per-page context that components and the pipeline use to emit relative links and report problems. */
+export function createPageContext(opts: {
+  pagePath: string; sourceDir: string; site: SiteIndex; report: ReportCollector; iconLibrary: string;
+}): PageContext {
+  const { pagePath, site, report } = opts;
+  let fell = false;
+  let counter = 0;
+  const features = new Set<'mermaid' | 'katex' | 'openapi'>();
+  const anchorChecks: AnchorCheck[] = [];
+  const pageReport: ReportCollector = {
+    brokenLink: (page, href) => report.brokenLink(page, href),
+    missingImage: (page, src) => report.missingImage(page, src),
+    externalUrl: (page, url) => report.externalUrl(page, url),
+    unknownComponent(name) {
+      fell = true;
+      report.unknownComponent(name);
+    },
+    warning(message, page) {
+      fell = true;
+      report.warning(message, page ?? pagePath);
+    },
+  };
+  return {
+    pagePath,
+    sourceDir: opts.sourceDir,
+    iconLibrary: opts.iconLibrary,
+    report: pageReport,
+    features,
+    anchorChecks,
+    fellBack: () => fell,
+    assets: { use: (feature) => void features.add(feature) },
+    nextId: (prefix) => `${prefix}-${++counter}`,
+    href(target) {
+      const r = resolveLink(target, pagePath, site);
+      if (r.kind === 'broken') report.brokenLink(pagePath, target);
+      if ((r.kind === 'page' || r.kind === 'anchor') && r.hash && r.page) anchorChecks.push({ page: pagePath, target: r.page, hash: r.hash, href: target });
+      return r.href;
+    },
+    assetUrl(src) {
+      const s = src.trim();
+      if (/^(?:https?:)?\/\//i.test(s)) {
+        report.externalUrl(pagePath, s);
+        return s;
+      }
+      if (/^[a-z][a-z0-9+.-]*:/i.test(s) || s === '' || s.startsWith('#')) return s;
+      const pathPart = s.replace(/[?#].*$/, '');
+      let decoded = pathPart;
+      try {
+        decoded = decodeURIComponent(pathPart);
+      } catch { /* keep as written */ }
+      const normal = posix.normalize(decoded.startsWith('/') ? decoded.slice(1) : posix.join(posix.dirname(pagePath), decoded)).replace(/^\.\/?/, '');
+      if (normal.startsWith('..') || !site.files.has(normal)) report.missingImage(pagePath, src);
+      if (normal.startsWith('..')) return s;
+      return relativeHref(pageFile(pagePath), normal).split('/').map(encodeURIComponent).join('/') + s.slice(pathPart.length);
+    },
+  };
+}

@@ -1,0 +1,258 @@
+import type * as ES from 'estree-jsx';
+import type { Root as MdRoot, Nodes as MdNodes, Parents as MdParents } from 'mdast';
+import type { MdxJsxAttribute, MdxJsxExpressionAttribute } from 'mdast-util-mdx-jsx';
+import type { Element, Root } from 'hast';
+import { defaultHandlers, toHast, type Handlers, type State } from 'mdast-util-to-hast';
+import type { CodeBlockInput, ComponentRenderer, ElementContent, RenderContext } from '../types.js';
+import { callStaticFunction, evaluateExpression, HastFragment, StaticFunction, Unevaluable, type EvalBudget, type EvalHooks, type Scope } from './evaluateEstree.js';
+import { evaluateModule, type ModuleContext } from './evaluateModule.js';
+import { jsxText, propsToProperties, valueToHast } from './jsxValues.js';
+import { MissingImport, SnippetComponent, type LoadedModule, type ModuleLoader } from './ModuleLoader.js';
+
+/** Site-wide collaborators of the converter. */
+export interface ConverterDeps {
+  components: Record<string, ComponentRenderer>;
+  highlight(input: CodeBlockInput, ctx: RenderContext): ElementContent;
+  renderMath(tex: string, display: boolean, ctx: RenderContext): ElementContent;
+  loader: ModuleLoader;
+}
+
+const MAX_SNIPPET_DEPTH = 16;
+const HEADING_ID = /[ \t]*\{#([A-Za-z0-9_:.-]+)\}[ \t]*$/;
+
+/**
+ * Converts a page's mdast to hast without compiling MDX to JavaScript: JSX elements go through
+ * the component registry (or page/snippet-defined components evaluated statically), expressions
+ * are evaluated statically, and snippets are inlined with their props.
+ */
+export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps: ConverterDeps): Root {
+  const budget: EvalBudget = { steps: 0, depth: 0 };
+  const warn = (message: string) => ctx.report.warning(message);
+  let state: State | undefined;
+  let scope: Scope = new Map();
+  let snippetProps: Record<string, unknown> | null = null;
+  let snippetDepth = 0;
+
+  const hooks: EvalHooks = { renderJsx: (node, s) => renderEstreeJsx(node, s) };
+  const mctx: ModuleContext = { loader: deps.loader, hooks, budget, warn, cache: new Map() };
+
+  const evaluate = (expr: ES.Node, s: Scope): { ok: true; value: unknown } | { ok: false } => {
+    try {
+      return { ok: true, value: evaluateExpression(expr, s, hooks, budget) };
+    } catch (err) {
+      if (!(err instanceof Unevaluable)) throw err;
+      warn(`could not evaluate an expression: ${err.message}`);
+      return { ok: false };
+    }
+  };
+
+  /** Looks a JSX name up in scope, including member names like `Tree.Folder`. */
+  const lookup = (name: string, s: Scope): unknown => {
+    const [head, ...rest] = name.split('.');
+    let value: unknown = s.get(head);
+    for (const part of rest) value = value && typeof value === 'object' && Object.hasOwn(value, part) ? (value as Record<string, unknown>)[part] : undefined;
+    return value;
+  };
+
+  const renderSnippet = (mod: LoadedModule, props: Record<string, unknown>): ElementContent[] => {
+    if (!mod.root || !state) return [];
+    if (snippetDepth >= MAX_SNIPPET_DEPTH) {
+      warn(`snippets nested deeper than ${MAX_SNIPPET_DEPTH} (${mod.file})`);
+      return [];
+    }
+    const own = evaluateModule(mod, mctx).scope;
+    const saved = { scope, snippetProps };
+    scope = new Map([...own, ...Object.entries(props), ['props', props]]);
+    snippetProps = props;
+    snippetDepth++;
+    try {
+      return state.all(mod.root) as ElementContent[];
+    } finally {
+      snippetDepth--;
+      ({ scope, snippetProps } = saved);
+    }
+  };
+
+  const renderComponent = (name: string, props: Record<string, unknown>, children: ElementContent[], s: Scope): ElementContent[] => {
+    if (/^[a-z]/.test(name) && !name.includes('.')) {
+      return [{ type: 'element', tagName: name, properties: propsToProperties(props), children }];
+    }
+    const local = lookup(name, s);
+    if (local !== undefined) {
+      if (local instanceof StaticFunction) {
+        try {
+          return valueToHast(callStaticFunction(local, [{ ...props, children: new HastFragment(children) }], hooks, budget), warn);
+        } catch (err) {
+          if (!(err instanceof Unevaluable)) throw err;
+          warn(`component ${name} could not be evaluated (${err.message}); rendered its children`);
+          return children;
+        }
+      }
+      if (local instanceof SnippetComponent) return renderSnippet(local.module, props);
+      if (local instanceof MissingImport) return children;
+      if (local instanceof HastFragment) return local.nodes;
+    }
+    const builtin = Object.hasOwn(deps.components, name) ? deps.components[name] : undefined;
+    if (builtin) {
+      try {
+        const out = builtin(props, children, ctx);
+        return Array.isArray(out) ? out : [out];
+      } catch (err) {
+        warn(`component ${name} failed: ${(err as Error).message}`);
+        return children;
+      }
+    }
+    if (name === 'Snippet' && typeof props.file === 'string') {
+      try {
+        const { file: f, ...rest } = props;
+        return renderSnippet(deps.loader.load(`snippets/${String(f).replace(/^\/?(?:snippets\/)?/, '')}`), rest);
+      } catch (err) {
+        warn((err as Error).message);
+        return children;
+      }
+    }
+    ctx.report.unknownComponent(name);
+    return children;
+  };
+
+  const mdastProps = (attributes: (MdxJsxAttribute | MdxJsxExpressionAttribute)[]): Record<string, unknown> => {
+    const props: Record<string, unknown> = {};
+    for (const attr of attributes) {
+      if (attr.type === 'mdxJsxExpressionAttribute') {
+        const expr = programExpression(attr.data?.estree);
+        const r = expr ? evaluate(expr, scope) : { ok: false as const };
+        if (r.ok && r.value && typeof r.value === 'object') Object.assign(props, r.value);
+        continue;
+      }
+      if (attr.value === null || attr.value === undefined) props[attr.name] = true;
+      else if (typeof attr.value === 'string') props[attr.name] = attr.value;
+      else {
+        const expr = programExpression(attr.value.data?.estree);
+        if (!expr) continue;
+        const r = evaluate(expr, scope);
+        if (r.ok) props[attr.name] = r.value;
+      }
+    }
+    return props;
+  };
+
+  const renderEstreeJsx = (node: ES.JSXElement | ES.JSXFragment, s: Scope): ElementContent[] => {
+    const children: ElementContent[] = [];
+    for (const child of node.children) {
+      if (child.type === 'JSXText') {
+        const text = jsxText(child.value);
+        if (text) children.push({ type: 'text', value: text });
+      } else if (child.type === 'JSXExpressionContainer') {
+        if (child.expression.type === 'JSXEmptyExpression') continue;
+        const r = evaluate(child.expression, s);
+        if (r.ok) children.push(...valueToHast(r.value, warn));
+      } else if (child.type === 'JSXElement' || child.type === 'JSXFragment') {
+        children.push(...renderEstreeJsx(child, s));
+      }
+    }
+    if (node.type === 'JSXFragment') return children;
+    const props: Record<string, unknown> = {};
+    for (const attr of node.openingElement.attributes) {
+      if (attr.type === 'JSXSpreadAttribute') {
+        const r = evaluate(attr.argument, s);
+        if (r.ok && r.value && typeof r.value === 'object') Object.assign(props, r.value);
+        continue;
+      }
+      const key = attr.name.type === 'JSXIdentifier' ? attr.name.name : `${attr.name.namespace.name}:${attr.name.name.name}`;
+      const v = attr.value;
+      if (v === null || v === undefined) props[key] = true;
+      else if (v.type === 'Literal') props[key] = v.value;
+      else if (v.type === 'JSXExpressionContainer') {
+        if (v.expression.type === 'JSXEmptyExpression') continue;
+        const r = evaluate(v.expression, s);
+        if (r.ok) props[key] = r.value;
+      } else props[key] = new HastFragment(renderEstreeJsx(v as ES.JSXElement, s));
+    }
+    return renderComponent(jsxName(node.openingElement.name), props, children, s);
+  };
+
+  const substitute = (value: string): string => {
+    if (!snippetProps) return value;
+    const props = snippetProps;
+    return value.replace(/\{([A-Za-z_$][\w$]*)\}/g, (whole, key: string) =>
+      Object.hasOwn(props, key) && (typeof props[key] === 'string' || typeof props[key] === 'number') ? String(props[key]) : whole);
+  };
+
+  const expressionHandler = (st: State, node: MdNodes): ElementContent[] => {
+    state = st;
+    const expr = programExpression((node as { data?: { estree?: ES.Program | null } }).data?.estree);
+    if (!expr) return [];
+    const r = evaluate(expr, scope);
+    return r.ok ? valueToHast(r.value, warn) : [];
+  };
+
+  const jsxHandler = (st: State, node: MdNodes): ElementContent[] => {
+    state = st;
+    const el = node as MdNodes & { name: string | null; attributes: (MdxJsxAttribute | MdxJsxExpressionAttribute)[] };
+    const props = mdastProps(el.attributes);
+    const children = st.all(el as MdParents) as ElementContent[];
+    if (!el.name) return children;
+    return renderComponent(el.name, props, children, scope);
+  };
+
+  const drop = () => undefined;
+  const handlers: Handlers = {
+    mdxjsEsm: drop,
+    yaml: drop,
+    mdxFlowExpression: expressionHandler,
+    mdxTextExpression: expressionHandler,
+    mdxJsxFlowElement: jsxHandler,
+    mdxJsxTextElement: jsxHandler,
+    code(st, node) {
+      state = st;
+      const input: CodeBlockInput = { lang: node.lang ?? null, meta: node.meta ?? null, value: substitute(node.value) };
+      try {
+        return deps.highlight(input, ctx) as Element;
+      } catch (err) {
+        warn(`code block could not be highlighted: ${(err as Error).message}`);
+        return { type: 'element', tagName: 'pre', properties: {}, children: [{ type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: input.value }] }] };
+      }
+    },
+    inlineCode(st, node) {
+      state = st;
+      return { type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: substitute(node.value) }] };
+    },
+    math(st, node) {
+      state = st;
+      return deps.renderMath(node.value, true, ctx) as Element;
+    },
+    inlineMath(st, node) {
+      state = st;
+      return deps.renderMath(node.value, false, ctx) as Element;
+    },
+    heading(st, node) {
+      state = st;
+      const el = defaultHandlers.heading(st, node);
+      const last = el.children[el.children.length - 1];
+      if (last?.type === 'text') {
+        const m = HEADING_ID.exec(last.value);
+        if (m) {
+          last.value = last.value.slice(0, m.index);
+          el.properties.id = m[1];
+        }
+      }
+      return el;
+    },
+  };
+
+  const pageStatements = root.children.flatMap((n) => (n.type === 'mdxjsEsm' && n.data?.estree ? (n.data.estree.body as ES.Node[]) : []));
+  scope = evaluateModule({ file, statements: pageStatements }, mctx).scope;
+  return toHast(root, { handlers, allowDangerousHtml: true }) as Root;
+}
+
+/** The expression inside an MDX `{…}` program, or null for comments-only programs. */
+function programExpression(program: ES.Program | null | undefined): ES.Expression | null {
+  const first = program?.body[0];
+  return first && first.type === 'ExpressionStatement' ? first.expression : null;
+}
+
+function jsxName(name: ES.JSXIdentifier | ES.JSXMemberExpression | ES.JSXNamespacedName): string {
+  if (name.type === 'JSXIdentifier') return name.name;
+  if (name.type === 'JSXNamespacedName') return `${name.namespace.name}:${name.name.name}`;
+  return `${jsxName(name.object)}.${name.property.name}`;
+}

@@ -1,0 +1,112 @@
+import GithubSlugger from 'github-slugger';
+import type { Element, Root, RootContent } from 'hast';
+import type { PageContext } from '../links/createPageContext.js';
+
+/** A heading shown in the table of contents. */
+export interface TocEntry { depth: number; id: string; text: string }
+
+/** What the page shell and the search index need from the rendered content. */
+export interface ContentSummary {
+  toc: TocEntry[];
+  ids: Set<string>;
+  /** Headings h2–h4 text, for search ranking. */
+  headings: string[];
+  /** Plain text of the body (code excluded), capped, for search. */
+  text: string;
+}
+
+const HEADING = /^h[1-6]$/;
+const URL_ATTRS: Record<string, string[]> = {
+  a: ['href'], area: ['href'], img: ['src'], source: ['src'], video: ['src', 'poster'], audio: ['src'],
+  iframe: ['src'], embed: ['src'], object: ['data'], track: ['src'],
+};
+const SKIP_TEXT = new Set(['script', 'style', 'svg', 'pre', 'template', 'button']);
+const MAX_SEARCH_TEXT = 4000;
+
+/**
+ * Walks the rendered content once: gives headings Mintlify-style ids (github-slugger, `{#id}`
+ * kept) and anchor links, rewrites every link and media URL through the page context (relative
+ * output, broken/missing/external recorded), and collects the TOC, ids and search text.
+ */
+export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
+  const slugger = new GithubSlugger();
+  const summary: ContentSummary = { toc: [], ids: new Set(), headings: [], text: '' };
+  const textParts: string[] = [];
+  let textLength = 0;
+  const headings: Element[] = [];
+
+  // Explicit ids first, so generated slugs never collide with an author's `{#id}`.
+  const collectIds = (node: Root | Element) => {
+    for (const child of node.children) {
+      if (child.type !== 'element') continue;
+      if (typeof child.properties.id === 'string') {
+        summary.ids.add(child.properties.id);
+        slugger.slug(child.properties.id);
+      }
+      if (child.tagName === 'a' && typeof child.properties.name === 'string') summary.ids.add(child.properties.name);
+      collectIds(child);
+    }
+  };
+  collectIds(root);
+
+  const visit = (node: Root | Element, inCode: boolean) => {
+    for (const child of node.children as RootContent[]) {
+      if (child.type === 'text') {
+        if (!inCode && textLength < MAX_SEARCH_TEXT) {
+          textParts.push(child.value);
+          textLength += child.value.length;
+        }
+        continue;
+      }
+      if (child.type !== 'element') continue;
+      const attrs = URL_ATTRS[child.tagName];
+      if (attrs) {
+        for (const attr of attrs) {
+          const v = child.properties[attr];
+          if (typeof v !== 'string') continue;
+          if (child.tagName === 'a' || child.tagName === 'area') child.properties[attr] = ctx.href(v);
+          else if (child.tagName === 'iframe' || child.tagName === 'embed' || child.tagName === 'object') {
+            if (/^(?:https?:)?\/\//i.test(v)) ctx.report.externalUrl(ctx.pagePath, v);
+            else child.properties[attr] = ctx.assetUrl(v);
+          } else child.properties[attr] = ctx.assetUrl(v);
+        }
+      }
+      if (HEADING.test(child.tagName)) headings.push(child);
+      visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined);
+    }
+  };
+  visit(root, false);
+
+  for (const h of headings) {
+    const text = textOf(h).trim();
+    if (!text) continue;
+    let id = typeof h.properties.id === 'string' ? h.properties.id : undefined;
+    if (!id) {
+      id = slugger.slug(text);
+      h.properties.id = id;
+      summary.ids.add(id);
+    }
+    const depth = Number(h.tagName[1]);
+    if (depth >= 2 && depth <= 4) summary.headings.push(text);
+    if (depth === 2 || depth === 3) summary.toc.push({ depth, id, text });
+    if (depth >= 2) {
+      h.children.push({
+        type: 'element', tagName: 'a',
+        properties: { className: ['enclave-anchor'], href: `#${id}`, ariaLabel: `Link to section: ${text}` },
+        children: [{ type: 'text', value: '#' }],
+      });
+    }
+  }
+  summary.text = textParts.join(' ').replace(/\s+/g, ' ').trim().slice(0, MAX_SEARCH_TEXT);
+  return summary;
+}
+
+/** Concatenated text of a hast subtree (svg and scripts skipped). */
+export function textOf(node: Element | Root): string {
+  let out = '';
+  for (const child of node.children as RootContent[]) {
+    if (child.type === 'text') out += child.value;
+    else if (child.type === 'element' && child.tagName !== 'svg' && child.tagName !== 'script' && child.tagName !== 'style') out += textOf(child);
+  }
+  return out;
+}

@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The project root (where package.json is). */
+export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A real `enclave serve` in a child process. */
+export interface SpawnedAppliance {
+  child: ChildProcess;
+  url: string;
+  /** Everything the process printed on stdout so far (admin key lines on first start). */
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or signal name) once the process ends. */
+  exited: Promise<number | string>;
+}
+
+/**
+ * Starts `src/main.ts` (the `npm start` entry) with the given environment on port 0 and
+ * resolves once it prints its URL. Rejects if it exits first or takes longer than `timeoutMs`.
+ */
+export function spawnAppliance(env: Record<string, string>, timeoutMs = 30_000): Promise<SpawnedAppliance> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`appliance did not start in ${timeoutMs} ms\n${err}`));
+    }, timeoutMs);
+    const onData = () => {
+      const m = /Enclave (http:\/\/[^\s]+) /.exec(err);
+      if (m) {
+        clearTimeout(timer);
+        child.stderr!.off('data', onData);
+        resolve({ child, url: m[1], stdout: () => out, stderr: () => err, exited });
+      }
+    };
+    child.stderr!.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`appliance exited (${code}) before listening\n${err}`));
+    });
+  });
+}
+
+/** Runs `src/main.ts` expecting it to fail at startup; resolves with its exit code and stderr. */
+export function runApplianceExpectingFailure(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: projectRoot,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`appliance kept running; expected a startup failure\n${err}`));
+    }, timeoutMs);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? signal ?? -1, stderr: err });
+    });
+  });
+}
