@@ -5,10 +5,18 @@ export const agentConfigSchema = z.strictObject({
   command: z.array(z.string().min(1)).describe('argv of the agent command; empty disables agent jobs.'),
   repository: z.string().min(1).nullable().describe('Default repository (path or git URL on your network).'),
   model: z.string().min(1).describe('Default model name passed as ENCLAVE_MODEL.'),
-  prLinkTemplate: z.string().min(1).nullable().describe('PR link template: {repository} {base} {branch} {id}.'),
+  prLinkTemplate: z
+    .string()
+    .min(1)
+    .refine((t) => [...t.matchAll(/\{(\w+)\}/g)].every((m) => ['repository', 'base', 'branch', 'id'].includes(m[1])), {
+      message: 'unknown placeholder; use {repository}, {base}, {branch} or {id}',
+    })
+    .nullable()
+    .describe('PR link template: {repository} {base} {branch} {id}. Gitea: https://git.corp/{repository}/compare/{base}...{branch}; GitLab: https://gitlab.corp/{repository}/-/merge_requests/new?merge_request[source_branch]={branch}&merge_request[target_branch]={base}; GitHub Enterprise: https://github.corp/{repository}/compare/{base}...{branch}?expand=1. null: push the branch, no link.'),
   timeoutSeconds: z.number().int().positive().describe('An agent run is killed after this long.'),
   archiveAfterDays: z.number().positive().describe('Completed/failed jobs are archived after this many days.'),
   archiveCron: z.string().min(1).describe('When the archive task runs (cron expression).'),
   maxLogBytes: z.number().int().positive().describe('Output kept per job log.'),
   requestsPerHour: z.number().int().positive().describe('Create + message calls per project per hour.'),
+  concurrency: z.number().int().min(1).max(4).describe('Agent runs executed at the same time; the rest wait in a queue.'),
 });

@@ -20,6 +20,7 @@ export const exportConfigSchema = z.strictObject({
   retentionDays: z.number().positive().describe('Bundles and job output older than this are deleted.'),
   cleanupCron: z.string().min(1).describe('When the retention task runs (cron expression).'),
   strict: z.boolean().describe('Default for jobs: abort on the first page that fails to render.'),
+  jobTimeoutSeconds: z.number().int().positive().describe('A job still rendering/packing after this long is killed and marked failed.'),
   reexport: z
     .array(
       z.strictObject({

@@ -1,0 +1,37 @@
+# syntax=docker/dockerfile:1
+# Enclave: multi-stage build. The build stage compiles TypeScript and prunes dev dependencies;
+# the runtime stage holds only what runs, as a non-root user, behind tini.
+
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/copy-assets.mjs ./scripts/copy-assets.mjs
+COPY src ./src
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:22-bookworm-slim AS runtime
+# tini reaps zombies and forwards SIGTERM; git is what agent jobs clone and push with.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends tini git ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
+ENV NODE_ENV=production \
+    ENCLAVE_HOST=0.0.0.0 \
+    ENCLAVE_PORT=8080 \
+    ENCLAVE_DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY config ./config
+COPY examples ./examples
+COPY bin ./bin
+# Everything the appliance writes lives in /data, so the root filesystem can be read-only.
+RUN mkdir -p /data && chown 10001:10001 /data
+USER 10001:10001
+VOLUME ["/data"]
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.ENCLAVE_PORT||8080)+'/_enclave/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/main.js"]

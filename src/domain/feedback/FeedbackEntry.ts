@@ -1,0 +1,29 @@
+/** Where a piece of feedback came from (SPEC section 6). */
+export const FEEDBACK_SOURCES = ['contextual', 'code_snippet', 'thumbs_only', 'agent'] as const;
+/** One of FEEDBACK_SOURCES. */
+export type FeedbackSource = (typeof FEEDBACK_SOURCES)[number];
+
+/** Triage states; new entries start `pending`. */
+export const FEEDBACK_STATUSES = ['pending', 'in_progress', 'resolved', 'dismissed'] as const;
+/** One of FEEDBACK_STATUSES. */
+export type FeedbackStatus = (typeof FEEDBACK_STATUSES)[number];
+
+/** What a reader (or agent) submitted, after validation. */
+export interface FeedbackSubmission {
+  source: FeedbackSource;
+  path: string;
+  helpful?: boolean;
+  comment?: string;
+  contact?: string;
+  code?: string;
+  filename?: string;
+  lang?: string;
+}
+
+/** A stored entry: the submission plus identity, time and its current triage status. */
+export interface FeedbackEntry extends FeedbackSubmission {
+  id: string;
+  /** ISO 8601 UTC with milliseconds. */
+  createdAt: string;
+  status: FeedbackStatus;
+}

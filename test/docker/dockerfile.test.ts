@@ -1,0 +1,28 @@
+import test from 'ava';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot } from '../helpers/spawnAppliance.js';
+
+const dockerfile = readFileSync(join(projectRoot, 'Dockerfile'), 'utf8');
+const instructions = dockerfile.split('\n').filter((l) => /^[A-Z]+ /.test(l));
+
+test('Dockerfile: multi-stage, non-root numeric user, one data volume, healthcheck without curl, exec-form entrypoint behind an init', (t) => {
+  t.true(instructions.filter((l) => l.startsWith('FROM ')).length >= 2, 'multi-stage');
+  t.regex(dockerfile, /^FROM node:22-bookworm-slim AS runtime$/m);
+  const user = instructions.filter((l) => l.startsWith('USER ')).pop();
+  t.regex(user ?? '', /^USER \d+(:\d+)?$/, 'numeric non-root user');
+  t.notRegex(user ?? '', /^USER 0\b/);
+  t.deepEqual(instructions.filter((l) => l.startsWith('VOLUME ')), ['VOLUME ["/data"]']);
+  const health = dockerfile.slice(dockerfile.indexOf('HEALTHCHECK'));
+  t.regex(health, /CMD \["node"/, 'probe runs with node');
+  t.notRegex(health, /curl|wget/);
+  t.regex(dockerfile, /^ENTRYPOINT \["\/usr\/bin\/tini", "--", "node", "dist\/main\.js"\]$/m, 'exec form behind tini');
+  t.regex(dockerfile, /ENCLAVE_DATA_DIR=\/data/);
+});
+
+test('the Dockerfile build and start steps succeed in a temp copy, and the HEALTHCHECK probe passes', (t) => {
+  const run = spawnSync('bash', ['scripts/check-docker-build.sh'], { cwd: projectRoot, encoding: 'utf8', timeout: 300_000 });
+  t.is(run.status, 0, `${run.stdout}\n${run.stderr}`);
+  t.regex(run.stdout, /docker build replay: OK/);
+});
