@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** Where the manifest sits inside a bundle. */
+export const MANIFEST_PATH = '_enclave/manifest.json';
+
+/** `_enclave/manifest.json` as the deployment side accepts it (SPEC section 4, "The bundle"). */
+export const bundleManifestSchema = z.object({
+  formatVersion: z.literal(1),
+  domain: z.string().min(1).max(253),
+  version: z.string().min(1).max(200),
+  jobId: z.string().max(200).nullable().optional(),
+  createdAt: z.string().min(1),
+  generator: z.object({ name: z.string(), version: z.string() }),
+  pages: z.array(z.object({ path: z.string().startsWith('/'), title: z.string(), file: z.string().min(1) }).loose()),
+  files: z.array(
+    z.object({
+      path: z.string().min(1).max(1024),
+      size: z.number().int().nonnegative(),
+      sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 must be 64 lowercase hex digits'),
+    }),
+  ),
+});
+
+/** A parsed, well-formed bundle manifest. */
+export type BundleManifest = z.infer<typeof bundleManifestSchema>;

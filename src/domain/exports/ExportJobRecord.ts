@@ -1,0 +1,45 @@
+/** Lifecycle of an export job (SPEC section 4). */
+export type ExportJobStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+/** The zip a completed job produced, under `<dataDir>/bundles/<jobId>/`. */
+export interface BundleRecord {
+  /** File name inside the job's bundle directory (also the last segment of the link path). */
+  file: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+/** An export job as stored in `exports.json`; clients only ever see a presenter's whitelist. */
+export interface ExportJobRecord {
+  id: string;
+  projectId: string;
+  domain: string;
+  status: ExportJobStatus;
+  /** 0–100. */
+  progress: number;
+  /** Pages rendered so far; the total once completed. */
+  pageCount: number;
+  createdAt: string;
+  updatedAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  /** The version label the client asked for, if any. */
+  requestedVersion: string | null;
+  /** The bundle's version: the requested one, or the renderer's content-derived default once known. */
+  version: string | null;
+  paths: string[] | null;
+  strict: boolean;
+  error: string | null;
+  warnings: number;
+  failedPages: number;
+  expectedPages: number | null;
+  bundle: BundleRecord | null;
+  /** How many times a restart of the appliance cut this job short while it was running. */
+  interruptions: number;
+}
+
+/** The document `exports.json`. */
+export interface ExportsData {
+  schemaVersion: number;
+  jobs: ExportJobRecord[];
+}

@@ -1,0 +1,32 @@
+import { join } from 'node:path';
+
+/** Where one job's files live in the data directory. */
+export interface ExportPaths {
+  /** Scratch space of the job: the rendered site before packing (removed once packed). */
+  workDir: string;
+  /** The renderer's output directory. */
+  siteDir: string;
+  /** Holds the job's zip. */
+  bundleDir: string;
+}
+
+/** Root of every job's work directory. */
+export function exportsRoot(dataDir: string): string {
+  return join(dataDir, 'exports');
+}
+
+/** Root of every job's bundle directory. */
+export function bundlesRoot(dataDir: string): string {
+  return join(dataDir, 'bundles');
+}
+
+/** The directories of job `jobId` (an `se_` id, so safe as a path segment). */
+export function exportPaths(dataDir: string, jobId: string): ExportPaths {
+  const workDir = join(exportsRoot(dataDir), jobId);
+  return { workDir, siteDir: join(workDir, 'site'), bundleDir: join(bundlesRoot(dataDir), jobId) };
+}
+
+/** The persistent renderer cache (highlighting), shared by every job. */
+export function renderCacheDir(dataDir: string): string {
+  return join(dataDir, 'cache', 'render');
+}

@@ -1,0 +1,47 @@
+/**
+ * Messages between the server and an export worker process (`child_process.fork` IPC).
+ * The worker renders and packs one job, reporting as it goes; the server owns the job record.
+ */
+
+/** Everything the worker needs to run one job; plain data only (it crosses a process boundary). */
+export interface ExportTaskInput {
+  jobId: string;
+  domain: string;
+  sourceDir: string;
+  /** Git ref to export when `sourceDir` is a repository; null exports the directory as is. */
+  ref: string | null;
+  workDir: string;
+  siteDir: string;
+  bundleDir: string;
+  version: string | null;
+  paths: string[] | null;
+  strict: boolean;
+  /** ISO instant recorded in the manifest and the zip entries. */
+  now: string;
+  generatorVersion: string;
+  cacheDir: string | null;
+  feedbackEndpoint: string | null;
+}
+
+/** What a finished job produced. */
+export interface ExportTaskResult {
+  version: string;
+  pageCount: number;
+  expected: number;
+  failed: number;
+  warnings: number;
+  file: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+/** Server → worker. */
+export type ToWorker = { type: 'run'; input: ExportTaskInput } | { type: 'abort' };
+
+/** Worker → server. */
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'rendering'; rendered: number; total: number }
+  | { type: 'packing'; done: number; total: number; version: string; pageCount: number }
+  | { type: 'done'; result: ExportTaskResult }
+  | { type: 'failed'; error: string };

@@ -1,0 +1,71 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Element, Root } from 'hast';
+import type { Root as MdRoot } from 'mdast';
+import type { PageContext } from '../links/createPageContext.js';
+import type { SitePage } from '../nav/resolveNavigation.js';
+import type { ElementContent } from '../types.js';
+import { mdastToHast, type ConverterDeps } from '../mdx/mdastToHast.js';
+import { parseSource } from '../mdx/parseSource.js';
+import { readFrontmatter, type Frontmatter } from '../mdx/readFrontmatter.js';
+import { finalizeContent, textOf, type ContentSummary } from './finalizeContent.js';
+import { markdownCopy } from './markdownCopy.js';
+
+/** Finds an operation's document and renders its body (provided by the OpenAPI module). */
+export interface OperationRenderer {
+  render(method: string, path: string, specHint: string | undefined, ctx: PageContext): ElementContent[] | null;
+}
+
+/** A page rendered to hast, before it is wrapped in the theme. */
+export interface RenderedContent {
+  title: string;
+  description?: string;
+  frontmatter: Frontmatter;
+  hast: Root;
+  summary: ContentSummary;
+  markdown: string;
+}
+
+/** Humanises a path segment for pages without a title: `getting-started` → `Getting started`. */
+export function titleFromPath(path: string): string {
+  const last = path.split('/').pop() ?? path;
+  const words = last.replace(/[-_]+/g, ' ').trim();
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Home';
+}
+
+const OPENAPI_FRONTMATTER = /^(?:(\S+\.(?:json|ya?ml))\s+)?([A-Za-z]+)\s+(\S+)$/;
+
+/** Renders one page's content (markdown/MDX file or generated API page) to hast plus what the shell needs. */
+export async function renderPageContent(page: SitePage, ctx: PageContext, deps: ConverterDeps & { openapi: OperationRenderer }): Promise<RenderedContent> {
+  if (page.source.kind === 'operation') {
+    const { method, path, spec, title } = page.source;
+    const body = deps.openapi.render(method, path, spec, ctx) ?? [];
+    const hast: Root = { type: 'root', children: body };
+    const summary = finalizeContent(hast, ctx);
+    return { title, frontmatter: { title }, hast, summary, markdown: `# ${title}\n\n\`${method} ${path}\`\n\n${summary.text}\n` };
+  }
+  const text = await readFile(join(ctx.sourceDir, page.source.file), 'utf8');
+  const fm = readFrontmatter(text, (m) => ctx.report.warning(m));
+  const mdast: MdRoot = parseSource(text, page.source.format);
+  const hast = mdastToHast(mdast, page.source.file, ctx, deps);
+
+  let title = fm.title;
+  if (!title) {
+    // A page without a frontmatter title uses its leading `# Heading`, which then isn't repeated.
+    const firstIndex = hast.children.findIndex((c) => c.type === 'element' || (c.type === 'text' && c.value.trim() !== ''));
+    const first = hast.children[firstIndex];
+    if (first?.type === 'element' && first.tagName === 'h1') {
+      title = textOf(first as Element).trim();
+      hast.children.splice(firstIndex, 1);
+    }
+  }
+  if (fm.openapi) {
+    const m = OPENAPI_FRONTMATTER.exec(fm.openapi.trim());
+    const rendered = m ? deps.openapi.render(m[2].toUpperCase(), m[3], m[1], ctx) : null;
+    if (rendered) hast.children.push(...(rendered as Root['children']));
+    else ctx.report.warning(`frontmatter openapi "${fm.openapi}" does not match an operation in a loaded OpenAPI file`);
+  }
+  const summary = finalizeContent(hast, ctx);
+  const finalTitle = title ?? titleFromPath(page.path);
+  return { title: finalTitle, description: fm.description, frontmatter: fm, hast, summary, markdown: markdownCopy(text, mdast, finalTitle, fm.description) };
+}

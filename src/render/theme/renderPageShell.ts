@@ -1,0 +1,162 @@
+import type { TocEntry } from '../page/finalizeContent.js';
+import { escapeHtml } from './escapeHtml.js';
+import { ROOT_MARK } from './renderSidebar.js';
+
+/** Site-wide parts of the shell, prepared once per render (hrefs may contain ROOT_MARK). */
+export interface ShellSite {
+  name: string;
+  lang: string;
+  logo?: { light: string; dark: string };
+  favicon?: string;
+  navbarLinks: { label: string; href: string }[];
+  navbarPrimary?: { label: string; href: string };
+  footerSocials: { label: string; href: string }[];
+  footerLinks: { header?: string; items: { label: string; href: string }[] }[];
+  appearance: { default: 'system' | 'light' | 'dark'; strict: boolean };
+  /** Bundle-relative asset paths. */
+  styles: string[];
+  headScripts: string[];
+  bodyScripts: string[];
+  themeScript: string;
+  searchIndex: string;
+  generator: string;
+  feedbackEndpoint?: string | null;
+}
+
+/** Page-specific parts of the shell. */
+export interface ShellPage {
+  path: string;
+  title: string;
+  description?: string;
+  canonical?: string;
+  noindex?: boolean;
+  mode?: string;
+  breadcrumbs: string[];
+  tabsHtml: string;
+  sidebarHtml: string;
+  contentHtml: string;
+  toc: TocEntry[];
+  prev?: { path: string; title: string };
+  next?: { path: string; title: string };
+  /** Extra bundle-relative styles/scripts this page needs (KaTeX, Mermaid, …). */
+  styles: string[];
+  scripts: string[];
+}
+
+const ICON = {
+  menu: '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M4 7h16M4 12h16M4 17h16"/></svg>',
+  moon: '<svg class="enclave-moon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M20 14.5A8.5 8.5 0 0 1 9.5 4a8.5 8.5 0 1 0 10.5 10.5z"/></svg>',
+  sun: '<svg class="enclave-sun" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="4.5" fill="currentColor"/><path stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M12 2v2M12 20v2M2 12h2M20 12h2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4"/></svg>',
+  search: '<svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false"><circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" stroke-width="2"/><path stroke="currentColor" stroke-width="2" stroke-linecap="round" d="m20 20-3.5-3.5"/></svg>',
+};
+
+/**
+ * Renders a complete HTML document around already-rendered content. Everything outside the
+ * content is built with ROOT_MARK placeholders and made relative with `rootPrefix` at the end,
+ * so the same code serves pages at any depth (and the 404 page with an absolute `/` root).
+ */
+export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: string): string {
+  const R = ROOT_MARK;
+  const e = escapeHtml;
+  const asset = (p: string) => `${R}${e(p)}`;
+  const head = [
+    '<!doctype html>',
+    `<html lang="${e(site.lang)}" data-theme-default="${site.appearance.default}"${site.appearance.strict ? ' data-theme-strict="true"' : ''}>`,
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${e(page.title === site.name ? page.title : `${page.title} - ${site.name}`)}</title>`,
+    page.description ? `<meta name="description" content="${e(page.description)}">` : '',
+    page.canonical ? `<link rel="canonical" href="${e(page.canonical)}">` : '',
+    page.noindex ? '<meta name="robots" content="noindex">' : '',
+    `<meta name="generator" content="${e(site.generator)}">`,
+    `<meta name="enclave-page" content="/${e(page.path === 'index' ? '' : page.path)}">`,
+    site.feedbackEndpoint ? `<meta name="enclave-feedback-endpoint" content="${e(site.feedbackEndpoint)}">` : '',
+    `<meta property="og:title" content="${e(page.title)}">`,
+    site.favicon ? `<link rel="icon" href="${site.favicon}">` : '',
+    ...site.headScripts.map((s) => `<script src="${asset(s)}"></script>`),
+    ...[...site.styles, ...page.styles].map((s) => `<link rel="stylesheet" href="${asset(s)}">`),
+    '</head>',
+    `<body class="enclave-mode-${e(page.mode ?? 'default')}">`,
+    '<a class="enclave-skip" href="#enclave-content">Skip to content</a>',
+    '<header class="enclave-header">',
+    '<div class="enclave-topbar">',
+    `<button type="button" class="enclave-icon-button enclave-menu-toggle" aria-controls="enclave-sidebar" aria-expanded="false" aria-label="Open navigation">${ICON.menu}</button>`,
+    `<a class="enclave-logo" href="${R}index.html">${logoHtml(site)}</a>`,
+    `<button type="button" class="enclave-search-button" aria-haspopup="dialog" aria-controls="enclave-search" aria-keyshortcuts="Control+K /">${ICON.search}<span>Search…</span><kbd>Ctrl K</kbd></button>`,
+    navbarHtml(site),
+    site.appearance.strict ? '' : `<button type="button" class="enclave-icon-button enclave-theme-toggle" aria-pressed="false" aria-label="Dark mode">${ICON.moon}${ICON.sun}</button>`,
+    '</div>',
+    page.tabsHtml,
+    '</header>',
+    '<div class="enclave-layout">',
+    `<nav id="enclave-sidebar" class="enclave-sidebar" aria-label="Documentation">${page.sidebarHtml}</nav>`,
+    '<main id="enclave-content" class="enclave-main" tabindex="-1">',
+    page.breadcrumbs.length ? `<nav class="enclave-breadcrumbs" aria-label="Breadcrumb"><ol>${page.breadcrumbs.map((b) => `<li>${e(b)}</li>`).join('')}</ol></nav>` : '',
+    `<header class="enclave-page-header"><h1>${e(page.title)}</h1>${page.description ? `<p class="enclave-description">${e(page.description)}</p>` : ''}</header>`,
+    '<div class="enclave-content">',
+  ].filter(Boolean).join('\n');
+
+  const tail = [
+    '</div>',
+    `<div id="enclave-feedback" class="enclave-feedback" data-page="/${e(page.path === 'index' ? '' : page.path)}"></div>`,
+    paginationHtml(page),
+    '</main>',
+    tocHtml(page.toc),
+    '</div>',
+    footerHtml(site),
+    '<div id="enclave-search" class="enclave-search" role="dialog" aria-modal="true" aria-label="Search documentation" hidden>',
+    '<div class="enclave-search-panel">',
+    '<input id="enclave-search-input" type="search" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="enclave-search-results" aria-label="Search documentation" placeholder="Search…" autocomplete="off" spellcheck="false">',
+    '<p id="enclave-search-status" class="enclave-search-status" role="status" aria-live="polite"></p>',
+    '<ul id="enclave-search-results" class="enclave-search-results" role="listbox" aria-label="Search results"></ul>',
+    '</div>',
+    '</div>',
+    `<script src="${asset(site.themeScript)}" data-enclave-theme data-root="${R}" data-search-index="${asset(site.searchIndex)}"></script>`,
+    ...[...site.bodyScripts, ...page.scripts].map((s) => `<script src="${asset(s)}"></script>`),
+    '</body>',
+    '</html>',
+    '',
+  ].filter(Boolean).join('\n');
+
+  const fill = (s: string) => s.split(R).join(rootPrefix);
+  return `${fill(head)}\n${page.contentHtml.split(R).join('')}\n${fill(tail)}`;
+}
+
+function logoHtml(site: ShellSite): string {
+  if (!site.logo) return `<span>${escapeHtml(site.name)}</span>`;
+  const alt = escapeHtml(site.name);
+  if (site.logo.light === site.logo.dark) return `<img src="${site.logo.light}" alt="${alt}">`;
+  return `<img class="enclave-logo-light" src="${site.logo.light}" alt="${alt}"><img class="enclave-logo-dark" src="${site.logo.dark}" alt="${alt}">`;
+}
+
+function navbarHtml(site: ShellSite): string {
+  const items = site.navbarLinks.map((l) => `<li><a href="${l.href}">${escapeHtml(l.label)}</a></li>`);
+  if (site.navbarPrimary) items.push(`<li><a class="enclave-primary-link" href="${site.navbarPrimary.href}">${escapeHtml(site.navbarPrimary.label)}</a></li>`);
+  return items.length ? `<nav class="enclave-navbar" aria-label="Site links"><ul>${items.join('')}</ul></nav>` : '';
+}
+
+function paginationHtml(page: ShellPage): string {
+  if (!page.prev && !page.next) return '';
+  const link = (p: { path: string; title: string }, rel: 'prev' | 'next') =>
+    `<a class="enclave-${rel}" rel="${rel}" href="${ROOT_MARK}${escapeHtml(p.path)}.html"><small>${rel === 'prev' ? 'Previous' : 'Next'}</small><span>${escapeHtml(p.title)}</span></a>`;
+  return `<nav class="enclave-pagination" aria-label="Previous and next pages">${page.prev ? link(page.prev, 'prev') : ''}${page.next ? link(page.next, 'next') : ''}</nav>`;
+}
+
+function tocHtml(toc: TocEntry[]): string {
+  if (toc.length === 0) return '<aside class="enclave-toc" aria-label="On this page"></aside>';
+  const items = toc.map((t) => `<li class="enclave-toc-${t.depth}"><a href="#${escapeHtml(encodeURIComponent(t.id))}">${escapeHtml(t.text)}</a></li>`).join('');
+  return `<aside class="enclave-toc" aria-labelledby="enclave-toc-title"><h2 id="enclave-toc-title">On this page</h2><ul>${items}</ul></aside>`;
+}
+
+function footerHtml(site: ShellSite): string {
+  const socials = site.footerSocials.map((s) => `<li><a href="${s.href}">${escapeHtml(socialName(s.label))}</a></li>`).join('');
+  const columns = site.footerLinks.map((c) => `<div>${c.header ? `<p>${escapeHtml(c.header)}</p>` : ''}<ul>${c.items.map((i) => `<li><a href="${i.href}">${escapeHtml(i.label)}</a></li>`).join('')}</ul></div>`).join('');
+  return `<footer class="enclave-footer"><div class="enclave-footer-inner"><span>${escapeHtml(site.name)}</span>${columns}${socials ? `<ul aria-label="Social links">${socials}</ul>` : ''}</div></footer>`;
+}
+
+const SOCIAL_NAMES: Record<string, string> = { x: 'X', github: 'GitHub', linkedin: 'LinkedIn', youtube: 'YouTube', discord: 'Discord', slack: 'Slack', twitter: 'Twitter', facebook: 'Facebook', instagram: 'Instagram', website: 'Website' };
+
+function socialName(key: string): string {
+  return SOCIAL_NAMES[key.toLowerCase()] ?? key.charAt(0).toUpperCase() + key.slice(1);
+}

@@ -1,0 +1,132 @@
+import type { NavDivision, NavItem } from '../config/SiteConfig.js';
+import { escapeHtml } from './escapeHtml.js';
+
+/** Stands for "relative path to the site root" in cached templates; replaced per page depth. */
+export const ROOT_MARK = '\uE000';
+
+/** How the sidebar names pages. */
+export interface PageLabels {
+  label(path: string): string;
+  hidden(path: string): boolean;
+  /** HTTP method for API pages (shown as a badge). */
+  method(path: string): string | undefined;
+}
+
+/** A sidebar rendered once per navigation division and specialised cheaply per page. */
+export interface SidebarTemplate {
+  html: string;
+  /** Nested-group ids that contain each page, opened on that page. */
+  groupsOfPage: Map<string, number[]>;
+}
+
+/** The first page reachable in a division (default child divisions preferred). */
+export function firstPageOf(d: NavDivision): string | undefined {
+  const fromItems = (items: NavItem[]): string | undefined => {
+    for (const item of items) {
+      if (item.kind === 'page') return item.path;
+      if (item.kind === 'group') {
+        const p = item.root ?? fromItems(item.items);
+        if (p) return p;
+      }
+    }
+    return undefined;
+  };
+  const own = fromItems(d.items);
+  if (own) return own;
+  const children = [...d.divisions].sort((a, b) => Number(b.isDefault ?? false) - Number(a.isDefault ?? false));
+  for (const c of children) {
+    if (c.href) continue;
+    const p = firstPageOf(c);
+    if (p) return p;
+  }
+  return undefined;
+}
+
+/** Link target for a division: its external href or its first page, as a root-relative template href. */
+export function divisionHref(d: NavDivision): string | undefined {
+  if (d.href) return d.href;
+  const first = firstPageOf(d);
+  return first ? `${ROOT_MARK}${escapeHtml(first)}.html` : undefined;
+}
+
+/**
+ * Renders the sidebar for the division chain `chain` (outermost first): switchers for versions,
+ * languages, dropdowns and products, anchor links, the site's global links, then the groups.
+ */
+export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], globalLinks: { label: string; href: string }[], labels: PageLabels): SidebarTemplate {
+  const groupsOfPage = new Map<string, number[]>();
+  let nextGroup = 0;
+  const out: string[] = [];
+
+  chain.forEach((d, i) => {
+    if (d.kind === 'tab') return;
+    const parent = i === 0 ? root : chain[i - 1];
+    const siblings = parent.divisions.filter((s) => s.kind === d.kind && !s.hidden);
+    if (siblings.length < 1) return;
+    const links = siblings.map((s) => {
+      const href = divisionHref(s);
+      if (!href) return '';
+      const current = s === d ? ' aria-current="true"' : '';
+      return `<li><a href="${href}"${current}>${escapeHtml(s.label)}</a></li>`;
+    }).join('');
+    if (d.kind === 'anchor') out.push(`<ul class="enclave-sidebar-links">${links}</ul>`);
+    else out.push(`<details class="enclave-switcher"><summary><span class="enclave-visually-hidden">${d.kind}: </span>${escapeHtml(d.label)}</summary><ul>${links}</ul></details>`);
+  });
+
+  if (globalLinks.length) {
+    out.push(`<ul class="enclave-sidebar-links">${globalLinks.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></li>`).join('')}</ul>`);
+  }
+
+  const pageLink = (path: string) => {
+    const method = labels.method(path);
+    const badge = method ? `<span class="enclave-method" data-method="${escapeHtml(method)}">${escapeHtml(method === 'DELETE' ? 'DEL' : method)}</span>` : '';
+    return `<a href="${ROOT_MARK}${escapeHtml(path)}.html" data-nav="${escapeHtml(path)}">${badge}${escapeHtml(labels.label(path))}</a>`;
+  };
+
+  const renderItems = (items: NavItem[], ancestors: number[]): string => items.map((item) => {
+    if (item.kind === 'page') {
+      if (labels.hidden(item.path)) return '';
+      if (!groupsOfPage.has(item.path)) groupsOfPage.set(item.path, ancestors);
+      return `<li>${pageLink(item.path)}</li>`;
+    }
+    if (item.kind === 'link') return `<li><a href="${escapeHtml(item.href)}">${escapeHtml(item.title)}</a></li>`;
+    if (item.kind !== 'group' || item.hidden) return '';
+    const id = ++nextGroup;
+    const inner = renderItems(item.items, [...ancestors, id]);
+    if (item.root && !groupsOfPage.has(item.root)) groupsOfPage.set(item.root, [...ancestors, id]);
+    const summary = item.root ? pageLink(item.root) : escapeHtml(item.title);
+    if (!inner && !item.root) return '';
+    return `<li><details data-gid="${id}"${item.expanded ? ' open' : ''}><summary>${summary}</summary><ul>${inner}</ul></details></li>`;
+  }).join('');
+
+  const deepest = chain.length ? chain[chain.length - 1] : root;
+  const loose: NavItem[] = [];
+  const flush = () => {
+    if (loose.length) out.push(`<ul class="enclave-group">${renderItems(loose.splice(0), [])}</ul>`);
+  };
+  for (const item of deepest.items) {
+    if (item.kind !== 'group') {
+      loose.push(item);
+      continue;
+    }
+    flush();
+    if (item.hidden) continue;
+    const body = renderItems(item.items, []);
+    if (!body && !item.root) continue;
+    const gid = `enclave-g-${++nextGroup}`;
+    const title = item.title ? `<p class="enclave-group-title" id="${gid}">${item.root ? pageLink(item.root) : escapeHtml(item.title)}</p>` : '';
+    if (item.root && !groupsOfPage.has(item.root)) groupsOfPage.set(item.root, []);
+    out.push(`<section class="enclave-group"${item.title ? ` aria-labelledby="${gid}"` : ''}>${title}<ul>${body}</ul></section>`);
+  }
+  flush();
+  return { html: out.join(''), groupsOfPage };
+}
+
+/** Specialises a sidebar template for one page: root-relative links and the current page marked. */
+export function sidebarForPage(t: SidebarTemplate, path: string, rootPrefix: string): string {
+  let html = t.html;
+  const nav = `data-nav="${escapeHtml(path)}"`;
+  html = html.replace(nav, `${nav} aria-current="page"`);
+  for (const gid of t.groupsOfPage.get(path) ?? []) html = html.replace(`data-gid="${gid}"`, `data-gid="${gid}" open`);
+  return html.split(ROOT_MARK).join(rootPrefix);
+}
