@@ -33,6 +33,8 @@ export interface ExportTaskResult {
   file: string;
   sizeBytes: number;
   sha256: string;
+  /** Peak resident memory of the worker process (bytes), for benchmarks and logs. */
+  peakRssBytes: number;
 }
 
 /** Server → worker. */

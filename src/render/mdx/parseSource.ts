@@ -14,8 +14,14 @@ const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).us
 
 /** Parses page or snippet text to mdast. Throws (with position) on MDX syntax errors. */
 export function parseSource(text: string, kind: SourceKind): Root {
+  const prepared = normalizeSource(text, kind);
+  return kind === 'mdx' ? mdxProcessor.parse(prepared) : mdProcessor.parse(prepared);
+}
+
+/** The exact text the parser sees (BOM dropped, LF line ends, heading ids escaped); idempotent, so node offsets index into it. */
+export function normalizeSource(text: string, kind: SourceKind): string {
   const clean = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  return kind === 'mdx' ? mdxProcessor.parse(escapeHeadingIds(clean)) : mdProcessor.parse(clean);
+  return kind === 'mdx' ? escapeHeadingIds(clean) : clean;
 }
 
 const HEADING_ID = /^( {0,3}#{1,6}[ \t].*?)[ \t]*\{#([A-Za-z0-9_:.-]+)\}[ \t]*$/;

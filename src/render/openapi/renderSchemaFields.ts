@@ -24,10 +24,12 @@ export interface SchemaView {
 const show = (v: Json | undefined): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
 /** True when a schema has something worth unfolding (properties, object items, variants). */
-function hasChildren(doc: OpenApiDocument, schema: JsonObject): boolean {
+function hasChildren(doc: OpenApiDocument, schema: JsonObject, depth = 0): boolean {
   if (isObject(schema.properties) && Object.keys(schema.properties).length > 0) return true;
-  if (Array.isArray(schema.oneOf) || Array.isArray(schema.anyOf)) return true;
-  if (schema.items !== undefined) return hasChildren(doc, mergeSchema(doc, schema.items).schema);
+  const variants = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : [];
+  // `anyOf: [string, null]` is just a nullable string: only variants with structure are worth unfolding.
+  if (depth < 4 && variants.some((v) => hasChildren(doc, mergeSchema(doc, v).schema, depth + 1))) return true;
+  if (schema.items !== undefined && depth < 4) return hasChildren(doc, mergeSchema(doc, schema.items).schema, depth + 1);
   return false;
 }
 
@@ -79,7 +81,7 @@ export function renderSchemaFields(doc: OpenApiDocument, node: Json | undefined,
     const items = mergeSchema(doc, s.items);
     if (!items.refs.some((r) => seen.includes(r))) out.push(...renderSchemaFields(doc, s.items, { ...view, depth: view.depth + 1, seen }));
   }
-  if (variants && view.depth < MAX_DEPTH) {
+  if (variants && view.depth < MAX_DEPTH && variants.some((v) => hasChildren(doc, mergeSchema(doc, v).schema))) {
     variants.slice(0, 50).forEach((variant, i) => {
       const v = mergeSchema(doc, variant);
       if (v.refs.some((r) => seen.includes(r))) return;

@@ -6,7 +6,7 @@ import type { PageContext } from '../links/createPageContext.js';
 import type { SitePage } from '../nav/resolveNavigation.js';
 import type { ElementContent } from '../types.js';
 import { mdastToHast, type ConverterDeps } from '../mdx/mdastToHast.js';
-import { parseSource } from '../mdx/parseSource.js';
+import { normalizeSource, parseSource } from '../mdx/parseSource.js';
 import { readFrontmatter, type Frontmatter } from '../mdx/readFrontmatter.js';
 import { finalizeContent, textOf, type ContentSummary } from './finalizeContent.js';
 import { markdownCopy } from './markdownCopy.js';
@@ -46,7 +46,8 @@ export async function renderPageContent(page: SitePage, ctx: PageContext, deps: 
   }
   const text = await readFile(join(ctx.sourceDir, page.source.file), 'utf8');
   const fm = readFrontmatter(text, (m) => ctx.report.warning(m));
-  const mdast: MdRoot = parseSource(text, page.source.format);
+  const prepared = normalizeSource(text, page.source.format);
+  const mdast: MdRoot = parseSource(prepared, page.source.format);
   const hast = mdastToHast(mdast, page.source.file, ctx, deps);
 
   let title = fm.title;
@@ -67,5 +68,5 @@ export async function renderPageContent(page: SitePage, ctx: PageContext, deps: 
   }
   const summary = finalizeContent(hast, ctx);
   const finalTitle = title ?? titleFromPath(page.path);
-  return { title: finalTitle, description: fm.description, frontmatter: fm, hast, summary, markdown: markdownCopy(text, mdast, finalTitle, fm.description) };
+  return { title: finalTitle, description: fm.description, frontmatter: fm, hast, summary, markdown: markdownCopy(prepared, mdast, finalTitle, fm.description) };
 }

@@ -1,0 +1,37 @@
+import { redactCredentials } from './redactCredentials.js';
+
+/** The values a PR link template may use. */
+export interface PrLinkValues {
+  repository: string;
+  base: string;
+  branch: string;
+  id: string;
+}
+
+/**
+ * The path part of a repository, as code hosts name it in their URLs: `org/docs` for
+ * `https://git.corp/org/docs.git`, `git@git.corp:org/docs.git` or `/srv/git/org/docs.git`
+ * (a local path keeps all of its directories; operators with local repositories usually
+ * write the name into the template instead).
+ */
+export function repositoryPath(repository: string): string {
+  const clean = redactCredentials(repository);
+  const url = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(clean);
+  const scp = /^[^/:]+:(?!\/\/)(.*)$/.exec(clean);
+  const path = url ? (url[1] ?? '') : scp ? scp[1] : clean;
+  return path.replace(/^\/+/, '').replace(/\/+$/, '').replace(/\.git$/, '');
+}
+
+/** Percent-encodes a value but keeps `/`, which is legal in both paths and query values. */
+function encodeValue(value: string): string {
+  return encodeURIComponent(value).replace(/%2F/gi, '/');
+}
+
+/**
+ * Fills `{repository}`, `{base}`, `{branch}` and `{id}` in an operator's template, e.g. a
+ * Gitea compare URL `https://git.corp/{repository}/compare/{base}...{branch}`.
+ */
+export function buildPrLink(template: string, values: PrLinkValues): string {
+  const filled: Record<string, string> = { ...values, repository: repositoryPath(values.repository) };
+  return template.replace(/\{(repository|base|branch|id)\}/g, (_, name: string) => encodeValue(filled[name]));
+}

@@ -1,0 +1,90 @@
+import { fork } from 'node:child_process';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
+
+/** Progress reported by the worker while a job runs. */
+export type ExportProgress = Extract<FromWorker, { type: 'rendering' | 'packing' }>;
+
+/** How a worker run is supervised. */
+export interface ExportChildOptions {
+  /** The whole run (render + pack) is killed after this long. */
+  timeoutMs: number;
+  onProgress?: (progress: ExportProgress) => void;
+  /** Called once the process exists (benchmarks sample its memory). */
+  onSpawn?: (pid: number) => void;
+  /** Aborting asks the worker to stop, then kills it after `abortGraceMs`. */
+  signal?: AbortSignal;
+  abortGraceMs?: number;
+}
+
+/** A failed run; `detail` holds the tail of the worker's stderr for the log, never for clients. */
+export class ExportRunError extends Error {
+  constructor(message: string, readonly detail = '') {
+    super(message);
+    this.name = 'ExportRunError';
+  }
+}
+
+// The worker module sits beside this one with the same extension: `.ts` under the tsx loader
+// (dev, tests), `.js` once compiled. execArgv carries the loader over to the child.
+const here = fileURLToPath(import.meta.url);
+const workerPath = fileURLToPath(new URL(`./exportWorker${extname(here)}`, import.meta.url));
+
+/**
+ * Runs one export in a forked worker process and resolves with what it produced. The child can
+ * crash, run out of memory or hang without harming the server: every way it can end settles
+ * the promise exactly once, and the process is killed on timeout or abort.
+ */
+export function runExportInChild(input: ExportTaskInput, options: ExportChildOptions): Promise<ExportTaskResult> {
+  return new Promise((resolve, reject) => {
+    const child = fork(workerPath, [], { execArgv: process.execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    let settled = false;
+    let killTimer: NodeJS.Timeout | undefined;
+    const finish = (err: Error | null, result?: ExportTaskResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timeout);
+      clearTimeout(killTimer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      if (err) reject(err);
+      else resolve(result!);
+    };
+    const timeout = setTimeout(() => finish(new ExportRunError(`export timed out after ${Math.round(options.timeoutMs / 1000)} s`)), options.timeoutMs);
+    const onAbort = () => {
+      if (child.connected) child.send({ type: 'abort' } satisfies ToWorker);
+      killTimer = setTimeout(() => finish(new ExportRunError('export aborted')), options.abortGraceMs ?? 2000);
+    };
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+
+    child.on('spawn', () => options.onSpawn?.(child.pid!));
+    child.on('error', (err) => finish(new ExportRunError(`cannot start the export worker: ${err.message}`)));
+    child.on('message', (message: FromWorker) => {
+      switch (message.type) {
+        case 'ready':
+          if (!options.signal?.aborted) child.send({ type: 'run', input } satisfies ToWorker);
+          break;
+        case 'rendering':
+        case 'packing':
+          options.onProgress?.(message);
+          break;
+        case 'done':
+          finish(null, message.result);
+          break;
+        case 'failed':
+          finish(new ExportRunError(message.error, stderr));
+          break;
+      }
+    });
+    // 'close' (not 'exit'): it comes after the IPC channel has delivered the worker's last message.
+    child.on('close', (code, signal) => {
+      const how = signal ? `signal ${signal}` : `exit code ${code}`;
+      const oom = /heap out of memory/i.test(stderr) ? ' (out of memory)' : '';
+      finish(new ExportRunError(options.signal?.aborted ? 'export aborted' : `export worker stopped unexpectedly (${how})${oom}`, stderr));
+    });
+  });
+}

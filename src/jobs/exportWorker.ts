@@ -1,0 +1,108 @@
+/**
+ * Entry of an export worker process (forked by runExportInChild). It renders one site and packs
+ * its zip, reporting progress over IPC. Rendering and zipping are CPU- and memory-heavy; doing
+ * them here keeps the server's event loop free and lets the server kill a runaway job.
+ */
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { packBundle } from '../bundle/packBundle.js';
+import { renderSite } from '../render/renderSite.js';
+import { exportSourceAtRef } from './exportSourceAtRef.js';
+import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
+
+/** Progress messages are coalesced to this interval (the server persists even less often). */
+const PROGRESS_INTERVAL_MS = 100;
+
+const controller = new AbortController();
+
+function send(message: FromWorker): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.connected) return resolve();
+    process.send!(message, undefined, {}, () => resolve());
+  });
+}
+
+/** `<domain>-<version>.zip`, with anything unexpected in the version replaced, for a safe file and URL segment. */
+function bundleFileName(domain: string, version: string): string {
+  return `${domain}-${version}.zip`.replace(/[^A-Za-z0-9._-]/g, '-');
+}
+
+async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
+  const now = new Date(input.now);
+  let sourceDir = input.sourceDir;
+  if (input.ref) {
+    sourceDir = join(input.workDir, 'source');
+    await exportSourceAtRef(input.sourceDir, input.ref, sourceDir);
+  }
+  let lastSent = 0;
+  const rendered = await renderSite({
+    sourceDir,
+    outDir: input.siteDir,
+    domain: input.domain,
+    jobId: input.jobId,
+    version: input.version ?? undefined,
+    paths: input.paths ?? undefined,
+    strict: input.strict,
+    now,
+    generatorVersion: input.generatorVersion,
+    cacheDir: input.cacheDir ?? undefined,
+    feedbackEndpoint: input.feedbackEndpoint,
+    signal: controller.signal,
+    onProgress(done, total) {
+      const t = Date.now();
+      if (done < total && t - lastSent < PROGRESS_INTERVAL_MS) return;
+      lastSent = t;
+      void send({ type: 'rendering', rendered: done, total });
+    },
+  });
+  controller.signal.throwIfAborted();
+  const file = bundleFileName(input.domain, rendered.version);
+  const packed = await packBundle(input.siteDir, join(input.bundleDir, file), {
+    now,
+    onProgress(done, total) {
+      const t = Date.now();
+      if (done < total && t - lastSent < PROGRESS_INTERVAL_MS) return;
+      lastSent = t;
+      void send({ type: 'packing', done, total, version: rendered.version, pageCount: rendered.pageCount });
+    },
+  });
+  // The zip is the product; the unpacked copy would only double the disk used per job.
+  await rm(input.workDir, { recursive: true, force: true });
+  return {
+    version: rendered.version,
+    pageCount: rendered.pageCount,
+    expected: rendered.expected,
+    failed: rendered.failed,
+    warnings: rendered.warnings,
+    file,
+    sizeBytes: packed.sizeBytes,
+    sha256: packed.sha256,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+  };
+}
+
+function describe(err: unknown): string {
+  if (controller.signal.aborted) return 'export aborted';
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0].slice(0, 500) || 'export failed';
+}
+
+let started = false;
+process.on('message', (message: ToWorker) => {
+  if (message.type === 'abort') {
+    controller.abort();
+    return;
+  }
+  if (message.type !== 'run' || started) return;
+  started = true;
+  void run(message.input)
+    .then(
+      (result) => send({ type: 'done', result }),
+      (err: unknown) => send({ type: 'failed', error: describe(err) }),
+    )
+    // The last message is flushed; leave (one process per job keeps memory bounded).
+    .finally(() => process.exit(0));
+});
+// An orphaned worker (server killed) must not keep rendering for nobody.
+process.on('disconnect', () => process.exit(0));
+void send({ type: 'ready' });
