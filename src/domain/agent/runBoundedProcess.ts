@@ -19,7 +19,7 @@ export interface BoundedProcessOptions {
   /** Aborting kills the process group at once (shutdown). */
   signal?: AbortSignal;
   /** Every chunk of stdout and stderr, in arrival order. */
-  onOutput(chunk: Buffer): void;
+  onOutput(chunk: Buffer, stream: 'stdout' | 'stderr'): void;
   /** Called with the process group id once the child runs. */
   onSpawn?(pid: number): void;
 }
@@ -77,8 +77,8 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Proce
 
     child.stdin.on('error', () => {}); // EPIPE when the child exits without reading stdin
     child.stdin.end(options.input ?? '');
-    child.stdout.on('data', (chunk: Buffer) => options.onOutput(chunk));
-    child.stderr.on('data', (chunk: Buffer) => options.onOutput(chunk));
+    child.stdout.on('data', (chunk: Buffer) => options.onOutput(chunk, 'stdout'));
+    child.stderr.on('data', (chunk: Buffer) => options.onOutput(chunk, 'stderr'));
 
     timers.push(
       setTimeout(() => {

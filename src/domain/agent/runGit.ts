@@ -1,0 +1,88 @@
+import type { CappedLog } from './CappedLog.js';
+import { buildCleanEnv } from './buildCleanEnv.js';
+import { redactCredentials } from './redactCredentials.js';
+import { runBoundedProcess } from './runBoundedProcess.js';
+
+/** The author and committer of every commit Enclave makes for an agent. */
+export const AGENT_AUTHOR = { name: 'Enclave Agent', email: 'agent@enclave.local' };
+
+/** Where and how git runs for one agent run. */
+export interface GitContext {
+  cwd: string;
+  /** Scratch HOME: no ~/.gitconfig, no credentials of the server's user. */
+  home: string;
+  timeoutMs: number;
+  log: CappedLog;
+  signal?: AbortSignal;
+}
+
+/** A git command that failed; the message is for the log, not for clients. */
+export class GitCommandError extends Error {
+  constructor(readonly command: string, readonly reason: string) {
+    super(`git ${command}: ${reason}`);
+    this.name = 'GitCommandError';
+  }
+}
+
+/** Kept from git's stdout: enough for rev-parse and symbolic-ref answers. */
+const STDOUT_CAP = 64 * 1024;
+/** Kept from git's stderr for the job log. */
+const STDERR_CAP = 16 * 1024;
+
+/**
+ * Settings on every git call. Hooks and fsmonitor are off because the agent has had write
+ * access to the clone's `.git` and must not get code run outside its own time limit.
+ */
+const SAFE_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'credential.helper=', '-c', 'commit.gpgSign=false'];
+
+/**
+ * Runs git with a clean environment (no system or global config, no prompts, only the common
+ * transports), a timeout, and its stderr in the job log. Resolves with the exit code when it
+ * is 0 or in `allowedExitCodes`; otherwise throws GitCommandError.
+ */
+export async function runGit(ctx: GitContext, args: string[], options: { allowedExitCodes?: number[] } = {}): Promise<{ code: number; stdout: string }> {
+  const env = buildCleanEnv(ctx.home, {
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
+    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
+    GIT_AUTHOR_NAME: AGENT_AUTHOR.name,
+    GIT_AUTHOR_EMAIL: AGENT_AUTHOR.email,
+    GIT_COMMITTER_NAME: AGENT_AUTHOR.name,
+    GIT_COMMITTER_EMAIL: AGENT_AUTHOR.email,
+  });
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  let stdoutBytes = 0;
+  let stderrBytes = 0;
+  const display = redactCredentials(args.join(' '));
+  ctx.log.write(`$ git ${display}\n`);
+  const outcome = await runBoundedProcess({
+    command: 'git',
+    args: [...SAFE_CONFIG, ...args],
+    cwd: ctx.cwd,
+    env,
+    timeoutMs: ctx.timeoutMs,
+    signal: ctx.signal,
+    onOutput(chunk, stream) {
+      if (stream === 'stdout' && stdoutBytes < STDOUT_CAP) {
+        stdout.push(chunk);
+        stdoutBytes += chunk.length;
+      } else if (stream === 'stderr' && stderrBytes < STDERR_CAP) {
+        stderr.push(chunk);
+        stderrBytes += chunk.length;
+      }
+    },
+  });
+  if (stderrBytes > 0) ctx.log.write(redactCredentials(Buffer.concat(stderr).toString('utf8')));
+  const name = args[0] ?? 'git';
+  if (outcome.kind === 'spawnFailed') throw new GitCommandError(name, `could not start git (${outcome.code})`);
+  if (outcome.kind === 'timedOut') throw new GitCommandError(name, 'timed out');
+  if (outcome.kind === 'aborted') throw new GitCommandError(name, 'interrupted');
+  const code = outcome.code ?? -1;
+  if (code !== 0 && !(options.allowedExitCodes ?? []).includes(code)) {
+    throw new GitCommandError(name, outcome.signal ? `killed by ${outcome.signal}` : `exit code ${code}`);
+  }
+  return { code, stdout: Buffer.concat(stdout).toString('utf8').trim() };
+}

@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SiteConfig } from '../config/SiteConfig.js';
+import { writeHashedAsset } from '../output/writeHashedAsset.js';
+import { buildSiteCss } from './buildSiteCss.js';
+
+/** Bundle-relative paths of the assets every page links. */
+export interface ThemeAssets {
+  styles: string[];
+  headScripts: string[];
+  bodyScripts: string[];
+  themeScript: string;
+}
+
+/**
+ * Finds a folder of static assets next to this module. When running compiled code from `dist/`
+ * the non-TypeScript files live only under `src/`, so that location is tried second.
+ */
+export function assetDir(relative: string, base: string = import.meta.url): string | null {
+  const primary = fileURLToPath(new URL(relative, base));
+  if (existsSync(primary)) return primary;
+  const fromSrc = primary.replace(/([\\/])dist([\\/])/, '$1src$2');
+  return existsSync(fromSrc) ? fromSrc : null;
+}
+
+/**
+ * Writes the theme, the site's colour stylesheet, the component library's assets and the
+ * feedback widget's assets into `_assets/` with content-hashed names (other files in those
+ * folders, such as fonts a stylesheet references, keep their names).
+ */
+export async function prepareThemeAssets(outDir: string, config: SiteConfig, fontUrl: (src: string) => string | null): Promise<ThemeAssets> {
+  const themeDir = assetDir('./assets/');
+  if (!themeDir) throw new Error('theme assets folder is missing from the installation');
+  const read = (name: string) => readFile(join(themeDir, name));
+  const assets: ThemeAssets = {
+    headScripts: [await writeHashedAsset(outDir, 'theme-init', '.js', await read('theme-init.js'))],
+    styles: [
+      await writeHashedAsset(outDir, 'theme', '.css', await read('theme.css')),
+      await writeHashedAsset(outDir, 'site', '.css', buildSiteCss(config, fontUrl)),
+    ],
+    bodyScripts: [],
+    themeScript: await writeHashedAsset(outDir, 'theme', '.js', await read('theme.js')),
+  };
+  for (const dir of [assetDir('../components/assets/'), assetDir('./feedback/')]) {
+    if (!dir) continue;
+    for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (!entry.isFile() || entry.name.startsWith('.') || /\.(?:ts|tsx|md)$/.test(entry.name)) continue;
+      const m = /^(.*?)(\.css|\.js)$/.exec(entry.name);
+      if (m) {
+        const rel = await writeHashedAsset(outDir, m[1], m[2], await readFile(join(dir, entry.name)));
+        (m[2] === '.css' ? assets.styles : assets.bodyScripts).push(rel);
+      } else {
+        await mkdir(join(outDir, '_assets'), { recursive: true });
+        await copyFile(join(dir, entry.name), join(outDir, '_assets', entry.name));
+      }
+    }
+  }
+  return assets;
+}
+
+/** Copies a feature's files (KaTeX, Mermaid, …) to their bundle targets. */
+export async function copyFeatureFiles(outDir: string, files: { source: string; target: string }[]): Promise<void> {
+  for (const f of files) {
+    const target = join(outDir, f.target);
+    await mkdir(dirname(target), { recursive: true });
+    await copyFile(f.source, target);
+  }
+}
