@@ -8,7 +8,9 @@ import type { Config } from '../config/schema.js';
  * keep-alive timeouts, a connection cap) and resolves once it listens.
  */
 export async function listen(app: Koa, server: Config['server']): Promise<{ httpServer: Server; port: number }> {
-  const httpServer = createServer(app.callback());
+  // Node checks header/request deadlines on this interval (30 s by default), which would let a
+  // trickling client hold a socket far past its deadline.
+  const httpServer = createServer({ connectionsCheckingInterval: 1000 }, app.callback());
   httpServer.headersTimeout = server.headersTimeoutMs;
   httpServer.requestTimeout = server.requestTimeoutMs;
   httpServer.keepAliveTimeout = server.keepAliveTimeoutMs;

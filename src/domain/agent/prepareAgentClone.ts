@@ -7,6 +7,8 @@ export interface PreparedClone {
   baseRef: string | null;
   /** HEAD before the agent ran (null in an empty repository). */
   startHead: string | null;
+  /** True when the branch already existed on the remote and the run continues it. */
+  continued: boolean;
 }
 
 /** Resolves `rev` to a commit id, or null when there is no such commit. */
@@ -50,5 +52,5 @@ export async function prepareAgentClone(
   const start = pushed ?? base;
   if (start) await runGit(git, ['checkout', '--quiet', '--no-track', '-B', options.branch, start]);
   else await runGit(git, ['symbolic-ref', 'HEAD', `refs/heads/${options.branch}`]); // empty repository: first commit starts the branch
-  return { baseRef, startHead: start };
+  return { baseRef, startHead: start, continued: pushed !== null };
 }

@@ -1,0 +1,35 @@
+import { agentBranchName } from './AgentJobRecord.js';
+import type { AgentRunTask, AgentRuntime } from './AgentRuntime.js';
+import { runAgentJob } from './runAgentJob.js';
+
+/**
+ * Runs a queued agent task and records the outcome on the job. The job record owns the
+ * state: a run whose job is no longer `active` (failed by shutdown meanwhile) does nothing.
+ */
+export async function executeAgentRun(runtime: Omit<AgentRuntime, 'queue'>, task: AgentRunTask, signal: AbortSignal): Promise<void> {
+  const { store, clock, logger } = runtime;
+  const job = store.withStatus('active').find((j) => j.id === task.jobId);
+  if (!job) return;
+  const result = await runAgentJob({
+    job,
+    prompt: task.prompt,
+    settings: runtime.settings,
+    paths: runtime.paths,
+    signal,
+    onSpawn(pid) {
+      store.update(job.id, (j) => (j.pid = pid)).catch((err) => logger.warn({ err, jobId: job.id }, 'could not record the agent pid'));
+    },
+  });
+  await store.update(job.id, (j) => {
+    if (j.status !== 'active') return; // already failed by a shutdown that could not wait
+    j.status = result.status;
+    j.baseRef = result.baseRef ?? j.baseRef;
+    j.pushed = result.pushed;
+    j.branch = result.pushed ? agentBranchName(j.id) : null;
+    j.prLink = result.prLink;
+    j.error = result.status === 'failed' ? result.error : null;
+    j.pid = null;
+    j.updatedAt = clock.now().toISOString();
+  });
+  logger.info({ jobId: job.id, status: result.status, pushed: result.pushed, ...(result.status === 'failed' ? { error: result.error } : {}) }, 'agent run finished');
+}

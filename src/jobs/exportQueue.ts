@@ -1,0 +1,181 @@
+import { rm, stat } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import type { Clock } from '../domain/Clock.js';
+import type { ExportJobRecord } from '../domain/exports/ExportJobRecord.js';
+import type { ExportJobRepository } from '../domain/exports/ExportJobRepository.js';
+import { exportPaths } from '../domain/exports/ExportPaths.js';
+import { recoverInterruptedJobs } from '../domain/exports/recoverInterruptedJobs.js';
+import type { ControlStore } from '../store/ControlStore.js';
+import { ExportRunError, runExportInChild, type ExportProgress } from './exportChildProcess.js';
+import { ExportProgressWriter } from './exportProgressWriter.js';
+import type { ExportTaskInput } from './exportWorkerProtocol.js';
+
+/** What the queue needs. */
+export interface ExportQueueDeps {
+  jobs: ExportJobRepository;
+  control: ControlStore;
+  clock: Clock;
+  logger: Logger;
+  dataDir: string;
+  concurrency: number;
+  timeoutMs: number;
+  generatorVersion: string;
+  cacheDir: string | null;
+  feedbackEndpoint: () => string | null;
+}
+
+/** Share of the progress bar given to rendering; packing the zip fills the rest up to 99. */
+const RENDER_SHARE = 90;
+
+/**
+ * Runs queued export jobs, oldest first, `concurrency` at a time, each in its own worker
+ * process. The job record owns the state: every transition is written to exports.json before
+ * anyone is told about it, so a restart finds each job where it really was.
+ */
+export class ExportQueue {
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private readonly waiters = new Map<string, ((job: ExportJobRecord) => void)[]>();
+  private accepting = false;
+  private stopping = false;
+
+  constructor(private readonly deps: ExportQueueDeps) {}
+
+  /** Recovers jobs a crash left running (see recoverInterruptedJobs), then starts taking jobs. */
+  async start(): Promise<void> {
+    const recovered = await recoverInterruptedJobs(this.deps.jobs, this.deps.clock);
+    if (recovered.resumed.length || recovered.failed.length) this.deps.logger.warn(recovered, 'export jobs interrupted by a restart');
+    this.accepting = true;
+    this.kick();
+  }
+
+  /** Starts queued jobs while there is capacity. */
+  kick(): void {
+    while (this.accepting && this.running.size < this.deps.concurrency) {
+      const job = this.deps.jobs.nextQueued(new Set(this.running.keys()));
+      if (!job) return;
+      const abort = new AbortController();
+      const done = this.run(job.id, abort.signal)
+        .catch((err: unknown) => this.deps.logger.error({ err, jobId: job.id }, 'export job bookkeeping failed'))
+        .finally(() => {
+          this.running.delete(job.id);
+          this.kick();
+        });
+      this.running.set(job.id, { abort, done });
+    }
+  }
+
+  /** Resolves with the job once it is completed or failed. */
+  waitFor(jobId: string): Promise<ExportJobRecord> {
+    const job = this.deps.jobs.find(jobId);
+    if (job && (job.status === 'completed' || job.status === 'failed')) return Promise.resolve(job);
+    return new Promise((resolve) => this.waiters.set(jobId, [...(this.waiters.get(jobId) ?? []), resolve]));
+  }
+
+  /**
+   * SIGTERM: take no new jobs, stop the running workers (asked first, killed after a short
+   * grace) and put their jobs back in the queue, so the next start resumes them. Bounded by
+   * the worker's abort grace.
+   */
+  async stop(): Promise<void> {
+    this.accepting = false;
+    this.stopping = true;
+    const runs = [...this.running.values()];
+    for (const run of runs) run.abort.abort();
+    await Promise.allSettled(runs.map((r) => r.done));
+  }
+
+  private async run(jobId: string, signal: AbortSignal): Promise<void> {
+    const { jobs, clock, logger, dataDir } = this.deps;
+    const job = await jobs.update(jobId, (j) => {
+      j.status = 'running';
+      j.startedAt = clock.now().toISOString();
+      j.updatedAt = j.startedAt;
+      j.progress = 0;
+      j.pageCount = 0;
+      j.error = null;
+    });
+    if (!job) return;
+    const paths = exportPaths(dataDir, job.id);
+    const progress = new ExportProgressWriter(jobs, job.id, clock);
+    try {
+      // A resumed job starts over: the renderer wants an empty output directory.
+      await Promise.all([rm(paths.workDir, { recursive: true, force: true }), rm(paths.bundleDir, { recursive: true, force: true })]);
+      const site = this.deps.control.sites.find(job.domain);
+      if (!site) throw new ExportRunError(`site ${job.domain} is no longer configured`);
+      if (!(await stat(site.source).then((s) => s.isDirectory(), () => false))) throw new ExportRunError(`docs source directory not found: ${site.source}`);
+      const input: ExportTaskInput = {
+        jobId: job.id,
+        domain: job.domain,
+        sourceDir: site.source,
+        ref: site.ref,
+        ...paths,
+        version: job.requestedVersion,
+        paths: job.paths,
+        strict: job.strict,
+        now: job.createdAt,
+        generatorVersion: this.deps.generatorVersion,
+        cacheDir: this.deps.cacheDir,
+        feedbackEndpoint: this.deps.feedbackEndpoint(),
+      };
+      const result = await runExportInChild(input, {
+        timeoutMs: this.deps.timeoutMs,
+        signal,
+        abortGraceMs: 1000,
+        onProgress: (p) => progress.report(...progressOf(p)),
+      });
+      progress.close();
+      const finished = await jobs.update(job.id, (j) => {
+        j.status = 'completed';
+        j.progress = 100;
+        j.pageCount = result.pageCount;
+        j.expectedPages = result.expected;
+        j.failedPages = result.failed;
+        j.warnings = result.warnings;
+        j.version = result.version;
+        j.bundle = { file: result.file, sizeBytes: result.sizeBytes, sha256: result.sha256 };
+        j.finishedAt = clock.now().toISOString();
+        j.updatedAt = j.finishedAt;
+      });
+      logger.info({ jobId: job.id, domain: job.domain, pages: result.pageCount, failed: result.failed, warnings: result.warnings, sizeBytes: result.sizeBytes, peakRssBytes: result.peakRssBytes }, 'export completed');
+      this.notify(finished);
+    } catch (err) {
+      progress.close();
+      await rm(paths.workDir, { recursive: true, force: true }).catch(() => {});
+      await rm(paths.bundleDir, { recursive: true, force: true }).catch(() => {});
+      if (this.stopping) {
+        // Shutdown, not a failure: the next start runs the job again.
+        await jobs.update(job.id, (j) => {
+          j.status = 'queued';
+          j.progress = 0;
+          j.pageCount = 0;
+          j.startedAt = null;
+          j.updatedAt = clock.now().toISOString();
+        });
+        logger.info({ jobId: job.id }, 'export interrupted by shutdown; it resumes on next start');
+        return;
+      }
+      const message = err instanceof ExportRunError ? err.message : 'export failed';
+      logger.warn({ jobId: job.id, domain: job.domain, error: message, detail: err instanceof ExportRunError ? err.detail : String(err) }, 'export failed');
+      const failed = await jobs.update(job.id, (j) => {
+        j.status = 'failed';
+        j.error = message;
+        j.finishedAt = clock.now().toISOString();
+        j.updatedAt = j.finishedAt;
+      });
+      this.notify(failed);
+    }
+  }
+
+  private notify(job: ExportJobRecord | undefined): void {
+    if (!job) return;
+    const waiting = this.waiters.get(job.id) ?? [];
+    this.waiters.delete(job.id);
+    for (const resolve of waiting) resolve(job);
+  }
+}
+
+/** Maps a worker report to the job's `progress` (0–99 while running) and `pageCount`. */
+function progressOf(p: ExportProgress): [number, number, string?] {
+  if (p.type === 'rendering') return [p.total > 0 ? Math.floor((p.rendered / p.total) * RENDER_SHARE) : 0, p.rendered];
+  return [RENDER_SHARE + Math.floor((p.done / Math.max(1, p.total)) * (99 - RENDER_SHARE)), p.pageCount, p.version];
+}

@@ -1,0 +1,89 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { SiteConfig } from '../config/SiteConfig.js';
+import { loadSiteConfig } from '../config/loadSiteConfig.js';
+import { normalizePagePath } from '../config/parseNavEntry.js';
+import type { SiteIndex } from '../links/SiteIndex.js';
+import { readFrontmatter, type Frontmatter } from '../mdx/readFrontmatter.js';
+import { resolveNavigation, type OperationInfo, type ResolvedNavigation, type SitePage } from '../nav/resolveNavigation.js';
+import { listOperations, loadOpenApiDocuments, type OpenApiDocument } from '../openapi/index.js';
+import type { ReportCollector } from '../types.js';
+import { classifySourceFiles, type SourceInventory } from '../source/classifySourceFiles.js';
+import { listSourceFiles } from '../source/listSourceFiles.js';
+
+/** Everything known about the site before any page renders. */
+export interface LoadedSite {
+  config: SiteConfig;
+  inventory: SourceInventory;
+  nav: ResolvedNavigation;
+  frontmatter: Map<string, Frontmatter>;
+  openapi: Map<string, OpenApiDocument>;
+  operations: Map<string, OperationInfo[]>;
+  /** Pages this export renders, in a stable order (navigation order first). */
+  selected: SitePage[];
+  index: SiteIndex;
+  /** Literal redirect sources (page-path form) → destination as written. */
+  redirects: Map<string, string>;
+}
+
+/**
+ * Reads the config, lists the source, pre-reads every page's frontmatter (the sidebar needs
+ * all titles before the first page renders), loads OpenAPI files and resolves the navigation.
+ */
+export async function loadSite(sourceDir: string, report: ReportCollector, paths?: string[]): Promise<LoadedSite> {
+  const warn = (message: string, page?: string) => report.warning(message, page);
+  const config = await loadSiteConfig(sourceDir, warn);
+  const inventory = classifySourceFiles(await listSourceFiles(sourceDir));
+
+  const frontmatter = new Map<string, Frontmatter>();
+  const specHints = new Set<string>();
+  for (const [path, rel] of inventory.pages) {
+    let text: string;
+    try {
+      text = await readFile(join(sourceDir, rel), 'utf8');
+    } catch (err) {
+      throw new Error(`docs source changed while reading ${rel}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    }
+    const fm = readFrontmatter(text, (m) => warn(m, path));
+    frontmatter.set(path, fm);
+    const hint = fm.openapi ? /^(\S+\.(?:json|ya?ml))\s/i.exec(fm.openapi.trim())?.[1] : undefined;
+    if (hint) specHints.add(hint.replace(/^\.?\//, ''));
+  }
+
+  const refs = [...new Set([...config.openapiRefs, ...inventory.openapiFiles, ...specHints])];
+  const openapi = refs.length ? await loadOpenApiDocuments(sourceDir, refs, report) : new Map<string, OpenApiDocument>();
+  const operations = new Map<string, OperationInfo[]>();
+  for (const [key, doc] of openapi) operations.set(key, listOperations(doc));
+  const nav = resolveNavigation(config, inventory.pages, { specs: () => [...operations.keys()], operations: (s) => operations.get(s) ?? [] }, warn);
+
+  let selected = [...nav.order.map((p) => nav.pages.get(p)!), ...[...nav.pages.values()].filter((p) => !nav.locations.has(p.path))];
+  if (paths) {
+    const wanted = new Set(paths.map(normalizePagePath));
+    for (const w of wanted) if (!nav.pages.has(w)) warn(`requested path /${w === 'index' ? '' : w} is not a page of this site`);
+    selected = selected.filter((p) => wanted.has(p.path));
+  }
+
+  const redirects = new Map<string, string>();
+  for (const r of config.redirects) {
+    if (/[:*]/.test(r.source)) {
+      warn(`redirect ${r.source} uses a pattern; static bundles only support literal sources`);
+      continue;
+    }
+    const source = normalizePagePath(r.source.replace(/[?#].*$/, ''));
+    if (nav.pages.has(source)) {
+      warn(`redirect ${r.source} is shadowed by a page at the same path`);
+      continue;
+    }
+    redirects.set(source, r.destination);
+  }
+
+  // Without an `index` page, the home URL forwards to the first page (the hosted product does the same).
+  if (!selected.some((p) => p.path === 'index') && selected.length > 0 && !redirects.has('index')) redirects.set('index', `/${selected[0].path}`);
+
+  const index: SiteIndex = {
+    pages: new Set(selected.map((p) => p.path)),
+    redirects: new Set(redirects.keys()),
+    files: new Set(inventory.staticFiles),
+  };
+  return { config, inventory, nav, frontmatter, openapi, operations, selected, index, redirects };
+}
