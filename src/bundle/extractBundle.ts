@@ -116,8 +116,35 @@ async function locateEntryData(handle: FileHandle, files: ZipEntryRecord[], cdOf
 function entryStages(handle: FileHandle, item: LocatedEntry): Stage[] {
   const { entry, dataStart } = item;
   if (entry.compressedSize === 0) return [Readable.from([])];
-  const raw = handle.createReadStream({ start: dataStart, end: dataStart + entry.compressedSize - 1, autoClose: false, highWaterMark: 256 * 1024 });
+  const raw = readRange(handle, dataStart, entry.compressedSize);
   return entry.method === 8 ? [raw, createInflateRaw()] : [raw];
+}
+
+/**
+ * Positional reads of one byte range of the shared zip handle. (A FileHandle's own read
+ * streams each leave a listener on the handle, and entries number in the thousands.)
+ */
+function readRange(handle: FileHandle, start: number, length: number): Readable {
+  let position = start;
+  const end = start + length;
+  return new Readable({
+    highWaterMark: 256 * 1024,
+    read(size) {
+      const want = Math.min(Math.max(size, 64 * 1024), end - position);
+      if (want <= 0) {
+        this.push(null);
+        return;
+      }
+      handle.read(Buffer.allocUnsafe(want), 0, want, position).then(
+        ({ bytesRead, buffer }) => {
+          if (bytesRead === 0) return this.destroy(new BundleRefusedError('corrupt zip: file is truncated'));
+          position += bytesRead;
+          this.push(buffer.subarray(0, bytesRead));
+        },
+        (err: Error) => this.destroy(err),
+      );
+    },
+  });
 }
 
 type Stage = NodeJS.ReadableStream | NodeJS.ReadWriteStream | NodeJS.WritableStream;
@@ -153,12 +180,8 @@ async function writeEntry(handle: FileHandle, item: LocatedEntry, target: string
   const label = JSON.stringify(item.entry.name);
   const meter = new SizeAndHashMeter(item.entry.uncompressedSize, label);
   const out = await open(target, WRITE_FLAGS, 0o644);
-  try {
-    await runStages([...entryStages(handle, item), meter, out.createWriteStream({ autoClose: false, highWaterMark: 256 * 1024 })], label);
-    await out.sync();
-  } finally {
-    await out.close();
-  }
+  // The stream owns the handle from here: it fsyncs (`flush`) and closes it, on success or error.
+  await runStages([...entryStages(handle, item), meter, out.createWriteStream({ flush: true, highWaterMark: 256 * 1024 })], label);
   meter.assertComplete();
   if (meter.sha256() !== want.sha256) throw new BundleRefusedError(`SHA-256 of ${label} does not match the manifest (file altered)`);
 }

@@ -33,7 +33,7 @@ const RENDER_SHARE = 90;
  * anyone is told about it, so a restart finds each job where it really was.
  */
 export class ExportQueue {
-  private readonly running = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<void>; pid?: number }>();
   private readonly waiters = new Map<string, ((job: ExportJobRecord) => void)[]>();
   private accepting = false;
   private stopping = false;
@@ -62,6 +62,13 @@ export class ExportQueue {
         });
       this.running.set(job.id, { abort, done });
     }
+  }
+
+  /** Process ids of the worker processes running now, by job id (operations and tests). */
+  workerPids(): Map<string, number> {
+    const pids = new Map<string, number>();
+    for (const [jobId, run] of this.running) if (run.pid) pids.set(jobId, run.pid);
+    return pids;
   }
 
   /** Resolves with the job once it is completed or failed. */
@@ -122,12 +129,18 @@ export class ExportQueue {
         signal,
         abortGraceMs: 1000,
         onProgress: (p) => progress.report(...progressOf(p)),
+        onSpawn: (pid) => {
+          const run = this.running.get(jobId);
+          if (run) run.pid = pid;
+        },
       });
       progress.close();
       const finished = await jobs.update(job.id, (j) => {
         j.status = 'completed';
         j.progress = 100;
-        j.pageCount = result.pageCount;
+        // Pages in the bundle: a page that failed still gets its error page (and a report entry),
+        // and counting it keeps pageCount from shrinking between the last progress report and now.
+        j.pageCount = result.pageCount + result.failed;
         j.expectedPages = result.expected;
         j.failedPages = result.failed;
         j.warnings = result.warnings;

@@ -63,7 +63,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
       const t = Date.now();
       if (done < total && t - lastSent < PROGRESS_INTERVAL_MS) return;
       lastSent = t;
-      void send({ type: 'packing', done, total, version: rendered.version, pageCount: rendered.pageCount });
+      void send({ type: 'packing', done, total, version: rendered.version, pageCount: rendered.pageCount + rendered.failed });
     },
   });
   // The zip is the product; the unpacked copy would only double the disk used per job.

@@ -81,7 +81,7 @@ test('a 5xx never leaks the internal message or a stack; a full disk is 507', as
   ];
   const { app } = createApp({ config, logger, clock: systemClock, control, modules: [{ name: 'test', routes }], version: 'test' });
   const { httpServer, port } = await listen(app, config.server);
-  t.teardown(() => new Promise((r) => httpServer.close(r)));
+  t.teardown(() => new Promise<void>((r) => httpServer.close(() => r())));
   const boom = await fetch(`http://127.0.0.1:${port}/v1/boom`);
   t.is(boom.status, 500);
   const text = await boom.text();

@@ -1,3 +1,4 @@
+import cron from 'node-cron';
 import { z } from 'zod';
 
 /** Local AI-agent jobs (SPEC section 3). */
@@ -15,7 +16,7 @@ export const agentConfigSchema = z.strictObject({
     .describe('PR link template: {repository} {base} {branch} {id}. Gitea: https://git.corp/{repository}/compare/{base}...{branch}; GitLab: https://gitlab.corp/{repository}/-/merge_requests/new?merge_request[source_branch]={branch}&merge_request[target_branch]={base}; GitHub Enterprise: https://github.corp/{repository}/compare/{base}...{branch}?expand=1. null: push the branch, no link.'),
   timeoutSeconds: z.number().int().positive().describe('An agent run is killed after this long.'),
   archiveAfterDays: z.number().positive().describe('Completed/failed jobs are archived after this many days.'),
-  archiveCron: z.string().min(1).describe('When the archive task runs (cron expression).'),
+  archiveCron: z.string().min(1).refine((e) => cron.validate(e), 'not a valid cron expression').describe('When the archive task runs (cron expression).'),
   maxLogBytes: z.number().int().positive().describe('Output kept per job log.'),
   requestsPerHour: z.number().int().positive().describe('Create + message calls per project per hour.'),
   concurrency: z.number().int().min(1).max(4).describe('Agent runs executed at the same time; the rest wait in a queue.'),

@@ -77,6 +77,7 @@ export class AgentJobStore {
 
   /** Applies `change` to every job `select` picks, in one durable write; returns how many. */
   async updateWhere(select: (job: AgentJobRecord) => boolean, change: (job: AgentJobRecord) => void): Promise<number> {
+    if (!this.store.data.jobs.some(select)) return 0; // nothing to do: skip the disk write
     return this.store.update((d) => {
       const chosen = d.jobs.filter(select);
       for (const job of chosen) change(job);

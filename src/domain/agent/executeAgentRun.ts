@@ -1,6 +1,6 @@
 import { agentBranchName } from './AgentJobRecord.js';
 import type { AgentRunTask, AgentRuntime } from './AgentRuntime.js';
-import { runAgentJob } from './runAgentJob.js';
+import { runAgentJob, type AgentRunResult } from './runAgentJob.js';
 
 /**
  * Runs a queued agent task and records the outcome on the job. The job record owns the
@@ -10,7 +10,7 @@ export async function executeAgentRun(runtime: Omit<AgentRuntime, 'queue'>, task
   const { store, clock, logger } = runtime;
   const job = store.withStatus('active').find((j) => j.id === task.jobId);
   if (!job) return;
-  const result = await runAgentJob({
+  const result: AgentRunResult = await runAgentJob({
     job,
     prompt: task.prompt,
     settings: runtime.settings,
@@ -19,6 +19,10 @@ export async function executeAgentRun(runtime: Omit<AgentRuntime, 'queue'>, task
     onSpawn(pid) {
       store.update(job.id, (j) => (j.pid = pid)).catch((err) => logger.warn({ err, jobId: job.id }, 'could not record the agent pid'));
     },
+  }).catch((err: unknown) => {
+    // Setting up the scratch directory failed (disk full, permissions): the job must still end.
+    logger.error({ err, jobId: job.id }, 'agent run could not start');
+    return { status: 'failed', baseRef: job.baseRef, pushed: job.pushed, prLink: job.prLink, error: 'internal error while preparing the run' };
   });
   await store.update(job.id, (j) => {
     if (j.status !== 'active') return; // already failed by a shutdown that could not wait

@@ -96,6 +96,7 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
     await writeFile(join(repoDir, '.git', 'config'), gitConfig);
     const published = await publishAgentChanges(git, { repository: job.repository, branch, startHead: clone.startHead, prompt: request.prompt, jobId: job.id });
     pushed ||= published.pushed;
+    log.write(`# completed; ${published.pushed ? `pushed ${branch}` : 'no changes to push'}\n`);
     return { status: 'completed', baseRef, pushed, prLink: linkFor() };
   } catch (err) {
     const error = signal.aborted
@@ -106,6 +107,7 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
           ? `${err.message}; see the job log`
           : 'internal error while running the agent; see the job log';
     if (!(err instanceof AgentRunFailure) && !signal.aborted) log.write(`\n# ${(err as Error).message}\n`);
+    log.write(`# failed: ${error}\n`);
     return { status: 'failed', baseRef, pushed, prLink: linkFor(), error };
   } finally {
     await log.close();

@@ -10,6 +10,8 @@ export type TokenLines = CodeToken[][];
 const MAX_MEMORY_ENTRIES = 50_000;
 /** An append log larger than this is set aside and started afresh, so it can't grow forever. */
 const MAX_LOG_BYTES = 64 * 1024 * 1024;
+/** Queued entries written at once at most; more than this are flushed straight away. */
+const FLUSH_EVERY = 256;
 
 function isTokenLines(value: unknown): value is TokenLines {
   return Array.isArray(value) && value.every((line) => Array.isArray(line) && line.every(
@@ -26,6 +28,10 @@ export class TokenCache {
   private readonly memory = new Map<string, TokenLines>();
   private readonly logFile: string | undefined;
   private diskWritable: boolean;
+  /** True when the log ends mid-line (a torn write): the next append must start a fresh line. */
+  private needsNewline = false;
+  private pending: string[] = [];
+  private flushScheduled = false;
   hits = 0;
   misses = 0;
   loadedFromDisk = 0;
@@ -51,6 +57,7 @@ export class TokenCache {
     } catch {
       return; // no log yet
     }
+    this.needsNewline = text.length > 0 && !text.endsWith('\n');
     for (const line of text.split('\n')) {
       if (line === '') continue;
       try {
@@ -81,12 +88,29 @@ export class TokenCache {
     return found;
   }
 
-  /** Stores tokens in memory and appends them to the log (one write call per entry). */
+  /** Stores tokens in memory and queues them for the log; writes are batched (see `flush`). */
   set(key: string, tokens: TokenLines): void {
     this.remember(key, tokens);
     if (!this.diskWritable || !this.logFile) return;
+    this.pending.push(JSON.stringify({ k: key, t: tokens }));
+    // Rendering a page is synchronous: flushing on the next turn of the event loop batches
+    // one write per page instead of one per block, without needing the caller to flush.
+    if (this.pending.length >= FLUSH_EVERY) this.flush();
+    else if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Appends queued entries to the log in one write. */
+  flush(): void {
+    this.flushScheduled = false;
+    if (this.pending.length === 0 || !this.logFile) return;
+    const lines = this.pending.join('\n');
+    this.pending = [];
     try {
-      appendFileSync(this.logFile, `${JSON.stringify({ k: key, t: tokens })}\n`);
+      appendFileSync(this.logFile, `${this.needsNewline ? '\n' : ''}${lines}\n`);
+      this.needsNewline = false;
     } catch {
       // A read-only or full disk only costs speed on the next run.
       this.diskWritable = false;

@@ -1,9 +1,8 @@
 /** Languages loaded when the highlighter is created: what docs use most (others load via `prepareLanguages`). */
 export const PRELOADED_LANGUAGES = [
-  'bash', 'shellscript', 'shellsession', 'powershell', 'bat', 'json', 'jsonc', 'json5', 'jsonl', 'yaml', 'toml', 'ini', 'properties', 'dotenv',
-  'javascript', 'typescript', 'jsx', 'tsx', 'python', 'go', 'rust', 'java', 'kotlin', 'groovy', 'scala', 'c', 'cpp', 'csharp',
-  'ruby', 'php', 'swift', 'dart', 'html', 'css', 'scss', 'sql', 'graphql', 'http', 'diff', 'markdown', 'mdx', 'xml',
-  'dockerfile', 'make', 'nginx', 'lua', 'r', 'elixir', 'vue', 'svelte', 'hcl', 'proto',
+  'bash', 'shellscript', 'shellsession', 'powershell', 'json', 'jsonc', 'json5', 'jsonl', 'yaml', 'toml', 'ini', 'properties', 'dotenv',
+  'javascript', 'typescript', 'jsx', 'tsx', 'python', 'go', 'rust', 'java', 'kotlin', 'groovy', 'c', 'cpp', 'csharp',
+  'ruby', 'php', 'swift', 'html', 'css', 'sql', 'graphql', 'http', 'diff', 'markdown', 'mdx', 'xml', 'dockerfile',
 ];
 
 /** Names that mean "no highlighting" in docs. */

@@ -38,6 +38,8 @@ export interface CodeHighlighter {
   /** Loads grammars beyond the preloaded set (e.g. every language a site uses) before rendering. */
   prepareLanguages(langs: Iterable<string>): Promise<void>;
   stats(): HighlightStats;
+  /** Writes cache entries still queued (they are also flushed on the next event-loop turn). */
+  flush(): void;
 }
 
 /** Creates the highlighter: shiki with one CSS-variable theme (light and dark via CSS), tokens cached by content hash in memory and under `cacheDir`. */
@@ -76,5 +78,6 @@ export async function createCodeHighlighter(opts: { cacheDir?: string } = {}): P
     },
     prepareLanguages: (langs) => tokenizer.load(langs),
     stats: () => ({ hits: cache.hits, misses: cache.misses, loadedFromDisk: cache.loadedFromDisk }),
+    flush: () => cache.flush(),
   };
 }

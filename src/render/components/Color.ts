@@ -1,10 +1,8 @@
 import type { ComponentProps, ComponentRenderer } from '../types.js';
 import { el } from './buildElement.js';
-import { textProp } from './readProps.js';
+import { safeCssColor, textProp } from './readProps.js';
 
-/** Only colour-shaped values reach a style attribute. */
-const safe = (v: unknown): string | undefined =>
-  typeof v === 'string' && /^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla|oklch)\([\d\s.,%/-]+\)|[a-zA-Z]+)$/.test(v.trim()) ? v.trim() : undefined;
+const safe = safeCssColor;
 
 /** A colour value: a string, or `{light, dark}` for theme-dependent colours. */
 function colorValues(props: ComponentProps): { light?: string; dark?: string } {

@@ -46,10 +46,14 @@ export function numberProp(props: ComponentProps, name: string, fallback?: numbe
   return Number.isFinite(n) ? n : fallback;
 }
 
-/** A CSS colour safe to put in a style attribute (hex, rgb()/hsl(), or a colour keyword). */
-export function colorProp(props: ComponentProps, name: string): string | undefined {
-  const value = textProp(props, name)?.trim();
-  if (!value) return undefined;
+/** The value if it is a CSS colour safe to put in a style attribute (hex, rgb()/hsl()/oklch(), or a keyword), else undefined. */
+export function safeCssColor(value: unknown): string | undefined {
+  const v = typeof value === 'string' ? value.trim() : '';
   // Only colour-shaped values: anything with `;`, `:` or `url(` could inject other CSS.
-  return /^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla|oklch)\([\d\s.,%/-]+\)|[a-zA-Z]+)$/.test(value) ? value : undefined;
+  return /^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla|oklch)\([\d\s.,%/-]+\)|[a-zA-Z]+)$/.test(v) ? v : undefined;
+}
+
+/** A colour prop, kept only when safe for a style attribute. */
+export function colorProp(props: ComponentProps, name: string): string | undefined {
+  return safeCssColor(textProp(props, name));
 }

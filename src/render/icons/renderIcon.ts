@@ -1,5 +1,6 @@
 import type { ElementContent, RenderContext } from '../types.js';
 import { el } from '../components/buildElement.js';
+import { safeCssColor } from '../components/readProps.js';
 import { findIconSvg } from './findIconSvg.js';
 
 /** Options shared by every place that shows an icon (Icon, Card, Step, Accordion, …). */
@@ -14,15 +15,10 @@ function isIconPath(name: string): boolean {
   return /^(https?:)?\/\//i.test(name) || name.startsWith('/') || name.startsWith('./') || name.startsWith('../') || /\.(svg|png|jpe?g|gif|webp|ico)$/i.test(name);
 }
 
-/** A colour is only put into a style attribute when it can't carry other CSS. */
-function safeColor(color: string | undefined): string | undefined {
-  return color && /^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla)\([\d\s.,%/-]+\)|[a-zA-Z]+)$/.test(color.trim()) ? color.trim() : undefined;
-}
-
 /** Renders an icon as inline SVG (only the icons a page uses end up in it); unknown names get a placeholder and a warning. */
 export function renderIcon(name: string, ctx: RenderContext, opts: IconOptions = {}): ElementContent {
   const size = opts.size && opts.size > 0 && opts.size < 1000 ? opts.size : undefined;
-  const color = safeColor(opts.color);
+  const color = safeCssColor(opts.color);
   const style = [size ? `width:${size}px;height:${size}px` : '', color ? `color:${color}` : ''].filter(Boolean).join(';') || undefined;
   const trimmed = name.trim();
   if (isIconPath(trimmed)) {

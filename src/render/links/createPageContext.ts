@@ -3,8 +3,8 @@ import type { RenderContext, ReportCollector } from '../types.js';
 import { relativeHref, resolveLink } from './resolveLink.js';
 import { pageFile, type SiteIndex } from './SiteIndex.js';
 
-/** A link to check once every page's ids are known. */
-export interface AnchorCheck { page: string; target: string; hash: string; href: string }
+/** A link to check once every page's ids are known: `href` as written, `emitted` as output. */
+export interface AnchorCheck { page: string; target: string; hash: string; href: string; emitted: string }
 
 /** A RenderContext plus what the pipeline collects while the page renders. */
 export interface PageContext extends RenderContext {
@@ -12,6 +12,8 @@ export interface PageContext extends RenderContext {
   anchorChecks: AnchorCheck[];
   /** True once anything on the page fell back (unknown component, unevaluable expression, …). */
   fellBack(): boolean;
+  /** True for an href this context already produced (components resolve links themselves). */
+  emitted(href: string): boolean;
 }
 
 /** Creates the per-page context that components and the pipeline use to emit relative links and report problems. */
@@ -23,6 +25,7 @@ export function createPageContext(opts: {
   let counter = 0;
   const features = new Set<'mermaid' | 'katex' | 'openapi'>();
   const anchorChecks: AnchorCheck[] = [];
+  const outputs = new Set<string>();
   const pageReport: ReportCollector = {
     brokenLink: (page, href) => report.brokenLink(page, href),
     missingImage: (page, src) => report.missingImage(page, src),
@@ -44,12 +47,14 @@ export function createPageContext(opts: {
     features,
     anchorChecks,
     fellBack: () => fell,
+    emitted: (href) => outputs.has(href),
     assets: { use: (feature) => void features.add(feature) },
     nextId: (prefix) => `${prefix}-${++counter}`,
     href(target) {
       const r = resolveLink(target, pagePath, site);
       if (r.kind === 'broken') report.brokenLink(pagePath, target);
-      if ((r.kind === 'page' || r.kind === 'anchor') && r.hash && r.page) anchorChecks.push({ page: pagePath, target: r.page, hash: r.hash, href: target });
+      if ((r.kind === 'page' || r.kind === 'anchor') && r.hash && r.page) anchorChecks.push({ page: pagePath, target: r.page, hash: r.hash, href: target, emitted: r.href });
+      outputs.add(r.href);
       return r.href;
     },
     assetUrl(src) {

@@ -15,7 +15,41 @@ const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).us
 /** Parses page or snippet text to mdast. Throws (with position) on MDX syntax errors. */
 export function parseSource(text: string, kind: SourceKind): Root {
   const prepared = normalizeSource(text, kind);
-  return kind === 'mdx' ? mdxProcessor.parse(prepared) : mdProcessor.parse(prepared);
+  if (kind === 'md') return mdProcessor.parse(prepared);
+  let current = prepared;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return mdxProcessor.parse(current);
+    } catch (err) {
+      const fixed = attempt < MAX_PROSE_FIXES ? proseNotEsm(current, err) : null;
+      if (fixed === null) throw err;
+      current = fixed;
+    }
+  }
+}
+
+const MAX_PROSE_FIXES = 50;
+
+/**
+ * A paragraph that happens to start with the word "import" or "export" is read by MDX as an
+ * ES module statement and fails to parse. When acorn rejects such a line, its first letter is
+ * written as a character reference (`&#101;xport`) so it parses as the prose it is. Returns
+ * null when the error is anything else.
+ */
+function proseNotEsm(text: string, err: unknown): string | null {
+  const e = err as { source?: string; ruleId?: string; line?: number };
+  if (e.source !== 'micromark-extension-mdxjs-esm' || typeof e.line !== 'number') return null;
+  const lines = text.split('\n');
+  // The error points inside the statement; walk up to the line that starts it.
+  for (let i = Math.min(e.line - 1, lines.length - 1); i >= 0 && i >= e.line - 200; i--) {
+    const m = /^(import|export)\b/.exec(lines[i]);
+    if (m) {
+      lines[i] = `&#${lines[i].charCodeAt(0)};${lines[i].slice(1)}`;
+      return lines.join('\n');
+    }
+    if (lines[i].trim() === '') break;
+  }
+  return null;
 }
 
 /** The exact text the parser sees (BOM dropped, LF line ends, heading ids escaped); idempotent, so node offsets index into it. */

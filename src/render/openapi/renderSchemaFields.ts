@@ -45,7 +45,9 @@ function propertyRow(doc: OpenApiDocument, name: string, node: Json, required: b
   if (s.example !== undefined && !isObject(s.example) && !Array.isArray(s.example)) {
     body.push(el('p', { className: ['enclave-api-enum'] }, ['Example: ', el('code', {}, show(s.example))]));
   }
-  const recursive = merged.refs.some((r) => view.seen.includes(r));
+  // An array of the schema we're inside (e.g. `friends: Pet[]` in Pet) is recursive too.
+  const itemRefs = s.items !== undefined ? mergeSchema(doc, s.items).refs : [];
+  const recursive = [...merged.refs, ...itemRefs].some((r) => view.seen.includes(r));
   if (!recursive && view.depth < MAX_DEPTH && hasChildren(doc, s)) {
     const inner = renderSchemaFields(doc, node, { ...view, depth: view.depth + 1, seen: [...view.seen, ...merged.refs] });
     if (inner.length > 0) {

@@ -64,7 +64,9 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
         for (const attr of attrs) {
           const v = child.properties[attr];
           if (typeof v !== 'string') continue;
-          if (child.tagName === 'a' || child.tagName === 'area') child.properties[attr] = ctx.href(v);
+          if (child.tagName === 'a' || child.tagName === 'area') {
+            if (!ctx.emitted(v)) child.properties[attr] = ctx.href(v);
+          }
           else if (child.tagName === 'iframe' || child.tagName === 'embed' || child.tagName === 'object') {
             if (/^(?:https?:)?\/\//i.test(v)) ctx.report.externalUrl(ctx.pagePath, v);
             else child.properties[attr] = ctx.assetUrl(v);

@@ -10,6 +10,7 @@ import { listOperations, loadOpenApiDocuments, type OpenApiDocument } from '../o
 import type { ReportCollector } from '../types.js';
 import { classifySourceFiles, type SourceInventory } from '../source/classifySourceFiles.js';
 import { listSourceFiles } from '../source/listSourceFiles.js';
+import { expandRedirects } from './expandRedirects.js';
 
 /** Everything known about the site before any page renders. */
 export interface LoadedSite {
@@ -64,17 +65,13 @@ export async function loadSite(sourceDir: string, report: ReportCollector, paths
   }
 
   const redirects = new Map<string, string>();
-  for (const r of config.redirects) {
-    if (/[:*]/.test(r.source)) {
-      warn(`redirect ${r.source} uses a pattern; static bundles only support literal sources`);
-      continue;
-    }
+  for (const r of expandRedirects(config.redirects, selected.map((p) => p.path), warn)) {
     const source = normalizePagePath(r.source.replace(/[?#].*$/, ''));
     if (nav.pages.has(source)) {
-      warn(`redirect ${r.source} is shadowed by a page at the same path`);
+      if (!/[:*]/.test(r.source)) warn(`redirect ${r.source} is shadowed by a page at the same path`);
       continue;
     }
-    redirects.set(source, r.destination);
+    if (!redirects.has(source)) redirects.set(source, r.destination);
   }
 
   // Without an `index` page, the home URL forwards to the first page (the hosted product does the same).

@@ -134,21 +134,25 @@
 
   /* ---- Copy ---------------------------------------------------------------------- */
 
+  /** The old selection-based copy, for pages where the async clipboard API is missing or refused. */
+  function copyWithSelection(text) {
+    var area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.cssText = 'position:fixed;top:-1000px;opacity:0';
+    document.body.appendChild(area);
+    area.select();
+    var ok = false;
+    try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
+    document.body.removeChild(area);
+    return ok ? Promise.resolve() : Promise.reject(new Error('copy failed'));
+  }
+
   function copyText(text) {
-    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text);
-    // Fallback for contexts without the async clipboard API.
-    return new Promise(function (resolve, reject) {
-      var area = document.createElement('textarea');
-      area.value = text;
-      area.setAttribute('readonly', '');
-      area.style.cssText = 'position:fixed;top:-1000px;opacity:0';
-      document.body.appendChild(area);
-      area.select();
-      var ok = false;
-      try { ok = document.execCommand('copy'); } catch (e) { ok = false; }
-      document.body.removeChild(area);
-      if (ok) resolve(); else reject(new Error('copy failed'));
-    });
+    if (navigator.clipboard && window.isSecureContext) {
+      return navigator.clipboard.writeText(text).then(null, function () { return copyWithSelection(text); });
+    }
+    return copyWithSelection(text);
   }
 
   function textToCopy(button) {

@@ -1,0 +1,48 @@
+/**
+ * Renders each docs folder given on the command line into a temporary folder and prints what
+ * a renderer change must not regress: pages rendered/expected, pages that fell back, unknown
+ * components, broken internal links and missing images.
+ *   npm run conformance -- ../shared/corpora/starter ../shared/corpora/mcp
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { renderSite } from '../src/render/renderSite.js';
+
+const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const verbose = process.argv.includes('--verbose');
+if (dirs.length === 0) {
+  console.error('usage: npm run conformance -- <docs dir>… [--verbose]');
+  process.exit(2);
+}
+let problems = 0;
+for (const dir of dirs) {
+  const out = await mkdtemp(join(tmpdir(), 'enclave-conformance-'));
+  const started = performance.now();
+  try {
+    const r = await renderSite({
+      sourceDir: resolve(dir), outDir: join(out, 'site'), domain: 'docs.example.com', jobId: 'conformance',
+      now: new Date(), generatorVersion: 'conformance',
+    });
+    const seconds = (performance.now() - started) / 1000;
+    const rep = r.report;
+    const limit = (list: string[]) => (verbose ? list : list.slice(0, 25).concat(list.length > 25 ? [`… ${list.length - 25} more (--verbose)`] : []));
+    console.log(`\n== ${basename(resolve(dir))} (${dir})`);
+    console.log(`pages rendered: ${rep.pages.rendered}/${rep.pages.expected} in ${seconds.toFixed(1)} s (${(r.pageCount / seconds).toFixed(0)} pages/s)`);
+    for (const f of rep.pages.failed) console.log(`  FAILED /${f.path}: ${f.reason}`);
+    console.log(`pages that fell back: ${r.fallbackPages?.length ?? 0}`);
+    for (const p of limit(r.fallbackPages ?? [])) console.log(`  ${p}`);
+    const unknown = Object.entries(rep.unknownComponents).sort((a, b) => b[1] - a[1]);
+    console.log(`unknown components: ${unknown.length ? unknown.map(([n, c]) => `${n}: ${c}`).join(', ') : 'none'}`);
+    console.log(`broken internal links: ${rep.brokenLinks.length}`);
+    for (const l of limit(rep.brokenLinks.map((b) => `/${b.page} -> ${b.href}`))) console.log(`  ${l}`);
+    console.log(`missing images: ${rep.missingImages.length}`);
+    for (const l of limit(rep.missingImages.map((m) => `/${m.page} -> ${m.src}`))) console.log(`  ${l}`);
+    console.log(`warnings: ${rep.warnings.length}`);
+    if (verbose) for (const w of rep.warnings) console.log(`  ${w.page ? `/${w.page}: ` : ''}${w.message}`);
+    problems += rep.pages.failed.length + unknown.length;
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+process.exitCode = problems ? 1 : 0;

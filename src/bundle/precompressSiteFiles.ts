@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { mkdir, open, readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import { fsyncDirectory } from '../store/writeFileDurably.js';
+import { forEachConcurrently } from './forEachConcurrently.js';
+import { siteFileType } from './siteFileType.js';
+
+/** What activation learned about one served file beyond the manifest. */
+export interface FileExtras {
+  /** Size of the stored gzip variant, when one is worth serving. */
+  gzip?: number;
+  /** Size of the stored brotli variant, when one is worth serving. */
+  br?: number;
+  /** CSP hashes (`sha256-…`) of the page's inline scripts, so the policy can allow exactly those. */
+  scriptHashes?: string[];
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+/** Below this, compression saves less than the headers it costs. */
+const MIN_COMPRESS_BYTES = 512;
+/** A variant is kept only when it saves at least this fraction. */
+const MAX_KEPT_RATIO = 0.9;
+/** Brotli's top qualities cost seconds per megabyte; these keep a 50 MB bundle's activation short. */
+const BROTLI_QUALITY_SMALL = 9;
+const BROTLI_QUALITY_LARGE = 5;
+const LARGE_FILE_BYTES = 1024 * 1024;
+/** Two at a time: compression runs on the libuv pool, which requests' file reads also use. */
+const COMPRESS_CONCURRENCY = 2;
+const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
+
+/**
+ * Stores gzip and brotli variants of every compressible file under `encodedDir` (outside the
+ * served tree, so they can never be requested by name) and collects each HTML page's inline
+ * script hashes. Done once at activation so no request ever compresses anything; compression
+ * runs on the thread pool and never blocks the event loop.
+ */
+export async function precompressSiteFiles(filesDir: string, encodedDir: string, paths: readonly string[]): Promise<Record<string, FileExtras>> {
+  const extras: Record<string, FileExtras> = {};
+  const dirs = new Set<string>();
+  await forEachConcurrently(paths, COMPRESS_CONCURRENCY, async (path) => {
+    const type = siteFileType(path);
+    const isHtml = type.contentType.startsWith('text/html');
+    if (!type.compressible && !isHtml) return;
+    const data = await readFile(join(filesDir, path));
+    const found: FileExtras = {};
+    if (isHtml) {
+      const hashes = inlineScriptHashes(data.toString('utf8'));
+      if (hashes.length) found.scriptHashes = hashes;
+    }
+    if (type.compressible && data.length >= MIN_COMPRESS_BYTES) {
+      const quality = data.length > LARGE_FILE_BYTES ? BROTLI_QUALITY_LARGE : BROTLI_QUALITY_SMALL;
+      const [gz, br] = await Promise.all([
+        gzipAsync(data, { level: 9 }),
+        brotliAsync(data, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: quality, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: data.length, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT } }),
+      ]);
+      const base = join(encodedDir, path);
+      if (gz.length <= data.length * MAX_KEPT_RATIO || br.length <= data.length * MAX_KEPT_RATIO) {
+        dirs.add(dirname(base));
+        await mkdir(dirname(base), { recursive: true });
+      }
+      if (gz.length <= data.length * MAX_KEPT_RATIO) {
+        await writeSynced(`${base}.gz`, gz);
+        found.gzip = gz.length;
+      }
+      if (br.length <= data.length * MAX_KEPT_RATIO) {
+        await writeSynced(`${base}.br`, br);
+        found.br = br.length;
+      }
+    }
+    if (Object.keys(found).length) extras[path] = found;
+  });
+  for (const dir of dirs) await fsyncDirectory(dir);
+  return extras;
+}
+
+/** CSP source hashes of the inline (no `src`) scripts of an HTML document. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(INLINE_SCRIPT)) {
+    if (/\bsrc\s*=/i.test(match[1]) || match[2].length === 0) continue;
+    hashes.add(`sha256-${createHash('sha256').update(match[2], 'utf8').digest('base64')}`);
+  }
+  return [...hashes];
+}
+
+async function writeSynced(path: string, data: Buffer): Promise<void> {
+  const handle = await open(path, 'wx', 0o644);
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

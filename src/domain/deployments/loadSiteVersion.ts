@@ -1,0 +1,58 @@
+import { readFile } from 'node:fs/promises';
+import { join, posix } from 'node:path';
+import { bundleManifestSchema, type BundleManifest } from '../../bundle/bundleManifest.js';
+import type { FileExtras } from '../../bundle/precompressSiteFiles.js';
+import { siteFileType } from '../../bundle/siteFileType.js';
+import { SiteVersion, type ServedFile } from './SiteVersion.js';
+import type { VersionLayout } from './versionLayout.js';
+
+/** Long-lived caching is only safe for names that change whenever the content does. */
+const HASHED_ASSET = /^_assets\/(?:.*\/)?[^/]*[.-][0-9a-f]{8,64}\.[A-Za-z0-9]+$/;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** Everything else is revalidated with its ETag on every use, so a new version shows at once. */
+const REVALIDATE = 'no-cache';
+
+/** True for a content-hashed asset path (`_assets/theme.3f2a1b9c.css`). */
+export function isHashedAsset(path: string): boolean {
+  return HASHED_ASSET.test(path);
+}
+
+/**
+ * Builds the in-memory table of an extracted version from its manifest and extras (sizes,
+ * hashes, variants), so serving never stats the disk. Reads two small JSON files: this is
+ * what makes a restart serve at once without refetching or re-hashing.
+ */
+export async function loadSiteVersion(id: string, layout: VersionLayout): Promise<SiteVersion> {
+  const manifest: BundleManifest = bundleManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
+  const extras = JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>;
+  const files = new Map<string, ServedFile>();
+  for (const entry of manifest.files) {
+    if (!isServable(entry.path)) continue;
+    const type = siteFileType(entry.path);
+    const tag = entry.sha256.slice(0, 32);
+    const extra = extras[entry.path] ?? {};
+    const encodedBase = join(layout.encoded, entry.path);
+    files.set(entry.path, {
+      path: entry.path,
+      contentType: type.contentType,
+      cacheControl: isHashedAsset(entry.path) ? IMMUTABLE : REVALIDATE,
+      identity: { absPath: join(layout.files, entry.path), size: entry.size, etag: `"${tag}"` },
+      gzip: extra.gzip === undefined ? undefined : { absPath: `${encodedBase}.gz`, size: extra.gzip, etag: `"${tag}-gz"` },
+      br: extra.br === undefined ? undefined : { absPath: `${encodedBase}.br`, size: extra.br, etag: `"${tag}-br"` },
+      scriptHashes: extra.scriptHashes,
+    });
+  }
+  const pagePaths = new Set(manifest.pages.map((p) => normalizePagePath(p.path)));
+  return new SiteVersion(id, manifest.version, manifest.domain, layout.dir, files, pagePaths);
+}
+
+/** Dotfiles and the bundle's own metadata are never served. */
+function isServable(path: string): boolean {
+  if (path.startsWith('_enclave/')) return false;
+  return !path.split('/').some((segment) => segment.startsWith('.'));
+}
+
+function normalizePagePath(path: string): string {
+  const clean = posix.normalize(path).replace(/\.html$/, '').replace(/\/index$/, '/');
+  return clean.length > 1 ? clean.replace(/\/$/, '') : '/';
+}

@@ -1,0 +1,262 @@
+/* Enclave reader feedback widget: "Was this page helpful?" after the page content and a
+ * "Feedback" button on each code block. A classic script with no dependencies. It shows
+ * itself only when an Enclave server answers (a health probe), so on file:// or a plain
+ * static host the page looks exactly as if it weren't there; any failure stays silent. */
+(function () {
+  'use strict';
+
+  var MAX_CODE_BYTES = 8000; // keeps code + comment under the server's 16 KiB body limit
+  var uid = 0;
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (name) {
+      var value = attrs[name];
+      if (value === false || value == null) return;
+      if (name === 'text') node.textContent = value;
+      else node.setAttribute(name, value === true ? '' : String(value));
+    });
+    (children || []).forEach(function (child) {
+      if (child) node.appendChild(child);
+    });
+    return node;
+  }
+
+  function nextId(prefix) {
+    uid += 1;
+    return 'enclave-fb-' + prefix + '-' + uid;
+  }
+
+  /** Extensionless page path: from the canonical link when there is one, else the URL. */
+  function pagePath() {
+    var link = document.querySelector('link[rel="canonical"][href]');
+    var path = location.pathname;
+    if (link) {
+      try {
+        path = new URL(link.getAttribute('href'), location.href).pathname;
+      } catch (e) {
+        /* keep location.pathname */
+      }
+    }
+    try {
+      path = decodeURI(path);
+    } catch (e) {
+      /* keep it encoded */
+    }
+    path = path.replace(/\.html?$/i, '').replace(/\/index$/i, '/');
+    if (path.length > 1) path = path.replace(/\/+$/, '');
+    return path || '/';
+  }
+
+  function endpointUrl() {
+    var meta = document.querySelector('meta[name="enclave-feedback-endpoint"]');
+    var configured = meta && meta.getAttribute('content');
+    return new URL(configured || '/_enclave/feedback', location.href);
+  }
+
+  function trimToBytes(text, maxBytes) {
+    if (typeof TextEncoder === 'undefined') return text.slice(0, maxBytes / 3);
+    var encoder = new TextEncoder();
+    for (var i = 0; i < 40 && encoder.encode(text).length > maxBytes; i++) text = text.slice(0, Math.floor(text.length * 0.9));
+    return text;
+  }
+
+  function send(endpoint, body) {
+    return fetch(endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+      credentials: 'omit',
+      cache: 'no-store',
+    }).then(function (res) {
+      if (res.status === 201) return;
+      var reason = res.status === 429 ? 'Too many messages from here; please try again in a minute.' : 'Sorry, your feedback could not be sent.';
+      throw new Error(reason);
+    });
+  }
+
+  function say(status, text, isError) {
+    status.textContent = text;
+    status.classList.toggle('is-error', !!isError);
+  }
+
+  function pageControl(endpoint, path) {
+    var titleId = nextId('title');
+    var commentId = nextId('comment');
+    var contactId = nextId('contact');
+    var helpful = null;
+    var yes = el('button', { type: 'button', class: 'enclave-feedback-choice', 'aria-pressed': 'false', 'data-helpful': 'true', text: 'Yes' });
+    var no = el('button', { type: 'button', class: 'enclave-feedback-choice', 'aria-pressed': 'false', 'data-helpful': 'false', text: 'No' });
+    var comment = el('textarea', { id: commentId, name: 'comment', rows: 3, maxlength: 5000 });
+    var contact = el('input', { id: contactId, name: 'contact', type: 'email', maxlength: 254, autocomplete: 'email', inputmode: 'email' });
+    var sendButton = el('button', { type: 'submit', class: 'enclave-feedback-send', text: 'Send' });
+    var form = el('form', { class: 'enclave-feedback-form', hidden: true, novalidate: false }, [
+      el('label', { for: commentId, text: 'What could be better? (optional)' }),
+      comment,
+      el('label', { for: contactId, text: 'Your e-mail, if you would like a reply (optional)' }),
+      contact,
+      sendButton,
+    ]);
+    var status = el('p', { class: 'enclave-feedback-status', role: 'status', 'aria-live': 'polite' });
+    var section = el('section', { class: 'enclave-feedback', 'data-enclave-feedback': true, 'aria-labelledby': titleId }, [
+      el('p', { id: titleId, class: 'enclave-feedback-title', text: 'Was this page helpful?' }),
+      el('div', { class: 'enclave-feedback-choices', role: 'group', 'aria-labelledby': titleId }, [yes, no]),
+      form,
+      status,
+    ]);
+
+    function choose(value) {
+      helpful = value;
+      yes.setAttribute('aria-pressed', String(value));
+      no.setAttribute('aria-pressed', String(!value));
+      comment.previousSibling.textContent = value ? 'Anything to add? (optional)' : 'What could be better? (optional)';
+      form.hidden = false;
+      say(status, '');
+      comment.focus();
+    }
+    yes.addEventListener('click', function () {
+      choose(true);
+    });
+    no.addEventListener('click', function () {
+      choose(false);
+    });
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      if (helpful === null) return;
+      var body = { source: 'contextual', path: path, helpful: helpful };
+      if (comment.value.trim()) body.comment = comment.value;
+      if (contact.value.trim()) body.contact = contact.value.trim();
+      sendButton.disabled = true;
+      say(status, 'Sending…');
+      send(endpoint, body).then(
+        function () {
+          form.hidden = true;
+          yes.disabled = true;
+          no.disabled = true;
+          say(status, 'Thank you for your feedback!');
+        },
+        function (err) {
+          sendButton.disabled = false;
+          say(status, err && err.message ? err.message : 'Sorry, your feedback could not be sent.', true);
+        },
+      );
+    });
+    return section;
+  }
+
+  function codeControl(endpoint, path, figure) {
+    var pre = figure.querySelector('pre');
+    if (!pre || figure.querySelector('.enclave-code-feedback-button')) return;
+    var formId = nextId('code');
+    var commentId = nextId('code-comment');
+    var toggle = el('button', { type: 'button', class: 'enclave-code-feedback-button', 'aria-expanded': 'false', 'aria-controls': formId, text: 'Feedback' });
+    var comment = el('textarea', { id: commentId, name: 'comment', rows: 2, maxlength: 2000 });
+    var sendButton = el('button', { type: 'submit', class: 'enclave-feedback-send', text: 'Send' });
+    var cancel = el('button', { type: 'button', class: 'enclave-feedback-cancel', text: 'Cancel' });
+    var status = el('p', { class: 'enclave-feedback-status', role: 'status', 'aria-live': 'polite' });
+    var form = el('form', { id: formId, class: 'enclave-code-feedback', hidden: true }, [
+      el('label', { for: commentId, text: 'What is wrong with this code? (optional)' }),
+      comment,
+      el('div', { class: 'enclave-feedback-actions' }, [sendButton, cancel]),
+    ]);
+
+    function setOpen(open) {
+      form.hidden = !open;
+      toggle.setAttribute('aria-expanded', String(open));
+      if (open) comment.focus();
+      else toggle.focus();
+    }
+    toggle.addEventListener('click', function () {
+      setOpen(form.hidden);
+    });
+    cancel.addEventListener('click', function () {
+      setOpen(false);
+    });
+    form.addEventListener('keydown', function (event) {
+      if (event.key === 'Escape') setOpen(false);
+    });
+    form.addEventListener('submit', function (event) {
+      event.preventDefault();
+      var body = { source: 'code_snippet', path: path, code: trimToBytes(pre.textContent || '', MAX_CODE_BYTES) };
+      var filename = figure.getAttribute('data-filename');
+      var lang = figure.getAttribute('data-lang');
+      if (filename) body.filename = filename.slice(0, 255);
+      if (lang) body.lang = lang.slice(0, 64);
+      if (comment.value.trim()) body.comment = comment.value;
+      if (!body.code) return;
+      sendButton.disabled = true;
+      say(status, 'Sending…');
+      send(endpoint, body).then(
+        function () {
+          form.hidden = true;
+          toggle.setAttribute('aria-expanded', 'false');
+          toggle.disabled = true;
+          toggle.textContent = 'Thanks!';
+          say(status, 'Thank you for your feedback on this code.');
+        },
+        function (err) {
+          sendButton.disabled = false;
+          say(status, err && err.message ? err.message : 'Sorry, your feedback could not be sent.', true);
+        },
+      );
+    });
+
+    var header = figure.querySelector('.enclave-code-header');
+    if (header) header.appendChild(toggle);
+    else figure.insertBefore(toggle, figure.firstChild);
+    figure.appendChild(form);
+    figure.appendChild(status);
+  }
+
+  function contentRoot() {
+    return (
+      document.querySelector('[data-enclave-content]') ||
+      document.querySelector('main article') ||
+      document.querySelector('article') ||
+      document.querySelector('main') ||
+      document.body
+    );
+  }
+
+  function mount(endpoint) {
+    var root = document.documentElement;
+    if (root.hasAttribute('data-enclave-feedback-ready')) return;
+    root.setAttribute('data-enclave-feedback-ready', '');
+    var path = pagePath();
+    var figures = document.querySelectorAll('figure[data-enclave-code]');
+    for (var i = 0; i < figures.length; i++) {
+      try {
+        codeControl(endpoint, path, figures[i]);
+      } catch (e) {
+        /* one odd block must not stop the others */
+      }
+    }
+    var container = contentRoot();
+    if (container) container.appendChild(pageControl(endpoint, path));
+  }
+
+  function start() {
+    try {
+      if (location.protocol !== 'http:' && location.protocol !== 'https:') return;
+      if (typeof fetch !== 'function' || typeof URL !== 'function') return;
+      var endpoint = endpointUrl();
+      var sameOrigin = endpoint.origin === location.origin;
+      // Only an Enclave server answers this probe; elsewhere the control never appears.
+      fetch(new URL('/_enclave/health', endpoint).href, { credentials: 'omit', cache: 'no-store', mode: sameOrigin ? 'same-origin' : 'cors' })
+        .then(function (res) {
+          return res.ok ? res.json() : null;
+        })
+        .then(function (body) {
+          if (body && body.status === 'ok') mount(endpoint.href);
+        })
+        .catch(function () {
+          /* not served by Enclave: stay hidden */
+        });
+    } catch (e) {
+      /* never break the page */
+    }
+  }
+
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+})();

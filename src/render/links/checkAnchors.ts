@@ -1,0 +1,49 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ReportCollector } from '../types.js';
+import type { AnchorCheck } from './createPageContext.js';
+import { pageFile } from './SiteIndex.js';
+
+/** Letters and digits only: how two spellings of the same heading id are compared. */
+const loose = (id: string) => id.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '');
+
+/**
+ * Checks `#fragment` links once every page's ids are known. A fragment that only differs from a
+ * real id in punctuation (authors often link `#tasks%2Fget` or `#meta` to the heading
+ * `tasks/get` / `_meta`) is repaired in the written page instead of being reported; anything
+ * else is a broken link.
+ */
+export async function checkAnchors(outDir: string, checks: AnchorCheck[], ids: Map<string, Set<string>>, report: ReportCollector): Promise<number> {
+  const looseIds = new Map<string, Map<string, string>>();
+  const fixes = new Map<string, [string, string][]>();
+  for (const c of checks) {
+    const targetIds = ids.get(c.target);
+    if (!targetIds || targetIds.has(c.hash)) continue;
+    let index = looseIds.get(c.target);
+    if (!index) {
+      index = new Map();
+      for (const id of targetIds) if (!index.has(loose(id))) index.set(loose(id), id);
+      looseIds.set(c.target, index);
+    }
+    const real = loose(c.hash) ? index.get(loose(c.hash)) : undefined;
+    if (!real) {
+      report.brokenLink(c.page, c.href);
+      continue;
+    }
+    const fixed = `${c.emitted.replace(/#.*$/, '')}#${encodeURIComponent(real)}`;
+    if (!fixes.has(c.page)) fixes.set(c.page, []);
+    fixes.get(c.page)!.push([c.emitted, fixed]);
+  }
+  for (const [page, pairs] of fixes) {
+    const file = join(outDir, pageFile(page));
+    let html = await readFile(file, 'utf8');
+    for (const [from, to] of pairs) html = html.split(`href="${attr(from)}"`).join(`href="${attr(to)}"`);
+    await writeFile(file, html);
+  }
+  return fixes.size;
+}
+
+/** How hast-util-to-html writes an attribute value we emitted (only `&` and `"` need care in hrefs). */
+function attr(v: string): string {
+  return v.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+}

@@ -1,0 +1,114 @@
+import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { ExecutionContext } from 'ava';
+import type { Config } from '../../src/config/schema.js';
+import type { Clock } from '../../src/domain/Clock.js';
+import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
+
+const run = promisify(execFile);
+
+/** Runs git in `cwd` as a test user (the tests' own commits, not the agent's). */
+export async function git(cwd: string, ...args: string[]): Promise<string> {
+  const { stdout } = await run('git', args, {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: cwd,
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_AUTHOR_NAME: 'Test Writer',
+      GIT_AUTHOR_EMAIL: 'writer@test.local',
+      GIT_COMMITTER_NAME: 'Test Writer',
+      GIT_COMMITTER_EMAIL: 'writer@test.local',
+    },
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout.trim();
+}
+
+/** A temp dir holding a bare repository `remote.git` whose `main` has one commit of docs. */
+export async function makeDocsRemote(t: ExecutionContext): Promise<{ dir: string; remote: string }> {
+  const dir = await makeTempDir('enclave-agent-');
+  const remote = join(dir, 'remote.git');
+  const seed = join(dir, 'seed');
+  await git(dir, 'init', '--quiet', '--bare', '--initial-branch=main', remote);
+  await mkdir(join(seed, 'guides'), { recursive: true });
+  await writeFile(join(seed, 'docs.json'), JSON.stringify({ name: 'Test docs', navigation: [{ group: 'Guides', pages: ['index', 'guides/setup'] }] }, null, 2));
+  await writeFile(join(seed, 'index.mdx'), '---\ntitle: Welcome\n---\n\nHello from the test docs.\n');
+  await writeFile(join(seed, 'guides', 'setup.mdx'), '---\ntitle: Setup\n---\n\nInstall the thing.\n');
+  await git(dir, 'init', '--quiet', '--initial-branch=main', seed);
+  await git(seed, 'add', '--all');
+  await git(seed, 'commit', '--quiet', '-m', 'Initial docs');
+  await git(seed, 'push', '--quiet', remote, 'main');
+  t.teardown(() => run('rm', ['-rf', dir]).then(() => undefined));
+  return { dir, remote };
+}
+
+/** Writes an executable bash agent script into `dir` and returns its path. */
+export async function writeAgentScript(dir: string, name: string, body: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, `#!/bin/bash\nset -euo pipefail\n${body}\n`);
+  await chmod(path, 0o755);
+  return path;
+}
+
+/** Starts a real appliance with agent settings over the defaults; closed when the test ends. */
+export async function startAgentAppliance(
+  t: ExecutionContext,
+  agent: Partial<Config['agent']>,
+  options: { clock?: Clock; dataDir?: string } = {},
+): Promise<TestAppliance> {
+  const app = await startTestAppliance({ overrides: { agent }, clock: options.clock, dataDir: options.dataDir });
+  t.teardown(() => app.close());
+  return app;
+}
+
+/** The JSON body of an API response together with its status. */
+export async function call<T = any>(app: TestAppliance, path: string, init: Parameters<TestAppliance['api']>[1] = {}): Promise<{ status: number; body: T; headers: Headers }> {
+  const res = await app.api(path, init);
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
+}
+
+/** Polls a job until it is no longer `active` (bounded) and returns it. */
+export async function waitForJob(app: TestAppliance, id: string, timeoutMs = 20_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { status, body } = await call(app, `/v2/agent/${app.projectId}/job/${id}`);
+    if (status !== 200) throw new Error(`GET job ${id}: ${status} ${JSON.stringify(body)}`);
+    if (body.status !== 'active') return body;
+    if (Date.now() > deadline) throw new Error(`job ${id} still active after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Creates a job and waits for it to finish. */
+export async function runJob(app: TestAppliance, body: Record<string, unknown>, timeoutMs?: number): Promise<any> {
+  const created = await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: body });
+  if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
+  return waitForJob(app, created.body.id, timeoutMs);
+}
+
+/**
+ * Live (non-zombie) processes of group `pgid`, from /proc. `kill(-pgid, 0)` alone would count
+ * zombies that wait for a reaper which, in some containers, never comes.
+ */
+export function processGroupMembers(pgid: number): string[] {
+  const members: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    // Fields after the parenthesised command name: state ppid pgrp …
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(pgrp) === pgid && state !== 'Z') members.push(`${entry} ${state} ${stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1)}`);
+  }
+  return members;
+}

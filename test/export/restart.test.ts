@@ -1,0 +1,118 @@
+import test from 'ava';
+import { execFileSync } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { MAX_INTERRUPTIONS } from '../../src/domain/exports/recoverInterruptedJobs.js';
+import type { ExportsData } from '../../src/domain/exports/ExportJobRecord.js';
+import { spawnAppliance } from '../helpers/spawnAppliance.js';
+import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
+import { finished, makeSyntheticCorpus, startExport, waitForJob } from './exportTestHelpers.js';
+
+/** True while a process with this id exists. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function readJobs(dataDir: string): Promise<ExportsData['jobs']> {
+  return (JSON.parse(await readFile(join(dataDir, 'exports.json'), 'utf8')) as ExportsData).jobs;
+}
+
+test('graceful stop during a running job: the worker is stopped, the job re-queued and resumed to completion after the restart', async (t) => {
+  t.timeout(8 * 60_000);
+  const source = await makeSyntheticCorpus(3000);
+  const dataDir = await makeTempDir();
+  const overrides = { sites: [{ domain: 'big.test', source }] };
+  let app = await startTestAppliance({ dataDir, overrides });
+  const key = app.key;
+  const started = await startExport(app, { domain: 'big.test' });
+  const { job: midway } = await waitForJob(app, started.jobId, (j) => j.status === 'running' && j.pageCount >= 50);
+  t.true(midway.progress > 0 && midway.progress < 90, `mid-render (progress ${midway.progress})`);
+  const pid = app.modules.exports.workerPids().get(started.jobId)!;
+  t.true(alive(pid), 'worker process is running');
+
+  const t0 = Date.now();
+  await app.stop();
+  const stopMs = Date.now() - t0;
+  t.true(stopMs < 5000, `stop is bounded (${stopMs} ms)`);
+  t.false(alive(pid), 'worker process is gone after stop');
+  const onDisk = (await readJobs(dataDir)).find((j) => j.id === started.jobId);
+  t.like(onDisk, { id: started.jobId, status: 'queued', progress: 0, interruptions: 0 });
+
+  app = await startTestAppliance({ dataDir, overrides });
+  t.teardown(() => app.close());
+  const api = (path: string) => fetch(`${app.url}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+  const deadline = Date.now() + 6 * 60_000;
+  let last;
+  while (Date.now() < deadline) {
+    last = await (await api(`/v1/static-export/jobs/${started.jobId}`)).json();
+    if (last.status === 'completed' || last.status === 'failed') break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  t.is(last.status, 'completed', JSON.stringify(last));
+  t.is(last.pageCount, 3000);
+  t.is(last.progress, 100);
+});
+
+test('kill -9 of the server during a running job: on boot the job is resumed, its orphaned worker exits', async (t) => {
+  t.timeout(8 * 60_000);
+  const source = await makeSyntheticCorpus(1500);
+  const dataDir = await makeTempDir();
+  const configFile = join(await makeTempDir(), 'config.json');
+  await writeFile(configFile, JSON.stringify({ sites: [{ domain: 'big.test', source }] }));
+  const spawned = await spawnAppliance({ ENCLAVE_DATA_DIR: dataDir, ENCLAVE_CONFIG: configFile }, 60_000);
+  t.teardown(() => {
+    spawned.child.kill('SIGKILL');
+  });
+  const key = /ENCLAVE_ADMIN_KEY=(\S+)/.exec(spawned.stdout())![1];
+  const api = (url: string, path: string, init: RequestInit = {}) =>
+    fetch(`${url}${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } });
+  const queued = await (await api(spawned.url, '/v1/static-export/jobs', { method: 'POST', body: JSON.stringify({ domain: 'big.test' }) })).json();
+  const deadline = Date.now() + 120_000;
+  let seen;
+  while (Date.now() < deadline) {
+    seen = await (await api(spawned.url, `/v1/static-export/jobs/${queued.jobId}`)).json();
+    if (seen.status === 'running' && seen.pageCount > 0) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const workers = execFileSync('pgrep', ['-P', String(spawned.child.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+  t.true(workers.length > 0 && workers.every(alive), 'a worker process is rendering');
+  spawned.child.kill('SIGKILL');
+  await spawned.exited;
+  for (let i = 0; i < 50 && workers.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
+  t.false(workers.some(alive), 'the orphaned worker exits once its server is gone');
+  const crashed = (await readJobs(dataDir)).find((j) => j.id === queued.jobId)!;
+  t.is(crashed.status, 'running', `the crash left the job running on disk (last seen ${JSON.stringify(seen)})`);
+
+  const app = await startTestAppliance({ dataDir, overrides: { sites: [{ domain: 'big.test', source }] } });
+  t.teardown(() => app.close());
+  const recovered = app.modules.exports.jobs.find(queued.jobId)!;
+  t.is(recovered.interruptions, 1);
+  t.not(recovered.status, 'failed');
+  const { job } = await waitForJob({ ...app, key, api: (path: string) => api(app.url, path) } as never, queued.jobId, finished, 6 * 60_000);
+  t.is(job.status, 'completed', job.error);
+  t.is(job.pageCount, 1500);
+});
+
+test(`a job cut short by ${MAX_INTERRUPTIONS} restarts is failed with "interrupted by a restart" instead of resumed again`, async (t) => {
+  const dataDir = await makeTempDir();
+  let app = await startTestAppliance({ dataDir });
+  const key = app.key;
+  const base = { projectId: app.projectId, domain: 'sample.enclave.internal', progress: 40, pageCount: 7, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, requestedVersion: null, version: null, paths: null, strict: false, error: null, warnings: 0, failedPages: 0, expectedPages: null, bundle: null };
+  await app.stop();
+  const doc: ExportsData = {
+    schemaVersion: 1,
+    jobs: [{ ...base, id: 'se_00000000000000aa', status: 'running', interruptions: MAX_INTERRUPTIONS - 1 }],
+  };
+  await writeFile(join(dataDir, 'exports.json'), JSON.stringify(doc));
+  app = await startTestAppliance({ dataDir });
+  t.teardown(() => app.close());
+  const res = await app.api('/v1/static-export/jobs/se_00000000000000aa', { key });
+  const job = await res.json();
+  t.like(job, { status: 'failed', error: 'interrupted by a restart', progress: 0, pageCount: 0 });
+  t.is((await readJobs(dataDir))[0].status, 'failed', 'the decision is on disk');
+});

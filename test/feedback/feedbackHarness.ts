@@ -1,0 +1,89 @@
+import { rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { createApp } from '../../src/app.js';
+import type { Config } from '../../src/config/schema.js';
+import { bootstrapDataDir, prepareDataDir } from '../../src/domain/bootstrap/bootstrapDataDir.js';
+import { systemClock, type Clock } from '../../src/domain/Clock.js';
+import { createLogger } from '../../src/logging/createLogger.js';
+import type { ActiveSiteInfo } from '../../src/modules/ActiveSite.js';
+import type { ModuleContext } from '../../src/modules/AppModule.js';
+import { createFeedbackModule, type FeedbackModule } from '../../src/modules/feedbackModule.js';
+import { closeGracefully, listen } from '../../src/server/listen.js';
+import { openControlStore, type ControlStore } from '../../src/store/ControlStore.js';
+import { makeTempDir, makeTestConfig, type ConfigOverrides } from '../helpers/testAppliance.js';
+
+/** The pages of the fake live site. */
+export const SITE_PAGES = ['/', '/guides/start', '/reference/api'];
+
+/** A live site as the deployment module would report it; tests may switch it off (`site.live = null`). */
+export interface FakeSite {
+  live: ActiveSiteInfo | null;
+}
+
+/** The feedback module alone, behind the real app and HTTP server, with a fake live site. */
+export interface FeedbackHarness {
+  url: string;
+  key: string;
+  projectId: string;
+  dataDir: string;
+  config: Config;
+  control: ControlStore;
+  module: FeedbackModule;
+  site: FakeSite;
+  /** POSTs a submission (same-origin unless headers say otherwise). */
+  post(body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** Admin GET/PATCH against the analytics API of this project. */
+  api(path: string, init?: { method?: string; json?: unknown; key?: string }): Promise<Response>;
+  /** Stops the server and module; keeps the data directory when `keepData`. */
+  close(options?: { keepData?: boolean }): Promise<void>;
+}
+
+/**
+ * Starts the app with only the feedback module (the deployment module is someone else's and
+ * may not serve a site yet). `dataDir` reuses a directory, e.g. to test a restart.
+ */
+export async function startFeedbackHarness(options: { overrides?: ConfigOverrides; clock?: Clock; dataDir?: string } = {}): Promise<FeedbackHarness> {
+  const dataDir = options.dataDir ?? (await makeTempDir('enclave-feedback-'));
+  const config = makeTestConfig(dataDir, options.overrides);
+  const clock = options.clock ?? systemClock;
+  const logger = createLogger('silent');
+  await prepareDataDir(dataDir);
+  const control = await openControlStore(config);
+  const boot = await bootstrapDataDir(dataDir, control, clock);
+  let key = boot.adminKey;
+  if (!key) {
+    const { createAdminKey } = await import('../../src/domain/keys/createAdminKey.js');
+    key = (await createAdminKey(control, clock, { projectId: boot.projectId, name: 'test', scope: 'write' })).key;
+  }
+  const site: FakeSite = { live: { domain: 'docs.test', projectId: boot.projectId, version: 'v1', pagePaths: new Set(SITE_PAGES) } };
+  const ctx: ModuleContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => '', version: 'test' };
+  const module = await createFeedbackModule(ctx, { activeSite: { current: () => site.live } });
+  const { app } = createApp({ config, logger, clock, control, modules: [module], version: 'test' });
+  const { httpServer, port } = await listen(app, config.server);
+  await module.start?.();
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url,
+    key,
+    projectId: boot.projectId,
+    dataDir,
+    config,
+    control,
+    module,
+    site,
+    post(body, headers = {}) {
+      return fetch(`${url}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    },
+    api(path, init = {}) {
+      const headers: Record<string, string> = { Authorization: `Bearer ${init.key ?? key}` };
+      if (init.json !== undefined) headers['Content-Type'] = 'application/json';
+      return fetch(`${url}/v1/analytics/${boot.projectId}${path}`, { method: init.method ?? 'GET', headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
+    },
+    async close(closeOptions = {}) {
+      await closeGracefully(httpServer as Server, 2000);
+      await module.stop?.();
+      await control.document.flush();
+      if (!closeOptions.keepData && !options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}

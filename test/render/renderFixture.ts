@@ -1,0 +1,34 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { ExecutionContext } from 'ava';
+import { renderSite, type RenderSiteOptions, type RenderSiteResult } from '../../src/render/renderSite.js';
+
+/** Writes `files` (path → content) into a fresh temp docs folder, removed when the test ends. */
+export async function writeDocs(t: ExecutionContext, files: Record<string, string>): Promise<string> {
+  const root = await mkdtemp(join(tmpdir(), 'enclave-render-'));
+  t.teardown(() => rm(root, { recursive: true, force: true }));
+  const src = join(root, 'src');
+  for (const [rel, content] of Object.entries(files)) {
+    await mkdir(dirname(join(src, rel)), { recursive: true });
+    await writeFile(join(src, rel), content);
+  }
+  await mkdir(src, { recursive: true });
+  return src;
+}
+
+/** Renders a docs folder into a sibling `out` folder with fixed job metadata. */
+export async function renderDocs(src: string, extra: Partial<RenderSiteOptions> = {}): Promise<{ out: string; result: RenderSiteResult }> {
+  const out = join(dirname(src), `out-${Math.random().toString(36).slice(2, 8)}`);
+  const result = await renderSite({
+    sourceDir: src, outDir: out, domain: 'docs.example.com', jobId: 'job-1',
+    now: new Date('2026-03-04T05:06:07.000Z'), generatorVersion: '9.9.9', ...extra,
+  });
+  return { out, result };
+}
+
+/** Renders an inline site in one step. */
+export async function renderFiles(t: ExecutionContext, files: Record<string, string>, extra: Partial<RenderSiteOptions> = {}) {
+  const src = await writeDocs(t, files);
+  return { src, ...(await renderDocs(src, extra)) };
+}

@@ -1,0 +1,210 @@
+import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import test from 'ava';
+import { renderSite } from '../../src/render/renderSite.js';
+import { renderDocs, renderFiles, writeDocs } from './renderFixture.js';
+
+const docsJson = (navigation: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ name: 'Fixture', colors: { primary: '#0D9373' }, navigation, ...extra });
+const read = (out: string, rel: string) => readFile(join(out, rel), 'utf8');
+
+const SITE = {
+  'docs.json': docsJson(
+    { tabs: [{ tab: 'Guides', groups: [{ group: 'Start', pages: ['index', 'guides/setup', { group: 'Deep', pages: ['guides/deep/nested'] }] }] }] },
+    { redirects: [{ source: '/old-setup', destination: '/guides/setup' }, { source: '/legacy/:slug*', destination: '/guides/:slug*' }] },
+  ),
+  'index.mdx': '---\ntitle: Home\ndescription: The start\n---\n\nWelcome. See [setup](/guides/setup#install-it) and [nested](guides/deep/nested).\n',
+  'guides/setup.mdx': [
+    '---', 'title: Setup', '---', '',
+    "import Intro from '/snippets/intro.mdx';", '',
+    "export const product = 'Enclave';", '',
+    '<Intro name="Ada" />', '',
+    '## Install it', '', 'Use {product} here.', '',
+    '## Custom heading {#my-anchor}', '', 'Text.', '',
+    '## Install it', '', 'Second heading with the same text.', '',
+    '<Mystery>kept child text</Mystery>', '',
+    '![diagram](../images/pic.png)', '', '![gone](/images/missing.png)', '',
+    '[up](../index) [self](#my-anchor) [bad anchor](#nope) [nowhere](/does/not/exist)', '',
+  ].join('\n'),
+  'guides/deep/nested.mdx': '---\ntitle: Nested\n---\n\n[home](/) [setup](../setup#install-it-1) [old](/old-setup)\n\n<img src="https://cdn.example.net/x.png" alt="remote" />\n',
+  'snippets/intro.mdx': 'Hello {name}, from a snippet.\n\n```bash\necho "{name}"\n```\n',
+  'images/pic.png': 'not really a png',
+  'extra/unlisted.md': '# Unlisted page\n\nPlain markdown with <b>raw html</b>.\n',
+};
+
+test('renders every page, including pages outside the navigation, with relative links at every depth', async (t) => {
+  const { out, result } = await renderFiles(t, SITE);
+  t.is(result.expected, 4);
+  t.is(result.pageCount, 4);
+  t.is(result.failed, 0);
+  t.is(result.version, `2026-03-04.${result.version.slice(11)}`);
+  t.regex(result.version, /^2026-03-04\.[0-9a-f]{6}$/);
+
+  const home = await read(out, 'index.html');
+  t.regex(home, /href="guides\/setup\.html#install-it"/);
+  t.regex(home, /href="guides\/deep\/nested\.html"/);
+  t.regex(home, /href="_assets\/theme\.[0-9a-f]{10}\.css"/);
+
+  const nested = await read(out, 'guides/deep/nested.html');
+  t.regex(nested, /href="\.\.\/\.\.\/index\.html"/, 'root link from depth 2');
+  t.regex(nested, /href="\.\.\/setup\.html#install-it-1"/);
+  t.regex(nested, /href="\.\.\/\.\.\/old-setup\.html"/, 'links to a redirect source go to its forwarding page');
+  t.regex(nested, /<link rel="stylesheet" href="\.\.\/\.\.\/_assets\/theme\.[0-9a-f]{10}\.css">/);
+  t.notRegex(nested, /(href|src)="\/(?!\/)/, 'no root-absolute URLs in a normal page');
+
+  const unlisted = await read(out, 'extra/unlisted.html');
+  t.regex(unlisted, /<h1>Unlisted page<\/h1>/, 'a leading # heading becomes the title');
+  t.regex(unlisted, /<b>raw html<\/b>/, '.md pages keep raw HTML');
+  t.notRegex(unlisted, /data-nav="extra\/unlisted" aria-current/, 'not in the sidebar');
+});
+
+test('headings get Mintlify/github-slugger ids, {#custom} ids, anchor links and a TOC', async (t) => {
+  const { out } = await renderFiles(t, SITE);
+  const html = await read(out, 'guides/setup.html');
+  t.regex(html, /<h2 id="install-it">Install it<a class="enclave-anchor" href="#install-it"/);
+  t.regex(html, /<h2 id="my-anchor">Custom heading<a/);
+  t.regex(html, /<h2 id="install-it-1">/, 'duplicate headings are numbered');
+  t.regex(html, /<aside class="enclave-toc"[^>]*>.*href="#my-anchor">Custom heading<\/a>/s);
+});
+
+test('snippets render with props in text and code; page exports are evaluated; unknown components keep their children', async (t) => {
+  const { out, result } = await renderFiles(t, SITE);
+  const html = await read(out, 'guides/setup.html');
+  t.regex(html, /Hello Ada, from a snippet\./);
+  t.regex(html, /echo "Ada"/);
+  t.regex(html, /Use Enclave here\./);
+  t.regex(html, /kept child text/);
+  t.deepEqual(result.report.unknownComponents, { Mystery: 1 });
+  t.deepEqual(result.fallbackPages, ['guides/setup']);
+});
+
+test('the report lists broken links and anchors, missing images and external URLs', async (t) => {
+  const { out, result } = await renderFiles(t, SITE);
+  const report = JSON.parse(await read(out, '_enclave/report.json'));
+  t.deepEqual(report, result.report);
+  t.deepEqual(report.pages, { expected: 4, rendered: 4, failed: [] });
+  t.deepEqual(report.brokenLinks.map((b: { page: string; href: string }) => `${b.page} ${b.href}`).sort(), [
+    'guides/setup #nope',
+    'guides/setup /does/not/exist',
+  ]);
+  t.deepEqual(report.missingImages, [{ page: 'guides/setup', src: '/images/missing.png' }]);
+  t.deepEqual(report.externalUrls, [{ page: 'guides/deep/nested', url: 'https://cdn.example.net/x.png' }]);
+  const setup = await read(out, 'guides/setup.html');
+  t.regex(setup, /src="\.\.\/images\/pic\.png"/);
+  t.is(await read(out, 'images/pic.png'), 'not really a png', 'static files are copied');
+});
+
+test('manifest lists every file with a correct size and sha256, and the page list', async (t) => {
+  const { out } = await renderFiles(t, SITE);
+  const manifest = JSON.parse(await read(out, '_enclave/manifest.json'));
+  t.is(manifest.formatVersion, 1);
+  t.is(manifest.domain, 'docs.example.com');
+  t.is(manifest.jobId, 'job-1');
+  t.is(manifest.createdAt, '2026-03-04T05:06:07.000Z');
+  t.deepEqual(manifest.generator, { name: 'enclave', version: '9.9.9' });
+  t.deepEqual(manifest.pages.map((p: { path: string }) => p.path).sort(), ['extra/unlisted', 'guides/deep/nested', 'guides/setup', 'index']);
+  const paths = manifest.files.map((f: { path: string }) => f.path);
+  for (const required of ['index.html', '404.html', 'sitemap.xml', 'llms.txt', 'llms-full.txt', 'index.md', '_enclave/report.json', 'old-setup.html']) t.true(paths.includes(required), required);
+  t.false(paths.includes('_enclave/manifest.json'));
+  for (const f of manifest.files) {
+    const data = await readFile(join(out, f.path));
+    t.is(data.length, f.size, f.path);
+    t.is(createHash('sha256').update(data).digest('hex'), f.sha256, f.path);
+  }
+});
+
+test('redirects (literal and patterned) become forwarding pages; sitemap and canonical URLs are extensionless', async (t) => {
+  const { out } = await renderFiles(t, SITE);
+  const redirect = await read(out, 'old-setup.html');
+  t.regex(redirect, /<meta http-equiv="refresh" content="0; url=guides\/setup\.html">/);
+  t.regex(redirect, /<a href="guides\/setup\.html">/);
+  const patterned = await read(out, 'legacy/setup.html');
+  t.regex(patterned, /url=\.\.\/guides\/setup\.html/);
+  const sitemap = await read(out, 'sitemap.xml');
+  t.regex(sitemap, /<loc>https:\/\/docs\.example\.com\/<\/loc>/);
+  t.regex(sitemap, /<loc>https:\/\/docs\.example\.com\/guides\/setup<\/loc>/);
+  t.notRegex(sitemap, /\.html/);
+  t.notRegex(sitemap, /unlisted/, 'pages outside the navigation are not indexed by default');
+  t.regex(await read(out, 'guides/setup.html'), /<link rel="canonical" href="https:\/\/docs\.example\.com\/guides\/setup">/);
+});
+
+test('llms.txt links Markdown copies; each page has a .md copy without frontmatter or imports', async (t) => {
+  const { out } = await renderFiles(t, SITE);
+  const llms = await read(out, 'llms.txt');
+  t.regex(llms, /^# Fixture/);
+  t.regex(llms, /- \[Setup\]\(guides\/setup\.md\)/);
+  t.regex(llms, /- \[Home\]\(index\.md\): The start/);
+  const md = await read(out, 'guides/setup.md');
+  t.regex(md, /^# Setup\n/);
+  t.notRegex(md, /^---/m);
+  t.notRegex(md, /import Intro/);
+  t.regex(md, /## Install it/);
+  t.regex(await read(out, 'llms-full.txt'), /# Nested/);
+});
+
+test('the search index is a classic script setting a global, named by content', async (t) => {
+  const { out } = await renderFiles(t, SITE);
+  const home = await read(out, 'index.html');
+  const m = /data-search-index="(_assets\/search-index\.[0-9a-f]{10}\.js)"/.exec(home);
+  t.truthy(m);
+  const script = await read(out, m![1]);
+  t.regex(script, /^window\.__enclaveSearchIndex=/);
+  const data = JSON.parse(script.slice('window.__enclaveSearchIndex='.length).replace(/;\n$/, ''));
+  const setup = data.pages.find((p: string[]) => p[0] === 'guides/setup');
+  t.is(setup[1], 'Setup');
+  t.true(setup[2].includes('Install it'));
+});
+
+test('a bad page gets an error page and is reported; strict mode rejects instead', async (t) => {
+  const files = {
+    'docs.json': docsJson({ groups: [{ group: 'G', pages: ['good', 'bad'] }] }),
+    'good.mdx': '# Good\n',
+    'bad.mdx': '---\ntitle: Bad\n---\n\n<Card title="x">\n\nunclosed\n',
+  };
+  const { out, result } = await renderFiles(t, files);
+  t.is(result.pageCount, 1);
+  t.is(result.failed, 1);
+  t.is(result.report.pages.failed[0].path, 'bad');
+  t.regex(result.report.pages.failed[0].reason, /.+/);
+  t.regex(await read(out, 'bad.html'), /This page could not be rendered/);
+  t.regex(await read(out, 'good.html'), /<h1>Good<\/h1>/);
+
+  const src = await writeDocs(t, files);
+  await t.throwsAsync(renderDocs(src, { strict: true }), { message: /page \/bad failed to render/ });
+});
+
+test('a missing source folder, a source that vanishes mid-render, and a non-empty output folder are rejected clearly', async (t) => {
+  const src = await writeDocs(t, { 'docs.json': docsJson({ pages: ['a', 'b', 'c'] }), 'a.mdx': '# A', 'b.mdx': '# B', 'c.mdx': '# C' });
+  await t.throwsAsync(renderSite({ sourceDir: join(src, 'nope'), outDir: join(src, '..', 'o1'), domain: 'd.test', jobId: 'j', now: new Date(), generatorVersion: '1' }), { message: /does not exist/ });
+
+  // onProgress runs synchronously between pages, so removing the folder here makes the next page's read fail.
+  await t.throwsAsync(renderDocs(src, { onProgress: (n) => { if (n === 1) rmSync(src, { recursive: true, force: true }); } }), { message: /vanished/ });
+
+  const src2 = await writeDocs(t, { 'a.mdx': '# A' });
+  const busy = join(src2, '..', 'busy');
+  await mkdir(busy, { recursive: true });
+  await writeFile(join(busy, 'keep.txt'), 'x');
+  await t.throwsAsync(renderSite({ sourceDir: src2, outDir: busy, domain: 'd.test', jobId: 'j', now: new Date(), generatorVersion: '1' }), { message: /not empty/ });
+});
+
+test('without an index page the home URL forwards to the first page; paths renders a subset', async (t) => {
+  const files = { 'docs.json': docsJson({ pages: ['first', 'second'] }), 'first.mdx': '# First', 'second.mdx': '# Second\n\n[first](/first)' };
+  const { out } = await renderFiles(t, files);
+  t.regex(await read(out, 'index.html'), /url=first\.html/);
+
+  const src = await writeDocs(t, files);
+  const { out: subsetOut, result } = await renderDocs(src, { paths: ['/second'] });
+  t.is(result.expected, 1);
+  await t.throwsAsync(stat(join(subsetOut, 'first.html')));
+  t.deepEqual(result.report.brokenLinks, [{ page: 'second', href: '/first' }], 'a link to a page left out of the subset is reported');
+});
+
+test('progress is reported per page and the feedback endpoint reaches every page', async (t) => {
+  const seen: [number, number][] = [];
+  const { out } = await renderFiles(t, { 'docs.json': docsJson({ pages: ['index', 'b'] }), 'index.mdx': '# A', 'b.mdx': '# B' }, {
+    onProgress: (n, total) => seen.push([n, total]), feedbackEndpoint: '/_enclave/feedback',
+  });
+  t.deepEqual(seen, [[1, 2], [2, 2]]);
+  t.regex(await read(out, 'b.html'), /<meta name="enclave-feedback-endpoint" content="\/_enclave\/feedback">/);
+});
