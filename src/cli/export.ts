@@ -1,7 +1,180 @@
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { rename, rm, stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { parseArgs } from 'node:util';
+import { apiClientFromEnv, reportApiFailure, UnreachableError, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 
-/** `enclave export` (not built yet). */
-export async function runExport(_args: string[], io: CliIo): Promise<number> {
-  io.err.write('enclave export: not available in this build yet\n');
-  return ExitCode.failed;
+const USAGE = `usage:
+  enclave export start --domain D [--version V] [--strict] [--wait]
+  enclave export status JOB_ID
+  enclave export bundle JOB_ID
+  enclave export download JOB_ID [--out FILE]
+
+start --wait shows a progress bar on a terminal (plain lines otherwise) and exits 0 when the
+job completes, 1 when it fails. download resumes a partial FILE.part with a Range request,
+checks the SHA-256 and only then renames it to FILE (exit 1 on a mismatch).`;
+
+/** The job fields the CLI reads. */
+interface ExportJob {
+  jobId: string;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  progress: number;
+  pageCount: number;
+  error?: string;
+}
+
+/** The bundle link fields the CLI reads. */
+interface BundleLink {
+  bundleUrl: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+const BAR_WIDTH = 30;
+
+/** Draws progress in place on a terminal, or prints a line per 10 % (or status change) otherwise. */
+function progressPrinter(io: CliIo): { show(job: ExportJob): void; end(): void } {
+  const tty = Boolean((io.err as { isTTY?: boolean }).isTTY);
+  let lastLine = '';
+  let drawn = false;
+  return {
+    show(job) {
+      const filled = Math.round((job.progress / 100) * BAR_WIDTH);
+      if (tty) {
+        io.err.write(`\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(job.progress)).padStart(3)}% ${job.pageCount} pages ${job.status}\x1b[K`);
+        drawn = true;
+        return;
+      }
+      const line = `${job.jobId} ${job.status} ${Math.floor(job.progress / 10) * 10}%`;
+      if (line !== lastLine) io.err.write(`${job.jobId} ${job.status} ${Math.floor(job.progress)}% (${job.pageCount} pages)\n`);
+      lastLine = line;
+    },
+    end() {
+      if (drawn) io.err.write('\n');
+    },
+  };
+}
+
+/** Polls the job until it is completed or failed, showing progress; prints the final job. */
+async function waitForExport(client: ApiClient, io: CliIo, jobId: string): Promise<number> {
+  const printer = progressPrinter(io);
+  for (;;) {
+    const job = await client.request<ExportJob>('GET', `/v1/static-export/jobs/${encodeURIComponent(jobId)}`);
+    printer.show(job);
+    if (job.status === 'completed' || job.status === 'failed') {
+      printer.end();
+      io.out.write(`${JSON.stringify(job, null, 2)}\n`);
+      if (job.status === 'failed') io.err.write(`enclave: export ${job.jobId} failed: ${job.error ?? 'unknown reason'}\n`);
+      return job.status === 'completed' ? ExitCode.ok : ExitCode.failed;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function sha256OfPath(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * Downloads a bundle to `out` through `out.part`: an existing partial file is continued with a
+ * Range request (If-Range pins it to the same zip), the result is checked against the SHA-256
+ * the API announced, and only a verified file gets the final name.
+ */
+async function downloadBundle(io: CliIo, link: BundleLink, out: string): Promise<number> {
+  const part = `${out}.part`;
+  const have = await stat(part).then((s) => s.size, () => 0);
+  const headers: Record<string, string> = {};
+  if (have > 0 && have < link.sizeBytes) {
+    headers.Range = `bytes=${have}-`;
+    headers['If-Range'] = `"${link.sha256}"`;
+  }
+  let response: Response;
+  try {
+    response = have >= link.sizeBytes ? new Response(null, { status: 416 }) : await fetch(link.bundleUrl, { headers });
+  } catch (err) {
+    throw new UnreachableError(new URL(link.bundleUrl).origin, (err as { cause?: unknown }).cause ?? err);
+  }
+  if (response.status === 206) {
+    io.err.write(`enclave: resuming at byte ${have} of ${link.sizeBytes}\n`);
+  } else if (response.status !== 200 && response.status !== 416) {
+    io.err.write(`enclave: download failed: ${response.status} ${(await response.text()).slice(0, 200)}\n`);
+    return ExitCode.failed;
+  }
+  if (response.body && response.status !== 416) {
+    await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(part, { flags: response.status === 206 ? 'a' : 'w', mode: 0o600 }));
+  }
+  const actual = await sha256OfPath(part);
+  if (actual !== link.sha256) {
+    // A corrupt partial would poison every later resume: drop it.
+    await rm(part, { force: true });
+    io.err.write(`enclave: sha256 mismatch: expected ${link.sha256}, got ${actual}; the download was discarded\n`);
+    return ExitCode.failed;
+  }
+  await rename(part, out);
+  io.out.write(`${JSON.stringify({ file: out, sizeBytes: link.sizeBytes, sha256: actual })}\n`);
+  return ExitCode.ok;
+}
+
+/** `enclave export start|status|bundle|download` against the local API. */
+export async function runExport(args: string[], io: CliIo): Promise<number> {
+  const [action, ...rest] = args;
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: rest,
+      allowPositionals: true,
+      options: {
+        domain: { type: 'string' },
+        version: { type: 'string' },
+        strict: { type: 'boolean' },
+        wait: { type: 'boolean', default: false },
+        out: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    io.err.write(`${(err as Error).message}\n${USAGE}\n`);
+    return ExitCode.usage;
+  }
+  const { values, positionals } = parsed;
+  const usage = (problem: string) => {
+    io.err.write(`enclave export: ${problem}\n${USAGE}\n`);
+    return ExitCode.usage;
+  };
+  if (!['start', 'status', 'bundle', 'download'].includes(action ?? '')) return usage(action ? `unknown action '${action}'` : 'missing action');
+  if (action === 'start' && (!values.domain || positionals.length > 0)) return usage('start takes --domain and no positional arguments');
+  if (action !== 'start' && positionals.length !== 1) return usage(`${action} takes exactly one job id`);
+
+  const client = apiClientFromEnv(io);
+  if (!client) return ExitCode.usage;
+  try {
+    if (action === 'start') {
+      const job = await client.request<ExportJob>('POST', '/v1/static-export/jobs', { domain: values.domain, version: values.version, strict: values.strict });
+      if (!values.wait) {
+        io.out.write(`${JSON.stringify(job, null, 2)}\n`);
+        return ExitCode.ok;
+      }
+      io.err.write(`enclave: export ${job.jobId} queued\n`);
+      return await waitForExport(client, io, job.jobId);
+    }
+    const jobPath = `/v1/static-export/jobs/${encodeURIComponent(positionals[0])}`;
+    if (action === 'status') {
+      io.out.write(`${JSON.stringify(await client.request('GET', jobPath), null, 2)}\n`);
+      return ExitCode.ok;
+    }
+    const link = await client.request<BundleLink>('POST', `${jobPath}/bundle`);
+    if (action === 'bundle') {
+      io.out.write(`${JSON.stringify(link, null, 2)}\n`);
+      return ExitCode.ok;
+    }
+    return await downloadBundle(io, link, values.out ?? basename(new URL(link.bundleUrl).pathname));
+  } catch (err) {
+    return reportApiFailure(io, err);
+  }
 }

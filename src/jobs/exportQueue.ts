@@ -146,6 +146,7 @@ export class ExportQueue {
         j.warnings = result.warnings;
         j.version = result.version;
         j.bundle = { file: result.file, sizeBytes: result.sizeBytes, sha256: result.sha256 };
+        j.stats = { renderMs: result.renderMs, packMs: result.packMs, peakRssBytes: result.peakRssBytes };
         j.finishedAt = clock.now().toISOString();
         j.updatedAt = j.finishedAt;
       });

@@ -35,6 +35,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     await exportSourceAtRef(input.sourceDir, input.ref, sourceDir);
   }
   let lastSent = 0;
+  const renderStart = performance.now();
   const rendered = await renderSite({
     sourceDir,
     outDir: input.siteDir,
@@ -56,6 +57,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     },
   });
   controller.signal.throwIfAborted();
+  const packStart = performance.now();
   const file = bundleFileName(input.domain, rendered.version);
   const packed = await packBundle(input.siteDir, join(input.bundleDir, file), {
     now,
@@ -66,6 +68,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
       void send({ type: 'packing', done, total, version: rendered.version, pageCount: rendered.pageCount + rendered.failed });
     },
   });
+  const packMs = performance.now() - packStart;
   // The zip is the product; the unpacked copy would only double the disk used per job.
   await rm(input.workDir, { recursive: true, force: true });
   return {
@@ -78,6 +81,8 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     sizeBytes: packed.sizeBytes,
     sha256: packed.sha256,
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    renderMs: Math.round(packStart - renderStart),
+    packMs: Math.round(packMs),
   };
 }
 

@@ -35,6 +35,8 @@ export interface ExportTaskResult {
   sha256: string;
   /** Peak resident memory of the worker process (bytes), for benchmarks and logs. */
   peakRssBytes: number;
+  renderMs: number;
+  packMs: number;
 }
 
 /** Server → worker. */

@@ -12,7 +12,7 @@ import { Scheduler } from '../jobs/Scheduler.js';
 import type { AppModule, ModuleContext } from './AppModule.js';
 
 /** How long stop() waits for killed agents to record their end before failing them itself. */
-const STOP_WAIT_MS = 5000;
+const STOP_WAIT_MS = 3000;
 
 /** The agent-jobs feature, plus the archive task's body for tests and operators. */
 export interface AgentModule extends AppModule {

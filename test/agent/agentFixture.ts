@@ -1,4 +1,6 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -111,4 +113,55 @@ export function processGroupMembers(pgid: number): string[] {
     if (Number(pgrp) === pgid && state !== 'Z') members.push(`${entry} ${state} ${stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1)}`);
   }
   return members;
+}
+
+/**
+ * A git smart-HTTP server on 127.0.0.1 (git http-backend behind node:http) serving the bare
+ * repositories in `root`, requiring HTTP basic auth `user:token` — the deploy-token setup the
+ * docs recommend. Resolves with its base URL; closed when the test ends.
+ */
+export async function startGitHttpServer(t: ExecutionContext, root: string, user: string, token: string): Promise<string> {
+  const expected = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
+  const server = createServer((req, res) => {
+    if (req.headers.authorization !== expected) {
+      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end();
+      return;
+    }
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const cgi = spawn('git', ['http-backend'], {
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_PROJECT_ROOT: root,
+        GIT_HTTP_EXPORT_ALL: '1',
+        REMOTE_USER: user,
+        REQUEST_METHOD: req.method ?? 'GET',
+        PATH_INFO: decodeURIComponent(url.pathname),
+        QUERY_STRING: url.search.slice(1),
+        CONTENT_TYPE: req.headers['content-type'] ?? '',
+        HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
+        HTTP_GIT_PROTOCOL: (req.headers['git-protocol'] as string | undefined) ?? '',
+      },
+    });
+    req.pipe(cgi.stdin);
+    const chunks: Buffer[] = [];
+    cgi.stdout.on('data', (c: Buffer) => chunks.push(c));
+    cgi.on('close', () => {
+      const out = Buffer.concat(chunks);
+      const split = out.indexOf('\r\n\r\n');
+      const head = out.subarray(0, split).toString('latin1');
+      let status = 200;
+      for (const line of head.split('\r\n')) {
+        const [name, ...rest] = line.split(':');
+        const value = rest.join(':').trim();
+        if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
+        else if (name) res.setHeader(name, value);
+      }
+      res.writeHead(status).end(out.subarray(split + 4));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }

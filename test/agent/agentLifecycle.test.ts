@@ -131,3 +131,21 @@ test('a crash during a run: on the next start the job is failed "interrupted" an
   t.deepEqual(processGroupMembers(pgid), [], 'recovery stopped the orphan');
   t.deepEqual(await readdir(join(dataDir, 'agent', 'work')), [], 'its scratch clone is gone');
 });
+
+for (const concurrency of [1, 2]) {
+  test(`the run queue keeps to agent.concurrency = ${concurrency}`, async (t) => {
+    const { dir, remote } = await makeDocsRemote(t);
+    const spans = join(dir, 'spans');
+    const agent = await writeAgentScript(dir, 'timed.sh', `s=$(date +%s%N)\nsleep 0.6\necho "$s $(date +%s%N)" >> ${spans}`);
+    const app = await startAgentAppliance(t, { command: [agent], repository: remote, concurrency });
+    const ids = [];
+    for (let i = 0; i < 3; i++) ids.push((await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: { prompt: `job ${i}` } })).body.id);
+    for (const id of ids) t.is((await waitForJob(app, id)).status, 'completed');
+    const runs = (await readFile(spans, 'utf8')).trim().split('\n').map((l) => l.split(' ').map(BigInt));
+    t.is(runs.length, 3);
+    // The most runs alive at any one instant.
+    let peak = 0;
+    for (const [start] of runs) peak = Math.max(peak, runs.filter(([s, e]) => s <= start && start < e).length);
+    t.is(peak, concurrency);
+  });
+}

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { makeTestConfig, makeTempDir } from '../helpers/testAppliance.js';
 import { buildPrLink, repositoryPath } from '../../src/domain/agent/buildPrLink.js';
 import { redactCredentials } from '../../src/domain/agent/redactCredentials.js';
-import { call, makeDocsRemote, runJob, startAgentAppliance, writeAgentScript } from './agentFixture.js';
+import { call, git, makeDocsRemote, runJob, startAgentAppliance, startGitHttpServer, writeAgentScript } from './agentFixture.js';
 
 const values = { repository: 'https://git.corp/docs/handbook.git', base: 'main', branch: 'enclave/agent/aj_00112233aabbccdd', id: 'aj_00112233aabbccdd' };
 
@@ -27,10 +27,12 @@ test('template values are percent-encoded (slashes kept) and never carry credent
   t.is(redactCredentials('fatal: unable to access https://bot:s3cret@git.corp/org/docs.git/'), 'fatal: unable to access https://git.corp/org/docs.git/');
 });
 
-test('config rejects unknown template placeholders and bad cron expressions', async (t) => {
+test('config rejects unknown template placeholders, bad cron expressions and relative agent paths', async (t) => {
   const dir = await makeTempDir();
   t.throws(() => makeTestConfig(dir, { agent: { prLinkTemplate: 'https://git.corp/{repo}/compare/{base}...{branch}' } }), { message: /unknown placeholder/ });
   t.throws(() => makeTestConfig(dir, { agent: { archiveCron: 'every night' } }), { message: /cron/ });
+  t.throws(() => makeTestConfig(dir, { agent: { command: ['./agent.sh'] } }), { message: /absolute path/ });
+  t.notThrows(() => makeTestConfig(dir, { agent: { command: ['node', '/opt/agent.mjs'] } }));
   t.notThrows(() => makeTestConfig(dir, { agent: { prLinkTemplate: 'https://git.corp/{repository}/compare/{base}...{branch}' } }));
 });
 
@@ -47,4 +49,24 @@ test('a token in the repository URL shows nowhere: not in the job, its error, or
   t.false(log.includes('s3cret'), log);
   const listed = await call(app, `/v2/agent/${app.projectId}/jobs`);
   t.false(JSON.stringify(listed.body).includes('s3cret'));
+});
+
+test('over HTTP with a deploy token: clone and push work, and the agent cannot find the token in its clone', async (t) => {
+  const { dir } = await makeDocsRemote(t);
+  const base = await startGitHttpServer(t, dir, 'enclave-bot', 'tok-9f8e7d');
+  const seen = join(dir, 'seen.txt');
+  const agent = await writeAgentScript(dir, 'look.sh', `grep -r -l "tok-9f8e7d" . > ${seen} || true\necho change >> index.mdx`);
+  const app = await startAgentAppliance(t, {
+    command: [agent],
+    repository: `${base.replace('http://', 'http://enclave-bot:tok-9f8e7d@')}/remote.git`,
+    prLinkTemplate: 'https://git.corp/{repository}/compare/{base}...{branch}',
+  });
+  const job = await runJob(app, { prompt: 'Edit over http' });
+  t.is(job.status, 'completed', JSON.stringify(job));
+  t.is(job.source.repository, `${base}/remote.git`);
+  t.is(job.prLink, `https://git.corp/remote/compare/main...enclave/agent/${job.id}`);
+  t.is(await git(join(dir, 'remote.git'), 'diff', '--name-only', `main..enclave/agent/${job.id}`), 'index.mdx');
+  t.is(await readFile(seen, 'utf8'), '', 'no file of the clone (.git included) holds the token');
+  const log = await readFile(join(app.dataDir, 'agent', 'logs', `${job.id}.log`), 'utf8');
+  t.false(log.includes('tok-9f8e7d'));
 });

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keyringPath } from '../../src/bundle/SigningKeyring.js';
@@ -209,4 +210,39 @@ test('a follow-up message runs again on the same branch: a second commit on top 
   t.is(second.source.ref, branch);
   t.is(await git(remote, 'log', '--format=%s', `main..${branch}`), 'Second change\nFirst change');
   t.is(await git(remote, 'show', `${branch}:changes.md`), 'First change\nSecond change');
+});
+
+test('an agent cannot make git run its code or redirect the push through the clone\'s .git', async (t) => {
+  const { dir, remote } = await makeDocsRemote(t);
+  const decoy = join(dir, 'decoy.git');
+  await git(dir, 'init', '--quiet', '--bare', decoy);
+  const marker = join(dir, 'pwned');
+  const agent = await writeAgentScript(
+    dir,
+    'sneaky.sh',
+    [
+      'echo change >> index.mdx',
+      `printf '#!/bin/sh\\ntouch ${marker}\\n' > .git/hooks/pre-commit`,
+      `cp .git/hooks/pre-commit .git/hooks/pre-push; cp .git/hooks/pre-commit .git/hooks/post-commit; cp .git/hooks/pre-commit ../fsmonitor.sh`,
+      'chmod +x .git/hooks/* ../fsmonitor.sh',
+      `git config core.fsmonitor "$(cd .. && pwd)/fsmonitor.sh"`,
+      `git config url.${decoy}.insteadOf ${remote}`,
+    ].join('\n'),
+  );
+  const app = await startAgentAppliance(t, { command: [agent], repository: remote });
+  const job = await runJob(app, { prompt: 'Edit' });
+  t.is(job.status, 'completed', JSON.stringify(job));
+  t.false(existsSync(marker), 'no hook or fsmonitor ran');
+  t.is(await git(remote, 'branch', '--list', `enclave/agent/${job.id}`), `enclave/agent/${job.id}`, 'pushed to the real remote');
+  t.is(await git(decoy, 'branch', '--list'), '', 'not to the decoy');
+});
+
+test('a repository using the ext:: transport (command execution) is refused', async (t) => {
+  const { dir } = await makeDocsRemote(t);
+  const marker = join(dir, 'pwned');
+  const app = await startAgentAppliance(t, { command: ['true'] });
+  const job = await runJob(app, { prompt: 'x', source: { repository: `ext::sh -c touch% ${marker}` } });
+  t.is(job.status, 'failed');
+  t.regex(job.error, /^could not clone the repository/);
+  t.false(existsSync(marker));
 });

@@ -1,4 +1,5 @@
 import { rm } from 'node:fs/promises';
+import type { Middleware } from 'koa';
 import type { Server } from 'node:http';
 import { createApp } from '../../src/app.js';
 import type { Config } from '../../src/config/schema.js';
@@ -40,9 +41,12 @@ export interface FeedbackHarness {
 
 /**
  * Starts the app with only the feedback module (the deployment module is someone else's and
- * may not serve a site yet). `dataDir` reuses a directory, e.g. to test a restart.
+ * may not serve a site yet). `dataDir` reuses a directory, e.g. to test a restart; `siteHandler`
+ * serves pages on the non-admin paths (the browser test serves rendered output with it).
  */
-export async function startFeedbackHarness(options: { overrides?: ConfigOverrides; clock?: Clock; dataDir?: string } = {}): Promise<FeedbackHarness> {
+export async function startFeedbackHarness(
+  options: { overrides?: ConfigOverrides; clock?: Clock; dataDir?: string; siteHandler?: Middleware; pages?: string[] } = {},
+): Promise<FeedbackHarness> {
   const dataDir = options.dataDir ?? (await makeTempDir('enclave-feedback-'));
   const config = makeTestConfig(dataDir, options.overrides);
   const clock = options.clock ?? systemClock;
@@ -55,10 +59,11 @@ export async function startFeedbackHarness(options: { overrides?: ConfigOverride
     const { createAdminKey } = await import('../../src/domain/keys/createAdminKey.js');
     key = (await createAdminKey(control, clock, { projectId: boot.projectId, name: 'test', scope: 'write' })).key;
   }
-  const site: FakeSite = { live: { domain: 'docs.test', projectId: boot.projectId, version: 'v1', pagePaths: new Set(SITE_PAGES) } };
+  const site: FakeSite = { live: { domain: 'docs.test', projectId: boot.projectId, version: 'v1', pagePaths: new Set(options.pages ?? SITE_PAGES) } };
   const ctx: ModuleContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => '', version: 'test' };
   const module = await createFeedbackModule(ctx, { activeSite: { current: () => site.live } });
-  const { app } = createApp({ config, logger, clock, control, modules: [module], version: 'test' });
+  const modules = options.siteHandler ? [module, { name: 'site', routes: [], siteHandler: options.siteHandler }] : [module];
+  const { app } = createApp({ config, logger, clock, control, modules, version: 'test' });
   const { httpServer, port } = await listen(app, config.server);
   await module.start?.();
   const url = `http://127.0.0.1:${port}`;

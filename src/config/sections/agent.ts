@@ -3,7 +3,13 @@ import { z } from 'zod';
 
 /** Local AI-agent jobs (SPEC section 3). */
 export const agentConfigSchema = z.strictObject({
-  command: z.array(z.string().min(1)).describe('argv of the agent command; empty disables agent jobs.'),
+  command: z
+    .array(z.string().min(1))
+    // A relative path would be resolved inside the clone, i.e. run a file from the repository.
+    .refine((argv) => argv.length === 0 || argv[0].startsWith('/') || !argv[0].includes('/'), {
+      message: 'the program must be an absolute path or a command name on PATH',
+    })
+    .describe('argv of the agent command (no shell); empty disables agent jobs.'),
   repository: z.string().min(1).nullable().describe('Default repository (path or git URL on your network).'),
   model: z.string().min(1).describe('Default model name passed as ENCLAVE_MODEL.'),
   prLinkTemplate: z

@@ -1,4 +1,5 @@
 import { AgentRunFailure } from './AgentRunFailure.js';
+import { redactCredentials } from './redactCredentials.js';
 import { GitCommandError, runGit, type GitContext } from './runGit.js';
 
 /** A clone ready for the agent: on its branch, with the commit it started from. */
@@ -34,6 +35,9 @@ export async function prepareAgentClone(
     }
     throw err;
   }
+  // The clone's config would keep a deploy token from the URL for the agent to read; pushes
+  // name the repository explicitly, so origin only needs to say where the clone came from.
+  await runGit(git, ['remote', 'set-url', 'origin', redactCredentials(options.repository)]);
 
   let baseRef: string | null;
   let base: string | null;

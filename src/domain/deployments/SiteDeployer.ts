@@ -286,13 +286,12 @@ export class SiteDeployer {
     this.publish();
     for (const record of doomed) {
       const dir = versionLayout(this.dirs.versions, record.id).dir;
-      const remove = () => {
-        rm(dir, { recursive: true, force: true }).catch((err) => logger.error({ err, dir }, 'could not delete an old site version'));
-      };
+      const remove = () => rm(dir, { recursive: true, force: true }).catch((err) => logger.error({ err, dir }, 'could not delete an old site version'));
       const loaded = this.versions.get(record.id);
       this.versions.delete(record.id);
-      if (loaded) loaded.retire(remove);
-      else remove();
+      // A version still answering requests is deleted when its last one finishes.
+      if (loaded?.inUse()) loaded.retire(() => void remove());
+      else await remove();
     }
   }
 

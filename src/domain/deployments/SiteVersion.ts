@@ -75,6 +75,11 @@ export class SiteVersion {
     }
   }
 
+  /** True while some request is using this version. */
+  inUse(): boolean {
+    return this.refs > 0;
+  }
+
   /** Calls `onIdle` once no request uses this version (at once if none does). */
   retire(onIdle: () => void): void {
     if (this.refs === 0) onIdle();

@@ -34,6 +34,8 @@ export interface ExportJobRecord {
   failedPages: number;
   expectedPages: number | null;
   bundle: BundleRecord | null;
+  /** Worker measurements of the last successful run (operations and benchmarks; not shown to clients). */
+  stats?: { renderMs: number; packMs: number; peakRssBytes: number };
   /** How many times a restart of the appliance cut this job short while it was running. */
   interruptions: number;
 }

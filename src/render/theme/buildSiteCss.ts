@@ -7,7 +7,7 @@ const DARK_BG: Rgb = [14, 17, 22];
 
 /**
  * The site's own stylesheet: brand colours from the config, adjusted so links and focus rings
- * keep at least 4.5:1 contrast in both schemes (brand greens and yellows often don't), plus
+ * keep at least 4.5:1 contrast even on tinted backgrounds in both schemes (brand greens and yellows often don't), plus
  * `@font-face` rules for local font files.
  */
 export function buildSiteCss(config: SiteConfig, fontUrl: (src: string) => string | null): string {
@@ -58,10 +58,10 @@ export function contrastRatio(a: Rgb, b: Rgb): number {
   return (hi + 0.05) / (lo + 0.05);
 }
 
-/** Mixes `color` toward `toward` in small steps until it reaches 4.6:1 against `bg` (bounded). */
+/** Mixes `color` toward `toward` in small steps until it reaches 5.2:1 against `bg` (headroom for tinted backgrounds such as the current sidebar item) (bounded). */
 function ensureContrast(color: Rgb, bg: Rgb, toward: Rgb): Rgb {
   let c = color;
-  for (let i = 0; i < 40 && contrastRatio(c, bg) < 4.6; i++) c = c.map((v, k) => v + (toward[k] - v) * 0.08) as Rgb;
+  for (let i = 0; i < 40 && contrastRatio(c, bg) < 5.2; i++) c = c.map((v, k) => v + (toward[k] - v) * 0.08) as Rgb;
   return c;
 }
 

@@ -25,7 +25,7 @@ export interface IndexFilter {
 }
 
 type Column = Float64Array | Uint32Array | Uint16Array | Uint8Array | Int8Array;
-type ColumnName = Exclude<keyof IndexRow, never>;
+type ColumnName = keyof IndexRow;
 
 const COLUMN_TYPES: Record<ColumnName, new (n: number) => Column> = {
   createdAt: Float64Array,
@@ -205,7 +205,18 @@ export class FeedbackIndex {
   }
 
   private write(at: number, row: IndexRow): void {
-    for (const name of COLUMN_NAMES) this.columns[name][at] = row[name];
+    // Spelled out: a loop over column names is several times slower on the bulk-load path.
+    const c = this.columns;
+    c.createdAt[at] = row.createdAt;
+    c.idHi[at] = row.idHi;
+    c.idLo[at] = row.idLo;
+    c.segment[at] = row.segment;
+    c.offset[at] = row.offset;
+    c.length[at] = row.length;
+    c.source[at] = row.source;
+    c.status[at] = row.status;
+    c.helpful[at] = row.helpful;
+    c.path[at] = row.path;
   }
 
   private grow(capacity: number): void {

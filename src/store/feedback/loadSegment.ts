@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { FEEDBACK_SOURCES, FEEDBACK_STATUSES, type FeedbackStatus } from '../../domain/feedback/FeedbackEntry.js';
 import { StoreFileError } from '../StoreFileError.js';
 import type { FeedbackIndex } from './FeedbackIndex.js';
-import { feedbackIdFromParts, feedbackIdParts, parseFeedbackRecord } from './feedbackRecord.js';
+import { feedbackIdFromParts, parseFeedbackRecord, splitCheckedId } from './feedbackRecord.js';
 import { scanSegment } from './scanSegment.js';
 
 /** What loading one segment found. */
@@ -41,10 +41,10 @@ export async function loadSegment(path: string, segment: number, index: Feedback
       statusChanges += 1;
       return;
     }
-    const id = feedbackIdParts(record.id)!;
+    const id = splitCheckedId(record.id);
     const helpful = record.helpful === true ? 1 : record.helpful === false ? 0 : -1;
     index.push({
-      createdAt: Date.parse(record.createdAt), ...id, segment, offset, length,
+      createdAt: record.createdAtMs, idHi: id.idHi, idLo: id.idLo, segment, offset, length,
       source: FEEDBACK_SOURCES.indexOf(record.source), status: 0, helpful, path: index.pathId(record.path),
     });
   });

@@ -27,8 +27,10 @@
     return 'enclave-fb-' + prefix + '-' + uid;
   }
 
-  /** Extensionless page path: from the canonical link when there is one, else the URL. */
+  /** Extensionless page path: the page's own meta, else the canonical link, else the URL. */
   function pagePath() {
+    var own = document.querySelector('meta[name="enclave-page"][content]');
+    if (own && own.getAttribute('content').charAt(0) === '/') return own.getAttribute('content');
     var link = document.querySelector('link[rel="canonical"][href]');
     var path = location.pathname;
     if (link) {
@@ -80,7 +82,8 @@
     status.classList.toggle('is-error', !!isError);
   }
 
-  function pageControl(endpoint, path) {
+  /** Fills `host` (the page shell's placeholder, or a new section) with the page rating control. */
+  function pageControl(endpoint, path, host) {
     var titleId = nextId('title');
     var commentId = nextId('comment');
     var contactId = nextId('contact');
@@ -98,12 +101,19 @@
       sendButton,
     ]);
     var status = el('p', { class: 'enclave-feedback-status', role: 'status', 'aria-live': 'polite' });
-    var section = el('section', { class: 'enclave-feedback', 'data-enclave-feedback': true, 'aria-labelledby': titleId }, [
+    var section = host || el('section', {});
+    section.classList.add('enclave-feedback');
+    section.setAttribute('data-enclave-feedback', '');
+    if (!host || host.tagName !== 'SECTION') section.setAttribute('role', 'region');
+    section.setAttribute('aria-labelledby', titleId);
+    [
       el('p', { id: titleId, class: 'enclave-feedback-title', text: 'Was this page helpful?' }),
       el('div', { class: 'enclave-feedback-choices', role: 'group', 'aria-labelledby': titleId }, [yes, no]),
       form,
       status,
-    ]);
+    ].forEach(function (child) {
+      section.appendChild(child);
+    });
 
     function choose(value) {
       helpful = value;
@@ -210,6 +220,7 @@
 
   function contentRoot() {
     return (
+      document.querySelector('.enclave-content') ||
       document.querySelector('[data-enclave-content]') ||
       document.querySelector('main article') ||
       document.querySelector('article') ||
@@ -231,8 +242,13 @@
         /* one odd block must not stop the others */
       }
     }
+    var placeholder = document.getElementById('enclave-feedback');
+    if (placeholder) {
+      pageControl(endpoint, path, placeholder);
+      return;
+    }
     var container = contentRoot();
-    if (container) container.appendChild(pageControl(endpoint, path));
+    if (container) container.appendChild(pageControl(endpoint, path, null));
   }
 
   function start() {

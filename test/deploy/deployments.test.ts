@@ -1,0 +1,288 @@
+import test from 'ava';
+import { randomBytes } from 'node:crypto';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createAdminKey } from '../../src/domain/keys/createAdminKey.js';
+import { systemClock } from '../../src/domain/Clock.js';
+import { makeTempDir } from '../helpers/testAppliance.js';
+import { closedPort, startBundleServer } from './helpers/bundleServer.js';
+import { snapshotSite, startLoggedAppliance, type LoggedAppliance } from './helpers/loggedAppliance.js';
+import { makeSiteFiles, writeBundle, writeRawBundle } from './helpers/testBundles.js';
+
+const PAGES = ['/', '/guides/start', '/guides/start.html', '/reference', '/nope', '/_assets/logo.png', '/sitemap.xml', '/llms.txt'];
+
+async function readiness(app: LoggedAppliance): Promise<{ status: string; detail?: string; version?: string }> {
+  const res = await fetch(`${app.url}/_enclave/ready`);
+  return ((await res.json()) as { modules: Record<string, { status: string; detail?: string; version?: string }> }).modules.deployments;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const value = await probe();
+    if (value) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+async function pageVersion(url: string): Promise<string | null> {
+  const res = await fetch(url);
+  return /name="enclave-version" content="([^"]+)"/.exec(await res.text())?.[1] ?? null;
+}
+
+test('with no version the site answers 503 with an explanatory page while the admin API works', async (t) => {
+  const app = await startLoggedAppliance();
+  t.teardown(() => app.close());
+  const res = await fetch(`${app.url}/guides/start`);
+  t.is(res.status, 503);
+  t.regex(res.headers.get('content-type') ?? '', /text\/html/);
+  t.is(res.headers.get('retry-after'), '30');
+  t.regex(await res.text(), /no version of the documentation site is active/);
+  const ready = await readiness(app);
+  t.is(ready.status, 'unavailable');
+  const status = await app.api('/v1/deployments');
+  t.is(status.status, 200);
+  t.is((await status.json()).active, null);
+});
+
+test('config bundleUrl over HTTP is fetched after startup and served; a restart with the URL dead keeps serving it', async (t) => {
+  const dir = await makeTempDir('enclave-deploy-');
+  const zip = join(dir, 'v1.zip');
+  await writeBundle(zip, 'release-1');
+  const server = await startBundleServer(zip, { ranges: true });
+  const dataDir = join(dir, 'data');
+  const overrides = { staticExport: { enabled: true, bundleUrl: server.url, version: 'release-1' } };
+  const first = await startLoggedAppliance({ dataDir, overrides });
+  await waitFor('first activation', async () => (await readiness(first)).status === 'ok');
+  t.is(await pageVersion(`${first.url}/guides/start`), 'release-1');
+  const before = await snapshotSite(first.url, PAGES);
+  const key = first.key;
+  await first.stop();
+  await server.close();
+
+  const again = await startLoggedAppliance({ dataDir, overrides, key });
+  t.teardown(() => again.close());
+  // Served from disk before the (failing) fetch finishes: no waiting, no network.
+  t.is((await fetch(`${again.url}/`)).status, 200);
+  await waitFor('the failed refetch', async () => (await readiness(again)).status === 'degraded');
+  const ready = await readiness(again);
+  t.regex(ready.detail ?? '', /serving version release-1; last deployment failed: cannot reach http:\/\/127\.0\.0\.1:\d+\/bundles\/.*sig=REDACTED.*ECONNREFUSED/);
+  t.deepEqual(await snapshotSite(again.url, PAGES), before, 'the site is byte-for-byte the same');
+  const line = again.logs.find((l) => /bundle refused/.test(l.msg));
+  t.truthy(line, 'a clear log line');
+  t.regex(line!.msg, /ECONNREFUSED/);
+  t.false(JSON.stringify(again.logs).includes('SECRETSIGNATURE'), 'the link signature never reaches the logs');
+});
+
+test('the config fetch skips a bundle that is already active, and does not undo an operator rollback', async (t) => {
+  const dir = await makeTempDir('enclave-deploy-');
+  const v1 = join(dir, 'v1.zip');
+  const v2 = join(dir, 'v2.zip');
+  await writeBundle(v1, 'v1');
+  await writeBundle(v2, 'v2');
+  const dataDir = join(dir, 'data');
+  const overrides = { staticExport: { enabled: true, bundleUrl: v2 } };
+  const app = await startLoggedAppliance({ dataDir, overrides });
+  await waitFor('v2 live', async () => (await readiness(app)).version === 'v2');
+  t.is((await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: pathToFileURL(v1).href } })).status, 200);
+  t.is(await pageVersion(`${app.url}/`), 'v1');
+  const key = app.key;
+  await app.stop();
+  const again = await startLoggedAppliance({ dataDir, overrides, key });
+  t.teardown(() => again.close());
+  const status = await waitFor('config fetch done', async () => {
+    const s = await (await again.api('/v1/deployments')).json();
+    return s.history[0].origin === 'config' && s.history[0].status !== 'running' ? s : null;
+  });
+  t.is(status.history[0].status, 'unchanged');
+  t.is(await pageVersion(`${again.url}/`), 'v1', "the operator's choice stands");
+  t.is((await readiness(again)).status, 'ok');
+});
+
+test('every refused bundle leaves the live site byte-for-byte the same, with the reason in the answer, the log and readiness', async (t) => {
+  const dir = await makeTempDir('enclave-deploy-');
+  const app = await startLoggedAppliance();
+  t.teardown(() => app.close());
+  const good = join(dir, 'good.zip');
+  await writeBundle(good, 'good-1');
+  const ok = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: good } });
+  t.is(ok.status, 200);
+  t.is((await ok.json()).status, 'active');
+  const before = await snapshotSite(app.url, PAGES);
+  t.is(before['/guides/start'].status, 200);
+
+  const bad = async (name: string, write: (path: string) => Promise<unknown>) => {
+    const path = join(dir, `${name}.zip`);
+    await write(path);
+    return path;
+  };
+  const tampered = await bad('tampered', (p) => writeRawBundle(p, 'bad', (e) => e.map((x) => (x.name === 'index.html' ? { ...x, data: Buffer.from(x.data.toString().replace('Welcome', 'Hacked!')) } : x))));
+  const zipBomb = Buffer.alloc(30 * 1024 * 1024);
+  const wholeGood = await readFile(good);
+  const expiredServer = await startBundleServer(good, { failWith: { status: 403, error: 'link expired' } });
+  t.teardown(() => expiredServer.close());
+  const dead = await closedPort();
+  const cases: [string, string, RegExp][] = [
+    ['tampered file', tampered, /Bundle refused: SHA-256 of "index\.html" does not match the manifest/],
+    ['missing manifest', await bad('nomanifest', (p) => writeRawBundle(p, 'bad', (e) => e.filter((x) => x.name !== '_enclave/manifest.json'))), /manifest _enclave\/manifest\.json is missing/],
+    ['../ entry', await bad('dotdot', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: '../../escape.html', data: Buffer.from('x') }])), /unsafe entry name "\.\.\/\.\.\/escape\.html"/],
+    ['absolute entry', await bad('abs', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: '/tmp/escape.html', data: Buffer.from('x') }])), /absolute path/],
+    ['backslash entry', await bad('backslash', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: '..\\escape.html', data: Buffer.from('x') }])), /backslash/],
+    ['symlink entry', await bad('symlink', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: 'passwd.html', data: Buffer.from('/etc/passwd'), externalAttributes: (0o120777 << 16) >>> 0 }])), /symlink entry "passwd\.html"/],
+    ['duplicate entry', await bad('dup', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: 'index.html', data: Buffer.from('<h1>twin</h1>') }])), /duplicate entry "index\.html"/],
+    ['zip bomb', await bad('bomb', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: 'bomb.html', data: zipBomb }], { ...makeSiteFiles('bad'), 'bomb.html': zipBomb })), /compression ratio .*possible zip bomb/],
+    ['truncated zip', await bad('truncated', (p) => writeFile(p, wholeGood.subarray(0, wholeGood.length - 100))), /truncated|corrupt/],
+    ['wrong pinned version', good, /bundle version "good-1" does not match the pinned version "other-2"/],
+    ['expired link', expiredServer.url, /Bundle could not be fetched: HTTP 403 from http:\/\/127\.0\.0\.1:\d+\/bundles\/.*sig=REDACTED: link expired/],
+    ['unreachable URL', `http://127.0.0.1:${dead}/bundle.zip`, /Bundle could not be fetched: cannot reach .*ECONNREFUSED/],
+    ['missing file', join(dir, 'does-not-exist.zip'), /cannot read bundle .*ENOENT/],
+  ];
+  for (const [label, source, reason] of cases) {
+    const logCount = app.logs.length;
+    const res = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: source, version: label === 'wrong pinned version' ? 'other-2' : undefined } });
+    t.is(res.status, 422, label);
+    const body = await res.json();
+    t.regex(body.error, reason, label);
+    t.regex(body.deploymentId, /^dp_[0-9a-f]{16}$/, label);
+    const line = app.logs.slice(logCount).find((l) => l.level === 40 && /bundle refused, the live site is unchanged/.test(l.msg));
+    t.truthy(line, `${label}: log line`);
+    const ready = await readiness(app);
+    t.is(ready.status, 'degraded', label);
+    t.regex(ready.detail ?? '', /^serving version good-1; last deployment failed: /, label);
+    t.deepEqual(await snapshotSite(app.url, PAGES), before, `${label}: the site is byte-for-byte the same`);
+  }
+  const versions = await readdir(join(app.dataDir, 'site', 'versions'));
+  t.is(versions.length, 1, 'refused bundles leave no directories behind');
+  t.deepEqual(await readdir(join(app.dataDir, 'site', 'incoming')), [], 'nor downloads');
+  const status = await (await app.api('/v1/deployments')).json();
+  t.is(status.active.version, 'good-1');
+  t.regex(status.lastError.reason, /ENOENT/);
+  t.false(JSON.stringify(status).includes('SECRETSIGNATURE'));
+  t.false(JSON.stringify(app.logs).includes('SECRETSIGNATURE'));
+
+  // A good bundle afterwards clears the degraded state.
+  const next = join(dir, 'good2.zip');
+  await writeBundle(next, 'good-2');
+  t.is((await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: next } })).status, 200);
+  t.is((await readiness(app)).status, 'ok');
+  t.is(await pageVersion(`${app.url}/guides/start`), 'good-2');
+});
+
+test('downloads resume with Range after a dropped transfer, or start over when the server has no ranges', async (t) => {
+  const dir = await makeTempDir('enclave-deploy-');
+  const zip = join(dir, 'big.zip');
+  const filler = randomBytes(300_000); // incompressible, so the zip is large enough to cut
+  await writeBundle(zip, 'r1', { files: makeSiteFiles('r1', { '_assets/blob.bin': filler }) });
+  const app = await startLoggedAppliance();
+  t.teardown(() => app.close());
+
+  const resuming = await startBundleServer(zip, { ranges: true, dieAfterBytes: 100_000 });
+  t.teardown(() => resuming.close());
+  const resumed = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: resuming.url } });
+  t.is(resumed.status, 200, JSON.stringify(await resumed.clone().json()));
+  t.is(resuming.requests.length, 2);
+  t.is(resuming.requests[1].range, 'bytes=100000-');
+  t.truthy(resuming.requests[1]['if-range'], 'resume is guarded by If-Range');
+
+  await writeBundle(zip, 'r2', { files: makeSiteFiles('r2', { '_assets/blob.bin': filler }) });
+  const plain = await startBundleServer(zip, { ranges: false, dieAfterBytes: 100_000, dieTimes: 2 });
+  t.teardown(() => plain.close());
+  t.is((await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: plain.url } })).status, 200);
+  t.is(plain.requests.length, 3);
+  t.true(plain.requests.every((h) => h.range === undefined), 'no Range without server support');
+  t.is(await pageVersion(`${app.url}/`), 'r2');
+
+  const alwaysDies = await startBundleServer(zip, { ranges: false, dieAfterBytes: 1000, dieTimes: 99 });
+  t.teardown(() => alwaysDies.close());
+  const res = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: alwaysDies.url } });
+  t.is(res.status, 422);
+  t.regex((await res.json()).error, /download failed after 4 attempts: transfer from .* (broke off|ended early)/);
+});
+
+test('size cap and timeout on downloads', async (t) => {
+  const dir = await makeTempDir('enclave-deploy-');
+  const zip = join(dir, 'b.zip');
+  await writeBundle(zip, 'c1');
+  const size = (await readFile(zip)).length;
+  const app = await startLoggedAppliance({ overrides: { staticExport: { maxBundleBytes: size - 1, fetchTimeoutSeconds: 1 } } });
+  t.teardown(() => app.close());
+  const server = await startBundleServer(zip);
+  t.teardown(() => server.close());
+  const big = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: server.url } });
+  t.is(big.status, 422);
+  t.regex((await big.json()).error, new RegExp(`is ${size} bytes \\(limit ${size - 1}\\)`));
+  // A server that accepts and then says nothing.
+  const { createServer } = await import('node:http');
+  const silent = createServer(() => {});
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+  t.teardown(() => {
+    silent.closeAllConnections();
+    silent.close();
+  });
+  const port = (silent.address() as { port: number }).port;
+  const started = Date.now();
+  const slow = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: `http://127.0.0.1:${port}/b.zip` } });
+  t.is(slow.status, 422);
+  t.regex((await slow.json()).error, /timed out after 1000 ms/);
+  t.true(Date.now() - started < 5000);
+});
+
+test('rollback to the previous or a named kept version; old versions beyond keepVersions are deleted', async (t) => {
+  const dir = await makeTempDir('enclave-deploy-');
+  const app = await startLoggedAppliance({ overrides: { staticExport: { keepVersions: 2 } } });
+  t.teardown(() => app.close());
+  const ids: string[] = [];
+  for (const v of ['v1', 'v2', 'v3']) {
+    const zip = join(dir, `${v}.zip`);
+    await writeBundle(zip, v);
+    const res = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: zip } });
+    t.is(res.status, 200);
+    ids.push((await res.json()).id);
+  }
+  const versionsDir = join(app.dataDir, 'site', 'versions');
+  t.deepEqual((await readdir(versionsDir)).sort(), [ids[1], ids[2]].sort(), 'v1 pruned');
+  const rolled = await app.api('/v1/deployments/rollback', { method: 'POST', json: {} });
+  t.is(rolled.status, 200);
+  t.is((await rolled.json()).version, 'v2');
+  t.is(await pageVersion(`${app.url}/guides/start`), 'v2');
+  const forward = await app.api('/v1/deployments/rollback', { method: 'POST', json: { version: 'v3' } });
+  t.is(forward.status, 200);
+  t.is(await pageVersion(`${app.url}/`), 'v3');
+  t.is((await app.api('/v1/deployments/rollback', { method: 'POST', json: { version: 'v1' } })).status, 404, 'pruned versions are gone');
+  t.is((await app.api('/v1/deployments/rollback', { method: 'POST', json: { version: 'v3' } })).status, 409, 'already active');
+  const byId = await app.api('/v1/deployments/rollback', { method: 'POST', json: { version: ids[1] } });
+  t.is((await byId.json()).version, 'v2');
+  const status = await (await app.api('/v1/deployments')).json();
+  t.is(status.active.version, 'v2');
+  t.deepEqual(status.kept.map((d: { version: string }) => d.version), ['v3']);
+  t.true(status.events.some((e: { kind: string }) => e.kind === 'rolled_back'));
+  t.is((await app.api(`/v1/deployments/${ids[0]}`)).status, 200);
+  t.is((await (await app.api(`/v1/deployments/${ids[0]}`)).json()).status, 'removed');
+  t.is((await app.api('/v1/deployments/dp_0000000000000000')).status, 404);
+});
+
+test('deploying the active bundle again is `unchanged`; bad bodies are 400; a read key may look but not deploy', async (t) => {
+  const dir = await makeTempDir('enclave-deploy-');
+  const zip = join(dir, 'v1.zip');
+  await writeBundle(zip, 'v1');
+  const app = await startLoggedAppliance();
+  t.teardown(() => app.close());
+  t.is((await (await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: zip } })).json()).status, 'active');
+  const again = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: pathToFileURL(zip).href } });
+  t.is(again.status, 200);
+  t.is((await again.json()).status, 'unchanged');
+  const bad = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: 'relative/path.zip', extra: 1 } });
+  t.is(bad.status, 400);
+  t.is((await bad.json()).details.length, 2);
+  t.is((await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: 'ftp://x/y.zip' } })).status, 400);
+  const reader = await createAdminKey(app.control, systemClock, { projectId: app.projectId, name: 'reader', scope: 'read' });
+  const headers = { Authorization: `Bearer ${reader.key}`, 'Content-Type': 'application/json' };
+  t.is((await fetch(`${app.url}/v1/deployments`, { headers })).status, 200);
+  t.is((await fetch(`${app.url}/v1/deployments`, { method: 'POST', headers, body: JSON.stringify({ bundleUrl: zip }) })).status, 403);
+  t.is((await fetch(`${app.url}/v1/deployments`)).status, 401);
+  const openapi = await (await fetch(`${app.url}/openapi.json`)).json();
+  t.truthy(openapi.paths['/v1/deployments']?.post);
+  t.truthy(openapi.paths['/v1/deployments/rollback']?.post);
+});

@@ -1,0 +1,57 @@
+import { pino } from 'pino';
+import { rm } from 'node:fs/promises';
+import { systemClock, type Clock } from '../../../src/domain/Clock.js';
+import { startAppliance, type RunningAppliance } from '../../../src/server/startAppliance.js';
+import { makeTempDir, makeTestConfig, type ConfigOverrides } from '../../helpers/testAppliance.js';
+
+/** A running appliance whose log lines are captured for assertions. */
+export interface LoggedAppliance extends RunningAppliance {
+  dataDir: string;
+  key: string;
+  logs: { level: number; msg: string; [k: string]: unknown }[];
+  api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** Stops the appliance (the data directory stays, for restarts). */
+  stop(): Promise<void>;
+  /** Stops it and deletes the data directory. */
+  close(): Promise<void>;
+}
+
+/** Starts the real appliance on a (new or given) data directory, capturing its JSON logs. */
+export async function startLoggedAppliance(options: { dataDir?: string; overrides?: ConfigOverrides; clock?: Clock; key?: string } = {}): Promise<LoggedAppliance> {
+  const dataDir = options.dataDir ?? (await makeTempDir('enclave-deploy-'));
+  const config = makeTestConfig(dataDir, { logLevel: 'info', ...options.overrides });
+  const logs: LoggedAppliance['logs'] = [];
+  const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line)) });
+  const running = await startAppliance({ config, logger, clock: options.clock ?? systemClock, serveSample: false });
+  const key = running.createdAdminKey ?? options.key ?? '';
+  return {
+    ...running,
+    dataDir,
+    key,
+    logs,
+    api(path, init = {}) {
+      const headers = new Headers(init.headers);
+      headers.set('Authorization', `Bearer ${key}`);
+      let body = init.body;
+      if (init.json !== undefined) {
+        headers.set('Content-Type', 'application/json');
+        body = JSON.stringify(init.json);
+      }
+      return fetch(`${running.url}${path}`, { ...init, headers, body });
+    },
+    async close() {
+      await running.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Status, headers and exact bytes of each path, for before/after comparisons. */
+export async function snapshotSite(baseUrl: string, paths: string[]): Promise<Record<string, { status: number; etag: string | null; body: string }>> {
+  const out: Record<string, { status: number; etag: string | null; body: string }> = {};
+  for (const path of paths) {
+    const res = await fetch(`${baseUrl}${path}`, { headers: { 'Accept-Encoding': 'identity' } });
+    out[path] = { status: res.status, etag: res.headers.get('etag'), body: Buffer.from(await res.arrayBuffer()).toString('base64') };
+  }
+  return out;
+}

@@ -1,0 +1,39 @@
+import test from 'ava';
+import { startTestAppliance } from '../helpers/testAppliance.js';
+import { makeSyntheticCorpus, startExport } from './exportTestHelpers.js';
+
+/** The q-quantile (0–1) of a list of numbers (nearest rank). */
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+}
+
+test('the API keeps answering quickly while a 1,000-page export runs (health p99)', async (t) => {
+  t.timeout(5 * 60_000);
+  const source = await makeSyntheticCorpus(1000);
+  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'big.test', source }] } });
+  t.teardown(() => app.close());
+  const started = await startExport(app, { domain: 'big.test' });
+
+  const latencies: number[] = [];
+  let status = 'queued';
+  let polls = 0;
+  const deadline = Date.now() + 4 * 60_000;
+  while (Date.now() < deadline && status !== 'completed' && status !== 'failed') {
+    const t0 = performance.now();
+    const res = await fetch(`${app.url}/_enclave/health`);
+    await res.arrayBuffer();
+    const ms = performance.now() - t0;
+    t.is(res.status, 200);
+    if (status === 'running') latencies.push(ms);
+    // Check the job now and then (the job's own GET is also an API call that must stay quick).
+    if (++polls % 10 === 0) status = ((await (await app.api(`/v1/static-export/jobs/${started.jobId}`)).json()) as { status: string }).status;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  t.is(status, 'completed');
+  t.true(latencies.length >= 100, `enough samples while running (${latencies.length})`);
+  const p50 = quantile(latencies, 0.5);
+  const p99 = quantile(latencies, 0.99);
+  t.log(`GET /_enclave/health during the export: ${latencies.length} requests, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);
+  t.true(p99 < 200, `p99 ${p99.toFixed(1)} ms`);
+});

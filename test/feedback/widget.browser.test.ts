@@ -1,0 +1,108 @@
+import test from 'ava';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { packBundle } from '../../src/bundle/packBundle.js';
+import { renderSite } from '../../src/render/renderSite.js';
+import { launchBrowser } from '../helpers/browser.js';
+import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
+
+const DOMAIN = 'feedback-docs.test';
+
+/** A tiny docs source with a code block, rendered, packed and activated like a real deployment. */
+async function serveDocs(t: { teardown: (fn: () => unknown) => void }): Promise<TestAppliance> {
+  const work = await makeTempDir('enclave-fb-site-');
+  t.teardown(() => rm(work, { recursive: true, force: true }));
+  const src = join(work, 'src');
+  await mkdir(join(src, 'guides'), { recursive: true });
+  await writeFile(join(src, 'docs.json'), JSON.stringify({ name: 'Feedback Docs', theme: 'mint', colors: { primary: '#16A34A' }, navigation: { groups: [{ group: 'Start', pages: ['index', 'guides/start'] }] } }));
+  await writeFile(join(src, 'index.mdx'), '---\ntitle: Welcome\n---\n\nHello readers.\n');
+  await writeFile(join(src, 'guides/start.mdx'), '---\ntitle: Getting started\n---\n\nInstall it:\n\n```bash install.sh\nnpm install enclave\n```\n\nThen run it.\n');
+  await renderSite({ sourceDir: src, outDir: join(work, 'out'), domain: DOMAIN, jobId: 'se_0000000000000001', now: new Date(), generatorVersion: 'test' });
+  await packBundle(join(work, 'out'), join(work, 'site.zip'), { now: new Date() });
+  const app = await startTestAppliance({ serveSample: false });
+  t.teardown(() => app.close());
+  await app.control.sites.upsert({ domain: DOMAIN, source: src, ref: null, projectId: app.projectId, createdAt: new Date().toISOString() });
+  await app.modules.deployments.activateBundleFile(join(work, 'site.zip'), { source: 'test' });
+  return app;
+}
+
+interface Entry {
+  path: string;
+  source: string;
+  helpful?: boolean;
+  comment: string | null;
+  contact?: string | null;
+  code?: string;
+  filename?: string | null;
+  lang?: string | null;
+}
+
+async function feedbackOf(app: TestAppliance): Promise<Entry[]> {
+  const res = await app.api(`/v1/analytics/${app.projectId}/feedback`);
+  return ((await res.json()) as { feedback: Entry[] }).feedback;
+}
+
+async function openPage(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  return { page, errors };
+}
+
+test('page rating: "No", a comment and an e-mail, keyboard only → the analytics API returns it', async (t) => {
+  const app = await serveDocs(t);
+  const browser = await launchBrowser();
+  t.teardown(() => browser.close());
+  const { page, errors } = await openPage(browser, `${app.url}/guides/start`);
+  const no = page.getByRole('button', { name: 'No', exact: true });
+  await no.waitFor({ timeout: 15_000 });
+  t.is(await page.getByText('Was this page helpful?').count(), 1);
+  await no.focus();
+  await page.keyboard.press('Enter');
+  t.is(await no.getAttribute('aria-pressed'), 'true');
+  await page.keyboard.type('Step 2 <b>is</b> missing');
+  await page.getByLabel(/e-mail/i).fill('reader@example.com');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('status').filter({ hasText: 'Thank you' }).first().waitFor({ timeout: 10_000 });
+  const [entry] = await feedbackOf(app);
+  t.like(entry, { source: 'contextual', path: '/guides/start', helpful: false, comment: 'Step 2 <b>is</b> missing', contact: 'reader@example.com' });
+  t.deepEqual(errors, []);
+});
+
+test('code-snippet feedback on a code block → stored with code, filename and lang', async (t) => {
+  const app = await serveDocs(t);
+  const browser = await launchBrowser();
+  t.teardown(() => browser.close());
+  const { page, errors } = await openPage(browser, `${app.url}/guides/start`);
+  const button = page.locator('figure[data-enclave-code] .enclave-code-feedback-button').first();
+  await button.waitFor({ timeout: 15_000 });
+  await button.click();
+  t.is(await button.getAttribute('aria-expanded'), 'true');
+  await page.getByLabel('What is wrong with this code? (optional)').fill('needs sudo');
+  await page.locator('.enclave-code-feedback').getByRole('button', { name: 'Send' }).click();
+  await page.getByText('Thank you for your feedback on this code.').waitFor({ timeout: 10_000 });
+  const [entry] = await feedbackOf(app);
+  t.is(entry.source, 'code_snippet');
+  t.is(entry.path, '/guides/start');
+  t.is(entry.comment, 'needs sudo');
+  t.true(entry.code!.includes('npm install enclave'));
+  t.is(entry.lang, 'bash');
+  t.deepEqual(errors, []);
+});
+
+test('the control stays hidden where no Enclave answers (file://) and never throws', async (t) => {
+  const app = await serveDocs(t);
+  const browser = await launchBrowser();
+  t.teardown(() => browser.close());
+  const html = await (await fetch(`${app.url}/guides/start`)).text();
+  const dir = await makeTempDir('enclave-fb-file-');
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'page.html'), html);
+  const { page, errors } = await openPage(browser, `file://${join(dir, 'page.html')}`);
+  await page.waitForTimeout(500);
+  t.is(await page.getByText('Was this page helpful?').count(), 0);
+  t.is(await page.locator('.enclave-code-feedback-button').count(), 0);
+  t.deepEqual(errors, []);
+});
