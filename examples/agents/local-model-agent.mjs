@@ -6,7 +6,7 @@
 //
 //   "command": ["env", "AGENT_MODEL_URL=http://llm.corp.internal:8000/v1",
 //               "AGENT_API_KEY_FILE=/etc/enclave/model-token",
-//               "node", "/opt/enclave/examples/agents/local-model-agent.mjs"]
+//               "node", "/app/examples/agents/local-model-agent.mjs"]
 //
 // Enclave gives it: the prompt on stdin (and in ENCLAVE_PROMPT), ENCLAVE_MODEL, ENCLAVE_JOB_ID;
 // cwd = a scratch clone of the docs repository on branch enclave/agent/<job id>. It writes the

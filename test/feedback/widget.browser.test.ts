@@ -1,16 +1,24 @@
-import test from 'ava';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import test, { type ExecutionContext } from 'ava';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { extname, join, normalize } from 'node:path';
+import type { Context } from 'koa';
 import type { Browser, Page } from 'playwright-core';
 import { packBundle } from '../../src/bundle/packBundle.js';
 import { renderSite } from '../../src/render/renderSite.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
+import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
+import { startFeedbackHarness } from './feedbackHarness.js';
 
 const DOMAIN = 'feedback-docs.test';
 
-/** A tiny docs source with a code block, rendered, packed and activated like a real deployment. */
-async function serveDocs(t: { teardown: (fn: () => unknown) => void }): Promise<TestAppliance> {
+/** Where the widget runs: a URL serving the rendered site, and the analytics API behind it. */
+interface ServedDocs {
+  url: string;
+  feedback(): Promise<Entry[]>;
+}
+
+/** A tiny docs source with a code block, rendered by the real renderer. */
+async function renderDocs(t: ExecutionContext): Promise<{ src: string; out: string; work: string }> {
   const work = await makeTempDir('enclave-fb-site-');
   t.teardown(() => rm(work, { recursive: true, force: true }));
   const src = join(work, 'src');
@@ -19,13 +27,44 @@ async function serveDocs(t: { teardown: (fn: () => unknown) => void }): Promise<
   await writeFile(join(src, 'index.mdx'), '---\ntitle: Welcome\n---\n\nHello readers.\n');
   await writeFile(join(src, 'guides/start.mdx'), '---\ntitle: Getting started\n---\n\nInstall it:\n\n```bash install.sh\nnpm install enclave\n```\n\nThen run it.\n');
   await renderSite({ sourceDir: src, outDir: join(work, 'out'), domain: DOMAIN, jobId: 'se_0000000000000001', now: new Date(), generatorVersion: 'test' });
-  await packBundle(join(work, 'out'), join(work, 'site.zip'), { now: new Date() });
+  return { src, out: join(work, 'out'), work };
+}
+
+/** The whole appliance: the bundle packed and activated by the deployment module, as in production. */
+async function deployedDocs(t: ExecutionContext): Promise<ServedDocs> {
+  const { src, out, work } = await renderDocs(t);
+  await packBundle(out, join(work, 'site.zip'), { now: new Date() });
   const app = await startTestAppliance({ serveSample: false });
   t.teardown(() => app.close());
   await app.control.sites.upsert({ domain: DOMAIN, source: src, ref: null, projectId: app.projectId, createdAt: new Date().toISOString() });
   await app.modules.deployments.activateBundleFile(join(work, 'site.zip'), { source: 'test' });
-  return app;
+  return { url: app.url, feedback: async () => ((await (await app.api(`/v1/analytics/${app.projectId}/feedback`)).json()) as { feedback: Entry[] }).feedback };
 }
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json' };
+
+/** The rendered output served by Enclave's app next to the feedback module (no deployment step). */
+async function renderedDocs(t: ExecutionContext): Promise<ServedDocs> {
+  const { out } = await renderDocs(t);
+  async function serveRendered(ctx: Context): Promise<void> {
+    const rel = normalize(decodeURIComponent(ctx.path)).replace(/^\/+/, '');
+    if (rel.startsWith('..')) return;
+    for (const candidate of [rel, `${rel}.html`, join(rel, 'index.html')]) {
+      try {
+        ctx.body = await readFile(join(out, candidate || 'index.html'));
+        ctx.type = TYPES[extname(candidate || 'index.html')] ?? 'application/octet-stream';
+        return;
+      } catch {
+        // try the next form of the path
+      }
+    }
+  }
+  const h = await startFeedbackHarness({ siteHandler: serveRendered, pages: ['/', '/guides/start'] });
+  t.teardown(() => h.close());
+  return { url: h.url, feedback: async () => ((await (await h.api('/feedback')).json()) as { feedback: Entry[] }).feedback };
+}
+
+const SERVERS = { deployed: deployedDocs, 'rendered output': renderedDocs };
 
 interface Entry {
   path: string;
@@ -38,11 +77,6 @@ interface Entry {
   lang?: string | null;
 }
 
-async function feedbackOf(app: TestAppliance): Promise<Entry[]> {
-  const res = await app.api(`/v1/analytics/${app.projectId}/feedback`);
-  return ((await res.json()) as { feedback: Entry[] }).feedback;
-}
-
 async function openPage(browser: Browser, url: string): Promise<{ page: Page; errors: string[] }> {
   const page = await browser.newPage();
   const errors: string[] = [];
@@ -51,8 +85,9 @@ async function openPage(browser: Browser, url: string): Promise<{ page: Page; er
   return { page, errors };
 }
 
-test('page rating: "No", a comment and an e-mail, keyboard only → the analytics API returns it', async (t) => {
-  const app = await serveDocs(t);
+for (const [label, serve] of Object.entries(SERVERS)) {
+test(`${label}: page rating: "No", a comment and an e-mail, keyboard only → the analytics API returns it`, async (t) => {
+  const app = await serve(t);
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const { page, errors } = await openPage(browser, `${app.url}/guides/start`);
@@ -66,13 +101,13 @@ test('page rating: "No", a comment and an e-mail, keyboard only → the analytic
   await page.getByLabel(/e-mail/i).fill('reader@example.com');
   await page.getByRole('button', { name: 'Send' }).click();
   await page.getByRole('status').filter({ hasText: 'Thank you' }).first().waitFor({ timeout: 10_000 });
-  const [entry] = await feedbackOf(app);
+  const [entry] = await app.feedback();
   t.like(entry, { source: 'contextual', path: '/guides/start', helpful: false, comment: 'Step 2 <b>is</b> missing', contact: 'reader@example.com' });
   t.deepEqual(errors, []);
 });
 
-test('code-snippet feedback on a code block → stored with code, filename and lang', async (t) => {
-  const app = await serveDocs(t);
+test(`${label}: code-snippet feedback on a code block → stored with code, filename and lang`, async (t) => {
+  const app = await serve(t);
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const { page, errors } = await openPage(browser, `${app.url}/guides/start`);
@@ -83,7 +118,7 @@ test('code-snippet feedback on a code block → stored with code, filename and l
   await page.getByLabel('What is wrong with this code? (optional)').fill('needs sudo');
   await page.locator('.enclave-code-feedback').getByRole('button', { name: 'Send' }).click();
   await page.getByText('Thank you for your feedback on this code.').waitFor({ timeout: 10_000 });
-  const [entry] = await feedbackOf(app);
+  const [entry] = await app.feedback();
   t.is(entry.source, 'code_snippet');
   t.is(entry.path, '/guides/start');
   t.is(entry.comment, 'needs sudo');
@@ -92,8 +127,8 @@ test('code-snippet feedback on a code block → stored with code, filename and l
   t.deepEqual(errors, []);
 });
 
-test('the control stays hidden where no Enclave answers (file://) and never throws', async (t) => {
-  const app = await serveDocs(t);
+test(`${label}: the control stays hidden where no Enclave answers (file://) and never throws`, async (t) => {
+  const app = await serve(t);
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const html = await (await fetch(`${app.url}/guides/start`)).text();
@@ -106,3 +141,4 @@ test('the control stays hidden where no Enclave answers (file://) and never thro
   t.is(await page.locator('.enclave-code-feedback-button').count(), 0);
   t.deepEqual(errors, []);
 });
+}

@@ -8,6 +8,7 @@ import { callStaticFunction, evaluateExpression, HastFragment, StaticFunction, U
 import { evaluateModule, type ModuleContext } from './evaluateModule.js';
 import { jsxText, propsToProperties, valueToHast } from './jsxValues.js';
 import { MissingImport, SnippetComponent, type LoadedModule, type ModuleLoader } from './ModuleLoader.js';
+import { parseExpressionSource } from './parseExpressionSource.js';
 
 /** Site-wide collaborators of the converter. */
 export interface ConverterDeps {
@@ -43,6 +44,15 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
       if (!(err instanceof Unevaluable)) throw err;
       warn(`could not evaluate an expression: ${err.message}`);
       return { ok: false };
+    }
+  };
+
+  const parsedOrWarn = (parse: () => ES.Expression | null): ES.Expression | null => {
+    try {
+      return parse();
+    } catch (err) {
+      warn(`invalid expression: ${(err as Error).message}`);
+      return null;
     }
   };
 
@@ -119,7 +129,7 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
     const props: Record<string, unknown> = {};
     for (const attr of attributes) {
       if (attr.type === 'mdxJsxExpressionAttribute') {
-        const expr = programExpression(attr.data?.estree);
+        const expr = parsedOrWarn(() => expressionOf(attr, true));
         const r = expr ? evaluate(expr, scope) : { ok: false as const };
         if (r.ok && r.value && typeof r.value === 'object') Object.assign(props, r.value);
         continue;
@@ -127,7 +137,8 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
       if (attr.value === null || attr.value === undefined) props[attr.name] = true;
       else if (typeof attr.value === 'string') props[attr.name] = attr.value;
       else {
-        const expr = programExpression(attr.value.data?.estree);
+        const value = attr.value;
+        const expr = parsedOrWarn(() => expressionOf(value));
         if (!expr) continue;
         const r = evaluate(expr, scope);
         if (r.ok) props[attr.name] = r.value;
@@ -180,7 +191,7 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
 
   const expressionHandler = (st: State, node: MdNodes): ElementContent[] => {
     state = st;
-    const expr = programExpression((node as { data?: { estree?: ES.Program | null } }).data?.estree);
+    const expr = parsedOrWarn(() => expressionOf(node as { value?: unknown; data?: { estree?: ES.Program | null } }));
     if (!expr) return [];
     const r = evaluate(expr, scope);
     return r.ok ? valueToHast(r.value, warn) : [];
@@ -249,6 +260,12 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
 function programExpression(program: ES.Program | null | undefined): ES.Expression | null {
   const first = program?.body[0];
   return first && first.type === 'ExpressionStatement' ? first.expression : null;
+}
+
+/** The estree of an expression node, parsing its source text when the fast parser left it unparsed. */
+function expressionOf(node: { value?: unknown; data?: { estree?: ES.Program | null } }, spread = false): ES.Expression | null {
+  if (node.data?.estree) return programExpression(node.data.estree);
+  return typeof node.value === 'string' ? parseExpressionSource(spread ? `{${node.value}}` : node.value) : null;
 }
 
 function jsxName(name: ES.JSXIdentifier | ES.JSXMemberExpression | ES.JSXNamespacedName): string {

@@ -5,21 +5,47 @@ import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkMath from 'remark-math';
 import type { Root } from 'mdast';
+import { mdxJsx } from 'micromark-extension-mdx-jsx';
+import { mdxExpression } from 'micromark-extension-mdx-expression';
+import { mdxMd } from 'micromark-extension-mdx-md';
+import { mdxJsxFromMarkdown } from 'mdast-util-mdx-jsx';
+import { mdxExpressionFromMarkdown } from 'mdast-util-mdx-expression';
+import type { Processor } from 'unified';
 
 /** `.md` is CommonMark + GFM with raw HTML (no JSX, no expressions); `.mdx` is MDX 3. */
 export type SourceKind = 'md' | 'mdx';
 
-const mdProcessor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMath);
-const mdxProcessor = unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkFrontmatter, ['yaml']).use(remarkMath);
+/**
+ * MDX without acorn: JSX and `{expressions}` are recognised but expressions stay source text,
+ * parsed later only if they are evaluated. Used for pages without import/export statements,
+ * which is most of them; parsing is markedly faster without building estree for every brace.
+ */
+function remarkMdxWithoutAcorn(this: Processor) {
+  const data = this.data() as { micromarkExtensions?: unknown[]; fromMarkdownExtensions?: unknown[] };
+  (data.micromarkExtensions ??= []).push(mdxExpression(), mdxJsx(), mdxMd());
+  (data.fromMarkdownExtensions ??= []).push(mdxExpressionFromMarkdown(), mdxJsxFromMarkdown());
+}
+
+const mdProcessors = [false, true].map((math) => {
+  const p = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
+  return math ? p.use(remarkMath) : p;
+});
+const mdxProcessors = [false, true].flatMap((esm) => [false, true].map((math) => {
+  const p = unified().use(remarkParse).use(esm ? remarkMdx : remarkMdxWithoutAcorn).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
+  return math ? p.use(remarkMath) : p;
+}));
+/** Math syntax needs a `$`; ES module statements need a line starting with import/export. */
+const pick = (text: string, esm: boolean) => (esm ? 2 : 0) + (text.includes('$') ? 1 : 0);
+const ESM_LINE = /^(?:import|export)\b/m;
 
 /** Parses page or snippet text to mdast. Throws (with position) on MDX syntax errors. */
 export function parseSource(text: string, kind: SourceKind): Root {
   const prepared = normalizeSource(text, kind);
-  if (kind === 'md') return mdProcessor.parse(prepared);
+  if (kind === 'md') return mdProcessors[prepared.includes('$') ? 1 : 0].parse(prepared);
   let current = prepared;
   for (let attempt = 0; ; attempt++) {
     try {
-      return mdxProcessor.parse(current);
+      return mdxProcessors[pick(current, ESM_LINE.test(current))].parse(current);
     } catch (err) {
       const fixed = attempt < MAX_PROSE_FIXES ? proseNotEsm(current, err) : null;
       if (fixed === null) throw err;
