@@ -11,7 +11,7 @@ export const bundleManifestSchema = z.object({
   jobId: z.string().max(200).nullable().optional(),
   createdAt: z.string().min(1),
   generator: z.object({ name: z.string(), version: z.string() }),
-  pages: z.array(z.object({ path: z.string().startsWith('/'), title: z.string(), file: z.string().min(1) }).loose()),
+  pages: z.array(z.object({ path: z.string().max(1024), title: z.string(), file: z.string().min(1) }).loose()),
   files: z.array(
     z.object({
       path: z.string().min(1).max(1024),

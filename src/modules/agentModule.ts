@@ -7,7 +7,7 @@ import { RateLimiter } from '../http/RateLimiter.js';
 import { agentRoutes } from '../http/routes/agent/agentRoutes.js';
 import { archiveStaleAgentJobs } from '../jobs/agentArchiveTask.js';
 import { recoverInterruptedAgentJobs } from '../jobs/agentRecovery.js';
-import { AgentRunQueue } from '../jobs/agentRunQueue.js';
+import { AgentRunQueue } from '../jobs/AgentRunQueue.js';
 import { Scheduler } from '../jobs/Scheduler.js';
 import type { AppModule, ModuleContext } from './AppModule.js';
 

@@ -28,6 +28,11 @@ async function exportAndCheck(t: import('ava').ExecutionContext, app: Awaited<Re
   t.truthy(opened.getEntry('index.html'), `${domain}: has index.html`);
   t.truthy(opened.getEntry('404.html'));
   t.truthy(opened.getEntry('sitemap.xml'));
+  // Already-compressed formats are stored; text is deflated.
+  for (const entry of opened.getEntries()) {
+    if (/\.(png|jpe?g|gif|webp|woff2?)$/i.test(entry.entryName)) t.is(entry.header.method, 0, `${entry.entryName} stored`);
+    if (entry.entryName.endsWith('.html') && entry.header.size > 1000) t.is(entry.header.method, 8, `${entry.entryName} deflated`);
+  }
   const report = JSON.parse(opened.getEntry('_enclave/report.json')!.getData().toString('utf8')) as Report;
   t.is(job.pageCount, report.pages.rendered + report.pages.failed.length, `${domain}: pageCount counts every page in the bundle`);
   t.log(

@@ -124,6 +124,7 @@ test(`${label}: code-snippet feedback on a code block → stored with code, file
   t.is(entry.comment, 'needs sudo');
   t.true(entry.code!.includes('npm install enclave'));
   t.is(entry.lang, 'bash');
+  t.is(entry.filename, 'install.sh');
   t.deepEqual(errors, []);
 });
 
