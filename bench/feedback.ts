@@ -5,8 +5,8 @@
 // BENCH_ENTRIES and BENCH_SECONDS shrink it for a quick run.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync, closeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, statSync, writeSync, closeSync, fdatasyncSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -31,14 +31,17 @@ const LOWDB_RECORDS = 100_000;
 async function serve(dataDir: string): Promise<void> {
   const { startFeedbackHarness } = await import('../test/feedback/feedbackHarness.js');
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const h = await startFeedbackHarness({ dataDir, overrides: { analytics: { requestsPerHour: 1e9 }, feedback: { perClientPerMinute: 1e9 } } });
   const startupMs = performance.now() - started;
+  const startupCpu = process.cpuUsage(cpu);
+  const startupCpuMs = (startupCpu.user + startupCpu.system) / 1000;
   const stalls = monitorEventLoopDelay({ resolution: 10 });
   stalls.enable();
   let maxRss = process.memoryUsage().rss;
   setInterval(() => (maxRss = Math.max(maxRss, process.memoryUsage().rss)), 250).unref();
   const report = (extra: object) => process.stdout.write(`${JSON.stringify(extra)}\n`);
-  report({ ready: true, url: h.url, key: h.key, projectId: h.projectId, startupMs, loadMs: h.module.log.stats.loadMs, entries: h.module.log.count(h.projectId), rss: process.memoryUsage().rss });
+  report({ ready: true, url: h.url, key: h.key, projectId: h.projectId, startupMs, startupCpuMs, loadMs: h.module.log.stats.loadMs, entries: h.module.log.count(h.projectId), rss: process.memoryUsage().rss });
   for await (const line of createInterface({ input: process.stdin })) {
     if (line === 'reset') {
       stalls.reset();
@@ -144,6 +147,21 @@ async function lowdbWriteMs(dir: string): Promise<number> {
   return times.sort((a, b) => a - b)[2];
 }
 
+/** The disk's own latency for what one group commit does (append ~300 bytes + fdatasync), as a baseline. */
+function fdatasyncLatency(dir: string): { p50: number; p99: number } {
+  const fd = openSync(join(dir, 'fsync-probe.bin'), 'a');
+  const times: number[] = [];
+  for (let i = 0; i < 300; i++) {
+    const t0 = performance.now();
+    writeSync(fd, Buffer.alloc(300, 97));
+    fdatasyncSync(fd);
+    times.push(performance.now() - t0);
+  }
+  closeSync(fd);
+  times.sort((a, b) => a - b);
+  return { p50: times[150], p99: times[296] };
+}
+
 const ms = (n: number) => `${n.toFixed(1)} ms`;
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(0)} MB`;
 
@@ -159,6 +177,8 @@ async function main(): Promise<void> {
     const disk = diskBytes(join(dataDir, 'feedback'));
     console.error(`generated in ${(gen.ms / 1000).toFixed(1)} s (${mb(disk)}); starting the server…`);
 
+    const disk0 = fdatasyncLatency(dataDir);
+    const loadBefore = loadavg()[0];
     const child = await startChild(dataDir);
     const { url, key } = child.ready as { url: string; key: string };
     const headers = { Authorization: `Bearer ${key}` };
@@ -204,6 +224,7 @@ async function main(): Promise<void> {
     const maxStall = Number(stats.maxStallMs);
     printTable(['figure', 'value', 'target', 'met'], [
       ['startup: feedback module ready (index load)', `${ms(startup)} (load ${ms(Number(child.ready.loadMs))})`, '< 5000 ms', startup < 5000 ? 'yes' : 'NO'],
+      ['startup: CPU time of that (what an idle machine would wait)', ms(Number(child.ready.startupCpuMs)), '-', '-'],
       ['startup: process spawn → listening (incl. tsx)', ms(child.wallStartupMs), '-', '-'],
       ['RSS after load', mb(Number(child.ready.rss)), '< 512 MB', Number(child.ready.rss) < 512 * 1024 * 1024 ? 'yes' : 'NO'],
       ['RSS max during loads', mb(maxRss), '< 512 MB', maxRss < 512 * 1024 * 1024 ? 'yes' : 'NO'],
@@ -212,6 +233,8 @@ async function main(): Promise<void> {
       ['p99 event-loop delay during loads', ms(Number(stats.p99StallMs)), '-', '-'],
       [`lowdb JSONFile: one write at ${LOWDB_RECORDS.toLocaleString('en')} records`, ms(lowdbMs), 'contrast', '-'],
       ['generation of the segments', ms(gen.ms), '-', '-'],
+      ['baseline: 300 B append + fdatasync on this disk, p50 / p99', `${ms(disk0.p50)} / ${ms(disk0.p99)}`, '-', '-'],
+      ['machine load average (1 min) before / after, on 2 cores', `${loadBefore.toFixed(1)} / ${loadavg()[0].toFixed(1)}`, '-', '-'],
     ]);
     console.log(`\nsources: ${FEEDBACK_SOURCES.join(', ')}; entries after the run: ${Number(stats.entries).toLocaleString('en')}`);
   } finally {

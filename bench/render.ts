@@ -3,6 +3,7 @@
  * highlight cache, fresh output folder) so peak RSS is per corpus.
  *   npx tsx bench/render.ts                 # synthetic 1,000 and 5,000 pages + the real corpora
  *   npx tsx bench/render.ts --quick         # synthetic 1,000 only
+ * Columns: wall seconds and pages/s, CPU seconds (user+system) and pages per CPU second, peak RSS.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,12 +18,16 @@ if (process.argv[2] === '--child') {
   const { renderSite } = await import('../src/render/renderSite.js');
   const [, , , sourceDir, work] = process.argv;
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
   const r = await renderSite({
     sourceDir, outDir: join(work, 'out'), cacheDir: join(work, 'cache'), domain: 'bench.example', jobId: 'bench',
     now: new Date(), generatorVersion: 'bench',
   });
   const seconds = (performance.now() - started) / 1000;
-  process.stdout.write(JSON.stringify({ pages: r.pageCount, failed: r.failed, seconds, rssMb: process.resourceUsage().maxRSS / 1024 }));
+  const cpu = process.cpuUsage(cpu0);
+  // CPU time is reported too: on a shared machine wall time mostly measures the neighbours.
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  process.stdout.write(JSON.stringify({ pages: r.pageCount, failed: r.failed, seconds, cpuSeconds, rssMb: process.resourceUsage().maxRSS / 1024 }));
   process.exit(0);
 }
 
@@ -39,18 +44,18 @@ if (!quick) for (const name of ['starter', 'mcp', 'unstructured']) {
   if (existsSync(dir)) corpora.push([name, dir]);
 }
 
-const rows: string[][] = [['corpus', 'pages', 'failed', 'seconds', 'pages/s', 'peak RSS MB']];
+const rows: string[][] = [['corpus', 'pages', 'failed', 'seconds', 'pages/s', 'cpu s', 'pages/cpu-s', 'peak RSS MB']];
 try {
   for (const [name, dir] of corpora) {
     const work = await mkdtemp(join(root, 'run-'));
     const child = spawnSync(process.execPath, ['--import', 'tsx', here, '--child', dir, work], { encoding: 'utf8', maxBuffer: 1 << 20 });
     if (child.status !== 0) {
-      rows.push([name, 'error', '', '', '', '']);
+      rows.push([name, 'error', '', '', '', '', '', '']);
       process.stderr.write(child.stderr);
       continue;
     }
-    const r = JSON.parse(child.stdout) as { pages: number; failed: number; seconds: number; rssMb: number };
-    rows.push([name, String(r.pages), String(r.failed), r.seconds.toFixed(2), (r.pages / r.seconds).toFixed(0), r.rssMb.toFixed(0)]);
+    const r = JSON.parse(child.stdout) as { pages: number; failed: number; seconds: number; cpuSeconds: number; rssMb: number };
+    rows.push([name, String(r.pages), String(r.failed), r.seconds.toFixed(2), (r.pages / r.seconds).toFixed(0), r.cpuSeconds.toFixed(2), (r.pages / r.cpuSeconds).toFixed(0), r.rssMb.toFixed(0)]);
     await rm(work, { recursive: true, force: true });
   }
 } finally {

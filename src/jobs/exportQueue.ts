@@ -24,6 +24,9 @@ export interface ExportQueueDeps {
   feedbackEndpoint: () => string | null;
 }
 
+/** Pause after the store refused a job's state change. */
+const BOOKKEEPING_RETRY_MS = 5000;
+
 /** Share of the progress bar given to rendering; packing the zip fills the rest up to 99. */
 const RENDER_SHARE = 90;
 
@@ -36,6 +39,7 @@ export class ExportQueue {
   private readonly running = new Map<string, { abort: AbortController; done: Promise<void>; pid?: number }>();
   private readonly waiters = new Map<string, ((job: ExportJobRecord) => void)[]>();
   private accepting = false;
+  private retryTimer: NodeJS.Timeout | undefined;
   private stopping = false;
 
   constructor(private readonly deps: ExportQueueDeps) {}
@@ -50,12 +54,22 @@ export class ExportQueue {
 
   /** Starts queued jobs while there is capacity. */
   kick(): void {
+    if (this.retryTimer) return;
     while (this.accepting && this.running.size < this.deps.concurrency) {
       const job = this.deps.jobs.nextQueued(new Set(this.running.keys()));
       if (!job) return;
       const abort = new AbortController();
       const done = this.run(job.id, abort.signal)
-        .catch((err: unknown) => this.deps.logger.error({ err, jobId: job.id }, 'export job bookkeeping failed'))
+        .catch((err: unknown) => {
+          // The store refused a write (disk full, read-only…): the job stays queued. Wait
+          // before trying again instead of spinning on a disk that keeps failing.
+          this.deps.logger.error({ err, jobId: job.id }, 'export job bookkeeping failed; retrying later');
+          this.retryTimer = setTimeout(() => {
+            this.retryTimer = undefined;
+            this.kick();
+          }, BOOKKEEPING_RETRY_MS);
+          this.retryTimer.unref();
+        })
         .finally(() => {
           this.running.delete(job.id);
           this.kick();
@@ -86,6 +100,7 @@ export class ExportQueue {
   async stop(): Promise<void> {
     this.accepting = false;
     this.stopping = true;
+    clearTimeout(this.retryTimer);
     const runs = [...this.running.values()];
     for (const run of runs) run.abort.abort();
     await Promise.allSettled(runs.map((r) => r.done));
