@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path';
 import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createInflateRaw } from 'node:zlib';
-import { fsyncDirectory } from '../store/writeFileDurably.js';
 import { BundleRefusedError } from './BundleRefusedError.js';
 import { bundleManifestSchema, MANIFEST_PATH, type BundleManifest } from './bundleManifest.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
@@ -35,8 +34,8 @@ interface LocatedEntry {
  * Verifies a bundle zip and extracts it into `filesDir` (which must not exist yet). Nothing
  * is trusted: names and caps are checked on the raw central directory first, the manifest is
  * checked against the entry list and the pin, and each file is inflated by hand, entry by entry,
- * with its size capped while inflating and its SHA-256 compared with the manifest. Every file
- * and directory is fsynced before this resolves. All I/O and inflation is asynchronous, so the
+ * with its size capped while inflating and its SHA-256 compared with the manifest. Files are
+ * not fsynced here: the caller syncs the finished tree once. All I/O and inflation is asynchronous, so the
  * event loop only ever runs short hashing steps.
  */
 export async function extractBundle(zipPath: string, filesDir: string, limits: BundleLimits, pin: string | null): Promise<ExtractedBundle> {
@@ -76,7 +75,6 @@ export async function extractBundle(zipPath: string, filesDir: string, limits: B
       await writeEntry(handle, item, target, want);
       extractedBytes += want.size;
     });
-    for (const dir of madeDirs.keys()) await fsyncDirectory(dir);
     return { manifest, fileCount: toExtract.length, extractedBytes };
   } finally {
     await handle.close();
@@ -180,8 +178,9 @@ async function writeEntry(handle: FileHandle, item: LocatedEntry, target: string
   const label = JSON.stringify(item.entry.name);
   const meter = new SizeAndHashMeter(item.entry.uncompressedSize, label);
   const out = await open(target, WRITE_FLAGS, 0o644);
-  // The stream owns the handle from here: it fsyncs (`flush`) and closes it, on success or error.
-  await runStages([...entryStages(handle, item), meter, out.createWriteStream({ flush: true, highWaterMark: 256 * 1024 })], label);
+  // The stream owns the handle from here and closes it, on success or error. Durability is
+  // the caller's step (one sync of the whole tree is far cheaper than an fsync per file).
+  await runStages([...entryStages(handle, item), meter, out.createWriteStream({ highWaterMark: 256 * 1024 })], label);
   meter.assertComplete();
   if (meter.sha256() !== want.sha256) throw new BundleRefusedError(`SHA-256 of ${label} does not match the manifest (file altered)`);
 }

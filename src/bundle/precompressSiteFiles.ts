@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { mkdir, open, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
-import { fsyncDirectory } from '../store/writeFileDurably.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
 import { siteFileType } from './siteFileType.js';
 
@@ -23,10 +22,12 @@ const brotliAsync = promisify(brotliCompress);
 const MIN_COMPRESS_BYTES = 512;
 /** A variant is kept only when it saves at least this fraction. */
 const MAX_KEPT_RATIO = 0.9;
-/** Brotli's top qualities cost seconds per megabyte; these keep a 50 MB bundle's activation short. */
-const BROTLI_QUALITY_SMALL = 9;
+/** Brotli's top qualities cost seconds per megabyte (q11 ≈ 0.5 MB/s); these keep a 50 MB bundle's activation to seconds. */
+const BROTLI_QUALITY_SMALL = 6;
 const BROTLI_QUALITY_LARGE = 5;
 const LARGE_FILE_BYTES = 1024 * 1024;
+/** Larger files are served uncompressed rather than held in memory to compress. */
+const MAX_COMPRESS_BYTES = 32 * 1024 * 1024;
 /** Two at a time: compression runs on the libuv pool, which requests' file reads also use. */
 const COMPRESS_CONCURRENCY = 2;
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
@@ -35,15 +36,15 @@ const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
  * Stores gzip and brotli variants of every compressible file under `encodedDir` (outside the
  * served tree, so they can never be requested by name) and collects each HTML page's inline
  * script hashes. Done once at activation so no request ever compresses anything; compression
- * runs on the thread pool and never blocks the event loop.
+ * runs on the thread pool and never blocks the event loop. The caller makes the files durable
+ * (syncTree) before the version goes live.
  */
-export async function precompressSiteFiles(filesDir: string, encodedDir: string, paths: readonly string[]): Promise<Record<string, FileExtras>> {
+export async function precompressSiteFiles(filesDir: string, encodedDir: string, files: readonly { path: string; size: number }[]): Promise<Record<string, FileExtras>> {
   const extras: Record<string, FileExtras> = {};
-  const dirs = new Set<string>();
-  await forEachConcurrently(paths, COMPRESS_CONCURRENCY, async (path) => {
+  await forEachConcurrently(files, COMPRESS_CONCURRENCY, async ({ path, size }) => {
     const type = siteFileType(path);
     const isHtml = type.contentType.startsWith('text/html');
-    if (!type.compressible && !isHtml) return;
+    if ((!type.compressible && !isHtml) || size > MAX_COMPRESS_BYTES) return;
     const data = await readFile(join(filesDir, path));
     const found: FileExtras = {};
     if (isHtml) {
@@ -57,22 +58,18 @@ export async function precompressSiteFiles(filesDir: string, encodedDir: string,
         brotliAsync(data, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: quality, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: data.length, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT } }),
       ]);
       const base = join(encodedDir, path);
-      if (gz.length <= data.length * MAX_KEPT_RATIO || br.length <= data.length * MAX_KEPT_RATIO) {
-        dirs.add(dirname(base));
-        await mkdir(dirname(base), { recursive: true });
-      }
+      if (gz.length <= data.length * MAX_KEPT_RATIO || br.length <= data.length * MAX_KEPT_RATIO) await mkdir(dirname(base), { recursive: true });
       if (gz.length <= data.length * MAX_KEPT_RATIO) {
-        await writeSynced(`${base}.gz`, gz);
+        await writeNew(`${base}.gz`, gz);
         found.gzip = gz.length;
       }
       if (br.length <= data.length * MAX_KEPT_RATIO) {
-        await writeSynced(`${base}.br`, br);
+        await writeNew(`${base}.br`, br);
         found.br = br.length;
       }
     }
     if (Object.keys(found).length) extras[path] = found;
   });
-  for (const dir of dirs) await fsyncDirectory(dir);
   return extras;
 }
 
@@ -86,12 +83,6 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
-async function writeSynced(path: string, data: Buffer): Promise<void> {
-  const handle = await open(path, 'wx', 0o644);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+async function writeNew(path: string, data: Buffer): Promise<void> {
+  await writeFile(path, data, { flag: 'wx', mode: 0o644 });
 }

@@ -2,6 +2,10 @@ import { copyFile, mkdir, open, readdir, stat, writeFile } from 'node:fs/promise
 import { dirname, join } from 'node:path';
 import { toHtml } from 'hast-util-to-html';
 import { createCodeHighlighter } from './code/createCodeHighlighter.js';
+import { scanFenceLanguages } from './code/scanFenceLanguages.js';
+import { listSourceFiles } from './source/listSourceFiles.js';
+import { createOrderedWriter } from './output/createOrderedWriter.js';
+import { forEachWithConcurrency } from './output/forEachWithConcurrency.js';
 import { builtInComponents } from './components/index.js';
 import { featureAssets } from './components/featureAssets.js';
 import { hashDocsSource } from './hashDocsSource.js';
@@ -27,6 +31,16 @@ import { renderPageShell } from './theme/renderPageShell.js';
 import { copyFeatureFiles, prepareThemeAssets } from './theme/prepareThemeAssets.js';
 
 export type { BuildReport } from './report/BuildReport.js';
+
+/** Pages whose I/O may overlap; the CPU work is still one page at a time. */
+const PAGES_IN_FLIGHT = 6;
+
+/** What one page contributes to the site-wide files (manifest, search, sitemap, llms.txt). */
+interface PageOutcome {
+  manifest: { path: string; title: string; file: string };
+  indexed?: { search: SearchEntry; llms: LlmsPage };
+  fellBack?: boolean;
+}
 
 /** Options for one export of a docs source into a static bundle folder. */
 export interface RenderSiteOptions {
@@ -71,7 +85,8 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const searchIndexPath = `_assets/search-index.${contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`)}.js`;
   const shell = createShellParts(site, theme, searchIndexPath, opts);
 
-  const highlighter = await createCodeHighlighter({ cacheDir: opts.cacheDir });
+  const languages = await scanFenceLanguages(sourceDir, await listSourceFiles(sourceDir));
+  const highlighter = await createCodeHighlighter({ cacheDir: opts.cacheDir, languages });
   const loader = new ModuleLoader(sourceDir);
   const deps = {
     components: builtInComponents,
@@ -95,63 +110,77 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
 
   const ids = new Map<string, Set<string>>();
   const anchorChecks: AnchorCheck[] = [];
-  const search: SearchEntry[] = [];
-  const manifestPages: { path: string; title: string; file: string }[] = [];
-  const sitemapPaths: string[] = [];
-  const llmsPages: LlmsPage[] = [];
   const titles = new Map<string, string>();
+  /** What each page adds to the site-wide outputs, kept by position so they stay in nav order. */
+  const results: (PageOutcome | undefined)[] = new Array(selected.length);
   const full = await open(join(outDir, 'llms-full.txt'), 'w');
-  const fallbackPages: string[] = [];
+  const fullWriter = createOrderedWriter((text) => full.write(text).then(() => undefined));
+  let done = 0;
   let rendered = 0;
   let failed = 0;
-  try {
-    for (const page of selected) {
-      if (opts.signal?.aborted) throw new Error('export aborted');
-      const ctx = createPageContext({ pagePath: page.path, sourceDir, site: index, report, iconLibrary: config.iconLibrary });
-      let content: RenderedContent;
-      try {
-        content = await renderPageContent(page, ctx, deps);
-      } catch (err) {
-        await assertSourceDir(sourceDir);
-        const reason = (err as Error).message?.split('\n')[0] || String(err);
-        if (opts.strict) throw new Error(`page /${page.path} failed to render: ${reason}`);
-        report.pageFailed(page.path, reason);
-        failed++;
-        const title = shell.label(page.path);
-        await out.write(pageFile(page.path), shell.errorPage(page, title, reason));
-        manifestPages.push({ path: page.path, title, file: pageFile(page.path) });
-        opts.onProgress?.(rendered + failed, selected.length);
-        continue;
-      }
-      const extra = { styles: [] as string[], scripts: [] as string[] };
-      for (const feature of ctx.features) {
-        const f = await featureFor(feature);
-        extra.styles.push(...f.css);
-        extra.scripts.push(...f.js);
-      }
-      const html = renderPageShell(shell.site, shell.page(page, content, toHtml(content.hast, { allowDangerousHtml: true }), extra), shell.rootPrefix(page.path));
-      await out.write(pageFile(page.path), html);
-      await out.write(`${page.path}.md`, content.markdown);
-      await full.write(`${content.markdown}\n---\n\n`);
-      ids.set(page.path, content.summary.ids);
-      anchorChecks.push(...ctx.anchorChecks);
-      titles.set(page.path, content.title);
-      manifestPages.push({ path: page.path, title: content.title, file: pageFile(page.path) });
-      const fm = content.frontmatter;
-      const listed = nav.locations.has(page.path) && !fm.hidden;
-      if (!fm.noindex && (listed || config.seoIndexing === 'all')) {
-        sitemapPaths.push(page.path);
-        search.push([page.path, content.title, content.summary.headings, content.description ?? '', content.summary.text]);
-        llmsPages.push({ path: page.path, title: content.title, description: content.description, section: nav.locations.get(page.path)?.groups[0] });
-      }
-      if (ctx.fellBack()) fallbackPages.push(page.path);
-      report.pageRendered();
-      rendered++;
-      opts.onProgress?.(rendered + failed, selected.length);
+
+  const renderOne = async (page: (typeof selected)[number], position: number): Promise<void> => {
+    if (opts.signal?.aborted) throw new Error('export aborted');
+    const ctx = createPageContext({ pagePath: page.path, sourceDir, site: index, report, iconLibrary: config.iconLibrary });
+    let content: RenderedContent;
+    try {
+      content = await renderPageContent(page, ctx, deps);
+    } catch (err) {
+      await assertSourceDir(sourceDir);
+      const reason = (err as Error).message?.split('\n')[0] || String(err);
+      if (opts.strict) throw new Error(`page /${page.path} failed to render: ${reason}`);
+      report.pageFailed(page.path, reason);
+      failed++;
+      const title = shell.label(page.path);
+      await out.write(pageFile(page.path), shell.errorPage(page, title, reason));
+      results[position] = { manifest: { path: page.path, title, file: pageFile(page.path) } };
+      fullWriter.skip(position);
+      opts.onProgress?.(++done, selected.length);
+      return;
     }
+    const extra = { styles: [] as string[], scripts: [] as string[] };
+    for (const feature of ctx.features) {
+      const f = await featureFor(feature);
+      extra.styles.push(...f.css);
+      extra.scripts.push(...f.js);
+    }
+    const html = renderPageShell(shell.site, shell.page(page, content, toHtml(content.hast, { allowDangerousHtml: true }), extra), shell.rootPrefix(page.path));
+    ids.set(page.path, content.summary.ids);
+    anchorChecks.push(...ctx.anchorChecks);
+    titles.set(page.path, content.title);
+    const fm = content.frontmatter;
+    const listed = nav.locations.has(page.path) && !fm.hidden;
+    const indexed = !fm.noindex && (listed || config.seoIndexing === 'all');
+    results[position] = {
+      manifest: { path: page.path, title: content.title, file: pageFile(page.path) },
+      indexed: indexed
+        ? {
+            search: [page.path, content.title, content.summary.headings, content.description ?? '', content.summary.text],
+            llms: { path: page.path, title: content.title, description: content.description, section: nav.locations.get(page.path)?.groups[0] },
+          }
+        : undefined,
+      fellBack: ctx.fellBack(),
+    };
+    await Promise.all([out.write(pageFile(page.path), html), out.write(`${page.path}.md`, content.markdown), fullWriter.put(position, `${content.markdown}\n---\n\n`)]);
+    report.pageRendered();
+    rendered++;
+    opts.onProgress?.(++done, selected.length);
+  };
+
+  try {
+    // Pages render one at a time on this thread, but several are in flight so that reading the
+    // next sources and writing finished pages overlap with the CPU work.
+    await forEachWithConcurrency(selected, PAGES_IN_FLIGHT, renderOne);
+    await fullWriter.drained();
   } finally {
     await full.close();
   }
+  const finished = results.filter((r): r is PageOutcome => r !== undefined);
+  const manifestPages = finished.map((r) => r.manifest);
+  const search: SearchEntry[] = finished.flatMap((r) => (r.indexed ? [r.indexed.search] : []));
+  const llmsPages: LlmsPage[] = finished.flatMap((r) => (r.indexed ? [r.indexed.llms] : []));
+  const sitemapPaths = finished.flatMap((r) => (r.indexed ? [r.manifest.path] : []));
+  const fallbackPages = finished.flatMap((r) => (r.fellBack ? [r.manifest.path] : []));
 
   await checkAnchors(outDir, anchorChecks, ids, report);
   for (const [source, destination] of site.redirects) {

@@ -175,10 +175,12 @@ test('a bad page gets an error page and is reported; strict mode rejects instead
 });
 
 test('a missing source folder, a source that vanishes mid-render, and a non-empty output folder are rejected clearly', async (t) => {
-  const src = await writeDocs(t, { 'docs.json': docsJson({ pages: ['a', 'b', 'c'] }), 'a.mdx': '# A', 'b.mdx': '# B', 'c.mdx': '# C' });
+  // More pages than are read ahead at once, so some reads happen after the folder is gone.
+  const names = Array.from({ length: 20 }, (_, i) => `p${i}`);
+  const src = await writeDocs(t, { 'docs.json': docsJson({ pages: names }), ...Object.fromEntries(names.map((n) => [`${n}.mdx`, `# ${n}`])) });
   await t.throwsAsync(renderSite({ sourceDir: join(src, 'nope'), outDir: join(src, '..', 'o1'), domain: 'd.test', jobId: 'j', now: new Date(), generatorVersion: '1' }), { message: /does not exist/ });
 
-  // onProgress runs synchronously between pages, so removing the folder here makes the next page's read fail.
+  // onProgress runs synchronously after the first page, so removing the folder then makes later reads fail.
   await t.throwsAsync(renderDocs(src, { onProgress: (n) => { if (n === 1) rmSync(src, { recursive: true, force: true }); } }), { message: /vanished/ });
 
   const src2 = await writeDocs(t, { 'a.mdx': '# A' });

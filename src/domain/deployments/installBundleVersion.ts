@@ -1,7 +1,9 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { BundleManifest } from '../../bundle/bundleManifest.js';
 import { extractBundle } from '../../bundle/extractBundle.js';
 import { precompressSiteFiles } from '../../bundle/precompressSiteFiles.js';
+import { syncTree } from '../../bundle/syncTree.js';
 import type { BundleLimits } from '../../bundle/verifyBundle.js';
 import { fsyncDirectory, writeFileDurably } from '../../store/writeFileDurably.js';
 import { versionLayout, type VersionLayout } from './versionLayout.js';
@@ -15,8 +17,8 @@ export interface InstalledVersion {
 }
 
 /**
- * Verifies and extracts a bundle into `<versionsDir>/<id>.partial`, precompresses it, fsyncs
- * everything, then renames it to `<versionsDir>/<id>`: a directory with the final name is always
+ * Verifies and extracts a bundle into `<versionsDir>/<id>.partial`, precompresses it, makes
+ * the whole tree durable, then renames it to `<versionsDir>/<id>`: a directory with the final name is always
  * complete, and a crash leaves only a `.partial` that the next start deletes. On any failure
  * the staging directory is removed and the error rethrown.
  */
@@ -28,10 +30,15 @@ export async function installBundleVersion(zipPath: string, versionsDir: string,
   try {
     const extracted = await extractBundle(zipPath, staging.files, limits, pin);
     await writeFileDurably(staging.manifest, JSON.stringify(extracted.manifest), 0o644);
-    const served = extracted.manifest.files.map((f) => f.path).filter((p) => !p.startsWith('_enclave/'));
+    const served = extracted.manifest.files.filter((f) => !f.path.startsWith('_enclave/'));
     const extras = await precompressSiteFiles(staging.files, staging.encoded, served);
     await writeFileDurably(staging.extras, JSON.stringify(extras), 0o644);
-    await fsyncDirectory(staging.dir);
+    // Nothing so far was fsynced one by one: the whole tree is made durable in one step.
+    const written = [
+      ...extracted.manifest.files.map((f) => join(staging.files, f.path)),
+      ...Object.entries(extras).flatMap(([path, e]) => [...(e.gzip === undefined ? [] : ['.gz']), ...(e.br === undefined ? [] : ['.br'])].map((ext) => join(staging.encoded, `${path}${ext}`))),
+    ];
+    await syncTree(staging.dir, written);
     const layout = versionLayout(versionsDir, id);
     await rename(staging.dir, layout.dir);
     await fsyncDirectory(versionsDir);

@@ -9,6 +9,7 @@ import { extractNotation } from './extractNotation.js';
 import { TokenCache, type TokenLines } from './TokenCache.js';
 import { createShikiTokenizer } from './createShikiTokenizer.js';
 import { buildCodeFigure } from './buildCodeFigure.js';
+import { PRELOADED_LANGUAGES } from './codeLanguages.js';
 
 /** Bumped whenever our token format or theme mapping changes, which invalidates old cache entries. */
 const TOKEN_FORMAT = 1;
@@ -42,9 +43,13 @@ export interface CodeHighlighter {
   flush(): void;
 }
 
-/** Creates the highlighter: shiki with one CSS-variable theme (light and dark via CSS), tokens cached by content hash in memory and under `cacheDir`. */
-export async function createCodeHighlighter(opts: { cacheDir?: string } = {}): Promise<CodeHighlighter> {
-  const tokenizer = await createShikiTokenizer();
+/**
+ * Creates the highlighter: shiki with one CSS-variable theme (light and dark via CSS), tokens
+ * cached by content hash in memory and under `cacheDir`. `languages` defaults to the ones docs
+ * use most; a renderer that knows its site's fence languages passes exactly those.
+ */
+export async function createCodeHighlighter(opts: { cacheDir?: string; languages?: readonly string[] } = {}): Promise<CodeHighlighter> {
+  const tokenizer = await createShikiTokenizer(opts.languages ?? PRELOADED_LANGUAGES);
   const cache = new TokenCache(opts.cacheDir);
 
   const tokensFor = (code: string, id: string | null): TokenLines => {

@@ -1,6 +1,6 @@
 import { bundledLanguagesInfo, createCssVariablesTheme, createHighlighter, createOnigurumaEngine, type BundledLanguage, type Highlighter } from 'shiki';
 import type { TokenLines, CodeToken } from './TokenCache.js';
-import { EXTRA_ALIASES, PLAIN_LANGUAGES, PRELOADED_LANGUAGES } from './codeLanguages.js';
+import { EXTRA_ALIASES, PLAIN_LANGUAGES } from './codeLanguages.js';
 
 /** Token kinds of the CSS-variables theme; a token's kind index is stored in the cache, its class is `ec-<kind>`. */
 export const TOKEN_KINDS = [
@@ -40,11 +40,21 @@ export interface ShikiTokenizer {
 
 let shared: Promise<Highlighter> | undefined;
 
-/** Creates (once per process) shiki with the oniguruma engine from its bundled wasm: no network, no native code. */
-export async function createShikiTokenizer(): Promise<ShikiTokenizer> {
-  shared ??= createHighlighter({ themes: [THEME], langs: PRELOADED_LANGUAGES, engine: createOnigurumaEngine(import('shiki/wasm')) });
+/**
+ * Creates (once per process) shiki with the oniguruma engine from its bundled wasm: no network,
+ * no native code. `langs` are loaded up front; compiling a grammar costs tens of milliseconds,
+ * so callers pass only what the site uses (see `prepareLanguages`).
+ */
+export async function createShikiTokenizer(langs: readonly string[]): Promise<ShikiTokenizer> {
+  shared ??= createHighlighter({ themes: [THEME], langs: [], engine: createOnigurumaEngine(import('shiki/wasm')) });
   const highlighter: Highlighter = await shared;
   const loaded = new Set(highlighter.getLoadedLanguages());
+  const tokenizer = buildTokenizer(highlighter, loaded);
+  await tokenizer.load(langs);
+  return tokenizer;
+}
+
+function buildTokenizer(highlighter: Highlighter, loaded: Set<string>): ShikiTokenizer {
   const resolve = (lang: string | null): string | null => {
     const name = (lang ?? '').trim().toLowerCase();
     if (PLAIN_LANGUAGES.has(name)) return null;
