@@ -5,6 +5,7 @@ import type { Config } from './config/schema.js';
 import type { Clock } from './domain/Clock.js';
 import { buildRouter } from './http/buildRouter.js';
 import type { RouteSpec } from './http/defineRoute.js';
+import { allowFeedbackOrigins } from './http/middleware/allowFeedbackOrigins.js';
 import { assignRequestId } from './http/middleware/assignRequestId.js';
 import { handleErrors } from './http/middleware/handleErrors.js';
 import { logRequests } from './http/middleware/logRequests.js';
@@ -61,6 +62,7 @@ export function createApp(deps: AppDeps): EnclaveApp {
       contentSecurityPolicy: { useDefaults: true, directives: { upgradeInsecureRequests: null } },
     }),
   );
+  app.use(allowFeedbackOrigins(config.feedback.allowedOrigins));
   const routerMiddleware = router.routes();
   const allowedMethods = router.allowedMethods({ throw: false });
   app.use(async function dispatch(ctx: Context, next: Next) {

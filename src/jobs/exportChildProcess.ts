@@ -38,7 +38,7 @@ const workerPath = fileURLToPath(new URL(`./exportWorker${extname(here)}`, impor
  */
 export function runExportInChild(input: ExportTaskInput, options: ExportChildOptions): Promise<ExportTaskResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(workerPath, [], { execArgv: process.execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
+    const child = fork(workerPath, [], { execArgv: [...process.execArgv, '--expose-gc'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
     let settled = false;

@@ -57,6 +57,9 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     },
   });
   controller.signal.throwIfAborted();
+  // The renderer's garbage would otherwise still be around while the zip is built, and the
+  // two together set the worker's peak memory (the server starts workers with --expose-gc).
+  (globalThis as { gc?: () => void }).gc?.();
   const packStart = performance.now();
   const file = bundleFileName(input.domain, rendered.version);
   const packed = await packBundle(input.siteDir, join(input.bundleDir, file), {

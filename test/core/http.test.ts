@@ -93,3 +93,19 @@ test('a 5xx never leaks the internal message or a stack; a full disk is 507', as
   const gone = await fetch(`http://127.0.0.1:${port}/v1/gone`);
   t.deepEqual(await gone.json(), { error: 'gone for good' });
 });
+
+test('bundles hosted on an allowed origin get CORS on the feedback and health endpoints; other origins get none', async (t) => {
+  const app = await startTestAppliance({ overrides: { feedback: { allowedOrigins: ['https://docs.partner.internal'] } } });
+  t.teardown(() => app.close());
+  const preflight = await app.api('/_enclave/feedback', { method: 'OPTIONS', key: null, headers: { Origin: 'https://docs.partner.internal', 'Access-Control-Request-Method': 'POST' } });
+  t.is(preflight.status, 204);
+  t.is(preflight.headers.get('access-control-allow-origin'), 'https://docs.partner.internal');
+  t.is(preflight.headers.get('access-control-allow-methods'), 'POST');
+  const health = await app.api('/_enclave/health', { key: null, headers: { Origin: 'https://docs.partner.internal' } });
+  t.is(health.headers.get('access-control-allow-origin'), 'https://docs.partner.internal');
+  const stranger = await app.api('/_enclave/health', { key: null, headers: { Origin: 'https://evil.example' } });
+  t.is(stranger.headers.get('access-control-allow-origin'), null);
+  const strangerPreflight = await app.api('/_enclave/feedback', { method: 'OPTIONS', key: null, headers: { Origin: 'https://evil.example' } });
+  t.not(strangerPreflight.status, 204);
+  t.is(strangerPreflight.headers.get('access-control-allow-origin'), null);
+});

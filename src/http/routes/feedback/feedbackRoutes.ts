@@ -41,11 +41,8 @@ export function feedbackRoutes(deps: FeedbackRouteDeps): RouteSpec[] {
         507: { description: 'The data volume is full; nothing was stored' },
       },
       async handler(ctx, { body }) {
-        const foreignOrigin = checkFeedbackOrigin(ctx, allowed);
-        if (foreignOrigin) {
-          ctx.set('Access-Control-Allow-Origin', foreignOrigin);
-          ctx.vary('Origin');
-        }
+        // Refuses other sites' posts; CORS headers for allowed origins come from allowFeedbackOrigins.
+        checkFeedbackOrigin(ctx, allowed);
         const entry = await ingestFeedback(deps, body);
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 201;
