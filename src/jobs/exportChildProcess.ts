@@ -26,6 +26,9 @@ export class ExportRunError extends Error {
   }
 }
 
+/** How long a finished run waits for its process to be reaped before settling anyway. */
+const CLOSE_WAIT_MS = 3000;
+
 // The worker module sits beside this one with the same extension: `.ts` under the tsx loader
 // (dev, tests), `.js` once compiled. execArgv carries the loader over to the child.
 const here = fileURLToPath(import.meta.url);
@@ -43,15 +46,32 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
     let settled = false;
     let killTimer: NodeJS.Timeout | undefined;
-    const finish = (err: Error | null, result?: ExportTaskResult) => {
+    let closed = false;
+    const whenClosed: (() => void)[] = [];
+    // Settles once the process is really gone (reaped), so a caller that stops the queue can
+    // rely on no worker being left; bounded in case the close event never comes.
+    // A worker that reported its outcome exits by itself and gets a moment to do so; one that
+    // timed out or ignored an abort is killed at once.
+    const finish = (err: Error | null, result?: ExportTaskResult, reported = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timeout);
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      if (err) reject(err);
-      else resolve(result!);
+      const kill = () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      };
+      if (!reported) kill();
+      const settle = () => (err ? reject(err) : resolve(result!));
+      if (closed) return settle();
+      const bound = setTimeout(() => {
+        kill();
+        settle();
+      }, CLOSE_WAIT_MS);
+      whenClosed.push(() => {
+        clearTimeout(bound);
+        settle();
+      });
     };
     const timeout = setTimeout(() => finish(new ExportRunError(`export timed out after ${Math.round(options.timeoutMs / 1000)} s`)), options.timeoutMs);
     const onAbort = () => {
@@ -73,15 +93,17 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
           options.onProgress?.(message);
           break;
         case 'done':
-          finish(null, message.result);
+          finish(null, message.result, true);
           break;
         case 'failed':
-          finish(new ExportRunError(message.error, stderr));
+          finish(new ExportRunError(message.error, stderr), undefined, true);
           break;
       }
     });
     // 'close' (not 'exit'): it comes after the IPC channel has delivered the worker's last message.
     child.on('close', (code, signal) => {
+      closed = true;
+      for (const done of whenClosed.splice(0)) done();
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
       const oom = /heap out of memory/i.test(stderr) ? ' (out of memory)' : '';
       finish(new ExportRunError(options.signal?.aborted ? 'export aborted' : `export worker stopped unexpectedly (${how})${oom}`, stderr));

@@ -1,6 +1,8 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createAdminKey } from '../../src/domain/keys/createAdminKey.js';
@@ -285,4 +287,67 @@ test('deploying the active bundle again is `unchanged`; bad bodies are 400; a re
   const openapi = await (await fetch(`${app.url}/openapi.json`)).json();
   t.truthy(openapi.paths['/v1/deployments']?.post);
   t.truthy(openapi.paths['/v1/deployments/rollback']?.post);
+});
+
+test('a restart after a crash mid-deployment marks it failed and deletes its staging and stray directories', async (t) => {
+  const dir = await makeTempDir('enclave-deploy-');
+  const zip = join(dir, 'v1.zip');
+  await writeBundle(zip, 'v1');
+  const dataDir = join(dir, 'data');
+  const app = await startLoggedAppliance({ dataDir });
+  t.is((await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: zip } })).status, 200);
+  const key = app.key;
+  await app.stop();
+  // What a kill -9 during an extraction leaves behind.
+  const statePath = join(dataDir, 'deployments.json');
+  const state = JSON.parse(await readFile(statePath, 'utf8'));
+  state.deployments.unshift({ ...state.deployments[0], id: 'dp_00000000000000aa', status: 'running', activatedAt: null, finishedAt: null });
+  await writeFile(statePath, JSON.stringify(state));
+  const versions = join(dataDir, 'site', 'versions');
+  await mkdir(join(versions, 'dp_00000000000000aa.partial', 'files'), { recursive: true });
+  await mkdir(join(versions, 'stray'), { recursive: true });
+  await mkdir(join(dataDir, 'site', 'incoming'), { recursive: true });
+  await writeFile(join(dataDir, 'site', 'incoming', 'half.zip'), 'partial download');
+
+  const again = await startLoggedAppliance({ dataDir, key });
+  t.teardown(() => again.close());
+  t.is(await pageVersion(`${again.url}/`), 'v1');
+  t.deepEqual(await readdir(versions), [state.deployments[1].id]);
+  t.false(existsSync(join(dataDir, 'site', 'incoming', 'half.zip')));
+  const record = await (await again.api('/v1/deployments/dp_00000000000000aa')).json();
+  t.is(record.status, 'failed');
+  t.is(record.error, 'interrupted by a restart');
+});
+
+test('a version replaced while a response still streams from it is deleted only after that response ends', async (t) => {
+  const dir = await makeTempDir('enclave-deploy-');
+  const big1 = randomBytes(6 * 1024 * 1024);
+  await writeBundle(join(dir, 'v1.zip'), 'v1', { files: makeSiteFiles('v1', { 'downloads/big.bin': big1 }) });
+  await writeBundle(join(dir, 'v2.zip'), 'v2', { files: makeSiteFiles('v2', { 'downloads/big.bin': randomBytes(1024) }) });
+  const app = await startLoggedAppliance({ overrides: { staticExport: { keepVersions: 1 } } });
+  t.teardown(() => app.close());
+  const first = await (await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: join(dir, 'v1.zip') } })).json();
+  const v1Dir = join(app.dataDir, 'site', 'versions', first.id);
+
+  // Start the download and read only its first chunk; the server's stream stays open.
+  const { hostname, port } = new URL(app.url);
+  const chunks: Buffer[] = [];
+  const response = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
+    request({ host: hostname, port, path: '/downloads/big.bin' }, resolve).on('error', reject).end();
+  });
+  const firstChunk = await new Promise<Buffer>((resolve) => response.once('data', resolve));
+  chunks.push(firstChunk);
+  response.pause();
+
+  t.is((await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: join(dir, 'v2.zip') } })).status, 200);
+  t.is(await pageVersion(`${app.url}/`), 'v2');
+  t.true(existsSync(v1Dir), 'still in use: not deleted yet');
+  const status = await (await app.api(`/v1/deployments/${first.id}`)).json();
+  t.is(status.status, 'removed');
+
+  response.on('data', (c: Buffer) => chunks.push(c));
+  await new Promise((resolve) => response.once('end', resolve));
+  t.deepEqual(Buffer.concat(chunks), big1, 'the old version finished byte for byte');
+  await waitFor('v1 deleted', async () => !existsSync(v1Dir), 5000);
+  t.pass();
 });

@@ -210,3 +210,28 @@ test('progress is reported per page and the feedback endpoint reaches every page
   t.deepEqual(seen, [[1, 2], [2, 2]]);
   t.regex(await read(out, 'b.html'), /<meta name="enclave-feedback-endpoint" content="\/_enclave\/feedback">/);
 });
+
+test('rendering with worker threads produces exactly the same bundle as rendering on one thread', async (t) => {
+  const { execFileSync } = await import('node:child_process');
+  const { readdir, readFile: readBytes } = await import('node:fs/promises');
+  const { mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const root = await mkdtemp(join(tmpdir(), 'enclave-threads-'));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  execFileSync(process.execPath, ['../shared/bin/gen-corpus.mjs', join(root, 'src'), '60'], { stdio: 'ignore' });
+  const render = (outDir: string, threads: number) =>
+    renderSite({ sourceDir: join(root, 'src'), outDir, domain: 'd.test', jobId: 'j', now: new Date('2026-01-01T00:00:00Z'), generatorVersion: '1', threads });
+  const single = await render(join(root, 'one'), 0);
+  const parallel = await render(join(root, 'two'), 2);
+  t.is(parallel.pageCount, 60);
+  t.deepEqual(parallel.report, single.report);
+  const list = async (dir: string) => (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length)).sort();
+  const files = await list(join(root, 'one'));
+  t.deepEqual(await list(join(root, 'two')), files);
+  for (const file of files) {
+    if (file.endsWith('manifest.json')) continue; // holds createdAt only; compared via its page list below
+    t.true((await readBytes(join(root, 'one', file))).equals(await readBytes(join(root, 'two', file))), file);
+  }
+  const pages = (dir: string) => readBytes(join(root, dir, '_enclave/manifest.json'), 'utf8').then((m) => JSON.parse(m).pages);
+  t.deepEqual(await pages('two'), await pages('one'));
+});

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { join, posix } from 'node:path';
+import { isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { bundleManifestSchema, type BundleManifest } from '../../bundle/bundleManifest.js';
 import type { FileExtras } from '../../bundle/precompressSiteFiles.js';
 import { siteFileType } from '../../bundle/siteFileType.js';
@@ -27,7 +27,9 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
   const extras = JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>;
   const files = new Map<string, ServedFile>();
   for (const entry of manifest.files) {
-    if (!isServable(entry.path)) continue;
+    // The verifier already refused unsafe names; the resolve-and-prefix check is done again
+    // here, once per file, so no request can ever be answered from outside the version.
+    if (!isServable(entry.path) || !isInside(layout.files, join(layout.files, entry.path))) continue;
     const type = siteFileType(entry.path);
     const tag = entry.sha256.slice(0, 32);
     const extra = extras[entry.path] ?? {};
@@ -44,6 +46,11 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
   }
   const pagePaths = new Set(manifest.pages.map((p) => normalizePagePath(p.path)));
   return new SiteVersion(id, manifest.version, manifest.domain, layout.dir, files, pagePaths);
+}
+
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(resolve(dir), resolve(path));
+  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
 
 /** Dotfiles and the bundle's own metadata are never served. */

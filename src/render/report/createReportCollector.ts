@@ -8,6 +8,8 @@ export interface BuildReportCollector extends ReportCollector {
   setExpected(n: number): void;
   /** Count of pages that fell back somewhere (unknown component, unevaluable expression). */
   warningCount(): number;
+  /** Adds the page-level findings another collector made (a worker thread's share). */
+  absorb(part: BuildReport): void;
   toJSON(): BuildReport;
 }
 
@@ -56,6 +58,13 @@ export function createReportCollector(): BuildReportCollector {
     },
     warningCount() {
       return report.warnings.length;
+    },
+    absorb(part) {
+      for (const b of part.brokenLinks) this.brokenLink(b.page, b.href);
+      for (const m of part.missingImages) this.missingImage(m.page, m.src);
+      for (const e of part.externalUrls) this.externalUrl(e.page, e.url);
+      for (const w of part.warnings) this.warning(w.message, w.page);
+      for (const [name, count] of Object.entries(part.unknownComponents)) report.unknownComponents[name] = (report.unknownComponents[name] ?? 0) + count;
     },
     toJSON() {
       return report;

@@ -1,0 +1,24 @@
+import type { AnchorCheck } from '../links/createPageContext.js';
+import type { LlmsPage } from '../output/buildLlmsTxt.js';
+import type { SearchEntry } from '../search/buildSearchIndexScript.js';
+
+/** Runtime features a page can pull in (their files are copied once per bundle). */
+export type PageFeature = 'mermaid' | 'katex' | 'openapi';
+
+/**
+ * Everything one rendered page contributes to the site-wide outputs. Plain data, so a worker
+ * thread can send it to the thread that assembles the bundle.
+ */
+export interface PageResult {
+  position: number;
+  manifest: { path: string; title: string; file: string };
+  /** Set when the page failed and got an error page instead. */
+  failedReason?: string;
+  indexed?: { search: SearchEntry; llms: LlmsPage };
+  fellBack: boolean;
+  ids: string[];
+  anchorChecks: AnchorCheck[];
+  /** The page's Markdown copy, appended to llms-full.txt in nav order. */
+  markdown: string | null;
+  features: PageFeature[];
+}

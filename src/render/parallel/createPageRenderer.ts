@@ -1,0 +1,92 @@
+import { toHtml } from 'hast-util-to-html';
+import { createCodeHighlighter } from '../code/createCodeHighlighter.js';
+import { builtInComponents } from '../components/index.js';
+import { featureAssets } from '../components/featureAssets.js';
+import { createPageContext } from '../links/createPageContext.js';
+import { pageFile } from '../links/SiteIndex.js';
+import { renderMath } from '../math/renderMath.js';
+import { ModuleLoader } from '../mdx/ModuleLoader.js';
+import type { BundleWriter } from '../output/createBundleWriter.js';
+import { renderPageContent, type RenderedContent } from '../page/renderPageContent.js';
+import type { ReportCollector } from '../types.js';
+import { createOperationRenderer } from '../site/createOperationRenderer.js';
+import type { ShellParts } from '../site/createShellParts.js';
+import type { LoadedSite } from '../site/loadSite.js';
+import { renderPageShell } from '../theme/renderPageShell.js';
+import type { PageFeature, PageResult } from './PageResult.js';
+
+/** Renders one page of a prepared site to its files and returns what it contributes. */
+export type PageRenderer = (position: number) => Promise<PageResult>;
+
+/** Bundle paths of a feature's stylesheets and scripts (the files themselves are copied once, at the end). */
+export function featureTargets(feature: PageFeature): { css: string[]; js: string[] } {
+  const files = featureAssets(feature);
+  return { css: files.filter((f) => f.target.endsWith('.css')).map((f) => f.target), js: files.filter((f) => f.target.endsWith('.js')).map((f) => f.target) };
+}
+
+/**
+ * Builds the per-page renderer shared by the main thread and worker threads: the highlighter
+ * (only the grammars the site uses), the module loader and the OpenAPI renderer, then for each
+ * page: content → theme shell → `page.html` and `page.md`. A page that throws gets an error page.
+ */
+export async function createPageRenderer(options: {
+  site: LoadedSite;
+  shell: ShellParts;
+  out: BundleWriter;
+  report: ReportCollector;
+  sourceDir: string;
+  cacheDir?: string;
+  languages: readonly string[];
+}): Promise<PageRenderer> {
+  const { site, shell, out, report, sourceDir } = options;
+  const highlighter = await createCodeHighlighter({ cacheDir: options.cacheDir, languages: options.languages });
+  const deps = {
+    components: builtInComponents,
+    highlight: highlighter.highlight.bind(highlighter),
+    renderMath,
+    loader: new ModuleLoader(sourceDir),
+    openapi: createOperationRenderer(site),
+  };
+  const targets = new Map<PageFeature, { css: string[]; js: string[] }>();
+
+  return async function renderPage(position) {
+    const page = site.selected[position];
+    const file = pageFile(page.path);
+    const ctx = createPageContext({ pagePath: page.path, sourceDir, site: site.index, report, iconLibrary: site.config.iconLibrary });
+    let content: RenderedContent;
+    try {
+      content = await renderPageContent(page, ctx, deps);
+    } catch (err) {
+      const reason = (err as Error).message?.split('\n')[0] || String(err);
+      const title = shell.label(page.path);
+      await out.write(file, shell.errorPage(page, title, reason));
+      return { position, manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdown: null, features: [] };
+    }
+    const extra = { styles: [] as string[], scripts: [] as string[] };
+    for (const feature of ctx.features) {
+      if (!targets.has(feature)) targets.set(feature, featureTargets(feature));
+      extra.styles.push(...targets.get(feature)!.css);
+      extra.scripts.push(...targets.get(feature)!.js);
+    }
+    const html = renderPageShell(shell.site, shell.page(page, content, toHtml(content.hast, { allowDangerousHtml: true }), extra), shell.rootPrefix(page.path));
+    await Promise.all([out.write(file, html), out.write(`${page.path}.md`, content.markdown)]);
+    const fm = content.frontmatter;
+    const listed = site.nav.locations.has(page.path) && !fm.hidden;
+    const indexed = !fm.noindex && (listed || site.config.seoIndexing === 'all');
+    return {
+      position,
+      manifest: { path: page.path, title: content.title, file },
+      indexed: indexed
+        ? {
+            search: [page.path, content.title, content.summary.headings, content.description ?? '', content.summary.text],
+            llms: { path: page.path, title: content.title, description: content.description, section: site.nav.locations.get(page.path)?.groups[0] },
+          }
+        : undefined,
+      fellBack: ctx.fellBack(),
+      ids: [...content.summary.ids],
+      anchorChecks: ctx.anchorChecks,
+      markdown: content.markdown,
+      features: [...ctx.features],
+    };
+  };
+}

@@ -1,0 +1,104 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { forEachWithConcurrency } from '../output/forEachWithConcurrency.js';
+import type { BuildReport } from '../report/BuildReport.js';
+import type { PageRenderer } from './createPageRenderer.js';
+import type { PageResult } from './PageResult.js';
+import type { FromWorker, PageWorkerData, ToWorker } from './workerProtocol.js';
+
+/** Below this many pages a worker's start-up (grammars, site model) costs more than it saves. */
+const MIN_PAGES_FOR_WORKERS = 150;
+/** Pages handed to a worker at a time: small enough to balance the load, large enough to keep it busy. */
+const CHUNK = 12;
+/** Pages in flight on the main thread: their file I/O overlaps with the rendering of others. */
+const MAIN_IN_FLIGHT = 6;
+
+/** How many extra threads to use for `pageCount` pages on this machine. */
+export function workerCountFor(pageCount: number): number {
+  if (pageCount < MIN_PAGES_FOR_WORKERS) return 0;
+  return Math.max(0, Math.min(availableParallelism() - 1, 3));
+}
+
+/**
+ * Renders pages 0…count-1 on the main thread and on worker threads at once. Pages are handed
+ * out on demand, so a worker that is still starting up simply takes fewer. A worker that fails
+ * gives its unfinished pages back to the main thread: parallelism is an optimisation, never a
+ * reason for an export to fail. Resolves with the workers' report parts.
+ */
+export async function renderPagesInParallel(options: {
+  count: number;
+  workers: number;
+  workerData: PageWorkerData;
+  renderLocal: PageRenderer;
+  onResult: (result: PageResult) => void;
+  onWorkerFailure: (message: string) => void;
+  signal?: AbortSignal;
+}): Promise<BuildReport[]> {
+  const queue = Array.from({ length: options.count }, (_, i) => i);
+  let failure: unknown = null;
+  const take = (n: number) => queue.splice(0, n);
+  const accept = (result: PageResult) => {
+    if (failure !== null) return;
+    try {
+      options.onResult(result);
+    } catch (err) {
+      failure = err;
+    }
+  };
+
+  const workers: Worker[] = [];
+  const finished = Array.from({ length: options.workers }, () => {
+    const worker = new Worker(new URL('./pageWorkerEntry.mjs', import.meta.url), { workerData: options.workerData });
+    workers.push(worker);
+    const outstanding = new Set<number>();
+    return new Promise<BuildReport | null>((resolve) => {
+      let settled = false;
+      const giveBack = (message: string) => {
+        if (settled) return;
+        settled = true;
+        queue.push(...outstanding);
+        options.onWorkerFailure(message);
+        void worker.terminate();
+        resolve(null);
+      };
+      const handOut = () => {
+        const positions = failure === null && !options.signal?.aborted ? take(CHUNK) : [];
+        for (const p of positions) outstanding.add(p);
+        worker.postMessage((positions.length ? { type: 'render', positions } : { type: 'finish' }) satisfies ToWorker);
+      };
+      worker.on('message', (message: FromWorker) => {
+        if (message.type === 'ready' || message.type === 'idle') handOut();
+        else if (message.type === 'page') {
+          outstanding.delete(message.result.position);
+          accept(message.result);
+        } else if (message.type === 'report') {
+          settled = true;
+          resolve(message.report);
+        } else giveBack(message.message);
+      });
+      worker.on('error', (err) => giveBack(err.message));
+      worker.on('exit', (code) => giveBack(`page worker exited (${code})`));
+    });
+  });
+
+  try {
+    // The main thread works too, and picks up pages any failed worker gave back.
+    const mainLane = async () => {
+      for (;;) {
+        if (failure !== null) return;
+        if (options.signal?.aborted) throw new Error('export aborted');
+        const batch = take(MAIN_IN_FLIGHT);
+        if (batch.length === 0) return;
+        await forEachWithConcurrency(batch, MAIN_IN_FLIGHT, async (position) => accept(await options.renderLocal(position)));
+      }
+    };
+    await mainLane();
+    const reports = await Promise.all(finished);
+    await mainLane();
+    if (failure !== null) throw failure;
+    if (options.signal?.aborted) throw new Error('export aborted');
+    return reports.filter((r): r is BuildReport => r !== null);
+  } finally {
+    for (const worker of workers) void worker.terminate();
+  }
+}

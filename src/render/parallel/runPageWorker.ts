@@ -1,0 +1,37 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { createBundleWriter } from '../output/createBundleWriter.js';
+import { createReportCollector } from '../report/createReportCollector.js';
+import { createShellParts } from '../site/createShellParts.js';
+import { loadSite } from '../site/loadSite.js';
+import { forEachWithConcurrency } from '../output/forEachWithConcurrency.js';
+import { createPageRenderer } from './createPageRenderer.js';
+import type { FromWorker, PageWorkerData, ToWorker } from './workerProtocol.js';
+
+// A page-rendering worker: rebuilds the site view from the same inputs as the main thread,
+// then renders whatever pages it is handed and reports back, until told to finish.
+const data = workerData as PageWorkerData;
+const port = parentPort!;
+const send = (message: FromWorker) => port.postMessage(message);
+
+try {
+  // Config and navigation warnings are the main thread's to report; pages' own go to this collector.
+  const report = createReportCollector();
+  const site = await loadSite(data.sourceDir, createReportCollector(), data.paths);
+  const shell = createShellParts(site, data.theme, data.searchIndexPath, data);
+  const renderPage = await createPageRenderer({
+    site, shell, out: createBundleWriter(data.outDir), report, sourceDir: data.sourceDir, cacheDir: data.cacheDir, languages: data.languages,
+  });
+  port.on('message', (message: ToWorker) => {
+    if (message.type === 'finish') {
+      send({ type: 'report', report: report.toJSON() });
+      port.close();
+      return;
+    }
+    forEachWithConcurrency(message.positions, 4, async (position) => send({ type: 'page', result: await renderPage(position) }))
+      .then(() => send({ type: 'idle' }))
+      .catch((err: Error) => send({ type: 'error', message: err.message }));
+  });
+  send({ type: 'ready' });
+} catch (err) {
+  send({ type: 'error', message: (err as Error).message });
+}

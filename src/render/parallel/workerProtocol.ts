@@ -1,0 +1,28 @@
+import type { BuildReport } from '../report/BuildReport.js';
+import type { ThemeAssets } from '../theme/prepareThemeAssets.js';
+import type { PageResult } from './PageResult.js';
+
+/** What a page worker needs to rebuild the same site view as the main thread (plain data). */
+export interface PageWorkerData {
+  sourceDir: string;
+  outDir: string;
+  paths?: string[];
+  domain: string;
+  generatorVersion: string;
+  feedbackEndpoint?: string | null;
+  cacheDir?: string;
+  theme: ThemeAssets;
+  searchIndexPath: string;
+  languages: string[];
+}
+
+/** Main thread → worker. */
+export type ToWorker = { type: 'render'; positions: number[] } | { type: 'finish' };
+
+/** Worker → main thread. `idle` asks for more pages; `report` closes the worker's share. */
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'page'; result: PageResult }
+  | { type: 'idle' }
+  | { type: 'report'; report: BuildReport }
+  | { type: 'error'; message: string };
