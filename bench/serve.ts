@@ -6,13 +6,38 @@ import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
 import AdmZip from 'adm-zip';
+import { createServer as createHttpServer } from 'node:http';
+import Koa from 'koa';
+import { loadConfig } from '../src/config/loadConfig.js';
 import { SAMPLE_DOMAIN } from '../src/domain/bootstrap/sampleDocs.js';
+import { systemClock } from '../src/domain/Clock.js';
+import { openDeploymentStore } from '../src/domain/deployments/deploymentStore.js';
+import { SiteDeployer } from '../src/domain/deployments/SiteDeployer.js';
+import { createSiteHandler } from '../src/http/routes/site/createSiteHandler.js';
+import { createLogger } from '../src/logging/createLogger.js';
+import { openControlStore } from '../src/store/ControlStore.js';
+import { installBundleVersion } from '../src/domain/deployments/installBundleVersion.js';
 import { projectRoot } from '../test/helpers/spawnAppliance.js';
 import { startTestAppliance } from '../test/helpers/testAppliance.js';
 import { makeManifest } from '../test/deploy/helpers/testBundles.js';
 import { printTable, runAutocannon, type LoadResult } from './runAutocannon.js';
+
+// `tsx bench/serve.ts --site-handler-only DATA_DIR PORT`: the site handler alone on a bare Koa
+// app (no request id, logging, error mapping or helmet), to show what the shared stack costs.
+if (process.argv[2] === '--site-handler-only') {
+  const [, , , dir, port] = process.argv;
+  const config = loadConfig({ env: { ENCLAVE_DATA_DIR: dir, ENCLAVE_LOG_LEVEL: 'silent' } });
+  const store = await openDeploymentStore(config.dataDir);
+  const control = await openControlStore(config);
+  const deployer = await SiteDeployer.open({ config, logger: createLogger('silent'), clock: systemClock, sites: control.sites, store });
+  const app = new Koa();
+  app.use(createSiteHandler(deployer.live));
+  await new Promise<void>((resolve) => createHttpServer(app.callback()).listen(Number(port), '127.0.0.1', resolve));
+  await new Promise(() => {}); // serve until killed
+}
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -174,6 +199,12 @@ children.push(nginx);
 const nginxUrl = `http://127.0.0.1:${nginxPort}`;
 await waitFor200(`${nginxUrl}/`, 10_000);
 
+const handlerPort = await freePort();
+const handlerOnly = spawn(process.execPath, ['--import', 'tsx', 'bench/serve.ts', '--site-handler-only', dataDir, String(handlerPort)], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+children.push(handlerOnly);
+const handlerOnlyUrl = `http://127.0.0.1:${handlerPort}`;
+await waitFor200(`${handlerOnlyUrl}/`, 30_000);
+
 const enclaveUrl = enclave!.url;
 const rows: [string, LoadResult][] = [];
 const run = async (name: string, url: string, rate?: number, headers?: Record<string, string>) => {
@@ -185,6 +216,9 @@ await runAutocannon({ url: `${enclaveUrl}${targets.page}`, seconds: 2, connectio
 await runAutocannon({ url: `${nginxUrl}${targets.page}`, seconds: 2, connections });
 await run('enclave page', `${enclaveUrl}${targets.page}`);
 await run('nginx   page', `${nginxUrl}${targets.page}`);
+await runAutocannon({ url: `${handlerOnlyUrl}${targets.page}`, seconds: 2, connections });
+await run('site handler alone on bare Koa, page', `${handlerOnlyUrl}${targets.page}`);
+handlerOnly.kill('SIGTERM');
 await run('enclave page, Accept-Encoding: br (precompressed)', `${enclaveUrl}${targets.page}`, undefined, { 'Accept-Encoding': 'br, gzip' });
 await run(`enclave large asset (${Math.round(largest.size / 1024)} KiB)`, `${enclaveUrl}${targets.asset}`);
 await run(`nginx   large asset (${Math.round(largest.size / 1024)} KiB)`, `${nginxUrl}${targets.asset}`);
@@ -212,17 +246,29 @@ rows.push(['enclave page @ 500 req/s during the 50 MB activation (30 s window)',
 nginx.kill('SIGTERM');
 enclave!.child.kill('SIGTERM');
 
+// 5. The longest event-loop stall while the same bundle is verified, extracted and precompressed
+// (in this process, nothing else running): what a request could wait behind an activation.
+const loop = monitorEventLoopDelay({ resolution: 5 });
+loop.enable();
+const inProcessStarted = performance.now();
+await installBundleVersion(largeZip, join(work, 'stall-test'), 'dp_0000000000000001', { maxBundleBytes: 1 << 30, maxEntries: 50_000, maxExtractedBytes: 2 ** 31, maxCompressionRatio: 200 }, null);
+const inProcessMs = performance.now() - inProcessStarted;
+loop.disable();
+
 const byName = Object.fromEntries(rows);
 console.log(`\nbench:serve — ${seconds}s per run, ${connections} connections, 127.0.0.1, node ${process.version}, ${spawnSync('nginx', ['-v'], { encoding: 'utf8' }).stderr.trim()}`);
 console.log('enclave: real src/main.ts (tsx), log level warn; nginx: 1 worker, access_log off, sendfile on\n');
 printTable(['run', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'], rows.map(([name, r]) => [name, Math.round(r.rps), r.p50, r.p99, r.errors, r.non2xx]));
 const ratio = (a: string, b: string) => (byName[a].rps / byName[b].rps).toFixed(2);
 const pageRatio = byName['enclave page'].rps / byName['nginx   page'].rps;
+const handlerRatio = byName['site handler alone on bare Koa, page'].rps / byName['nginx   page'].rps;
 const p99At2k = byName['enclave page @ 2,000 req/s'].p99;
 console.log(`
-enclave/nginx req/s: page ${ratio('enclave page', 'nginx   page')} (target ≥ 0.7: ${pageRatio >= 0.7 ? 'met' : 'NOT met'}), large asset ${ratio(rows[3][0], rows[4][0])}, 404 ${ratio('enclave 404', 'nginx   404')}
+enclave/nginx req/s: page ${ratio('enclave page', 'nginx   page')} (target ≥ 0.7: ${pageRatio >= 0.7 ? 'met' : 'NOT met'}), large asset ${ratio(`enclave large asset (${Math.round(largest.size / 1024)} KiB)`, `nginx   large asset (${Math.round(largest.size / 1024)} KiB)`)}, 404 ${ratio('enclave 404', 'nginx   404')}
+site handler alone on bare Koa / nginx, page: ${handlerRatio.toFixed(2)} (the rest of the gap is the app-wide middleware: request id, request log, error mapping, helmet)
 p99 at 2,000 req/s: ${p99At2k} ms (target < 10 ms: ${p99At2k < 10 ? 'met' : 'NOT met'})
 start → first 200 from the cached version (tsx src/main.ts): median ${Math.round(startTimes[1])} ms, runs ${startTimes.map((t) => Math.round(t)).join('/')} ms (target < 1000 ms: ${startTimes[1] < 1000 ? 'met' : 'NOT met'})
 start → first 200 from the cached version (node dist/main.js): ${compiledTimes.length ? `median ${Math.round(compiledTimes[1])} ms, runs ${compiledTimes.map((t) => Math.round(t)).join('/')} ms (target < 1000 ms: ${compiledTimes[1] < 1000 ? 'met' : 'NOT met'})` : 'not measured (run npm run build first)'}
+event loop during an in-process install of the same bundle (${(inProcessMs / 1000).toFixed(2)} s): max stall ${(loop.max / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms
 activation of a ${(largeBytes / 1048576).toFixed(1)} MB bundle (${record.fileCount} files, ${(record.extractedBytes / 1048576).toFixed(1)} MB extracted, verify + extract + precompress + fsync + switch): ${(activationMs / 1000).toFixed(2)} s`);
 process.exit(0);

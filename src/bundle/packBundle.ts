@@ -37,41 +37,36 @@ async function listFiles(root: string): Promise<string[]> {
  * Zips the rendered site in `siteDir` into `zipPath` (written beside it, fsynced and renamed into
  * place, so a crash never leaves a half zip under the final name). Entry times are the job's
  * `now`, so the zip depends only on the content. Runs in the export worker process: adm-zip
- * works on buffers and would otherwise block the server's event loop.
+ * works synchronously on buffers and would otherwise block the server's event loop.
  *
  * Memory: adm-zip keeps every entry's uncompressed bytes until the whole archive is built,
- * which for a 5,000-page site is a quarter of a gigabyte. Entries are therefore added empty
- * and each file is read just before adm-zip compresses it (its per-item start hook); the
- * previous entry's bytes are dropped at the same moment, once its headers have been written.
- * Only the compressed archive is ever held whole. The manifest check in the export tests
- * reads every file back from the zip, so a change in adm-zip that broke this would show.
+ * which for a 5,000-page site is a quarter of a gigabyte. So entries are added empty and each
+ * entry's `getCompressedData` (which adm-zip calls once per entry, in order, right before
+ * writing that entry's headers) is wrapped to read the file just then; the previous entry's
+ * bytes are dropped at the same moment, its headers being written by then. Only the compressed
+ * archive is ever held whole. The export tests read every file back from real zips and check
+ * its size and SHA-256 against the manifest, so an adm-zip change that broke this would show.
  */
 export async function packBundle(siteDir: string, zipPath: string, options: { now: Date; onProgress?: (done: number, total: number) => void }): Promise<PackedBundle> {
   const files = await listFiles(siteDir);
   const zip = new AdmZip();
-  const entries = new Map<string, AdmZip.IZipEntry>();
+  let previous: AdmZip.IZipEntry | undefined;
+  let done = 0;
   for (const rel of files) {
     const entry = zip.addFile(rel, Buffer.alloc(0), '', 0o644);
     entry.header.time = options.now;
-    entries.set(entry.entryName, entry);
+    const compress = entry.getCompressedData.bind(entry);
+    entry.getCompressedData = () => {
+      previous?.setData(Buffer.alloc(0));
+      previous = entry;
+      entry.setData(readFileSync(join(siteDir, rel)));
+      if (STORED_EXTENSIONS.has(extname(rel).toLowerCase())) entry.header.method = STORED;
+      options.onProgress?.(++done, files.length);
+      // zlib hands back a view of a buffer as large as the input; copying lets that go.
+      return Buffer.from(compress());
+    };
   }
-  let previous: AdmZip.IZipEntry | undefined;
-  let done = 0;
-  const data = await new Promise<Buffer>((resolve, reject) => {
-    zip.toBuffer(
-      resolve,
-      reject,
-      (name) => {
-        previous?.setData(Buffer.alloc(0));
-        const entry = entries.get(name);
-        if (!entry) throw new Error(`zip entry ${name} vanished while packing`);
-        entry.setData(readFileSync(join(siteDir, name)));
-        if (STORED_EXTENSIONS.has(extname(name).toLowerCase())) entry.header.method = STORED;
-        previous = entry;
-      },
-      () => options.onProgress?.(++done, files.length),
-    );
-  });
+  const data = zip.toBuffer();
   await mkdir(dirname(zipPath), { recursive: true });
   await writeFileDurably(zipPath, data, 0o600);
   return { sizeBytes: data.length, sha256: await sha256OfFile(zipPath), entries: files.length };

@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { parseArgs } from 'node:util';
+import { sha256OfFile } from '../domain/exports/sha256OfFile.js';
 import { apiClientFromEnv, reportApiFailure, UnreachableError, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 
@@ -76,12 +76,6 @@ async function waitForExport(client: ApiClient, io: CliIo, jobId: string): Promi
   }
 }
 
-async function sha256OfPath(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 /**
  * Downloads a bundle to `out` through `out.part`: an existing partial file is continued with a
  * Range request (If-Range pins it to the same zip), the result is checked against the SHA-256
@@ -110,7 +104,7 @@ async function downloadBundle(io: CliIo, link: BundleLink, out: string): Promise
   if (response.body && response.status !== 416) {
     await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(part, { flags: response.status === 206 ? 'a' : 'w', mode: 0o600 }));
   }
-  const actual = await sha256OfPath(part);
+  const actual = await sha256OfFile(part);
   if (actual !== link.sha256) {
     // A corrupt partial would poison every later resume: drop it.
     await rm(part, { force: true });

@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { makeTempDir } from '../helpers/testAppliance.js';
-import { startLoggedAppliance, type LoggedAppliance } from './helpers/loggedAppliance.js';
+import { deployAndWait, startLoggedAppliance, type LoggedAppliance } from './helpers/loggedAppliance.js';
 import { makeSiteFiles, writeBundle, type SiteFiles } from './helpers/testBundles.js';
 
 /** One appliance with one bundle, shared by the (read-only) tests of this file. */
@@ -16,8 +16,8 @@ test.before(async () => {
   const zip = join(dir, 'site.zip');
   files = await writeBundle(zip, 'site-1', { files: makeSiteFiles('site-1', { 'dir with space/page é.html': Buffer.from('<p>unicode</p>') }) });
   app = await startLoggedAppliance();
-  const res = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: zip } });
-  if (res.status !== 200) throw new Error(`deploy failed: ${await res.text()}`);
+  const record = await deployAndWait(app, { bundleUrl: zip });
+  if (record.status !== 'active') throw new Error(`deploy failed: ${JSON.stringify(record)}`);
 });
 test.after.always(() => app?.close());
 

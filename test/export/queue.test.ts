@@ -1,6 +1,9 @@
+import AdmZip from 'adm-zip';
 import test from 'ava';
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 import { makeTinySite, sha256, startExport, waitForJob } from './exportTestHelpers.js';
 
@@ -43,4 +46,21 @@ test('exportAndBundle runs a job to completion and hands back the zip; a failed 
   t.like(job.job, { status: 'completed', version: 'boot-1' });
   await t.throwsAsync(app.modules.exports.exportAndBundle('gone.test'), { message: /source directory not found/ });
   await t.throwsAsync(app.modules.exports.exportAndBundle('nowhere.test'), { message: /No site/ });
+});
+
+test('a site with a git ref exports the tree of that ref, not the working copy', async (t) => {
+  const source = await makeTinySite();
+  const git = (...args: string[]) => execFileSync('git', ['-C', source, ...args], { stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' } });
+  git('init', '-q');
+  git('add', '.');
+  git('commit', '-q', '-m', 'docs');
+  git('tag', 'v1');
+  await writeFile(join(source, 'index.mdx'), '---\ntitle: Uncommitted title\n---\n\nNot released yet.\n');
+  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source, ref: 'v1' }, { domain: 'bad-ref.test', source, ref: 'no-such-ref' }] } });
+  t.teardown(() => app.close());
+  const built = await app.modules.exports.exportAndBundle('tiny.test');
+  const index = new AdmZip(built.zipPath).readAsText('index.html');
+  t.true(index.includes('Tiny page 0'));
+  t.false(index.includes('Uncommitted title'));
+  await t.throwsAsync(app.modules.exports.exportAndBundle('bad-ref.test'), { message: /cannot read ref 'no-such-ref'/ });
 });

@@ -11,7 +11,7 @@ export const staticExportConfigSchema = z.strictObject({
   maxEntries: z.number().int().positive().describe('Most entries a bundle may hold.'),
   maxExtractedBytes: z.number().int().positive().describe('Largest total uncompressed size.'),
   maxCompressionRatio: z.number().positive().describe('Largest uncompressed/compressed ratio of an entry (zip-bomb guard).'),
-});
+}).refine((c) => !c.enabled || c.bundleUrl !== null, { message: 'bundleUrl is required when enabled is true', path: ['bundleUrl'] });
 
 /** Export jobs, bundles and signed links (SPEC section 4). */
 export const exportConfigSchema = z.strictObject({

@@ -10,7 +10,7 @@ import type { SiteRepository } from '../../store/SiteRepository.js';
 import { AppError } from '../AppError.js';
 import type { Clock } from '../Clock.js';
 import { randomId } from '../randomId.js';
-import type { DeploymentOrigin, DeploymentRecord, DeploymentsData } from './deploymentStore.js';
+import { byActivationDesc, pushEvent, trimRecords, type DeploymentOrigin, type DeploymentRecord, type DeploymentsData } from './deploymentStore.js';
 import { installBundleVersion } from './installBundleVersion.js';
 import { LiveSite } from './LiveSite.js';
 import { loadSiteVersion } from './loadSiteVersion.js';
@@ -41,9 +41,6 @@ export interface StartedDeployment {
   record: DeploymentRecord;
   done: Promise<DeploymentRecord>;
 }
-
-const MAX_FINISHED_RECORDS = 50;
-const MAX_EVENTS = 100;
 
 /**
  * The deployment operations: fetch → verify → extract → switch, roll back, prune, restore. One
@@ -298,19 +295,4 @@ export class SiteDeployer {
   private now(): string {
     return this.deps.clock.now().toISOString();
   }
-}
-
-function byActivationDesc(a: DeploymentRecord, b: DeploymentRecord): number {
-  return (b.activatedAt ?? '').localeCompare(a.activatedAt ?? '');
-}
-
-function pushEvent(d: DeploymentsData, event: DeploymentsData['events'][number]): void {
-  d.events.push(event);
-  if (d.events.length > MAX_EVENTS) d.events.splice(0, d.events.length - MAX_EVENTS);
-}
-
-/** Keeps every record of a version on disk plus the newest finished ones. */
-function trimRecords(d: DeploymentsData): void {
-  let finished = 0;
-  d.deployments = d.deployments.filter((r) => r.status === 'active' || r.status === 'kept' || r.status === 'running' || ++finished <= MAX_FINISHED_RECORDS);
 }

@@ -63,3 +63,23 @@ export function openDeploymentStore(dataDir: string): Promise<JsonStore<Deployme
     defaults: () => ({ schemaVersion: DEPLOYMENTS_SCHEMA_VERSION, activeId: null, deployments: [], events: [], lastError: null, configBundleSha256: null, reexports: {} }),
   });
 }
+
+const MAX_FINISHED_RECORDS = 50;
+const MAX_EVENTS = 100;
+
+/** Sort order for versions: most recently activated first. */
+export function byActivationDesc(a: DeploymentRecord, b: DeploymentRecord): number {
+  return (b.activatedAt ?? '').localeCompare(a.activatedAt ?? '');
+}
+
+/** Appends a history event, keeping the newest MAX_EVENTS. */
+export function pushEvent(d: DeploymentsData, event: DeploymentEvent): void {
+  d.events.push(event);
+  if (d.events.length > MAX_EVENTS) d.events.splice(0, d.events.length - MAX_EVENTS);
+}
+
+/** Keeps every record of a version on disk (or running) plus the newest finished ones. */
+export function trimRecords(d: DeploymentsData): void {
+  let finished = 0;
+  d.deployments = d.deployments.filter((r) => r.status === 'active' || r.status === 'kept' || r.status === 'running' || ++finished <= MAX_FINISHED_RECORDS);
+}

@@ -55,3 +55,21 @@ export async function snapshotSite(baseUrl: string, paths: string[]): Promise<Re
   }
   return out;
 }
+
+/**
+ * POST /v1/deployments and, when the API answers 202 (a loaded machine can push an activation
+ * past its 10 s wait), poll until the deployment finishes. Resolves with the final record, or
+ * `{status: 'failed', error}` for a 422.
+ */
+export async function deployAndWait(app: Pick<LoggedAppliance, 'api'>, json: { bundleUrl: string; version?: string }): Promise<{ status: string; id?: string; version?: string; error?: string | null }> {
+  const res = await app.api('/v1/deployments', { method: 'POST', json });
+  const body = await res.json();
+  if (res.status === 422) return { status: 'failed', error: body.error, id: body.deploymentId };
+  if (res.status !== 200 && res.status !== 202) throw new Error(`POST /v1/deployments → ${res.status}: ${JSON.stringify(body)}`);
+  let record = body;
+  for (let i = 0; record.status === 'running' && i < 1200; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    record = await (await app.api(`/v1/deployments/${record.id}`)).json();
+  }
+  return record;
+}
