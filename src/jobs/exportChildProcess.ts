@@ -30,9 +30,17 @@ export class ExportRunError extends Error {
 const CLOSE_WAIT_MS = 3000;
 
 // The worker module sits beside this one with the same extension: `.ts` under the tsx loader
-// (dev, tests), `.js` once compiled. execArgv carries the loader over to the child.
+// (dev, tests), `.js` once compiled. execArgv carries the loader over to the child; when tsx
+// was registered through its API instead (bin/enclave.js in a checkout), execArgv doesn't
+// show it, so the loader is named explicitly, by absolute URL so the cwd doesn't matter.
 const here = fileURLToPath(import.meta.url);
 const workerPath = fileURLToPath(new URL(`./exportWorker${extname(here)}`, import.meta.url));
+const workerExecArgv = [
+  ...process.execArgv,
+  ...(extname(here) === '.ts' && !process.execArgv.some((arg) => arg.includes('tsx')) ? ['--import', import.meta.resolve('tsx')] : []),
+  // Lets the worker collect the renderer's garbage before building the zip.
+  '--expose-gc',
+];
 
 /**
  * Runs one export in a forked worker process and resolves with what it produced. The child can
@@ -41,7 +49,7 @@ const workerPath = fileURLToPath(new URL(`./exportWorker${extname(here)}`, impor
  */
 export function runExportInChild(input: ExportTaskInput, options: ExportChildOptions): Promise<ExportTaskResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(workerPath, [], { execArgv: [...process.execArgv, '--expose-gc'], stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
+    const child = fork(workerPath, [], { execArgv: workerExecArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
     let settled = false;

@@ -15,6 +15,8 @@ export interface Modules {
 export async function createModules(ctx: ModuleContext): Promise<Modules> {
   const deployments = await createDeploymentModule(ctx);
   const exports = await createExportModule(ctx, { deployments });
+  // Scheduled re-exports live in the deployment module but build bundles through the export module.
+  deployments.setReexporter((domain) => exports.exportAndBundle(domain));
   const feedback = await createFeedbackModule(ctx, { activeSite: deployments.activeSite });
   const agent = await createAgentModule(ctx);
   return { deployments, exports, all: [deployments, exports, feedback, agent] };

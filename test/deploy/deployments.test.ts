@@ -194,7 +194,9 @@ test('downloads resume with Range after a dropped transfer, or start over when t
   const resumed = await deployAndWait(app, { bundleUrl: resuming.url });
   t.is(resumed.status, 'active', JSON.stringify(resumed));
   t.is(resuming.requests.length, 2);
-  t.is(resuming.requests[1].range, 'bytes=100000-');
+  // Resumes from what reached the disk (bytes still in flight when the socket died are lost).
+  const resumedFrom = Number(/^bytes=(\d+)-$/.exec(resuming.requests[1].range ?? '')?.[1]);
+  t.true(resumedFrom > 0 && resumedFrom <= 100_000, `resumed from ${resumedFrom}`);
   t.truthy(resuming.requests[1]['if-range'], 'resume is guarded by If-Range');
 
   await writeBundle(zip, 'r2', { files: makeSiteFiles('r2', { '_assets/blob.bin': filler }) });

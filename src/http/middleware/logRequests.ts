@@ -5,6 +5,7 @@ import { redactUrl } from '../../logging/redact.js';
 /** One structured log line per request: id, method, redacted URL, status, duration. */
 export function logRequests(options: { logger: Logger }) {
   return async function logRequestsMiddleware(ctx: Context, next: Next): Promise<void> {
+    if (!options.logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     try {
       await next();
