@@ -56,7 +56,8 @@ async function applianceOnSmallDisk(t: ExecutionContext, sizeMb: number) {
   const outside = await makeTempDir('enclave-disk-bundles-');
   t.teardown(() => rm(outside, { recursive: true, force: true }));
   const dataDir = join(disk.dir, 'data');
-  const app = await startTestAppliance({ dataDir });
+  // The test bundles name docs.test.internal: a site of the default project, so feedback has an owner.
+  const app = await startTestAppliance({ dataDir, overrides: { sites: [{ domain: 'docs.test.internal', source: outside }], feedback: { perClientPerMinute: 1000 } } });
   t.teardown(() => app.stop());
   const v1 = join(outside, 'v1.zip');
   await writeBundle(v1, 'v1');
@@ -106,7 +107,7 @@ test('feedback on a full disk: 507, nothing acknowledged is lost, a torn line ne
     acked.push(((await res.json()) as { id: string }).id);
   }
   await app.stop();
-  const reopened = await startTestAppliance({ dataDir });
+  const reopened = await startTestAppliance({ dataDir, overrides: app.config });
   t.teardown(() => reopened.stop());
   const ids = new Set<string>();
   for (let cursor = '', n = 0; n < 20; n++) {
@@ -141,13 +142,14 @@ test('a deployment on a full disk is refused, leaves nothing half-activated, and
   t.is(state.active.version, 'v1');
   t.is(state.running, null);
   const versionsDir = siteDirs(app.dataDir).versions;
-  t.deepEqual((await readdir(versionsDir)).filter((n) => n !== state.active.version && !n.startsWith('dp_')), [], 'no staging directory left');
+  t.deepEqual((await readdir(versionsDir)).filter((n) => !/^dp_[0-9a-f]{16}$/.test(n)), [], 'no staging (.partial) directory left');
 
   // Completely full: even the record can't be written.
   disk.fill();
   const full = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: big } });
   t.true(full.status === 507 || full.status === 422, `completely full → ${full.status}`);
   t.deepEqual(await snapshotSite(app.url, ['/', '/guides/start', '/reference']), before);
+  t.deepEqual((await readdir(versionsDir)).filter((n) => !/^dp_[0-9a-f]{16}$/.test(n)), []);
 
   disk.free();
   const ok = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: big } });
