@@ -10,6 +10,8 @@ export type ExportProgress = Extract<FromWorker, { type: 'rendering' | 'packing'
 export interface ExportChildOptions {
   /** The whole run (render + pack) is killed after this long. */
   timeoutMs: number;
+  /** V8 heap cap of the child in MiB (bounds peak memory; the GC works harder instead). */
+  heapMb?: number;
   onProgress?: (progress: ExportProgress) => void;
   /** Called once the process exists (benchmarks sample its memory). */
   onSpawn?: (pid: number) => void;
@@ -49,7 +51,8 @@ const workerExecArgv = [
  */
 export function runExportInChild(input: ExportTaskInput, options: ExportChildOptions): Promise<ExportTaskResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(workerPath, [], { execArgv: workerExecArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
+    const execArgv = options.heapMb ? [...workerExecArgv, `--max-old-space-size=${options.heapMb}`] : workerExecArgv;
+    const child = fork(workerPath, [], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
     let settled = false;

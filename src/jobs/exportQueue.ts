@@ -22,6 +22,8 @@ export interface ExportQueueDeps {
   generatorVersion: string;
   cacheDir: string | null;
   feedbackEndpoint: () => string | null;
+  renderThreads: number;
+  workerHeapMb: number;
 }
 
 /** Pause after the store refused a job's state change. */
@@ -138,9 +140,11 @@ export class ExportQueue {
         generatorVersion: this.deps.generatorVersion,
         cacheDir: this.deps.cacheDir,
         feedbackEndpoint: this.deps.feedbackEndpoint(),
+        renderThreads: this.deps.renderThreads,
       };
       const result = await runExportInChild(input, {
         timeoutMs: this.deps.timeoutMs,
+        heapMb: this.deps.workerHeapMb,
         signal,
         abortGraceMs: 1000,
         onProgress: (p) => progress.report(...progressOf(p)),

@@ -48,6 +48,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     generatorVersion: input.generatorVersion,
     cacheDir: input.cacheDir ?? undefined,
     feedbackEndpoint: input.feedbackEndpoint,
+    threads: input.renderThreads,
     signal: controller.signal,
     onProgress(done, total) {
       const t = Date.now();

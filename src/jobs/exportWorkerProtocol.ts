@@ -21,6 +21,8 @@ export interface ExportTaskInput {
   generatorVersion: string;
   cacheDir: string | null;
   feedbackEndpoint: string | null;
+  /** Extra page-rendering threads (config export.renderThreads). */
+  renderThreads: number;
 }
 
 /** What a finished job produced. */

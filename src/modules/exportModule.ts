@@ -42,6 +42,8 @@ export async function createExportModule(ctx: ModuleContext, deps: { deployments
     generatorVersion: ctx.version,
     cacheDir: renderCacheDir(dataDir),
     feedbackEndpoint: () => null,
+    renderThreads: config.export.renderThreads,
+    workerHeapMb: config.export.workerHeapMb,
   });
   const scheduler = new Scheduler(logger);
 

@@ -38,7 +38,7 @@ export interface RenderSiteOptions {
   feedbackEndpoint?: string | null;            // passed to pages as <meta name="enclave-feedback-endpoint">
   onProgress?: (rendered: number, total: number) => void;
   signal?: AbortSignal;
-  /** Extra page-rendering threads; default: one per spare core for sites large enough to gain. */
+  /** Extra page-rendering threads (default 0); small sites ignore it, workers cost more than they save there. */
   threads?: number;
 }
 
@@ -47,6 +47,8 @@ export interface RenderSiteResult {
   version: string; pageCount: number; expected: number; failed: number; warnings: number; report: BuildReport;
   /** Pages where something fell back (unknown component, unevaluable expression, missing import). */
   fallbackPages?: string[];
+  /** Pages rendered by extra threads (0 unless `threads` was set). */
+  pagesByWorkers?: number;
 }
 
 /**
@@ -85,6 +87,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   let rendered = 0;
   let failed = 0;
   let vanished = false;
+  let pagesByWorkers = 0;
 
   const onResult = (result: PageResult) => {
     const { path } = result.manifest;
@@ -107,16 +110,17 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   };
 
   try {
-    const parts = await renderPagesInParallel({
+    const parallel = await renderPagesInParallel({
       count: selected.length,
-      workers: opts.threads ?? workerCountFor(selected.length),
+      workers: workerCountFor(selected.length, opts.threads ?? 0),
       workerData: { sourceDir, outDir, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, feedbackEndpoint: opts.feedbackEndpoint, cacheDir: opts.cacheDir, theme, searchIndexPath, languages },
       renderLocal,
       onResult,
       onWorkerFailure: (message) => report.warning(`a page-rendering thread stopped (${message}); its pages were rendered on the main thread`),
       signal: opts.signal,
     });
-    for (const part of parts) report.absorb(part);
+    for (const part of parallel.reports) report.absorb(part);
+    pagesByWorkers = parallel.pagesByWorkers;
     await fullWriter.drained();
   } finally {
     await full.close();
@@ -148,7 +152,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     domain, version, jobId: opts.jobId, createdAt: opts.now.toISOString(),
     generator: { name: 'enclave', version: opts.generatorVersion }, pages: manifestPages,
   });
-  return { version, pageCount: rendered, expected: selected.length, failed, warnings: final.warnings.length, report: final, fallbackPages };
+  return { version, pageCount: rendered, expected: selected.length, failed, warnings: final.warnings.length, report: final, fallbackPages, pagesByWorkers };
 }
 
 /** Rejects with a clear message when the source folder is missing (or vanished mid-render). */

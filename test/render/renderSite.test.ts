@@ -218,12 +218,14 @@ test('rendering with worker threads produces exactly the same bundle as renderin
   const { tmpdir } = await import('node:os');
   const root = await mkdtemp(join(tmpdir(), 'enclave-threads-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
-  execFileSync(process.execPath, ['../shared/bin/gen-corpus.mjs', join(root, 'src'), '60'], { stdio: 'ignore' });
+  execFileSync(process.execPath, ['../shared/bin/gen-corpus.mjs', join(root, 'src'), '240'], { stdio: 'ignore' });
   const render = (outDir: string, threads: number) =>
     renderSite({ sourceDir: join(root, 'src'), outDir, domain: 'd.test', jobId: 'j', now: new Date('2026-01-01T00:00:00Z'), generatorVersion: '1', threads });
   const single = await render(join(root, 'one'), 0);
   const parallel = await render(join(root, 'two'), 2);
-  t.is(parallel.pageCount, 60);
+  t.is(parallel.pageCount, 240);
+  t.true(parallel.pagesByWorkers! > 0, `the worker thread rendered ${parallel.pagesByWorkers} pages`);
+  t.true(parallel.report.warnings.every((w) => !/thread stopped/.test(w.message)), 'the worker thread did its share');
   t.deepEqual(parallel.report, single.report);
   const list = async (dir: string) => (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length)).sort();
   const files = await list(join(root, 'one'));

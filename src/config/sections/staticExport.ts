@@ -19,6 +19,8 @@ export const exportConfigSchema = z.strictObject({
   linkTtlSeconds: z.number().int().positive().max(604800).describe('Lifetime of a signed bundle link (at most 7 days).'),
   retentionDays: z.number().positive().describe('Bundles and job output older than this are deleted.'),
   cleanupCron: z.string().min(1).describe('When the retention task runs (cron expression).'),
+  renderThreads: z.number().int().min(0).max(8).describe('Extra threads that render pages of one export (0: one thread; each extra thread uses about 100-200 MB).'),
+  workerHeapMb: z.number().int().min(64).max(8192).describe('Heap cap of the export worker process in MiB: keeps its peak memory bounded on large sites.'),
   strict: z.boolean().describe('Default for jobs: abort on the first page that fails to render.'),
   jobTimeoutSeconds: z.number().int().positive().describe('A job still rendering/packing after this long is killed and marked failed.'),
   reexport: z

@@ -21,6 +21,9 @@ export function handleErrors(options: { logger: Logger }) {
       }
       ctx.status = mapped.status;
       for (const [name, value] of Object.entries(mapped.headers ?? {})) ctx.set(name, value);
+      // The rest of an over-limit body is still on the wire: reusing the socket would parse it
+      // as the next request (or stall it until the keep-alive timeout), so close it instead.
+      if (mapped.status === 413) ctx.set('Connection', 'close');
       const body: Record<string, unknown> = { error: mapped.status >= 500 && mapped.status !== 503 && mapped.status !== 507 ? 'Internal server error' : mapped.message };
       if (mapped.details) body.details = mapped.details;
       if (mapped.extra) Object.assign(body, mapped.extra);

@@ -6,24 +6,23 @@ import type { PageRenderer } from './createPageRenderer.js';
 import type { PageResult } from './PageResult.js';
 import type { FromWorker, PageWorkerData, ToWorker } from './workerProtocol.js';
 
-/** Below this many pages a worker's start-up (grammars, site model) costs more than it saves. */
-const MIN_PAGES_FOR_WORKERS = 150;
 /** Pages handed to a worker at a time: small enough to balance the load, large enough to keep it busy. */
 const CHUNK = 12;
+/** Heap cap of one page worker thread (MiB). */
+const WORKER_HEAP_MB = 256;
 /** Pages in flight on the main thread: their file I/O overlaps with the rendering of others. */
 const MAIN_IN_FLIGHT = 6;
 
-/** How many extra threads to use for `pageCount` pages on this machine. */
-export function workerCountFor(pageCount: number): number {
-  if (pageCount < MIN_PAGES_FOR_WORKERS) return 0;
-  return Math.max(0, Math.min(availableParallelism() - 1, 3));
+/** How many of the `wanted` extra threads can be used: never more than spare cores or chunks of pages. */
+export function workerCountFor(pageCount: number, wanted: number): number {
+  return Math.max(0, Math.min(wanted, availableParallelism() - 1, Math.ceil(pageCount / CHUNK)));
 }
 
 /**
  * Renders pages 0…count-1 on the main thread and on worker threads at once. Pages are handed
  * out on demand, so a worker that is still starting up simply takes fewer. A worker that fails
  * gives its unfinished pages back to the main thread: parallelism is an optimisation, never a
- * reason for an export to fail. Resolves with the workers' report parts.
+ * reason for an export to fail. Resolves with the workers' report parts and their page count.
  */
 export async function renderPagesInParallel(options: {
   count: number;
@@ -33,9 +32,10 @@ export async function renderPagesInParallel(options: {
   onResult: (result: PageResult) => void;
   onWorkerFailure: (message: string) => void;
   signal?: AbortSignal;
-}): Promise<BuildReport[]> {
+}): Promise<{ reports: BuildReport[]; pagesByWorkers: number }> {
   const queue = Array.from({ length: options.count }, (_, i) => i);
   let failure: unknown = null;
+  let pagesByWorkers = 0;
   const take = (n: number) => queue.splice(0, n);
   const accept = (result: PageResult) => {
     if (failure !== null) return;
@@ -48,7 +48,8 @@ export async function renderPagesInParallel(options: {
 
   const workers: Worker[] = [];
   const finished = Array.from({ length: options.workers }, () => {
-    const worker = new Worker(new URL('./pageWorkerEntry.mjs', import.meta.url), { workerData: options.workerData });
+    // A worker that hits its heap cap dies and hands its pages back; the export carries on.
+    const worker = new Worker(new URL('./pageWorkerEntry.mjs', import.meta.url), { workerData: options.workerData, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     workers.push(worker);
     const outstanding = new Set<number>();
     return new Promise<BuildReport | null>((resolve) => {
@@ -70,6 +71,7 @@ export async function renderPagesInParallel(options: {
         if (message.type === 'ready' || message.type === 'idle') handOut();
         else if (message.type === 'page') {
           outstanding.delete(message.result.position);
+          pagesByWorkers++;
           accept(message.result);
         } else if (message.type === 'report') {
           settled = true;
@@ -97,7 +99,7 @@ export async function renderPagesInParallel(options: {
     await mainLane();
     if (failure !== null) throw failure;
     if (options.signal?.aborted) throw new Error('export aborted');
-    return reports.filter((r): r is BuildReport => r !== null);
+    return { reports: reports.filter((r): r is BuildReport => r !== null), pagesByWorkers };
   } finally {
     for (const worker of workers) void worker.terminate();
   }
