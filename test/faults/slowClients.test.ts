@@ -1,6 +1,9 @@
 import test from 'ava';
 import { connect, type Socket } from 'node:net';
-import { startTestAppliance } from '../helpers/testAppliance.js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeBundle } from '../deploy/helpers/testBundles.js';
+import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 
 function openSocket(port: number): Promise<Socket> {
   return new Promise((resolve, reject) => {
@@ -54,4 +57,34 @@ test('hundreds of idle connections do not stop the server answering, and are rea
   t.true(Date.now() - started < 1000, 'answered promptly while 300 idle sockets are open');
   const results = await Promise.all(closes);
   t.true(results.every((r) => r.ms < 8000), 'every idle socket was closed by the server');
+});
+
+test('the site server and the feedback endpoint cut off trickling clients too; nothing half-sent is stored', async (t) => {
+  const app = await startTestAppliance({
+    overrides: { server: { headersTimeoutMs: 1500, requestTimeoutMs: 2500 }, sites: [{ domain: 'docs.test.internal', source: tmpdir() }] },
+  });
+  t.teardown(() => app.close());
+  const zip = join(await makeTempDir('enclave-slow-'), 'v1.zip');
+  await writeBundle(zip, 'v1');
+  t.is((await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: zip } })).status, 200);
+
+  const siteSocket = await openSocket(app.port);
+  const siteClosed = untilClosed(siteSocket);
+  siteSocket.write('GET /guides/start HTTP/1.1\r\nHost: x\r\n');
+  const feedbackSocket = await openSocket(app.port);
+  const feedbackClosed = untilClosed(feedbackSocket);
+  feedbackSocket.write('POST /_enclave/feedback HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"source":"thumbs_only","path":"/guides/start","helpful":true');
+  const trickle = setInterval(() => {
+    if (siteSocket.writable) siteSocket.write('X-Slow: 1\r\n');
+    if (feedbackSocket.writable) feedbackSocket.write(' ');
+  }, 300);
+  const [site, feedback] = await Promise.all([siteClosed, feedbackClosed]);
+  clearInterval(trickle);
+  t.true(site.ms < 6000, `site: closed after ${site.ms} ms`);
+  t.true(feedback.ms < 7000, `feedback: closed after ${feedback.ms} ms`);
+  t.notRegex(feedback.data, /^HTTP\/1\.1 201/, 'the trickled post was not accepted');
+  const stored = (await (await app.api(`/v1/analytics/${app.projectId}/feedback`)).json()) as { feedback: unknown[] };
+  t.deepEqual(stored.feedback, [], 'nothing half-sent was stored');
+  t.is((await fetch(`${app.url}/guides/start`)).status, 200, 'the site still answers');
+  t.log(`site headers trickle cut after ${site.ms} ms; feedback body trickle cut after ${feedback.ms} ms`);
 });
