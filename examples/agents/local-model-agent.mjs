@@ -64,7 +64,7 @@ function safeTarget(root, path) {
 }
 
 const baseUrl = process.env.AGENT_MODEL_URL;
-if (!baseUrl) fail(2, 'AGENT_MODEL_URL is not set; put it in the agent command (see docs/agents.md)');
+if (!baseUrl) fail(2, 'AGENT_MODEL_URL is not set; put it in the agent command (see the README, "Agent jobs")');
 const apiKey = process.env.AGENT_API_KEY_FILE ? readFileSync(process.env.AGENT_API_KEY_FILE, 'utf8').trim() : null;
 const prompt = (await readStdin()) || process.env.ENCLAVE_PROMPT || '';
 const root = process.cwd();

@@ -107,6 +107,8 @@ test('manifest lists every file with a correct size and sha256, and the page lis
   const paths = manifest.files.map((f: { path: string }) => f.path);
   for (const required of ['index.html', '404.html', 'sitemap.xml', 'llms.txt', 'llms-full.txt', 'index.md', '_enclave/report.json', 'old-setup.html']) t.true(paths.includes(required), required);
   t.false(paths.includes('_enclave/manifest.json'));
+  t.notRegex(await read(out, '404.html'), /id="enclave-feedback"/, 'readers cannot rate the 404 page');
+  t.regex(await read(out, 'index.html'), /id="enclave-feedback" class="enclave-feedback" data-page="\/"/);
   for (const f of manifest.files) {
     const data = await readFile(join(out, f.path));
     t.is(data.length, f.size, f.path);

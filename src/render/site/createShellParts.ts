@@ -138,8 +138,8 @@ export function createShellParts(
     };
   };
 
-  const simple = (path: string, title: string, body: string, prefix: string, canonical?: string) => renderPageShell(site, {
-    path, title, canonical, noindex: true, ...chrome(path), contentHtml: body, toc: [], styles: [], scripts: [],
+  const simple = (path: string, title: string, body: string, prefix: string, canonical?: string, feedback = true) => renderPageShell(site, {
+    path, title, canonical, noindex: true, feedback, ...chrome(path), contentHtml: body, toc: [], styles: [], scripts: [],
   }, prefix);
 
   return {
@@ -148,7 +148,7 @@ export function createShellParts(
       `<div class="enclave-error" role="alert"><p>This page could not be rendered.</p><p><code>${escapeHtml(reason)}</code></p></div>`, rootPrefix(p.path), canonicalUrl(opts.domain, p.path)),
     // Served at any depth, so relative links can't work: it uses root-absolute ones (works when the
     // site is served at the host root, as Enclave does; under a path prefix it degrades to unstyled text).
-    notFoundPage: () => simple('404', 'Page not found', `<p>There is no page at this address. Use the search or go to the <a href="/">home page</a>.</p>`, '/'),
+    notFoundPage: () => simple('404', 'Page not found', `<p>There is no page at this address. Use the search or go to the <a href="/">home page</a>.</p>`, '/', undefined, false),
     emptySite: () => simple('index', config.name, '<p>This site has no pages yet.</p>', ''),
   };
 }

@@ -30,6 +30,8 @@ export interface ShellPage {
   description?: string;
   canonical?: string;
   noindex?: boolean;
+  /** False on pages readers can't rate (the 404 page): no feedback control is mounted. */
+  feedback?: boolean;
   mode?: string;
   breadcrumbs: string[];
   tabsHtml: string;
@@ -99,7 +101,7 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
 
   const tail = [
     '</div>',
-    `<div id="enclave-feedback" class="enclave-feedback" data-page="/${e(page.path === 'index' ? '' : page.path)}"></div>`,
+    page.feedback === false ? '' : `<div id="enclave-feedback" class="enclave-feedback" data-page="/${e(page.path === 'index' ? '' : page.path)}"></div>`,
     paginationHtml(page),
     '</main>',
     tocHtml(page.toc),
