@@ -1,4 +1,5 @@
 import type { ExecutionContext } from 'ava';
+import fc from 'fast-check';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { systemClock } from '../../src/domain/Clock.js';
@@ -8,6 +9,12 @@ import { makeDocsRemote, writeAgentScript } from '../agent/agentFixture.js';
 import { writeBundle } from '../deploy/helpers/testBundles.js';
 import { exportToBundle, makeTinySite } from '../export/exportTestHelpers.js';
 import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
+
+/** Values that have broken parsers before: traversal, encodings, control bytes, huge and odd numbers. */
+export const nasty = fc.constantFrom(
+  '..', '../../etc/passwd', '%2e%2e%2f', '%252e%252e', '..\\..\\', '\u0000', '%00', '\uFF0E\uFF0E', '\u202E', 'é', '😀',
+  '-1', '0', '1e309', 'NaN', 'null', 'true', '[]', '{}', "' OR 1=1 --", '<script>alert(1)</script>', 'a'.repeat(5000), '%', '%zz',
+);
 
 /** A JSON Schema node as /openapi.json writes it (the parts the fuzzer reads). */
 export interface SchemaNode {
