@@ -2,18 +2,18 @@
 // Feedback ingestion and admin-key creation have their own kill -9 rounds in
 // test/feedback/crash.test.ts and test/core/store.test.ts; they are not repeated here.
 import test, { type ExecutionContext } from 'ava';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INTERRUPTED_MESSAGE } from '../../src/domain/exports/recoverInterruptedJobs.js';
 import { siteDirs, versionLayout } from '../../src/domain/deployments/versionLayout.js';
 import { exportPaths } from '../../src/domain/exports/ExportPaths.js';
 import { makeDocsRemote, processGroupMembers, writeAgentScript } from '../agent/agentFixture.js';
 import { makeSiteFiles, writeBundle, type SiteFiles } from '../deploy/helpers/testBundles.js';
-import { checkBundle, makeSyntheticCorpus } from '../export/exportTestHelpers.js';
-import { makeTempDir } from '../helpers/testAppliance.js';
+import { checkBundle, makeSyntheticCorpus, makeTinySite } from '../export/exportTestHelpers.js';
+import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { crashRepeatedly, waitUntil, type Restarted } from './crashHarness.js';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
@@ -49,6 +49,7 @@ function childPids(pid: number): number[] {
 test(`kill -9 during export jobs (${ROUNDS} rounds): no job is left running, acknowledged jobs survive and finish with a valid bundle`, async (t) => {
   t.timeout(6 * 60_000);
   const dir = await makeTempDir('enclave-crash-export-');
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
   const dataDir = join(dir, 'data');
   const source = await makeSyntheticCorpus(250, { parent: dir });
   const configFile = join(dir, 'config.json');
@@ -151,6 +152,35 @@ test(`kill -9 during agent runs (${ROUNDS} rounds): every acknowledged job is th
   t.log(`agent: ${summary.injected} kills injected, ${summary.survived} survived; kill delays ${summary.killDelaysMs.join(', ')} ms; ${acknowledged.length} acknowledged jobs, 0 lost, 0 left active`);
 });
 
+test('a job resumed after kill -9 is not broken by the dead server\'s export worker still writing its old output for a moment', async (t) => {
+  // What an orphaned worker does between the kill and noticing its IPC channel is gone: it keeps
+  // writing pages into the job's work directory. The resumed run must not fail because of it.
+  const site = await makeTinySite(3);
+  const dir = await makeTempDir('enclave-straggler-');
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const dataDir = join(dir, 'data');
+  const overrides = { sites: [{ domain: 'tiny.test', source: site }] };
+  const first = await startTestAppliance({ dataDir, overrides, serveSample: false });
+  await first.stop();
+  const jobId = 'se_00000000000000bb';
+  const now = new Date().toISOString();
+  const job = { id: jobId, projectId: first.projectId, domain: 'tiny.test', status: 'running', progress: 40, pageCount: 2, createdAt: now, updatedAt: now, startedAt: now, finishedAt: null, requestedVersion: null, version: null, paths: null, strict: false, error: null, warnings: 0, failedPages: 0, expectedPages: null, bundle: null, interruptions: 0 };
+  await writeFile(join(dataDir, 'exports.json'), JSON.stringify({ schemaVersion: 1, jobs: [job] }));
+  const workDir = join(exportPaths(dataDir, jobId).workDir, 'site', 'part-1');
+  const straggler = spawn(process.execPath, ['-e', `const fs=require('fs');const d=${JSON.stringify(workDir)};fs.mkdirSync(d,{recursive:true});const end=Date.now()+1500;let i=0;while(Date.now()<end){try{fs.mkdirSync(d,{recursive:true});fs.writeFileSync(d+'/page-'+(i++%500)+'.html','<p>old</p>')}catch{}}`], { stdio: 'ignore' });
+  const stragglerDone = new Promise((resolve) => straggler.on('exit', resolve));
+  t.teardown(() => void straggler.kill('SIGKILL'));
+  await new Promise((r) => setTimeout(r, 100));
+  const app = await startTestAppliance({ dataDir, overrides, serveSample: false });
+  t.teardown(() => app.close());
+  const done = await waitUntil('the resumed job to finish', async () => {
+    const j = app.modules.exports.jobs.find(jobId)!;
+    return j.status === 'completed' || j.status === 'failed' ? j : null;
+  }, 120_000);
+  await stragglerDone;
+  t.is(done.status, 'completed', `resumed job: ${done.error ?? ''} (known bug: the resumed run's rm of the work directory races the orphan → ENOTEMPTY)`);
+});
+
 /** A site big enough that verifying, extracting and precompressing it takes a while. */
 function bulkSite(version: string): SiteFiles {
   const extra: SiteFiles = {};
@@ -192,34 +222,46 @@ async function assertWholeVersion(t: ExecutionContext, app: Restarted, round: nu
   t.deepEqual(mismatched, [], `round ${round}: every extracted file matches the manifest`);
 }
 
-test(`kill -9 during bundle activation (${ROUNDS + 1} rounds, at startup and through the API): the live site is always one whole version`, async (t) => {
+test(`kill -9 during bundle activation (${ROUNDS + 1} rounds, through the API and at startup): the live site is always one whole version, old or new`, async (t) => {
   t.timeout(5 * 60_000);
   const dir = await makeTempDir('enclave-crash-deploy-');
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
   const dataDir = join(dir, 'data');
   const rounds = ROUNDS + 1;
+  // v0 is the base; round r tries to activate v(r+1).
   const bundles = await Promise.all(
-    Array.from({ length: rounds }, async (_, r) => {
+    Array.from({ length: rounds + 1 }, async (_, r) => {
       const version = `v${r}`;
       const path = join(dir, `${version}.zip`);
       return { version, path, files: await writeBundle(path, version, { files: bulkSite(version) }) };
     }),
   );
   const byVersion = new Map(bundles.map((b) => [b.version, b]));
-  let acknowledgedVersion: string | null = null;
-  let outcomes: string[] = [];
+  let liveBefore = 'v0';
+  const outcomes: string[] = [];
 
   const summary = await crashRepeatedly(t, {
     rounds,
     dataDir,
-    // Even rounds: the configured bundle is activated at startup. Odd rounds: POST /v1/deployments.
-    env: (round) => (round % 2 === 0 ? { ENCLAVE_STATIC_EXPORT__ENABLED: 'true', ENCLAVE_STATIC_EXPORT__BUNDLE_URL: bundles[round].path } : unreachableBundleEnv(dir)),
+    // Round 0 starts with v0 configured (and waits for it); odd rounds activate the next
+    // version from the config at startup; even rounds through POST /v1/deployments.
+    env: (round) => {
+      const configured = round === 0 ? bundles[0] : round % 2 === 1 ? bundles[round + 1] : null;
+      return configured ? { ENCLAVE_STATIC_EXPORT__ENABLED: 'true', ENCLAVE_STATIC_EXPORT__BUNDLE_URL: configured.path } : unreachableBundleEnv(dir);
+    },
     restartOverrides: {},
-    killWindowMs: [0, 2500],
+    killWindowMs: [0, 3000],
     async act(victim, round) {
       const answered: { version: string | null } = { version: null };
-      if (round % 2 === 1) {
+      if (round === 0) {
+        await waitUntil('the base version to go live', async () => {
+          const res = await fetch(`${victim.server.url}/`);
+          return res.status === 200 && (await res.text()).includes('content="v0"');
+        });
+      }
+      if (round % 2 === 0) {
         void victim
-          .api('/v1/deployments', { method: 'POST', json: { bundleUrl: bundles[round].path } })
+          .api('/v1/deployments', { method: 'POST', json: { bundleUrl: bundles[round + 1].path } })
           .then(async (res) => {
             // Only a 200 `active` answer acknowledges that this version went live.
             const body = (await res.json()) as { status: string; version: string };
@@ -230,18 +272,19 @@ test(`kill -9 during bundle activation (${ROUNDS + 1} rounds, at startup and thr
       return answered;
     },
     async check(app, answered, round) {
-      if (answered.version) acknowledgedVersion = answered.version;
       const status = (await (await app.api('/v1/deployments')).json()) as { active: { version: string } | null; running: unknown };
       t.is(status.running, null, `round ${round}: no deployment is left running`);
       const live = status.active?.version ?? null;
-      outcomes.push(live ?? '503');
-      if (acknowledgedVersion) t.not(live, null, `round ${round}: an acknowledged activation (${acknowledgedVersion}) is not lost`);
+      outcomes.push(`${liveBefore}→${live ?? '503'}`);
+      const attempted = bundles[round + 1].version;
+      t.true(live === liveBefore || live === attempted, `round ${round}: live ${live} is the old (${liveBefore}) or the new (${attempted}) version`);
+      if (answered.version) t.is(live, answered.version, `round ${round}: an acknowledged activation is not lost`);
       await assertWholeVersion(t, app, round, live ? byVersion.get(live)!.files : null, live);
       const leftovers = (await readdir(siteDirs(app.dataDir).versions)).filter((name) => !/^dp_[0-9a-f]{16}$/.test(name));
       t.deepEqual(leftovers, [], `round ${round}: no staging directory is left behind`);
+      liveBefore = live ?? liveBefore;
     },
   });
   t.is(summary.survived, rounds);
-  t.log(`activation: ${summary.injected} kills injected, ${summary.survived} survived; kill delays ${summary.killDelaysMs.join(', ')} ms; live after each restart: ${outcomes.join(', ')}`);
-  outcomes = [];
+  t.log(`activation: ${summary.injected} kills injected, ${summary.survived} survived; kill delays ${summary.killDelaysMs.join(', ')} ms; live before→after each kill: ${outcomes.join(', ')}`);
 });

@@ -2,7 +2,7 @@ import test from 'ava';
 import fc from 'fast-check';
 import { FuzzLedger, keepBodyLocal, nasty, startFuzzTarget, type AuthKind } from './fuzzTarget.js';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1200);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 
 function deepNest(depth: number): string {
   return '['.repeat(depth) + ']'.repeat(depth);
