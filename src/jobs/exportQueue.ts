@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Clock } from '../domain/Clock.js';
 import type { ExportJobRecord } from '../domain/exports/ExportJobRecord.js';
@@ -119,11 +121,15 @@ export class ExportQueue {
       j.error = null;
     });
     if (!job) return;
-    const paths = exportPaths(dataDir, job.id);
+    const base = exportPaths(dataDir, job.id);
+    // Each run renders into a folder of its own, so anything still writing into an earlier run's
+    // (a worker orphaned by a crash, for a moment) can't make this one fail.
+    const paths = { ...base, siteDir: join(base.workDir, `site-${randomBytes(4).toString('hex')}`) };
     const progress = new ExportProgressWriter(jobs, job.id, clock);
     try {
       // A resumed job starts over: the renderer wants an empty output directory.
-      await Promise.all([rm(paths.workDir, { recursive: true, force: true }), rm(paths.bundleDir, { recursive: true, force: true })]);
+      const clear = (dir: string) => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch((err: Error) => logger.warn({ jobId, dir, err: err.message }, 'could not clear an earlier run of this job'));
+      await Promise.all([clear(paths.workDir), clear(paths.bundleDir)]);
       const site = this.deps.control.sites.find(job.domain);
       if (!site) throw new ExportRunError(`site ${job.domain} is no longer configured`);
       if (!(await stat(site.source).then((s) => s.isDirectory(), () => false))) throw new ExportRunError(`docs source directory not found: ${site.source}`);
@@ -151,6 +157,7 @@ export class ExportQueue {
         onSpawn: (pid) => {
           const run = this.running.get(jobId);
           if (run) run.pid = pid;
+          void jobs.update(job.id, (j) => void (j.workerPid = pid)).catch(() => {});
         },
       });
       progress.close();

@@ -178,7 +178,7 @@ test('a job resumed after kill -9 is not broken by the dead server\'s export wor
     return j.status === 'completed' || j.status === 'failed' ? j : null;
   }, 120_000);
   await stragglerDone;
-  t.is(done.status, 'completed', `resumed job: ${done.error ?? ''} (known bug: the resumed run's rm of the work directory races the orphan → ENOTEMPTY)`);
+  t.is(done.status, 'completed', `resumed job: ${done.error ?? ''}`);
 });
 
 /** A site big enough that verifying, extracting and precompressing it takes a while. */

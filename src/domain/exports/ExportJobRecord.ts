@@ -38,6 +38,8 @@ export interface ExportJobRecord {
   stats?: { renderMs: number; packMs: number; peakRssBytes: number };
   /** How many times a restart of the appliance cut this job short while it was running. */
   interruptions: number;
+  /** Pid of the worker process of the current run, so a restart can stop one a crash orphaned. */
+  workerPid?: number | null;
 }
 
 /** The document `exports.json`. */

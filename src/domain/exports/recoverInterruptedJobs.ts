@@ -1,4 +1,5 @@
 import type { Clock } from '../Clock.js';
+import { stopOrphanedWorker } from './stopOrphanedWorker.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
 
 /** A job cut short by this many restarts is given up instead of resumed again. */
@@ -18,9 +19,13 @@ export async function recoverInterruptedJobs(jobs: ExportJobRepository, clock: C
   const resumed: string[] = [];
   const failed: string[] = [];
   const now = clock.now().toISOString();
+  // A worker of the crashed server may still be writing into the job's directories; it must be
+  // gone before the job runs again.
+  for (const job of jobs.list()) if (job.status === 'running' && job.workerPid) await stopOrphanedWorker(job.workerPid);
   await jobs.store.update((d) => {
     for (const job of d.jobs) {
       if (job.status !== 'running') continue;
+      job.workerPid = null;
       job.interruptions += 1;
       job.updatedAt = now;
       job.progress = 0;
