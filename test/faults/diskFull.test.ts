@@ -135,8 +135,9 @@ test('a deployment on a full disk is refused, leaves nothing half-activated, and
   release();
   const refused = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: big } });
   const body = (await refused.json()) as { error: string };
-  t.true(refused.status === 507 || refused.status === 422, `${refused.status} ${body.error}`);
-  t.regex(body.error, /ENOSPC|full|space/i, 'the reason names the full disk');
+  t.is(refused.status, 507, body.error);
+  t.regex(body.error, /data volume is full/, 'the reason names the full disk');
+  t.notRegex(body.error, /\/tmp|ENOSPC/, 'no internal paths or codes');
   t.deepEqual(await snapshotSite(app.url, ['/', '/guides/start', '/reference']), before, 'the live site is byte-for-byte the same');
   const state = (await (await app.api('/v1/deployments')).json()) as { active: { version: string }; running: unknown };
   t.is(state.active.version, 'v1');
@@ -147,7 +148,7 @@ test('a deployment on a full disk is refused, leaves nothing half-activated, and
   // Completely full: even the record can't be written.
   disk.fill();
   const full = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: big } });
-  t.true(full.status === 507 || full.status === 422, `completely full → ${full.status}`);
+  t.is(full.status, 507, `completely full → ${full.status}`);
   t.deepEqual(await snapshotSite(app.url, ['/', '/guides/start', '/reference']), before);
   t.deepEqual((await readdir(versionsDir)).filter((n) => !/^dp_[0-9a-f]{16}$/.test(n)), []);
 

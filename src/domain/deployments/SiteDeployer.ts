@@ -5,6 +5,7 @@ import { fetchBundle, sha256OfFile, type FetchedBundle } from '../../bundle/fetc
 import type { Config } from '../../config/schema.js';
 import { redactUrl } from '../../logging/redact.js';
 import type { Readiness } from '../../modules/AppModule.js';
+import { isDiskFull } from '../../store/isDiskFull.js';
 import type { JsonStore } from '../../store/JsonStore.js';
 import type { SiteRepository } from '../../store/SiteRepository.js';
 import { AppError } from '../AppError.js';
@@ -240,8 +241,10 @@ export class SiteDeployer {
       await this.prune();
       return this.record(id)!;
     } catch (err) {
-      const reason = err instanceof BundleRefusedError ? err.reason : `internal error: ${(err as Error).message}`;
-      logger.warn({ deploymentId: id, source: record.source, reason }, `bundle refused, the live site is unchanged: ${reason}`);
+      // Internal failures are logged in full but recorded and answered without paths or internals.
+      const diskFull = isDiskFull(err);
+      const reason = err instanceof BundleRefusedError ? err.reason : diskFull ? 'the data volume is full' : 'internal error (see the server log)';
+      logger.warn({ deploymentId: id, source: record.source, reason, ...(err instanceof BundleRefusedError ? {} : { err }) }, `bundle refused, the live site is unchanged: ${reason}`);
       await store
         .update((d) => {
           Object.assign(this.record(id)!, { status: 'failed', error: reason, finishedAt: this.now(), bundleSha256: fetched?.sha256 ?? null, bundleBytes: fetched?.sizeBytes ?? null });
@@ -250,6 +253,7 @@ export class SiteDeployer {
           trimRecords(d);
         })
         .catch((storeErr) => logger.error({ err: storeErr }, 'could not record the failed deployment'));
+      if (diskFull) throw AppError.insufficientStorage('The data volume is full; the bundle was not activated');
       throw err instanceof BundleRefusedError ? err : new BundleRefusedError(reason);
     } finally {
       if (fetched?.owned) await rm(fetched.path, { force: true });

@@ -1,9 +1,8 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
 import { AppError } from '../../domain/AppError.js';
+import { isDiskFull } from '../../store/isDiskFull.js';
 
-/** Node's errors for a full or read-only disk: answered 507 so clients know nothing was written. */
-const STORAGE_FULL_CODES = new Set(['ENOSPC', 'EDQUOT']);
 
 /**
  * The one place errors become HTTP: AppError and client-safe library errors keep their status
@@ -36,7 +35,8 @@ export function handleErrors(options: { logger: Logger }) {
 function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; code?: string; limit?: number };
-  if (e?.code && STORAGE_FULL_CODES.has(e.code)) return AppError.insufficientStorage();
+  // A full disk is answered 507 so clients know nothing was written.
+  if (isDiskFull(err)) return AppError.insufficientStorage();
   const status = e?.status ?? e?.statusCode;
   if (typeof status === 'number' && status >= 400 && status < 500) {
     if (status === 413 || e.type === 'entity.too.large') {
