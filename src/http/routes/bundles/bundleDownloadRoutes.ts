@@ -51,6 +51,7 @@ export function bundleDownloadRoutes(deps: BundleDownloadDeps): RouteSpec[] {
         304: { description: 'Not modified (If-None-Match)' },
         403: { description: '`link expired` or `invalid signature`', schema: errorSchema },
         404: { description: 'No such bundle (the link was valid)', schema: errorSchema },
+        410: { description: 'The bundle file is damaged on the server (its size changed); export again', schema: errorSchema },
         416: { description: 'Range not satisfiable', schema: errorSchema },
       },
       async handler(ctx, { params, query }) {
@@ -58,7 +59,7 @@ export function bundleDownloadRoutes(deps: BundleDownloadDeps): RouteSpec[] {
         if (!check.ok) throw AppError.forbidden(check.reason);
         const job = deps.jobs.find(params.jobId);
         if (!job || job.status !== 'completed' || job.bundle?.file !== params.file) throw AppError.notFound('Bundle not found');
-        await sendBundleFile(ctx, { path: join(exportPaths(deps.dataDir, job.id).bundleDir, job.bundle.file), sha256: job.bundle.sha256, downloadName: job.bundle.file });
+        await sendBundleFile(ctx, { path: join(exportPaths(deps.dataDir, job.id).bundleDir, job.bundle.file), sha256: job.bundle.sha256, sizeBytes: job.bundle.sizeBytes, downloadName: job.bundle.file });
       },
     }),
   ];
