@@ -1,7 +1,7 @@
-import { parseArgs } from 'node:util';
 import { apiClientFromEnv, reportApiFailure, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { parseDuration } from './parseDuration.js';
+import { parseVerbArgs } from './parseVerbArgs.js';
 
 const USAGE = `usage:
   enclave agent create --prompt TEXT|- [--repository R] [--ref REF] [--model M] [--wait [--timeout S]]
@@ -62,29 +62,16 @@ async function waitForJob(client: ApiClient, io: CliIo, path: string, timeoutMs:
 /** `enclave agent create|get|wait` against the local API. */
 export async function runAgent(args: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = args;
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
-        prompt: { type: 'string' },
-        repository: { type: 'string' },
-        ref: { type: 'string' },
-        model: { type: 'string' },
-        wait: { type: 'boolean', default: false },
-        timeout: { type: 'string' },
-      },
-    });
-  } catch (err) {
-    io.err.write(`${(err as Error).message}\n${USAGE}\n`);
-    return ExitCode.usage;
-  }
-  const { values, positionals } = parsed;
-  const usage = (problem: string) => {
-    io.err.write(`enclave agent: ${problem}\n${USAGE}\n`);
-    return ExitCode.usage;
-  };
+  const parsed = parseVerbArgs(io, 'agent', USAGE, rest, {
+    prompt: { type: 'string' },
+    repository: { type: 'string' },
+    ref: { type: 'string' },
+    model: { type: 'string' },
+    wait: { type: 'boolean', default: false },
+    timeout: { type: 'string' },
+  });
+  if (!parsed.ok) return parsed.code;
+  const { values, positionals, usage } = parsed;
   if (action !== 'create' && action !== 'get' && action !== 'wait') return usage(action ? `unknown action '${action}'` : 'missing action');
   if (action === 'create' && (positionals.length > 0 || !values.prompt)) return usage('create takes --prompt and no positional arguments');
   if (action !== 'create' && positionals.length !== 1) return usage(`${action} takes exactly one job id`);

@@ -4,10 +4,10 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { parseArgs } from 'node:util';
 import { sha256OfFile } from '../domain/exports/sha256OfFile.js';
 import { apiClientFromEnv, reportApiFailure, UnreachableError, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
+import { parseVerbArgs } from './parseVerbArgs.js';
 
 const USAGE = `usage:
   enclave export start --domain D [--version V] [--strict] [--wait]
@@ -119,28 +119,15 @@ async function downloadBundle(io: CliIo, link: BundleLink, out: string): Promise
 /** `enclave export start|status|bundle|download` against the local API. */
 export async function runExport(args: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = args;
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      allowPositionals: true,
-      options: {
-        domain: { type: 'string' },
-        version: { type: 'string' },
-        strict: { type: 'boolean' },
-        wait: { type: 'boolean', default: false },
-        out: { type: 'string' },
-      },
-    });
-  } catch (err) {
-    io.err.write(`${(err as Error).message}\n${USAGE}\n`);
-    return ExitCode.usage;
-  }
-  const { values, positionals } = parsed;
-  const usage = (problem: string) => {
-    io.err.write(`enclave export: ${problem}\n${USAGE}\n`);
-    return ExitCode.usage;
-  };
+  const parsed = parseVerbArgs(io, 'export', USAGE, rest, {
+    domain: { type: 'string' },
+    version: { type: 'string' },
+    strict: { type: 'boolean' },
+    wait: { type: 'boolean', default: false },
+    out: { type: 'string' },
+  });
+  if (!parsed.ok) return parsed.code;
+  const { values, positionals, usage } = parsed;
   if (!['start', 'status', 'bundle', 'download'].includes(action ?? '')) return usage(action ? `unknown action '${action}'` : 'missing action');
   if (action === 'start' && (!values.domain || positionals.length > 0)) return usage('start takes --domain and no positional arguments');
   if (action !== 'start' && positionals.length !== 1) return usage(`${action} takes exactly one job id`);
