@@ -168,15 +168,28 @@ export class FeedbackIndex {
     return out;
   }
 
-  /** Calls `visit(position)` for every row matching `filter` (for aggregates). */
-  scan(filter: IndexFilter, visit: (at: number, columns: Readonly<Record<ColumnName, Column>>) => void): void {
+  /**
+   * Per-path counts of the rows matching `filter`: totals, helpful, not helpful, and rows from
+   * `codeSource`. One tight loop into typed arrays indexed by path number, with no callback or
+   * map per row: a million rows take a few milliseconds of the event loop, not tens.
+   */
+  countByPath(filter: IndexFilter, codeSource: number): { total: Uint32Array; helpful: Uint32Array; notHelpful: Uint32Array; code: Uint32Array } {
+    const paths = this.pathTable.length;
+    const counts = { total: new Uint32Array(paths), helpful: new Uint32Array(paths), notHelpful: new Uint32Array(paths), code: new Uint32Array(paths) };
     const [lo, hi] = this.range(filter);
-    const { source, status } = this.columns;
+    const { source, status, path, helpful } = this.columns;
+    const wantSource = filter.source ?? -1;
+    const mask = filter.statusMask ?? -1;
     for (let i = lo; i < hi; i++) {
-      if (filter.source !== undefined && source[i] !== filter.source) continue;
-      if (filter.statusMask !== undefined && ((1 << status[i]) & filter.statusMask) === 0) continue;
-      visit(i, this.columns);
+      if (wantSource !== -1 && source[i] !== wantSource) continue;
+      if (mask !== -1 && ((1 << status[i]) & mask) === 0) continue;
+      const p = path[i];
+      counts.total[p]++;
+      if (helpful[i] === 1) counts.helpful[p]++;
+      else if (helpful[i] === 0) counts.notHelpful[p]++;
+      if (source[i] === codeSource) counts.code[p]++;
     }
+    return counts;
   }
 
   /** Removes every row stored in one of `segments` (retention); returns how many went. */

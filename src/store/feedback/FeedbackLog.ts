@@ -156,17 +156,12 @@ export class FeedbackLog {
   countByPage(projectId: string, filter: FeedbackFilter): PageFeedbackCounts[] {
     const index = this.indexes.get(projectId);
     if (!index) return [];
-    const codeSource = FEEDBACK_SOURCES.indexOf('code_snippet');
-    const byPath = new Map<number, PageFeedbackCounts>();
-    index.scan(toIndexFilter(filter), (at, c) => {
-      let counts = byPath.get(c.path[at]);
-      if (!counts) byPath.set(c.path[at], (counts = { path: index.pathOf(c.path[at]), helpful: 0, notHelpful: 0, code: 0, total: 0 }));
-      counts.total += 1;
-      if (c.helpful[at] === 1) counts.helpful += 1;
-      else if (c.helpful[at] === 0) counts.notHelpful += 1;
-      if (c.source[at] === codeSource) counts.code += 1;
-    });
-    return [...byPath.values()].sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const counts = index.countByPath(toIndexFilter(filter), FEEDBACK_SOURCES.indexOf('code_snippet'));
+    const pages: PageFeedbackCounts[] = [];
+    for (let p = 0; p < counts.total.length; p++) {
+      if (counts.total[p] > 0) pages.push({ path: index.pathOf(p), helpful: counts.helpful[p], notHelpful: counts.notHelpful[p], code: counts.code[p], total: counts.total[p] });
+    }
+    return pages.sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
 
   /** Deletes every segment whose month ended at or before `cutoff`; returns the files removed. */
