@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { ApiError, apiClientFromEnv, reportApiFailure, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { formatTable } from './printTable.js';
+import type { FeedbackEntryBody, FeedbackPageBody } from '../http/routes/analytics/presentFeedback.js';
 
 const USAGE = `usage:
   enclave feedback list   [--from D] [--to D] [--source S] [--status a,b] [--limit N] [--cursor C] [--json] [--project ID]
@@ -20,24 +21,8 @@ const FILTER_OPTIONS = {
   project: { type: 'string' },
 } as const;
 
-interface Entry {
-  id: string;
-  createdAt: string;
-  source: string;
-  status: string;
-  path: string;
-  comment: string | null;
-  helpful?: boolean | null;
-  contact?: string | null;
-  code?: string;
-  filename?: string | null;
-  lang?: string | null;
-}
-interface Page {
-  feedback: Entry[];
-  nextCursor: string | null;
-  hasMore: boolean;
-}
+type Entry = FeedbackEntryBody;
+type Page = FeedbackPageBody;
 
 const CSV_COLUMNS = ['id', 'createdAt', 'source', 'status', 'path', 'helpful', 'comment', 'contact', 'code', 'filename', 'lang'] as const;
 const MAX_RATE_LIMIT_WAITS = 10;

@@ -11,6 +11,7 @@ import { makeTempDir } from '../helpers/testAppliance.js';
 import { closedPort, startBundleServer } from './helpers/bundleServer.js';
 import { deployAndWait, snapshotSite, startLoggedAppliance, type LoggedAppliance } from './helpers/loggedAppliance.js';
 import { makeSiteFiles, writeBundle, writeRawBundle } from './helpers/testBundles.js';
+import { waitUntil } from '../helpers/waitUntil.js';
 
 const PAGES = ['/', '/guides/start', '/guides/start.html', '/reference', '/nope', '/_assets/logo.png', '/sitemap.xml', '/llms.txt'];
 
@@ -19,15 +20,6 @@ async function readiness(app: LoggedAppliance): Promise<{ status: string; detail
   return ((await res.json()) as { modules: Record<string, { status: string; detail?: string; version?: string }> }).modules.deployments;
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 async function pageVersion(url: string): Promise<string | null> {
   const res = await fetch(url);
@@ -57,7 +49,7 @@ test('config bundleUrl over HTTP is fetched after startup and served; a restart 
   const dataDir = join(dir, 'data');
   const overrides = { staticExport: { enabled: true, bundleUrl: server.url, version: 'release-1' } };
   const first = await startLoggedAppliance({ dataDir, overrides });
-  await waitFor('first activation', async () => (await readiness(first)).status === 'ok');
+  await waitUntil('first activation', async () => (await readiness(first)).status === 'ok');
   t.is(await pageVersion(`${first.url}/guides/start`), 'release-1');
   const before = await snapshotSite(first.url, PAGES);
   const key = first.key;
@@ -68,7 +60,7 @@ test('config bundleUrl over HTTP is fetched after startup and served; a restart 
   t.teardown(() => again.close());
   // Served from disk before the (failing) fetch finishes: no waiting, no network.
   t.is((await fetch(`${again.url}/`)).status, 200);
-  await waitFor('the failed refetch', async () => (await readiness(again)).status === 'degraded');
+  await waitUntil('the failed refetch', async () => (await readiness(again)).status === 'degraded');
   const ready = await readiness(again);
   t.regex(ready.detail ?? '', /serving version release-1; last deployment failed: cannot reach http:\/\/127\.0\.0\.1:\d+\/bundles\/.*sig=REDACTED.*ECONNREFUSED/);
   t.deepEqual(await snapshotSite(again.url, PAGES), before, 'the site is byte-for-byte the same');
@@ -87,14 +79,14 @@ test('the config fetch skips a bundle that is already active, and does not undo 
   const dataDir = join(dir, 'data');
   const overrides = { staticExport: { enabled: true, bundleUrl: v2 } };
   const app = await startLoggedAppliance({ dataDir, overrides });
-  await waitFor('v2 live', async () => (await readiness(app)).version === 'v2');
+  await waitUntil('v2 live', async () => (await readiness(app)).version === 'v2');
   t.is((await deployAndWait(app, { bundleUrl: pathToFileURL(v1).href })).status, 'active');
   t.is(await pageVersion(`${app.url}/`), 'v1');
   const key = app.key;
   await app.stop();
   const again = await startLoggedAppliance({ dataDir, overrides, key });
   t.teardown(() => again.close());
-  const status = await waitFor('config fetch done', async () => {
+  const status = await waitUntil('config fetch done', async () => {
     const s = await (await again.api('/v1/deployments')).json();
     return s.history[0].origin === 'config' && s.history[0].status !== 'running' ? s : null;
   });
@@ -145,7 +137,7 @@ test('every refused bundle leaves the live site byte-for-byte the same, with the
     const body = await res.json();
     if (res.status === 202) {
       // A loaded machine can push even a refusal past the API's 10 s wait: then the record tells.
-      const record = await waitFor(`${label} to finish`, async () => {
+      const record = await waitUntil(`${label} to finish`, async () => {
         const r = await (await app.api(`/v1/deployments/${body.id}`)).json();
         return r.status === 'running' ? null : r;
       }, 60_000);
@@ -366,6 +358,6 @@ test('a version replaced while a response still streams from it is deleted only 
   response.resume();
   await ended;
   t.deepEqual(Buffer.concat(chunks), big1, 'the old version finished byte for byte');
-  await waitFor('v1 deleted', async () => !existsSync(v1Dir), 5000);
+  await waitUntil('v1 deleted', async () => !existsSync(v1Dir), 5000);
   t.pass();
 });

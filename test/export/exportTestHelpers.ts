@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir, type TestAppliance } from '../helpers/testAppliance.js';
+import type { IssuedBundleLink } from '../../src/domain/exports/issueBundleLink.js';
 
 /** The public ExportJob as the API returns it. */
 export interface ExportJobBody {
@@ -20,14 +21,7 @@ export interface ExportJobBody {
 }
 
 /** The bundle link body. */
-export interface BundleBody {
-  jobId: string;
-  bundleUrl: string;
-  sizeBytes: number;
-  expiresAt: string;
-  version: string;
-  sha256: string;
-}
+export type BundleBody = IssuedBundleLink;
 
 /** Polls the job until `until` holds (or throws after `timeoutMs`), returning every state seen. */
 export async function waitForJob(app: TestAppliance, jobId: string, until: (job: ExportJobBody) => boolean, timeoutMs = 240_000): Promise<{ job: ExportJobBody; seen: ExportJobBody[] }> {

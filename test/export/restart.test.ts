@@ -7,16 +7,7 @@ import type { ExportsData } from '../../src/domain/exports/ExportJobRecord.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { finished, makeSyntheticCorpus, startExport, waitForJob } from './exportTestHelpers.js';
-
-/** True while a process with this id exists. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+import { processAlive } from '../helpers/waitUntil.js';
 
 async function readJobs(dataDir: string): Promise<ExportsData['jobs']> {
   return (JSON.parse(await readFile(join(dataDir, 'exports.json'), 'utf8')) as ExportsData).jobs;
@@ -33,13 +24,13 @@ test('graceful stop during a running job: the worker is stopped, the job re-queu
   const { job: midway } = await waitForJob(app, started.jobId, (j) => j.status === 'running' && j.pageCount >= 50);
   t.true(midway.progress > 0 && midway.progress < 90, `mid-render (progress ${midway.progress})`);
   const pid = app.modules.exports.workerPids().get(started.jobId)!;
-  t.true(alive(pid), 'worker process is running');
+  t.true(processAlive(pid), 'worker process is running');
 
   const t0 = Date.now();
   await app.stop();
   const stopMs = Date.now() - t0;
   t.true(stopMs < 5000, `stop is bounded (${stopMs} ms)`);
-  t.false(alive(pid), 'worker process is gone after stop');
+  t.false(processAlive(pid), 'worker process is gone after stop');
   const onDisk = (await readJobs(dataDir)).find((j) => j.id === started.jobId);
   t.like(onDisk, { id: started.jobId, status: 'queued', progress: 0, interruptions: 0 });
 
@@ -80,11 +71,11 @@ test('kill -9 of the server during a running job: on boot the job is resumed, it
     await new Promise((r) => setTimeout(r, 100));
   }
   const workers = execFileSync('pgrep', ['-P', String(spawned.child.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
-  t.true(workers.length > 0 && workers.every(alive), 'a worker process is rendering');
+  t.true(workers.length > 0 && workers.every(processAlive), 'a worker process is rendering');
   spawned.child.kill('SIGKILL');
   await spawned.exited;
-  for (let i = 0; i < 50 && workers.some(alive); i++) await new Promise((r) => setTimeout(r, 100));
-  t.false(workers.some(alive), 'the orphaned worker exits once its server is gone');
+  for (let i = 0; i < 50 && workers.some(processAlive); i++) await new Promise((r) => setTimeout(r, 100));
+  t.false(workers.some(processAlive), 'the orphaned worker exits once its server is gone');
   const crashed = (await readJobs(dataDir)).find((j) => j.id === queued.jobId)!;
   t.is(crashed.status, 'running', `the crash left the job running on disk (last seen ${JSON.stringify(seen)})`);
 

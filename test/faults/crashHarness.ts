@@ -1,6 +1,7 @@
 import type { ExecutionContext } from 'ava';
 import { spawnAppliance, type SpawnedAppliance } from '../helpers/spawnAppliance.js';
 import { startTestAppliance, type ConfigOverrides, type TestAppliance } from '../helpers/testAppliance.js';
+import { waitUntil } from '../helpers/waitUntil.js';
 
 /** The spawned server a round acts on, with the admin key printed on the data directory's first start. */
 export interface CrashVictim {
@@ -84,15 +85,4 @@ export async function crashRepeatedly<A>(t: ExecutionContext, scenario: CrashSce
     }
   }
   return summary;
-}
-
-/** Polls `probe` every 50 ms until it returns a value (bounded); throws with `what` on timeout. */
-export async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const value = await probe();
-    if (value) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }

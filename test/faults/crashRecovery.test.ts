@@ -14,7 +14,8 @@ import { makeDocsRemote, processGroupMembers, writeAgentScript } from '../agent/
 import { makeSiteFiles, writeBundle, type SiteFiles } from '../deploy/helpers/testBundles.js';
 import { checkBundle, makeSyntheticCorpus, makeTinySite } from '../export/exportTestHelpers.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
-import { crashRepeatedly, waitUntil, type Restarted } from './crashHarness.js';
+import { crashRepeatedly, type Restarted } from './crashHarness.js';
+import { processAlive, waitUntil } from '../helpers/waitUntil.js';
 
 const ROUNDS = Number(process.env.CRASH_ROUNDS ?? 3);
 
@@ -29,14 +30,6 @@ function unreachableBundleEnv(dir: string): Record<string, string> {
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function childPids(pid: number): number[] {
   try {
@@ -75,7 +68,7 @@ test(`kill -9 during export jobs (${ROUNDS} rounds): no job is left running, ack
     },
     async check(app: Restarted, acted, round) {
       // The dead server's worker processes notice the closed IPC channel and exit.
-      await waitUntil('orphaned export workers to exit', async () => !acted.workers.some(alive), 10_000);
+      await waitUntil('orphaned export workers to exit', async () => !acted.workers.some(processAlive), 10_000);
       const jobs = app.modules.exports.jobs;
       for (const id of acknowledged) t.truthy(jobs.find(id), `round ${round}: acknowledged job ${id} survived the crash`);
       const recovered = jobs.find(acted.jobId)!;

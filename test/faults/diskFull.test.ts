@@ -11,7 +11,7 @@ import { makeSiteFiles, writeBundle } from '../deploy/helpers/testBundles.js';
 import { checkBundle, makeSyntheticCorpus } from '../export/exportTestHelpers.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { mountSmallDisk } from '../helpers/smallDisk.js';
-import { waitUntil } from './crashHarness.js';
+import { waitUntil } from '../helpers/waitUntil.js';
 
 test('a full data disk: writes fail with 507, nothing stored is damaged, and the appliance recovers when space is freed', async (t) => {
   const disk = mountSmallDisk(8);

@@ -4,25 +4,10 @@ import type { FeedbackSubmission } from '../../src/domain/feedback/FeedbackEntry
 import { createAdminKey } from '../../src/domain/keys/createAdminKey.js';
 import { createProject } from '../../src/domain/projects/createProject.js';
 import { startFeedbackHarness, type FeedbackHarness } from './feedbackHarness.js';
+import type { FeedbackEntryBody, FeedbackPageBody } from '../../src/http/routes/analytics/presentFeedback.js';
 
-interface Entry {
-  id: string;
-  path: string;
-  createdAt: string;
-  source: string;
-  status: string;
-  comment: string | null;
-  helpful?: boolean | null;
-  contact?: string | null;
-  code?: string;
-  filename?: string | null;
-  lang?: string | null;
-}
-interface Page {
-  feedback: Entry[];
-  nextCursor: string | null;
-  hasMore: boolean;
-}
+type Entry = FeedbackEntryBody;
+type Page = FeedbackPageBody;
 
 const big = { analytics: { requestsPerHour: 100_000 } };
 

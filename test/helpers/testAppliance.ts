@@ -32,9 +32,27 @@ export interface TestAppliance extends RunningAppliance {
   config: Config;
   key: string;
   /** fetch() against the appliance with the admin key unless `auth: false` or another key. */
-  api(path: string, init?: RequestInit & { json?: unknown; key?: string | null }): Promise<Response>;
+  api(path: string, init?: ApiInit): Promise<Response>;
   /** Stops the appliance and deletes its data directory. */
   close(): Promise<void>;
+}
+
+/** Options of a test request: `json` becomes the body; `key` overrides (or, as null, drops) the admin key. */
+export type ApiInit = RequestInit & { json?: unknown; key?: string | null };
+
+/** fetch() against an appliance at `baseUrl`, sending `defaultKey` unless the request says otherwise. */
+export function applianceFetch(baseUrl: string, defaultKey: string): (path: string, init?: ApiInit) => Promise<Response> {
+  return (path, init = {}) => {
+    const headers = new Headers(init.headers);
+    const useKey = init.key === undefined ? defaultKey : init.key;
+    if (useKey) headers.set('Authorization', `Bearer ${useKey}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('Content-Type', 'application/json');
+      body = JSON.stringify(init.json);
+    }
+    return fetch(`${baseUrl}${path}`, { ...init, headers, body });
+  };
 }
 
 /** Starts a real appliance on 127.0.0.1:0 with a temp data directory. */
@@ -50,17 +68,7 @@ export async function startTestAppliance(
     dataDir,
     config,
     key,
-    api(path, init = {}) {
-      const headers = new Headers(init.headers);
-      const useKey = init.key === undefined ? key : init.key;
-      if (useKey) headers.set('Authorization', `Bearer ${useKey}`);
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers.set('Content-Type', 'application/json');
-        body = JSON.stringify(init.json);
-      }
-      return fetch(`${running.url}${path}`, { ...init, headers, body });
-    },
+    api: applianceFetch(running.url, key),
     async close() {
       await running.stop();
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });

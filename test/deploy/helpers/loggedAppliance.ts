@@ -2,14 +2,14 @@ import { pino } from 'pino';
 import { rm } from 'node:fs/promises';
 import { systemClock, type Clock } from '../../../src/domain/Clock.js';
 import { startAppliance, type RunningAppliance } from '../../../src/server/startAppliance.js';
-import { makeTempDir, makeTestConfig, type ConfigOverrides } from '../../helpers/testAppliance.js';
+import { applianceFetch, makeTempDir, makeTestConfig, type ApiInit, type ConfigOverrides } from '../../helpers/testAppliance.js';
 
 /** A running appliance whose log lines are captured for assertions. */
 export interface LoggedAppliance extends RunningAppliance {
   dataDir: string;
   key: string;
   logs: { level: number; msg: string; [k: string]: unknown }[];
-  api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  api(path: string, init?: ApiInit): Promise<Response>;
   /** Stops the appliance (the data directory stays, for restarts). */
   stop(): Promise<void>;
   /** Stops it and deletes the data directory. */
@@ -29,16 +29,7 @@ export async function startLoggedAppliance(options: { dataDir?: string; override
     dataDir,
     key,
     logs,
-    api(path, init = {}) {
-      const headers = new Headers(init.headers);
-      headers.set('Authorization', `Bearer ${key}`);
-      let body = init.body;
-      if (init.json !== undefined) {
-        headers.set('Content-Type', 'application/json');
-        body = JSON.stringify(init.json);
-      }
-      return fetch(`${running.url}${path}`, { ...init, headers, body });
-    },
+    api: applianceFetch(running.url, key),
     async close() {
       await running.stop();
       await rm(dataDir, { recursive: true, force: true });

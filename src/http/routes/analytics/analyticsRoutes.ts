@@ -8,7 +8,7 @@ import type { FeedbackFilter, FeedbackLog } from '../../../store/feedback/Feedba
 import { defineRoute, type RouteSpec } from '../../defineRoute.js';
 import type { RateLimiter } from '../../RateLimiter.js';
 import { feedbackFilterQuerySchema, feedbackListQuerySchema } from './feedbackQuerySchema.js';
-import { feedbackEntrySchema, presentFeedback } from './presentFeedback.js';
+import { feedbackEntrySchema, feedbackPageSchema, presentFeedback } from './presentFeedback.js';
 
 /** What the analytics routes need; `limiter` is one budget shared by all of them. */
 export interface AnalyticsRouteDeps {
@@ -44,7 +44,7 @@ export function analyticsRoutes(deps: AnalyticsRouteDeps): RouteSpec[] {
       query: feedbackListQuerySchema(deps.cursors),
       rateLimit,
       responses: {
-        200: { description: 'One page', schema: z.object({ feedback: z.array(feedbackEntrySchema), nextCursor: z.string().nullable(), hasMore: z.boolean() }) },
+        200: { description: 'One page', schema: feedbackPageSchema },
         ...errors,
       },
       async handler(ctx, { params, query }) {

@@ -16,6 +16,13 @@ export const feedbackEntrySchema = z.object({
   lang: z.string().nullable().optional().describe('code_snippet only'),
 });
 
+/** One page of the feedback list (the response of GET /v1/analytics/{projectId}/feedback). */
+export const feedbackPageSchema = z.object({ feedback: z.array(feedbackEntrySchema), nextCursor: z.string().nullable(), hasMore: z.boolean() });
+
+/** An entry and a page as clients receive them (the CLI and tests read these). */
+export type FeedbackEntryBody = z.infer<typeof feedbackEntrySchema>;
+export type FeedbackPageBody = z.infer<typeof feedbackPageSchema>;
+
 /** Whitelists the fields of an entry for the API; source-specific fields appear only for their source
  * (a thumbs_only rating keeps its `helpful`: it is the whole entry). */
 export function presentFeedback(entry: FeedbackEntry): z.infer<typeof feedbackEntrySchema> {
