@@ -1,7 +1,8 @@
 /**
  * Renders each docs folder given on the command line into a temporary folder and prints what
  * a renderer change must not regress: pages rendered/expected, pages that fell back, unknown
- * components, broken internal links and missing images.
+ * components, broken internal links and missing images. Broken links and missing images are
+ * always listed in full (page → target, and why), so each can be checked against the source.
  *   npm run conformance -- ../shared/corpora/starter ../shared/corpora/mcp
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -35,9 +36,9 @@ for (const dir of dirs) {
     const unknown = Object.entries(rep.unknownComponents).sort((a, b) => b[1] - a[1]);
     console.log(`unknown components: ${unknown.length ? unknown.map(([n, c]) => `${n}: ${c}`).join(', ') : 'none'}`);
     console.log(`broken internal links: ${rep.brokenLinks.length}`);
-    for (const l of limit(rep.brokenLinks.map((b) => `/${b.page} -> ${b.href}`))) console.log(`  ${l}`);
+    for (const b of rep.brokenLinks) console.log(`  /${b.page} -> ${b.href}  (${b.reason})`);
     console.log(`missing images: ${rep.missingImages.length}`);
-    for (const l of limit(rep.missingImages.map((m) => `/${m.page} -> ${m.src}`))) console.log(`  ${l}`);
+    for (const m of rep.missingImages) console.log(`  /${m.page} -> ${m.src}`);
     console.log(`warnings: ${rep.warnings.length}`);
     if (verbose) for (const w of rep.warnings) console.log(`  ${w.page ? `/${w.page}: ` : ''}${w.message}`);
     problems += rep.pages.failed.length + unknown.length;

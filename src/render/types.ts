@@ -7,7 +7,8 @@ import type { Element, ElementContent, Root } from 'hast';
 
 /** One problem found while rendering; everything here ends up in `_enclave/report.json`. */
 export interface ReportCollector {
-  brokenLink(page: string, href: string): void;
+  /** `reason` says what is missing (the page, the file, the `#anchor`), for whoever fixes the source. */
+  brokenLink(page: string, href: string, reason: string): void;
   missingImage(page: string, src: string): void;
   unknownComponent(name: string): void;
   externalUrl(page: string, url: string): void;

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { resolveLink } from '../../src/render/links/resolveLink.js';
+import { docsPath, resolveLink } from '../../src/render/links/resolveLink.js';
 import type { SiteIndex } from '../../src/render/links/SiteIndex.js';
 
 const site: SiteIndex = {
@@ -30,10 +30,9 @@ test('external, anchor-only and broken links are classified', (t) => {
   t.is(resolveLink('https://example.com/x', 'index', site).kind, 'external');
   t.is(resolveLink('mailto:a@b.c', 'index', site).kind, 'external');
   t.deepEqual(resolveLink('#top', 'guides/start', site), { href: '#top', kind: 'anchor', page: 'guides/start', hash: 'top' });
-  const broken = resolveLink('/nope', 'guides/start', site);
-  t.is(broken.kind, 'broken');
-  t.is(broken.href, '../nope.html');
-  t.is(resolveLink('../../../../etc/passwd', 'guides/start', site).kind, 'broken');
+  t.deepEqual(resolveLink('/nope', 'guides/start', site), { href: '../nope.html', kind: 'broken', reason: 'no page, redirect or file at /nope' });
+  t.like(resolveLink('deep/gone/', 'guides/start', site), { kind: 'broken', reason: 'no page, redirect or file at /guides/deep/gone' }, 'the reason names the resolved path');
+  t.like(resolveLink('../../../../etc/passwd', 'guides/start', site), { kind: 'broken', reason: 'points outside the docs folder' });
   t.is(resolveLink('/files/spec.yaml', 'guides/deep/page', site).href, '../../files/spec.yaml');
 });
 
@@ -42,4 +41,19 @@ test('resolution is idempotent, so a component-resolved href survives the page-w
     const once = resolveLink(target, from, site).href;
     t.is(resolveLink(once, from, site).href, once);
   }
+});
+
+test('docsPath resolves against the page folder and keeps a path that leaves the docs folder outside', (t) => {
+  const cases: [string, string, string][] = [
+    ['/images/a.png', 'guides/start', 'images/a.png'],
+    ['./a.png', 'guides/start', 'guides/a.png'],
+    ['a.png', 'guides/index', 'guides/a.png'],
+    ['../a.png', 'guides/deep/page', 'guides/a.png'],
+    ['.', 'guides/start', 'guides'],
+    ['..', 'guides/start', ''],
+    // A leading `..` used to lose its first dot (`./x`) and pass as inside the folder.
+    ['../x', 'index', '../x'],
+    ['../../x', 'guides/start', '../x'],
+  ];
+  for (const [path, from, expected] of cases) t.is(docsPath(path, from), expected, `${from}: ${path}`);
 });

@@ -84,9 +84,9 @@ test('the report lists broken links and anchors, missing images and external URL
   const report = JSON.parse(await read(out, '_enclave/report.json'));
   t.deepEqual(report, result.report);
   t.deepEqual(report.pages, { expected: 4, rendered: 4, failed: [] });
-  t.deepEqual(report.brokenLinks.map((b: { page: string; href: string }) => `${b.page} ${b.href}`).sort(), [
-    'guides/setup #nope',
-    'guides/setup /does/not/exist',
+  t.deepEqual(report.brokenLinks.map((b: { page: string; href: string; reason: string }) => `${b.page} ${b.href}: ${b.reason}`).sort(), [
+    'guides/setup #nope: no heading or anchor #nope on /guides/setup',
+    'guides/setup /does/not/exist: no page, redirect or file at /does/not/exist',
   ]);
   t.deepEqual(report.missingImages, [{ page: 'guides/setup', src: '/images/missing.png' }]);
   t.deepEqual(report.externalUrls, [{ page: 'guides/deep/nested', url: 'https://cdn.example.net/x.png' }]);
@@ -201,7 +201,7 @@ test('without an index page the home URL forwards to the first page; paths rende
   const { out: subsetOut, result } = await renderDocs(src, { paths: ['/second'] });
   t.is(result.expected, 1);
   await t.throwsAsync(stat(join(subsetOut, 'first.html')));
-  t.deepEqual(result.report.brokenLinks, [{ page: 'second', href: '/first' }], 'a link to a page left out of the subset is reported');
+  t.deepEqual(result.report.brokenLinks, [{ page: 'second', href: '/first', reason: 'no page, redirect or file at /first' }], 'a link to a page left out of the subset is reported');
 });
 
 test('progress is reported per page and the feedback endpoint reaches every page', async (t) => {

@@ -1,19 +1,19 @@
 import type { ComponentRenderer } from '../types.js';
 import { el } from './buildElement.js';
-import { boolProp, contentProp, textProp } from './readProps.js';
+import { boolProp, contentProp } from './readProps.js';
 import { propIcon } from './propIcon.js';
+import { titleAnchor } from './componentAnchors.js';
 
 /** `Accordion`: a `<details>` disclosure (opens without JS), with title, description, icon and `defaultOpen`. */
 export const Accordion: ComponentRenderer = (props, children, ctx) => {
   const title = contentProp(props, 'title');
   const description = contentProp(props, 'description');
   const icon = propIcon(props, ctx, 16);
-  const label = textProp(props, 'title');
   return el('details', {
     className: ['enclave-accordion'],
     open: boolProp(props, 'defaultOpen'),
-    // Lets links to `#title-slug` open the right accordion (components.js handles the hash).
-    dataTitle: label,
+    // `#title-slug` (or the `id` prop) reaches this accordion; components.js opens it on arrival.
+    dataEnclaveAnchor: titleAnchor(props),
   }, [
     el('summary', { className: ['enclave-accordion-summary'] }, [
       icon ? el('span', { className: ['enclave-accordion-icon'] }, icon) : null,

@@ -3,6 +3,7 @@ import { el } from './buildElement.js';
 import { contentProp, numberProp, textProp } from './readProps.js';
 import { propIcon } from './propIcon.js';
 import { elementNodes } from './contentNodes.js';
+import { titleAnchor } from './componentAnchors.js';
 
 const TITLE_TAGS = new Set(['p', 'h2', 'h3', 'h4']);
 
@@ -12,7 +13,7 @@ export const Step: ComponentRenderer = (props, children, ctx) => {
   const number = numberProp(props, 'stepNumber');
   const size = textProp(props, 'titleSize') ?? 'p';
   const title = contentProp(props, 'title');
-  return el('li', { className: ['enclave-step'], dataEnclaveStep: '', dataStepNumber: number }, [
+  return el('li', { className: ['enclave-step'], dataEnclaveStep: '', dataStepNumber: number, dataEnclaveAnchor: titleAnchor(props) }, [
     el('div', { className: ['enclave-step-marker'], ariaHidden: 'true' }, icon ?? (number !== undefined ? String(number) : '')),
     el('div', { className: ['enclave-step-body'] }, [
       title ? el(TITLE_TAGS.has(size) ? size : 'p', { className: ['enclave-step-title'] }, title) : null,

@@ -1,6 +1,7 @@
 import type { ComponentProps, ComponentRenderer } from '../types.js';
 import { boolProp, textProp } from './readProps.js';
 import { buildFieldRow } from './buildFieldRow.js';
+import { fieldAnchor } from './componentAnchors.js';
 
 const LOCATIONS = ['query', 'path', 'body', 'header', 'cookie'] as const;
 
@@ -20,8 +21,10 @@ function labelList(value: unknown): string[] | undefined {
 /** `ParamField`: a request parameter; its name comes from whichever of query/path/body/header/cookie is set. */
 export const ParamField: ComponentRenderer = (props, children) => {
   const location = LOCATIONS.find((l) => props[l] !== undefined);
+  const name = (location && textProp(props, location)) || textProp(props, 'name') || '';
   return buildFieldRow({
-    name: (location && textProp(props, location)) || textProp(props, 'name') || '',
+    name,
+    anchor: fieldAnchor(props, name),
     location,
     type: textProp(props, 'type'),
     required: boolProp(props, 'required'),
@@ -33,13 +36,17 @@ export const ParamField: ComponentRenderer = (props, children) => {
 };
 
 /** `ResponseField`: a field of a response, with optional `pre`/`post` labels. */
-export const ResponseField: ComponentRenderer = (props, children) => buildFieldRow({
-  name: textProp(props, 'name') ?? '',
-  type: textProp(props, 'type'),
-  required: boolProp(props, 'required'),
-  deprecated: boolProp(props, 'deprecated'),
-  default: defaultText(props),
-  pre: labelList(props.pre),
-  post: labelList(props.post),
-  body: children,
-});
+export const ResponseField: ComponentRenderer = (props, children) => {
+  const name = textProp(props, 'name') ?? '';
+  return buildFieldRow({
+    name,
+    anchor: fieldAnchor(props, name),
+    type: textProp(props, 'type'),
+    required: boolProp(props, 'required'),
+    deprecated: boolProp(props, 'deprecated'),
+    default: defaultText(props),
+    pre: labelList(props.pre),
+    post: labelList(props.post),
+    body: children,
+  });
+};

@@ -17,13 +17,15 @@ export interface FieldRow {
   body: ElementContent[];
   /** Anchor id so a field can be linked to. */
   id?: string;
+  /** Anchor requested for the field, kept only if the page has no such id yet (see componentAnchors.ts). */
+  anchor?: string;
 }
 
 const tag = (cls: string, text: string): Element => el('span', { className: ['enclave-field-tag', cls] }, text);
 
 /** One documented field (ParamField, ResponseField, and OpenAPI parameters/properties share this). */
 export function buildFieldRow(row: FieldRow): Element {
-  return el('div', { className: ['enclave-field', row.deprecated ? 'deprecated' : ''].filter(Boolean), id: row.id }, [
+  return el('div', { className: ['enclave-field', row.deprecated ? 'deprecated' : ''].filter(Boolean), id: row.id, dataEnclaveAnchor: row.anchor }, [
     el('div', { className: ['enclave-field-head'] }, [
       ...(row.pre ?? []).map((p) => tag('enclave-field-pre', p)),
       el('code', { className: ['enclave-field-name'] }, row.name),

@@ -27,7 +27,7 @@ export async function checkAnchors(outDir: string, checks: AnchorCheck[], ids: M
     }
     const real = loose(c.hash) ? index.get(loose(c.hash)) : undefined;
     if (!real) {
-      report.brokenLink(c.page, c.href);
+      report.brokenLink(c.page, c.href, `no heading or anchor #${c.hash} on /${c.target}`);
       continue;
     }
     const fixed = `${c.emitted.replace(/#.*$/, '')}#${encodeURIComponent(real)}`;

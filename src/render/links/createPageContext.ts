@@ -1,6 +1,5 @@
-import { posix } from 'node:path';
 import type { RenderContext, ReportCollector } from '../types.js';
-import { relativeHref, resolveLink } from './resolveLink.js';
+import { docsPath, relativeHref, resolveLink } from './resolveLink.js';
 import { pageFile, type SiteIndex } from './SiteIndex.js';
 
 /** A link to check once every page's ids are known: `href` as written, `emitted` as output. */
@@ -27,7 +26,7 @@ export function createPageContext(opts: {
   const anchorChecks: AnchorCheck[] = [];
   const outputs = new Set<string>();
   const pageReport: ReportCollector = {
-    brokenLink: (page, href) => report.brokenLink(page, href),
+    brokenLink: (page, href, reason) => report.brokenLink(page, href, reason),
     missingImage: (page, src) => report.missingImage(page, src),
     externalUrl: (page, url) => report.externalUrl(page, url),
     unknownComponent(name) {
@@ -52,7 +51,7 @@ export function createPageContext(opts: {
     nextId: (prefix) => `${prefix}-${++counter}`,
     href(target) {
       const r = resolveLink(target, pagePath, site);
-      if (r.kind === 'broken') report.brokenLink(pagePath, target);
+      if (r.kind === 'broken') report.brokenLink(pagePath, target, r.reason);
       if ((r.kind === 'page' || r.kind === 'anchor') && r.hash && r.page) anchorChecks.push({ page: pagePath, target: r.page, hash: r.hash, href: target, emitted: r.href });
       outputs.add(r.href);
       return r.href;
@@ -69,7 +68,7 @@ export function createPageContext(opts: {
       try {
         decoded = decodeURIComponent(pathPart);
       } catch { /* keep as written */ }
-      const normal = posix.normalize(decoded.startsWith('/') ? decoded.slice(1) : posix.join(posix.dirname(pagePath), decoded)).replace(/^\.\/?/, '');
+      const normal = docsPath(decoded, pagePath);
       if (normal.startsWith('..') || !site.files.has(normal)) report.missingImage(pagePath, src);
       if (normal.startsWith('..')) return s;
       return relativeHref(pageFile(pagePath), normal).split('/').map(encodeURIComponent).join('/') + s.slice(pathPart.length);

@@ -25,8 +25,9 @@ const MAX_SEARCH_TEXT = 4000;
 
 /**
  * Walks the rendered content once: gives headings Mintlify-style ids (github-slugger, `{#id}`
- * kept) and anchor links, rewrites every link and media URL through the page context (relative
- * output, broken/missing/external recorded), and collects the TOC, ids and search text.
+ * kept) and anchor links, then the anchors components requested, rewrites every link and media
+ * URL through the page context (relative output, broken/missing/external recorded), and collects
+ * the TOC, ids and search text.
  */
 export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
   const slugger = new GithubSlugger();
@@ -34,6 +35,7 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
   const textParts: string[] = [];
   let textLength = 0;
   const headings: Element[] = [];
+  const anchored: Element[] = [];
 
   // Explicit ids first, so generated slugs never collide with an author's `{#id}`.
   const collectIds = (node: Root | Element) => {
@@ -74,6 +76,7 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
         }
       }
       if (HEADING.test(child.tagName)) headings.push(child);
+      if (child.properties.dataEnclaveAnchor !== undefined) anchored.push(child);
       visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined);
     }
   };
@@ -98,6 +101,15 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
         children: [{ type: 'text', value: '#' }],
       });
     }
+  }
+  // Component anchors (componentAnchors.ts) come last so heading slugs match Mintlify's; one an
+  // id on the page already holds is dropped rather than duplicated (the heading keeps it).
+  for (const node of anchored) {
+    const id = String(node.properties.dataEnclaveAnchor);
+    delete node.properties.dataEnclaveAnchor;
+    if (summary.ids.has(id)) continue;
+    node.properties.id = id;
+    summary.ids.add(id);
   }
   summary.text = textParts.join(' ').replace(/\s+/g, ' ').trim().slice(0, MAX_SEARCH_TEXT);
   return summary;

@@ -32,8 +32,8 @@ export function createReportCollector(): BuildReportCollector {
     if (list.length < MAX_ENTRIES) list.push(item);
   };
   return {
-    brokenLink(page, href) {
-      if (once(`b\0${page}\0${href}`)) push(report.brokenLinks, { page, href });
+    brokenLink(page, href, reason) {
+      if (once(`b\0${page}\0${href}`)) push(report.brokenLinks, { page, href, reason });
     },
     missingImage(page, src) {
       if (once(`m\0${page}\0${src}`)) push(report.missingImages, { page, src });
@@ -60,7 +60,7 @@ export function createReportCollector(): BuildReportCollector {
       return report.warnings.length;
     },
     absorb(part) {
-      for (const b of part.brokenLinks) this.brokenLink(b.page, b.href);
+      for (const b of part.brokenLinks) this.brokenLink(b.page, b.href, b.reason);
       for (const m of part.missingImages) this.missingImage(m.page, m.src);
       for (const e of part.externalUrls) this.externalUrl(e.page, e.url);
       for (const w of part.warnings) this.warning(w.message, w.page);

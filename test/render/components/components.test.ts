@@ -87,7 +87,7 @@ test('RequestExample and ResponseExample are labelled asides, tabbed when they h
 
 test('Accordion is a details/summary that honours defaultOpen, description and icon; AccordionGroup wraps', (t) => {
   const closed = renderComponent('Accordion', { title: 'FAQ', description: 'More', icon: 'book' }, [text('answer')]).html;
-  t.regex(closed, /^<details class="enclave-accordion" data-title="FAQ"><summary/);
+  t.regex(closed, /^<details class="enclave-accordion" data-enclave-anchor="faq"><summary/, 'the anchor request becomes an id when the page is finalized');
   t.regex(closed, /class="enclave-accordion-description">More</);
   t.regex(closed, /data-icon="book"/);
   t.regex(renderComponent('Accordion', { title: 'x', defaultOpen: true }).html, /<details class="enclave-accordion" open/);
