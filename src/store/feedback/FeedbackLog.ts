@@ -1,4 +1,4 @@
-import { mkdir, readdir, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import {
@@ -56,6 +56,8 @@ interface Segment {
   /** Good length found at load (0 for a new file). */
   loadedSize: number;
   appender: Promise<SegmentAppender> | null;
+  /** Kept open for listing: an open and a close per request were two more trips through the thread pool. */
+  reader: Promise<FileHandle> | null;
 }
 
 const SEGMENT_FILE = /^(\d{4}-\d{2})\.jsonl$/;
@@ -172,7 +174,7 @@ export class FeedbackLog {
       this.segmentByKey.delete(`${segment.projectId}/${segment.month}`);
       this.segments[segment.id] = null;
       this.indexes.get(segment.projectId)?.removeSegments(new Set([segment.id]));
-      if (segment.appender) await (await segment.appender).close();
+      await closeSegment(segment);
       await unlink(segment.path).catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'ENOENT') throw err;
       });
@@ -184,17 +186,21 @@ export class FeedbackLog {
 
   /** Commits queued appends and closes the segment files. */
   async close(): Promise<void> {
-    for (const segment of this.segmentByKey.values()) if (segment.appender) await (await segment.appender).close();
+    for (const segment of this.segmentByKey.values()) await closeSegment(segment);
   }
 
   private async readRows(rows: IndexRow[]): Promise<FeedbackEntry[]> {
     const out = new Array<FeedbackEntry>(rows.length);
     const bySegment = new Map<number, number[]>();
-    rows.forEach((row, i) => bySegment.set(row.segment, [...(bySegment.get(row.segment) ?? []), i]));
+    rows.forEach((row, i) => {
+      const positions = bySegment.get(row.segment);
+      if (positions) positions.push(i);
+      else bySegment.set(row.segment, [i]);
+    });
     for (const [segmentId, positions] of bySegment) {
       const segment = this.segments[segmentId];
       if (!segment) throw new Error('feedback segment was removed while being read');
-      const texts = await readLines(segment.path, positions.map((i) => rows[i]));
+      const texts = await readLines(await this.readerOf(segment), segment.path, positions.map((i) => rows[i]));
       positions.forEach((i, k) => {
         const record = parseFeedbackRecord(texts[k]) as EntryRecord;
         if (record.id !== feedbackIdFromParts(rows[i].idHi, rows[i].idLo)) throw new Error(`feedback index out of step with ${segment.path}`);
@@ -212,7 +218,7 @@ export class FeedbackLog {
 
   private addSegment(projectId: string, month: string): Segment {
     if (this.segments.length >= 0xffff) throw new Error('too many feedback segments');
-    const segment: Segment = { id: this.segments.length, projectId, month, path: join(this.root, projectId, `${month}.jsonl`), loadedSize: 0, appender: null };
+    const segment: Segment = { id: this.segments.length, projectId, month, path: join(this.root, projectId, `${month}.jsonl`), loadedSize: 0, appender: null, reader: null };
     this.segments.push(segment);
     this.segmentByKey.set(`${projectId}/${month}`, segment);
     return segment;
@@ -221,6 +227,15 @@ export class FeedbackLog {
   private segmentFor(projectId: string, month: string): Segment {
     if (!PROJECT_DIR.test(projectId)) throw new Error(`unsafe project id for a feedback directory: ${projectId}`);
     return this.segmentByKey.get(`${projectId}/${month}`) ?? this.addSegment(projectId, month);
+  }
+
+  /** Opens a segment for reading once (retried after a failure). */
+  private readerOf(segment: Segment): Promise<FileHandle> {
+    segment.reader ??= open(segment.path, 'r').catch((err) => {
+      segment.reader = null;
+      throw err;
+    });
+    return segment.reader;
   }
 
   /** Opens a segment for appending once; a new file's directory entry is made durable first. */
@@ -242,6 +257,14 @@ export class FeedbackLog {
     });
     return segment.appender;
   }
+}
+
+/** Commits a segment's queued appends and closes its files (reads in flight finish first). */
+async function closeSegment(segment: Segment): Promise<void> {
+  const { appender, reader } = segment;
+  segment.reader = null;
+  if (appender) await (await appender).close();
+  if (reader) await (await reader.catch(() => null))?.close();
 }
 
 function toIndexFilter(filter: FeedbackFilter): IndexFilter {
