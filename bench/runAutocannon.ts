@@ -11,11 +11,12 @@ export interface LoadResult {
 
 /**
  * Runs autocannon against a 127.0.0.1 URL for a bounded time. `rate` fixes the offered load
- * (requests/s across all connections); without it the run measures the maximum.
+ * (requests/s across all connections); without it the run measures the maximum. `until` stops the
+ * run early when it settles.
  */
-export async function runAutocannon(options: { url: string; seconds: number; connections?: number; rate?: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string }): Promise<LoadResult> {
+export async function runAutocannon(options: { url: string; seconds: number; connections?: number; rate?: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string; until?: Promise<unknown> }): Promise<LoadResult> {
   if (!/^http:\/\/127\.0\.0\.1:/.test(options.url)) throw new Error('load tests only target 127.0.0.1');
-  const result = await autocannon({
+  const run = autocannon({
     url: options.url,
     duration: options.seconds,
     connections: options.connections ?? 10,
@@ -24,6 +25,9 @@ export async function runAutocannon(options: { url: string; seconds: number; con
     method: options.method ?? 'GET',
     ...(options.body === undefined ? {} : { body: options.body }),
   });
+  // `seconds` stays the upper bound; `until` ends the run early (e.g. when an export finishes).
+  void options.until?.finally(() => run.stop());
+  const result = await run;
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
 }
 
