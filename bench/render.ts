@@ -16,11 +16,12 @@ const here = fileURLToPath(import.meta.url);
 
 if (process.argv[2] === '--child') {
   const { renderSite } = await import('../src/render/renderSite.js');
+  const { openFolderSink } = await import('../src/render/output/openFolderSink.js');
   const [, , , sourceDir, work] = process.argv;
   const started = performance.now();
   const cpu0 = process.cpuUsage();
   const r = await renderSite({
-    sourceDir, outDir: join(work, 'out'), cacheDir: join(work, 'cache'), domain: 'bench.example', jobId: 'bench',
+    sourceDir, out: await openFolderSink(join(work, 'out')), cacheDir: join(work, 'cache'), domain: 'bench.example', jobId: 'bench',
     now: new Date(), generatorVersion: 'bench',
   });
   const seconds = (performance.now() - started) / 1000;

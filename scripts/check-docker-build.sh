@@ -6,7 +6,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 data=$(mktemp -d)
-trap 'kill "${pid:-0}" 2>/dev/null || true; rm -rf "$work" "$data"' EXIT
+trap 'if [ -n "${pid:-}" ]; then kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; fi; rm -rf "$work" "$data"' EXIT
 
 # Every COPY source (outside --from stages) must exist in the build context.
 grep -E '^COPY ' "$root/Dockerfile" | grep -v -- '--from=' | while read -r _ rest; do
@@ -28,7 +28,8 @@ mkdir -p "$work/app"
 cp -r "$work/build/node_modules" "$work/build/dist" "$work/app/"
 cp -r "$root/package.json" "$root/config" "$root/examples" "$root/bin" "$work/app/"
 port=$((20000 + RANDOM % 20000))
-(cd "$work/app" && NODE_ENV=production ENCLAVE_HOST=127.0.0.1 ENCLAVE_PORT=$port ENCLAVE_DATA_DIR="$data" ENCLAVE_LOG_LEVEL=warn node dist/main.js >"$work/out.log" 2>&1) &
+# exec: $! must be node itself, not a subshell, or the EXIT trap would orphan the server.
+(cd "$work/app" && NODE_ENV=production ENCLAVE_HOST=127.0.0.1 ENCLAVE_PORT=$port ENCLAVE_DATA_DIR="$data" ENCLAVE_LOG_LEVEL=warn exec node dist/main.js >"$work/out.log" 2>&1) &
 pid=$!
 for _ in $(seq 1 100); do
   if ENCLAVE_PORT=$port node -e "fetch('http://127.0.0.1:'+(process.env.ENCLAVE_PORT||8080)+'/_enclave/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"; then

@@ -8,6 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import { openFolderSink } from '../src/render/output/openFolderSink.js';
 import { renderSite } from '../src/render/renderSite.js';
 
 const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -22,7 +23,7 @@ for (const dir of dirs) {
   const started = performance.now();
   try {
     const r = await renderSite({
-      sourceDir: resolve(dir), outDir: join(out, 'site'), domain: 'docs.example.com', jobId: 'conformance',
+      sourceDir: resolve(dir), out: await openFolderSink(join(out, 'site')), domain: 'docs.example.com', jobId: 'conformance',
       now: new Date(), generatorVersion: 'conformance',
     });
     const seconds = (performance.now() - started) / 1000;

@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
@@ -27,6 +28,13 @@ export class ExportRunError extends Error {
     this.name = 'ExportRunError';
   }
 }
+
+/**
+ * Scheduling niceness of the worker. An export is background work; admin scripts and readers
+ * talking to the API must not wait behind it when the cores are busy. On an idle machine the
+ * worker still gets all the CPU it can use.
+ */
+export const WORKER_NICENESS = 10;
 
 /** How long a finished run waits for its process to be reaped before settling anyway. */
 const CLOSE_WAIT_MS = 3000;
@@ -92,7 +100,14 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.on('spawn', () => options.onSpawn?.(child.pid!));
+    child.on('spawn', () => {
+      try {
+        setPriority(child.pid!, WORKER_NICENESS);
+      } catch {
+        // Lowering a child's priority is always allowed on Linux; elsewhere it is only a nicety.
+      }
+      options.onSpawn?.(child.pid!);
+    });
     child.on('error', (err) => finish(new ExportRunError(`cannot start the export worker: ${err.message}`)));
     child.on('message', (message: FromWorker) => {
       switch (message.type) {

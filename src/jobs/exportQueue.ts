@@ -122,9 +122,9 @@ export class ExportQueue {
     });
     if (!job) return;
     const base = exportPaths(dataDir, job.id);
-    // Each run renders into a folder of its own, so anything still writing into an earlier run's
+    // Each run has a scratch folder of its own, so anything still writing into an earlier run's
     // (a worker orphaned by a crash, for a moment) can't make this one fail.
-    const paths = { ...base, siteDir: join(base.workDir, `site-${randomBytes(4).toString('hex')}`) };
+    const paths = { ...base, runDir: join(base.workDir, `run-${randomBytes(4).toString('hex')}`) };
     const progress = new ExportProgressWriter(jobs, job.id, clock);
     try {
       // A resumed job starts over: the renderer wants an empty output directory.

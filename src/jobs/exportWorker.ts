@@ -5,7 +5,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { packBundle } from '../bundle/packBundle.js';
+import { createZipSink } from '../bundle/createZipSink.js';
 import { renderSite } from '../render/renderSite.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
 import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
@@ -31,14 +31,16 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
   const now = new Date(input.now);
   let sourceDir = input.sourceDir;
   if (input.ref) {
-    sourceDir = join(input.workDir, 'source');
+    sourceDir = join(input.runDir, 'source');
     await exportSourceAtRef(input.sourceDir, input.ref, sourceDir);
   }
   let lastSent = 0;
   const renderStart = performance.now();
+  // Pages go straight into the zip (deflated as they arrive); no site folder is written.
+  const out = createZipSink();
   const rendered = await renderSite({
     sourceDir,
-    outDir: input.siteDir,
+    out,
     domain: input.domain,
     jobId: input.jobId,
     version: input.version ?? undefined,
@@ -58,22 +60,11 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     },
   });
   controller.signal.throwIfAborted();
-  // The renderer's garbage would otherwise still be around while the zip is built, and the
-  // two together set the worker's peak memory (the server starts workers with --expose-gc).
-  (globalThis as { gc?: () => void }).gc?.();
   const packStart = performance.now();
   const file = bundleFileName(input.domain, rendered.version);
-  const packed = await packBundle(input.siteDir, join(input.bundleDir, file), {
-    now,
-    onProgress(done, total) {
-      const t = Date.now();
-      if (done < total && t - lastSent < PROGRESS_INTERVAL_MS) return;
-      lastSent = t;
-      void send({ type: 'packing', done, total, version: rendered.version, pageCount: rendered.pageCount + rendered.failed });
-    },
-  });
+  void send({ type: 'packing', done: 0, total: 1, version: rendered.version, pageCount: rendered.pageCount + rendered.failed });
+  const packed = await out.finish(join(input.bundleDir, file), now);
   const packMs = performance.now() - packStart;
-  // The zip is the product; the unpacked copy would only double the disk used per job.
   await rm(input.workDir, { recursive: true, force: true });
   return {
     version: rendered.version,

@@ -11,7 +11,8 @@ export interface ExportTaskInput {
   /** Git ref to export when `sourceDir` is a repository; null exports the directory as is. */
   ref: string | null;
   workDir: string;
-  siteDir: string;
+  /** This run's own scratch folder inside `workDir`. */
+  runDir: string;
   bundleDir: string;
   version: string | null;
   paths: string[] | null;

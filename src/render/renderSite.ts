@@ -1,8 +1,7 @@
-import { mkdir, open, readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scanFenceLanguages } from './code/scanFenceLanguages.js';
 import { featureAssets } from './components/featureAssets.js';
-import { hashDocsSource } from './hashDocsSource.js';
 import { checkAnchors } from './links/checkAnchors.js';
 import type { AnchorCheck } from './links/createPageContext.js';
 import { resolveLink } from './links/resolveLink.js';
@@ -10,8 +9,7 @@ import { pageFile } from './links/SiteIndex.js';
 import { buildLlmsTxt, type LlmsPage } from './output/buildLlmsTxt.js';
 import { buildRedirectPage } from './output/buildRedirectPage.js';
 import { buildSitemap, canonicalUrl } from './output/buildSitemap.js';
-import { createBundleWriter } from './output/createBundleWriter.js';
-import { createOrderedWriter } from './output/createOrderedWriter.js';
+import type { BundleSink } from './output/BundleSink.js';
 import { contentHash } from './output/writeHashedAsset.js';
 import { writeManifest } from './output/writeManifest.js';
 import { createPageRenderer } from './parallel/createPageRenderer.js';
@@ -22,14 +20,15 @@ import { createReportCollector } from './report/createReportCollector.js';
 import { buildSearchIndexScript, type SearchEntry } from './search/buildSearchIndexScript.js';
 import { createShellParts } from './site/createShellParts.js';
 import { loadSite } from './site/loadSite.js';
-import { listSourceFiles } from './source/listSourceFiles.js';
+import { readDocsSource } from './source/readDocsSource.js';
 import { copyFeatureFiles, prepareThemeAssets } from './theme/prepareThemeAssets.js';
 
 export type { BuildReport } from './report/BuildReport.js';
 
 /** Options for one export of a docs source into a static bundle folder. */
 export interface RenderSiteOptions {
-  sourceDir: string; outDir: string;           // outDir is created; must be empty or absent
+  sourceDir: string;
+  out: BundleSink;                             // where the bundle's files go (openFolderSink, createZipSink)
   domain: string; jobId: string; version?: string; // version default: `YYYY-MM-DD.<first 6 hex of hashDocsSource>`
   paths?: string[];                            // optional subset of page paths to render
   strict?: boolean;                            // true: first failing page rejects
@@ -57,32 +56,32 @@ export interface RenderSiteResult {
  * of HTTP or jobs. Pages stream to disk one at a time so memory stays flat on large sites.
  */
 export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteResult> {
-  const { sourceDir, outDir, domain } = opts;
+  const { sourceDir, out, domain } = opts;
   await assertSourceDir(sourceDir);
-  await prepareOutDir(outDir);
   const report = createReportCollector();
-  const sourceHash = await hashDocsSource(sourceDir);
+  const source = await readDocsSource(sourceDir);
+  const sourceHash = source.hash;
   const version = opts.version ?? `${opts.now.toISOString().slice(0, 10)}.${sourceHash.slice(0, 6)}`;
-  const site = await loadSite(sourceDir, report, opts.paths);
+  const site = await loadSite(sourceDir, source, report, opts.paths);
   const { config, nav, selected, index } = site;
   report.setExpected(selected.length);
 
-  const out = createBundleWriter(outDir);
   for (const rel of site.inventory.staticFiles) await out.copy(join(sourceDir, rel), rel);
   const fontUrl = (src: string) => (/^https?:/i.test(src) ? null : src.replace(/^\/+/, '../'));
-  const theme = await prepareThemeAssets(outDir, config, fontUrl);
+  const theme = await prepareThemeAssets(out, config, fontUrl);
   const searchIndexPath = `_assets/search-index.${contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`)}.js`;
   const shell = createShellParts(site, theme, searchIndexPath, opts);
-  const languages = await scanFenceLanguages(sourceDir, await listSourceFiles(sourceDir));
-  const renderLocal = await createPageRenderer({ site, shell, out, report, sourceDir, cacheDir: opts.cacheDir, languages });
+  const languages = scanFenceLanguages(source.texts.values());
+  const renderLocal = await createPageRenderer({ site, shell, report, sourceDir, cacheDir: opts.cacheDir, languages });
 
   const ids = new Map<string, Set<string>>();
   const anchorChecks: AnchorCheck[] = [];
   const features = new Set<PageFeature>();
-  /** What each page adds to the site-wide outputs, kept by position so they stay in nav order. */
-  const results: (PageResult | undefined)[] = new Array(selected.length);
-  const full = await open(join(outDir, 'llms-full.txt'), 'w');
-  const fullWriter = createOrderedWriter((text) => full.write(text).then(() => undefined));
+  /** What each page adds to the site-wide outputs built at the end, kept by position so they stay in nav order. */
+  const results: (Kept | undefined)[] = new Array(selected.length);
+  /** Page files on their way into the sink; a failed write fails the export once rendering stops. */
+  const writes: Promise<void>[] = [];
+  let writeFailure: unknown = null;
   let done = 0;
   let rendered = 0;
   let failed = 0;
@@ -91,21 +90,20 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
 
   const onResult = (result: PageResult) => {
     const { path } = result.manifest;
+    for (const [rel, data] of result.files) writes.push(out.write(rel, data).catch((err: unknown) => void (writeFailure ??= err)));
     if (result.failedReason !== undefined) {
       if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
       if (/ENOENT/.test(result.failedReason)) vanished = true;
       report.pageFailed(path, result.failedReason);
       failed++;
-      fullWriter.skip(result.position);
     } else {
       ids.set(path, new Set(result.ids));
       anchorChecks.push(...result.anchorChecks);
       for (const f of result.features) features.add(f);
-      void fullWriter.put(result.position, `${result.markdown}\n---\n\n`);
       report.pageRendered();
       rendered++;
     }
-    results[result.position] = result;
+    results[result.position] = { manifest: result.manifest, indexed: result.indexed, fellBack: result.fellBack, markdown: result.markdown };
     opts.onProgress?.(++done, selected.length);
   };
 
@@ -113,7 +111,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     const parallel = await renderPagesInParallel({
       count: selected.length,
       workers: workerCountFor(selected.length, opts.threads ?? 0),
-      workerData: { sourceDir, outDir, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, feedbackEndpoint: opts.feedbackEndpoint, cacheDir: opts.cacheDir, theme, searchIndexPath, languages },
+      workerData: { sourceDir, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, feedbackEndpoint: opts.feedbackEndpoint, cacheDir: opts.cacheDir, theme, searchIndexPath, languages },
       renderLocal,
       onResult,
       onWorkerFailure: (message) => report.warning(`a page-rendering thread stopped (${message}); its pages were rendered on the main thread`),
@@ -121,21 +119,21 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     });
     for (const part of parallel.reports) report.absorb(part);
     pagesByWorkers = parallel.pagesByWorkers;
-    await fullWriter.drained();
   } finally {
-    await full.close();
+    await Promise.all(writes);
   }
+  if (writeFailure !== null) throw writeFailure;
   // A page that could not be read because the whole source folder disappeared fails the export.
   if (vanished) await assertSourceDir(sourceDir);
-  for (const feature of features) await copyFeatureFiles(outDir, featureAssets(feature));
-  const finished = results.filter((r): r is PageResult => r !== undefined);
+  for (const feature of features) await copyFeatureFiles(out, featureAssets(feature));
+  const finished = results.filter((r): r is Kept => r !== undefined);
   const manifestPages = finished.map((r) => r.manifest);
   const search: SearchEntry[] = finished.flatMap((r) => (r.indexed ? [r.indexed.search] : []));
   const llmsPages: LlmsPage[] = finished.flatMap((r) => (r.indexed ? [r.indexed.llms] : []));
   const sitemapPaths = finished.flatMap((r) => (r.indexed ? [r.manifest.path] : []));
   const fallbackPages = finished.flatMap((r) => (r.fellBack ? [r.manifest.path] : []));
 
-  await checkAnchors(outDir, anchorChecks, ids, report);
+  await checkAnchors(out, anchorChecks, ids, report);
   for (const [source, destination] of site.redirects) {
     const target = resolveLink(destination, source, index);
     if (target.kind === 'broken') report.warning(`redirect ${source} points to ${destination}, which is not in this export`);
@@ -146,14 +144,18 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await out.write(searchIndexPath, buildSearchIndexScript(search));
   await out.write('sitemap.xml', buildSitemap(domain, sitemapPaths));
   await out.write('llms.txt', buildLlmsTxt(config.name, config.description, llmsPages));
+  await out.write('llms-full.txt', finished.map((r) => (r.markdown === null ? '' : `${r.markdown}\n---\n\n`)).join(''));
   const final = report.toJSON();
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
-  await writeManifest(outDir, {
+  await writeManifest(out, {
     domain, version, jobId: opts.jobId, createdAt: opts.now.toISOString(),
     generator: { name: 'enclave', version: opts.generatorVersion }, pages: manifestPages,
   });
   return { version, pageCount: rendered, expected: selected.length, failed, warnings: final.warnings.length, report: final, fallbackPages, pagesByWorkers };
 }
+
+/** The part of a page's result needed once every page is done. */
+type Kept = Pick<PageResult, 'manifest' | 'indexed' | 'fellBack' | 'markdown'>;
 
 /** Rejects with a clear message when the source folder is missing (or vanished mid-render). */
 async function assertSourceDir(sourceDir: string): Promise<void> {
@@ -164,14 +166,4 @@ async function assertSourceDir(sourceDir: string): Promise<void> {
     throw new Error(`docs source folder ${sourceDir} does not exist (or vanished during the export)`);
   }
   if (!s.isDirectory()) throw new Error(`docs source ${sourceDir} is not a folder`);
-}
-
-async function prepareOutDir(outDir: string): Promise<void> {
-  try {
-    const entries = await readdir(outDir);
-    if (entries.length > 0) throw new Error(`output folder ${outDir} is not empty`);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    await mkdir(outDir, { recursive: true });
-  }
 }

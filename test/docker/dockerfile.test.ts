@@ -21,8 +21,11 @@ test('Dockerfile: multi-stage, non-root numeric user, one data volume, healthche
   t.regex(dockerfile, /ENCLAVE_DATA_DIR=\/data/);
 });
 
-test('the Dockerfile build and start steps succeed in a temp copy, and the HEALTHCHECK probe passes', (t) => {
+test('the Dockerfile build and start steps succeed in a temp copy, and the HEALTHCHECK probe passes', async (t) => {
   const run = spawnSync('bash', ['scripts/check-docker-build.sh'], { cwd: projectRoot, encoding: 'utf8', timeout: 300_000 });
   t.is(run.status, 0, `${run.stdout}\n${run.stderr}`);
-  t.regex(run.stdout, /docker build replay: OK/);
+  const port = /docker build replay: OK \(healthcheck passed on port (\d+)\)/.exec(run.stdout)?.[1];
+  t.truthy(port, run.stdout);
+  // The replayed server is stopped with the script, not left running.
+  await t.throwsAsync(fetch(`http://127.0.0.1:${port}/_enclave/health`));
 });

@@ -59,5 +59,9 @@ test('retention removes finished jobs (record, zip, files) past retentionDays an
   for (const id of [d.jobId, e.jobId]) t.is((await app.api(`/v1/static-export/jobs/${id}`)).status, 200);
   t.like(await (await app.api(`/v1/static-export/jobs/${d.jobId}`)).json(), { status: 'running' });
   t.like(await (await app.api(`/v1/static-export/jobs/${e.jobId}`)).json(), { status: 'queued' });
-  t.true(existsSync(exportPaths(app.dataDir, d.jobId).workDir), 'the running job keeps its files');
+  // The running job was left alone: it still finishes, with its bundle in place.
+  const done = (await waitForJob(app, d.jobId, finished)).job;
+  t.is(done.status, 'completed');
+  t.true(existsSync(bundleDir(d.jobId)));
+  t.is((await app.api(`/v1/static-export/jobs/${d.jobId}/bundle`, { method: 'POST' })).status, 200);
 });

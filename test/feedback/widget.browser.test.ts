@@ -3,7 +3,9 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import type { Context } from 'koa';
 import type { Browser, Page } from 'playwright-core';
-import { packBundle } from '../../src/bundle/packBundle.js';
+import { createZipSink } from '../../src/bundle/createZipSink.js';
+import type { BundleSink } from '../../src/render/output/BundleSink.js';
+import { openFolderSink } from '../../src/render/output/openFolderSink.js';
 import { renderSite } from '../../src/render/renderSite.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
@@ -17,8 +19,8 @@ interface ServedDocs {
   feedback(): Promise<Entry[]>;
 }
 
-/** A tiny docs source with a code block, rendered by the real renderer. */
-async function renderDocs(t: ExecutionContext): Promise<{ src: string; out: string; work: string }> {
+/** A tiny docs source with a code block, rendered by the real renderer into a folder and into a zip. */
+async function renderDocs(t: ExecutionContext): Promise<{ src: string; out: string; zip: string }> {
   const work = await makeTempDir('enclave-fb-site-');
   t.teardown(() => rm(work, { recursive: true, force: true }));
   const src = join(work, 'src');
@@ -26,18 +28,21 @@ async function renderDocs(t: ExecutionContext): Promise<{ src: string; out: stri
   await writeFile(join(src, 'docs.json'), JSON.stringify({ name: 'Feedback Docs', theme: 'mint', colors: { primary: '#16A34A' }, navigation: { groups: [{ group: 'Start', pages: ['index', 'guides/start'] }] } }));
   await writeFile(join(src, 'index.mdx'), '---\ntitle: Welcome\n---\n\nHello readers.\n');
   await writeFile(join(src, 'guides/start.mdx'), '---\ntitle: Getting started\n---\n\nInstall it:\n\n```bash install.sh\nnpm install enclave\n```\n\nThen run it.\n');
-  await renderSite({ sourceDir: src, outDir: join(work, 'out'), domain: DOMAIN, jobId: 'se_0000000000000001', now: new Date(), generatorVersion: 'test' });
-  return { src, out: join(work, 'out'), work };
+  const render = (out: BundleSink) => renderSite({ sourceDir: src, out, domain: DOMAIN, jobId: 'se_0000000000000001', now: new Date(), generatorVersion: 'test' });
+  await render(await openFolderSink(join(work, 'out')));
+  const zip = createZipSink();
+  await render(zip);
+  await zip.finish(join(work, 'site.zip'), new Date());
+  return { src, out: join(work, 'out'), zip: join(work, 'site.zip') };
 }
 
 /** The whole appliance: the bundle packed and activated by the deployment module, as in production. */
 async function deployedDocs(t: ExecutionContext): Promise<ServedDocs> {
-  const { src, out, work } = await renderDocs(t);
-  await packBundle(out, join(work, 'site.zip'), { now: new Date() });
+  const { src, zip } = await renderDocs(t);
   const app = await startTestAppliance({ serveSample: false });
   t.teardown(() => app.close());
   await app.control.sites.upsert({ domain: DOMAIN, source: src, ref: null, projectId: app.projectId, createdAt: new Date().toISOString() });
-  await app.modules.deployments.activateBundleFile(join(work, 'site.zip'), { source: 'test' });
+  await app.modules.deployments.activateBundleFile(zip, { source: 'test' });
   return { url: app.url, feedback: async () => ((await (await app.api(`/v1/analytics/${app.projectId}/feedback`)).json()) as { feedback: Entry[] }).feedback };
 }
 

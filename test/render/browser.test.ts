@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import anyTest, { type TestFn } from 'ava';
 import type { Browser, Page } from 'playwright-core';
+import { openFolderSink } from '../../src/render/output/openFolderSink.js';
 import { renderSite } from '../../src/render/renderSite.js';
 import { launchBrowser } from '../helpers/browser.js';
 
@@ -14,7 +15,7 @@ test.before(async (t) => {
   const root = await mkdtemp(join(tmpdir(), 'enclave-browser-'));
   const out = join(root, 'site');
   await renderSite({
-    sourceDir: join(process.cwd(), 'examples/sample-docs'), outDir: out, domain: 'docs.example.com', jobId: 'browser',
+    sourceDir: join(process.cwd(), 'examples/sample-docs'), out: await openFolderSink(out), domain: 'docs.example.com', jobId: 'browser',
     now: new Date('2026-01-01T00:00:00Z'), generatorVersion: 'test',
   });
   t.context = { out, root, browser: await launchBrowser() };

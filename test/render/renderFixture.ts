@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExecutionContext } from 'ava';
+import { openFolderSink } from '../../src/render/output/openFolderSink.js';
 import { renderSite, type RenderSiteOptions, type RenderSiteResult } from '../../src/render/renderSite.js';
 
 /** Writes `files` (path → content) into a fresh temp docs folder, removed when the test ends. */
@@ -21,7 +22,7 @@ export async function writeDocs(t: ExecutionContext, files: Record<string, strin
 export async function renderDocs(src: string, extra: Partial<RenderSiteOptions> = {}): Promise<{ out: string; result: RenderSiteResult }> {
   const out = join(dirname(src), `out-${Math.random().toString(36).slice(2, 8)}`);
   const result = await renderSite({
-    sourceDir: src, outDir: out, domain: 'docs.example.com', jobId: 'job-1',
+    sourceDir: src, out: await openFolderSink(out), domain: 'docs.example.com', jobId: 'job-1',
     now: new Date('2026-03-04T05:06:07.000Z'), generatorVersion: '9.9.9', ...extra,
   });
   return { out, result };

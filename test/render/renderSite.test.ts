@@ -3,6 +3,7 @@ import { rmSync } from 'node:fs';
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
+import { openFolderSink } from '../../src/render/output/openFolderSink.js';
 import { renderSite } from '../../src/render/renderSite.js';
 import { renderDocs, renderFiles, writeDocs } from './renderFixture.js';
 
@@ -180,7 +181,7 @@ test('a missing source folder, a source that vanishes mid-render, and a non-empt
   // More pages than are read ahead at once, so some reads happen after the folder is gone.
   const names = Array.from({ length: 20 }, (_, i) => `p${i}`);
   const src = await writeDocs(t, { 'docs.json': docsJson({ pages: names }), ...Object.fromEntries(names.map((n) => [`${n}.mdx`, `# ${n}`])) });
-  await t.throwsAsync(renderSite({ sourceDir: join(src, 'nope'), outDir: join(src, '..', 'o1'), domain: 'd.test', jobId: 'j', now: new Date(), generatorVersion: '1' }), { message: /does not exist/ });
+  await t.throwsAsync(renderSite({ sourceDir: join(src, 'nope'), out: await openFolderSink(join(src, '..', 'o1')), domain: 'd.test', jobId: 'j', now: new Date(), generatorVersion: '1' }), { message: /does not exist/ });
 
   // onProgress runs synchronously after the first page, so removing the folder then makes later reads fail.
   await t.throwsAsync(renderDocs(src, { onProgress: (n) => { if (n === 1) rmSync(src, { recursive: true, force: true }); } }), { message: /vanished/ });
@@ -189,7 +190,7 @@ test('a missing source folder, a source that vanishes mid-render, and a non-empt
   const busy = join(src2, '..', 'busy');
   await mkdir(busy, { recursive: true });
   await writeFile(join(busy, 'keep.txt'), 'x');
-  await t.throwsAsync(renderSite({ sourceDir: src2, outDir: busy, domain: 'd.test', jobId: 'j', now: new Date(), generatorVersion: '1' }), { message: /not empty/ });
+  await t.throwsAsync(openFolderSink(busy), { message: /not empty/ });
 });
 
 test('without an index page the home URL forwards to the first page; paths renders a subset', async (t) => {
@@ -221,8 +222,8 @@ test('rendering with worker threads produces exactly the same bundle as renderin
   const root = await mkdtemp(join(tmpdir(), 'enclave-threads-'));
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   execFileSync(process.execPath, ['../shared/bin/gen-corpus.mjs', join(root, 'src'), '240'], { stdio: 'ignore' });
-  const render = (outDir: string, threads: number) =>
-    renderSite({ sourceDir: join(root, 'src'), outDir, domain: 'd.test', jobId: 'j', now: new Date('2026-01-01T00:00:00Z'), generatorVersion: '1', threads });
+  const render = async (outDir: string, threads: number) =>
+    renderSite({ sourceDir: join(root, 'src'), out: await openFolderSink(outDir), domain: 'd.test', jobId: 'j', now: new Date('2026-01-01T00:00:00Z'), generatorVersion: '1', threads });
   const single = await render(join(root, 'one'), 0);
   const parallel = await render(join(root, 'two'), 2);
   t.is(parallel.pageCount, 240);

@@ -2,10 +2,8 @@ import { join } from 'node:path';
 
 /** Where one job's files live in the data directory. */
 export interface ExportPaths {
-  /** Scratch space of the job: the rendered site before packing (removed once packed). */
+  /** Scratch space of the job (a git checkout of the source at a ref), removed once the job ends. */
   workDir: string;
-  /** The renderer's output directory. */
-  siteDir: string;
   /** Holds the job's zip. */
   bundleDir: string;
 }
@@ -23,7 +21,7 @@ export function bundlesRoot(dataDir: string): string {
 /** The directories of job `jobId` (an `se_` id, so safe as a path segment). */
 export function exportPaths(dataDir: string, jobId: string): ExportPaths {
   const workDir = join(exportsRoot(dataDir), jobId);
-  return { workDir, siteDir: join(workDir, 'site'), bundleDir: join(bundlesRoot(dataDir), jobId) };
+  return { workDir, bundleDir: join(bundlesRoot(dataDir), jobId) };
 }
 
 /** The persistent renderer cache (highlighting), shared by every job. */

@@ -1,5 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import type { BundleSink } from '../output/BundleSink.js';
 import type { ReportCollector } from '../types.js';
 import type { AnchorCheck } from './createPageContext.js';
 import { pageFile } from './SiteIndex.js';
@@ -13,7 +12,7 @@ const loose = (id: string) => id.toLowerCase().normalize('NFKD').replace(/[^\p{L
  * `tasks/get` / `_meta`) is repaired in the written page instead of being reported; anything
  * else is a broken link.
  */
-export async function checkAnchors(outDir: string, checks: AnchorCheck[], ids: Map<string, Set<string>>, report: ReportCollector): Promise<number> {
+export async function checkAnchors(out: BundleSink, checks: AnchorCheck[], ids: Map<string, Set<string>>, report: ReportCollector): Promise<number> {
   const looseIds = new Map<string, Map<string, string>>();
   const fixes = new Map<string, [string, string][]>();
   for (const c of checks) {
@@ -35,10 +34,10 @@ export async function checkAnchors(outDir: string, checks: AnchorCheck[], ids: M
     fixes.get(c.page)!.push([c.emitted, fixed]);
   }
   for (const [page, pairs] of fixes) {
-    const file = join(outDir, pageFile(page));
-    let html = await readFile(file, 'utf8');
+    const file = pageFile(page);
+    let html = (await out.read(file)).toString('utf8');
     for (const [from, to] of pairs) html = html.split(`href="${attr(from)}"`).join(`href="${attr(to)}"`);
-    await writeFile(file, html);
+    await out.write(file, html);
   }
   return fixes.size;
 }

@@ -1,7 +1,6 @@
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
-import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import remarkMath from 'remark-math';
 import type { Root } from 'mdast';
@@ -10,42 +9,109 @@ import { mdxExpression } from 'micromark-extension-mdx-expression';
 import { mdxMd } from 'micromark-extension-mdx-md';
 import { mdxJsxFromMarkdown } from 'mdast-util-mdx-jsx';
 import { mdxExpressionFromMarkdown } from 'mdast-util-mdx-expression';
+import { gfmAutolinkLiteral } from 'micromark-extension-gfm-autolink-literal';
+import { gfmFootnote } from 'micromark-extension-gfm-footnote';
+import { gfmStrikethrough } from 'micromark-extension-gfm-strikethrough';
+import { gfmTable } from 'micromark-extension-gfm-table';
+import { gfmTaskListItem } from 'micromark-extension-gfm-task-list-item';
+import { gfmAutolinkLiteralFromMarkdown } from 'mdast-util-gfm-autolink-literal';
+import { gfmFootnoteFromMarkdown } from 'mdast-util-gfm-footnote';
+import { gfmStrikethroughFromMarkdown } from 'mdast-util-gfm-strikethrough';
+import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
+import { gfmTaskListItemFromMarkdown } from 'mdast-util-gfm-task-list-item';
 import type { Processor } from 'unified';
+import { fastParse } from './fastParse/fastParse.js';
 
 /** `.md` is CommonMark + GFM with raw HTML (no JSX, no expressions); `.mdx` is MDX 3. */
 export type SourceKind = 'md' | 'mdx';
+
+interface SyntaxData { micromarkExtensions?: unknown[]; fromMarkdownExtensions?: unknown[] }
+
+/** Adds micromark and mdast extensions to a processor, the way remark plugins do. */
+function extensions(micromark: unknown[], mdast: unknown[]) {
+  return function (this: Processor) {
+    const data = this.data() as SyntaxData;
+    (data.micromarkExtensions ??= []).push(...micromark);
+    (data.fromMarkdownExtensions ??= []).push(...mdast);
+  };
+}
 
 /**
  * MDX without acorn: JSX and `{expressions}` are recognised but expressions stay source text,
  * parsed later only if they are evaluated. Used for pages without import/export statements,
  * which is most of them; parsing is markedly faster without building estree for every brace.
  */
-function remarkMdxWithoutAcorn(this: Processor) {
-  const data = this.data() as { micromarkExtensions?: unknown[]; fromMarkdownExtensions?: unknown[] };
-  (data.micromarkExtensions ??= []).push(mdxExpression(), mdxJsx(), mdxMd());
-  (data.fromMarkdownExtensions ??= []).push(mdxExpressionFromMarkdown(), mdxJsxFromMarkdown());
+const mdxWithoutAcorn = extensions([mdxExpression(), mdxJsx(), mdxMd()], [mdxExpressionFromMarkdown(), mdxJsxFromMarkdown()]);
+
+/**
+ * Syntax a page can only contain if a marker is present in its text. Every micromark extension
+ * is consulted at each character it could start on (autolink literals at every letter, tables at
+ * every line), so a page without `|` skips table parsing entirely; output is identical because
+ * the construct cannot occur. The order is GFM's own (micromark-extension-gfm), then frontmatter
+ * and math as remark-frontmatter/remark-math added them.
+ */
+const OPTIONAL_SYNTAX: Array<{ present: (text: string) => boolean; plugin: (this: Processor) => void }> = [
+  // www., http(s):// and e-mail (mailto:/xmpp: contain an @ too) are the only autolink literal starts.
+  { present: (t) => /www\.|https?:\/\/|@/i.test(t), plugin: extensions([gfmAutolinkLiteral()], [gfmAutolinkLiteralFromMarkdown()]) },
+  { present: (t) => t.includes('[^'), plugin: extensions([gfmFootnote()], [gfmFootnoteFromMarkdown()]) },
+  { present: (t) => t.includes('~'), plugin: extensions([gfmStrikethrough()], [gfmStrikethroughFromMarkdown()]) },
+  // A GFM table's delimiter row always has a pipe (a one-column table needs leading/trailing pipes).
+  { present: (t) => t.includes('|'), plugin: extensions([gfmTable()], [gfmTableFromMarkdown()]) },
+  { present: (t) => /\[[ \txX]\]/.test(t), plugin: extensions([gfmTaskListItem()], [gfmTaskListItemFromMarkdown()]) },
+  { present: (t) => t.startsWith('---'), plugin: function (this: Processor) { remarkFrontmatter.call(this, ['yaml']); } },
+  { present: (t) => t.includes('$'), plugin: function (this: Processor) { remarkMath.call(this); } },
+];
+
+const processors = new Map<number, Processor<Root>>();
+
+/** The (cached) parser for this text: its kind, whether it has ES module statements, and the optional syntax it may contain. */
+function processorFor(text: string, kind: SourceKind, esm: boolean): Processor<Root> {
+  let key = kind === 'md' ? 0 : esm ? 2 : 1;
+  OPTIONAL_SYNTAX.forEach((s, i) => { if (s.present(text)) key |= 4 << i; });
+  let processor = processors.get(key);
+  if (!processor) {
+    const p = unified().use(remarkParse);
+    if (kind === 'mdx') p.use(esm ? remarkMdx : mdxWithoutAcorn);
+    OPTIONAL_SYNTAX.forEach((s, i) => { if (key & (4 << i)) p.use(s.plugin); });
+    processor = p as unknown as Processor<Root>;
+    processors.set(key, processor);
+  }
+  return processor;
+}
+const ESM_LINE = /^(?:import|export)\b/;
+
+/**
+ * Whether the text has a line MDX reads as an ES module statement. Lines in fenced code are code;
+ * lines after a fence that is never closed still count, because a container (a list item) may
+ * end that fence earlier than this line-based scan can tell, and taking the acorn path for a
+ * page without ESM only costs time, while missing a statement would change the page.
+ */
+function hasEsmLine(text: string): boolean {
+  let found = false;
+  forEachLineOutsideFences(text.split('\n'), (line) => {
+    found = ESM_LINE.test(line);
+    return found;
+  }, { unclosedFenceIsCode: false });
+  return found;
 }
 
-const mdProcessors = [false, true].map((math) => {
-  const p = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
-  return math ? p.use(remarkMath) : p;
-});
-const mdxProcessors = [false, true].flatMap((esm) => [false, true].map((math) => {
-  const p = unified().use(remarkParse).use(esm ? remarkMdx : remarkMdxWithoutAcorn).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
-  return math ? p.use(remarkMath) : p;
-}));
-/** Math syntax needs a `$`; ES module statements need a line starting with import/export. */
-const pick = (text: string, esm: boolean) => (esm ? 2 : 0) + (text.includes('$') ? 1 : 0);
-const ESM_LINE = /^(?:import|export)\b/m;
-
-/** Parses page or snippet text to mdast. Throws (with position) on MDX syntax errors. */
+/**
+ * Parses page or snippet text to mdast. Throws (with position) on MDX syntax errors. Most pages
+ * take the fast path (src/render/mdx/fastParse), which gives the same tree as micromark for the
+ * constructs it knows and declines everything else; the differential test holds it to that.
+ */
 export function parseSource(text: string, kind: SourceKind): Root {
   const prepared = normalizeSource(text, kind);
-  if (kind === 'md') return mdProcessors[prepared.includes('$') ? 1 : 0].parse(prepared);
+  return fastParse(prepared, kind) ?? parseWithMicromark(prepared, kind);
+}
+
+/** The reference parse of normalised text: unified + remark + micromark (what the fast path must equal). */
+export function parseWithMicromark(prepared: string, kind: SourceKind): Root {
+  if (kind === 'md') return processorFor(prepared, 'md', false).parse(prepared);
   let current = prepared;
   for (let attempt = 0; ; attempt++) {
     try {
-      return mdxProcessors[pick(current, ESM_LINE.test(current))].parse(current);
+      return processorFor(current, 'mdx', hasEsmLine(current)).parse(current);
     } catch (err) {
       const fixed = attempt < MAX_PROSE_FIXES ? proseNotEsm(current, err) : null;
       if (fixed === null) throw err;
@@ -94,19 +160,35 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 export function escapeHeadingIds(text: string): string {
   if (!text.includes('{#')) return text;
   const lines = text.split('\n');
+  forEachLineOutsideFences(lines, (line, i) => {
+    const m = HEADING_ID.exec(line);
+    if (m) lines[i] = `${m[1]} \\{#${m[2]}\\}`;
+  });
+  return lines.join('\n');
+}
+
+/**
+ * Calls `visit` with every line outside fenced code blocks (fence lines themselves excluded);
+ * `visit` returning true stops. A fence still open at the end runs to the end of the text as
+ * far as CommonMark goes; `unclosedFenceIsCode: false` visits its lines anyway.
+ */
+function forEachLineOutsideFences(lines: string[], visit: (line: string, index: number) => boolean | void, options = { unclosedFenceIsCode: true }): void {
   let fence: string | null = null;
+  let fenceStart = 0;
   for (let i = 0; i < lines.length; i++) {
     const f = FENCE.exec(lines[i]);
     if (f) {
-      if (fence === null) fence = f[1];
-      else if (f[1][0] === fence[0] && f[1].length >= fence.length && lines[i].trim() === f[1]) fence = null;
+      if (fence === null) {
+        fence = f[1];
+        fenceStart = i;
+      } else if (f[1][0] === fence[0] && f[1].length >= fence.length && lines[i].trim() === f[1]) fence = null;
       continue;
     }
-    if (fence !== null) continue;
-    const m = HEADING_ID.exec(lines[i]);
-    if (m) lines[i] = `${m[1]} \\{#${m[2]}\\}`;
+    if (fence === null && visit(lines[i], i) === true) return;
   }
-  return lines.join('\n');
+  if (fence !== null && !options.unclosedFenceIsCode) {
+    for (let i = fenceStart + 1; i < lines.length; i++) if (visit(lines[i], i) === true) return;
+  }
 }
 
 /** The page's YAML frontmatter block, raw (parsed separately so the navigation pre-pass can skip full parsing). */

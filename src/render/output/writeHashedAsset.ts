@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import type { BundleSink } from './BundleSink.js';
 
 /** Short content hash used in asset file names so servers can cache them forever. */
 export function contentHash(data: string | Buffer): string {
@@ -8,9 +7,8 @@ export function contentHash(data: string | Buffer): string {
 }
 
 /** Writes `_assets/<base>.<hash><ext>` and returns its bundle-relative path. */
-export async function writeHashedAsset(outDir: string, base: string, ext: string, data: string | Buffer): Promise<string> {
+export async function writeHashedAsset(out: BundleSink, base: string, ext: string, data: string | Buffer): Promise<string> {
   const rel = `_assets/${base}.${contentHash(data)}${ext}`;
-  await mkdir(dirname(join(outDir, rel)), { recursive: true });
-  await writeFile(join(outDir, rel), data);
+  await out.write(rel, data);
   return rel;
 }

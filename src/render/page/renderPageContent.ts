@@ -7,7 +7,7 @@ import type { SitePage } from '../nav/resolveNavigation.js';
 import type { ElementContent } from '../types.js';
 import { mdastToHast, type ConverterDeps } from '../mdx/mdastToHast.js';
 import { normalizeSource, parseSource } from '../mdx/parseSource.js';
-import { readFrontmatter, type Frontmatter } from '../mdx/readFrontmatter.js';
+import type { Frontmatter } from '../mdx/readFrontmatter.js';
 import { finalizeContent, textOf, type ContentSummary } from './finalizeContent.js';
 import { markdownCopy } from './markdownCopy.js';
 
@@ -35,8 +35,12 @@ export function titleFromPath(path: string): string {
 
 const OPENAPI_FRONTMATTER = /^(?:(\S+\.(?:json|ya?ml))\s+)?([A-Za-z]+)\s+(\S+)$/;
 
-/** Renders one page's content (markdown/MDX file or generated API page) to hast plus what the shell needs. */
-export async function renderPageContent(page: SitePage, ctx: PageContext, deps: ConverterDeps & { openapi: OperationRenderer }): Promise<RenderedContent> {
+/**
+ * Renders one page's content (markdown/MDX file or generated API page) to hast plus what the
+ * shell needs. `fm` is the page's frontmatter as the site pre-pass read it (parsing YAML twice
+ * per page cost about 2% of a synthetic export).
+ */
+export async function renderPageContent(page: SitePage, fm: Frontmatter, ctx: PageContext, deps: ConverterDeps & { openapi: OperationRenderer }): Promise<RenderedContent> {
   if (page.source.kind === 'operation') {
     const { method, path, spec, title } = page.source;
     const body = deps.openapi.render(method, path, spec, ctx) ?? [];
@@ -45,7 +49,6 @@ export async function renderPageContent(page: SitePage, ctx: PageContext, deps: 
     return { title, frontmatter: { title }, hast, summary, markdown: `# ${title}\n\n\`${method} ${path}\`\n\n${summary.text}\n` };
   }
   const text = await readFile(join(ctx.sourceDir, page.source.file), 'utf8');
-  const fm = readFrontmatter(text, (m) => ctx.report.warning(m));
   const prepared = normalizeSource(text, page.source.format);
   const mdast: MdRoot = parseSource(prepared, page.source.format);
   const hast = mdastToHast(mdast, page.source.file, ctx, deps);

@@ -11,6 +11,8 @@ export type PageFeature = 'mermaid' | 'katex' | 'openapi';
  */
 export interface PageResult {
   position: number;
+  /** The page's bundle files: bundle-relative path and content. */
+  files: [string, string][];
   manifest: { path: string; title: string; file: string };
   /** Set when the page failed and got an error page instead. */
   failedReason?: string;

@@ -6,7 +6,6 @@ import { createPageContext } from '../links/createPageContext.js';
 import { pageFile } from '../links/SiteIndex.js';
 import { renderMath } from '../math/renderMath.js';
 import { ModuleLoader } from '../mdx/ModuleLoader.js';
-import type { BundleWriter } from '../output/createBundleWriter.js';
 import { renderPageContent, type RenderedContent } from '../page/renderPageContent.js';
 import type { ReportCollector } from '../types.js';
 import { createOperationRenderer } from '../site/createOperationRenderer.js';
@@ -15,7 +14,7 @@ import type { LoadedSite } from '../site/loadSite.js';
 import { renderPageShell } from '../theme/renderPageShell.js';
 import type { PageFeature, PageResult } from './PageResult.js';
 
-/** Renders one page of a prepared site to its files and returns what it contributes. */
+/** Renders one page of a prepared site: its files and what it contributes to the site-wide outputs. */
 export type PageRenderer = (position: number) => Promise<PageResult>;
 
 /** Bundle paths of a feature's stylesheets and scripts (the files themselves are copied once, at the end). */
@@ -28,17 +27,17 @@ export function featureTargets(feature: PageFeature): { css: string[]; js: strin
  * Builds the per-page renderer shared by the main thread and worker threads: the highlighter
  * (only the grammars the site uses), the module loader and the OpenAPI renderer, then for each
  * page: content → theme shell → `page.html` and `page.md`. A page that throws gets an error page.
+ * Files are returned, not written: the thread that owns the bundle writes them.
  */
 export async function createPageRenderer(options: {
   site: LoadedSite;
   shell: ShellParts;
-  out: BundleWriter;
   report: ReportCollector;
   sourceDir: string;
   cacheDir?: string;
   languages: readonly string[];
 }): Promise<PageRenderer> {
-  const { site, shell, out, report, sourceDir } = options;
+  const { site, shell, report, sourceDir } = options;
   const highlighter = await createCodeHighlighter({ cacheDir: options.cacheDir, languages: options.languages });
   const deps = {
     components: builtInComponents,
@@ -55,12 +54,11 @@ export async function createPageRenderer(options: {
     const ctx = createPageContext({ pagePath: page.path, sourceDir, site: site.index, report, iconLibrary: site.config.iconLibrary });
     let content: RenderedContent;
     try {
-      content = await renderPageContent(page, ctx, deps);
+      content = await renderPageContent(page, site.frontmatter.get(page.path) ?? {}, ctx, deps);
     } catch (err) {
       const reason = (err as Error).message?.split('\n')[0] || String(err);
       const title = shell.label(page.path);
-      await out.write(file, shell.errorPage(page, title, reason));
-      return { position, manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdown: null, features: [] };
+      return { position, files: [[file, shell.errorPage(page, title, reason)]], manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdown: null, features: [] };
     }
     const extra = { styles: [] as string[], scripts: [] as string[] };
     for (const feature of ctx.features) {
@@ -69,12 +67,12 @@ export async function createPageRenderer(options: {
       extra.scripts.push(...targets.get(feature)!.js);
     }
     const html = renderPageShell(shell.site, shell.page(page, content, toHtml(content.hast, { allowDangerousHtml: true }), extra), shell.rootPrefix(page.path));
-    await Promise.all([out.write(file, html), out.write(`${page.path}.md`, content.markdown)]);
     const fm = content.frontmatter;
     const listed = site.nav.locations.has(page.path) && !fm.hidden;
     const indexed = !fm.noindex && (listed || site.config.seoIndexing === 'all');
     return {
       position,
+      files: [[file, html], [`${page.path}.md`, content.markdown]],
       manifest: { path: page.path, title: content.title, file },
       indexed: indexed
         ? {

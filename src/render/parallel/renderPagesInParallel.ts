@@ -10,6 +10,8 @@ import type { FromWorker, PageWorkerData, ToWorker } from './workerProtocol.js';
 const CHUNK = 12;
 /** Heap cap of one page worker thread (MiB). */
 const WORKER_HEAP_MB = 256;
+/** How long the main thread, its share done, waits for a worker to start before taking every page left. */
+const START_WAIT_MS = 30_000;
 /** Pages in flight on the main thread: their file I/O overlaps with the rendering of others. */
 const MAIN_IN_FLIGHT = 6;
 
@@ -20,9 +22,11 @@ export function workerCountFor(pageCount: number, wanted: number): number {
 
 /**
  * Renders pages 0…count-1 on the main thread and on worker threads at once. Pages are handed
- * out on demand, so a worker that is still starting up simply takes fewer. A worker that fails
- * gives its unfinished pages back to the main thread: parallelism is an optimisation, never a
- * reason for an export to fail. Resolves with the workers' report parts and their page count.
+ * out on demand. Until every worker has started (or failed), the main thread renders no more
+ * than an equal share: otherwise a fast main thread can finish a site before a worker has loaded,
+ * and the worker's start-up was paid for nothing. A worker that fails gives its unfinished pages
+ * back to the main thread: parallelism is an optimisation, never a reason for an export to fail.
+ * Resolves with the workers' report parts and their page count.
  */
 export async function renderPagesInParallel(options: {
   count: number;
@@ -47,6 +51,13 @@ export async function renderPagesInParallel(options: {
   };
 
   const workers: Worker[] = [];
+  let starting = options.workers;
+  let allStarted: () => void = () => {};
+  const started = new Promise<void>((resolve) => (allStarted = resolve));
+  const settleStart = () => {
+    if (--starting === 0) allStarted();
+  };
+  if (starting === 0) allStarted();
   const finished = Array.from({ length: options.workers }, () => {
     // A worker that hits its heap cap dies and hands its pages back; the export carries on.
     const worker = new Worker(new URL('./pageWorkerEntry.mjs', import.meta.url), { workerData: options.workerData, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
@@ -54,7 +65,14 @@ export async function renderPagesInParallel(options: {
     const outstanding = new Set<number>();
     return new Promise<BuildReport | null>((resolve) => {
       let settled = false;
+      let ready = false;
+      const markStarted = () => {
+        if (ready) return;
+        ready = true;
+        settleStart();
+      };
       const giveBack = (message: string) => {
+        markStarted();
         if (settled) return;
         settled = true;
         queue.push(...outstanding);
@@ -68,7 +86,10 @@ export async function renderPagesInParallel(options: {
         worker.postMessage((positions.length ? { type: 'render', positions } : { type: 'finish' }) satisfies ToWorker);
       };
       worker.on('message', (message: FromWorker) => {
-        if (message.type === 'ready' || message.type === 'idle') handOut();
+        if (message.type === 'ready' || message.type === 'idle') {
+          markStarted();
+          handOut();
+        }
         else if (message.type === 'page') {
           outstanding.delete(message.result.position);
           pagesByWorkers++;
@@ -85,18 +106,24 @@ export async function renderPagesInParallel(options: {
 
   try {
     // The main thread works too, and picks up pages any failed worker gave back.
-    const mainLane = async () => {
-      for (;;) {
+    const fairShare = Math.ceil(options.count / (options.workers + 1));
+    const mainLane = async (limit: number) => {
+      for (let taken = 0; taken < limit; ) {
         if (failure !== null) return;
         if (options.signal?.aborted) throw new Error('export aborted');
-        const batch = take(MAIN_IN_FLIGHT);
+        const batch = take(Math.min(MAIN_IN_FLIGHT, limit - taken));
+        taken += batch.length;
         if (batch.length === 0) return;
         await forEachWithConcurrency(batch, MAIN_IN_FLIGHT, async (position) => accept(await options.renderLocal(position)));
       }
     };
-    await mainLane();
+    await mainLane(fairShare);
+    let waitTimer: NodeJS.Timeout | undefined;
+    await Promise.race([started, new Promise<void>((resolve) => (waitTimer = setTimeout(resolve, START_WAIT_MS)))]);
+    clearTimeout(waitTimer);
+    await mainLane(Infinity);
     const reports = await Promise.all(finished);
-    await mainLane();
+    await mainLane(Infinity);
     if (failure !== null) throw failure;
     if (options.signal?.aborted) throw new Error('export aborted');
     return { reports: reports.filter((r): r is BuildReport => r !== null), pagesByWorkers };

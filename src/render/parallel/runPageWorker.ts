@@ -1,8 +1,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { createBundleWriter } from '../output/createBundleWriter.js';
 import { createReportCollector } from '../report/createReportCollector.js';
 import { createShellParts } from '../site/createShellParts.js';
 import { loadSite } from '../site/loadSite.js';
+import { readDocsSource } from '../source/readDocsSource.js';
 import { forEachWithConcurrency } from '../output/forEachWithConcurrency.js';
 import { createPageRenderer } from './createPageRenderer.js';
 import type { FromWorker, PageWorkerData, ToWorker } from './workerProtocol.js';
@@ -16,10 +16,10 @@ const send = (message: FromWorker) => port.postMessage(message);
 try {
   // Config and navigation warnings are the main thread's to report; pages' own go to this collector.
   const report = createReportCollector();
-  const site = await loadSite(data.sourceDir, createReportCollector(), data.paths);
+  const site = await loadSite(data.sourceDir, await readDocsSource(data.sourceDir), createReportCollector(), data.paths);
   const shell = createShellParts(site, data.theme, data.searchIndexPath, data);
   const renderPage = await createPageRenderer({
-    site, shell, out: createBundleWriter(data.outDir), report, sourceDir: data.sourceDir, cacheDir: data.cacheDir, languages: data.languages,
+    site, shell, report, sourceDir: data.sourceDir, cacheDir: data.cacheDir, languages: data.languages,
   });
   port.on('message', (message: ToWorker) => {
     if (message.type === 'finish') {

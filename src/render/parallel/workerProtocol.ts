@@ -5,7 +5,6 @@ import type { PageResult } from './PageResult.js';
 /** What a page worker needs to rebuild the same site view as the main thread (plain data). */
 export interface PageWorkerData {
   sourceDir: string;
-  outDir: string;
   paths?: string[];
   domain: string;
   generatorVersion: string;

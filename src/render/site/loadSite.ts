@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { SiteConfig } from '../config/SiteConfig.js';
 import { loadSiteConfig } from '../config/loadSiteConfig.js';
 import { normalizePagePath } from '../config/parseNavEntry.js';
@@ -9,7 +7,7 @@ import { resolveNavigation, type OperationInfo, type ResolvedNavigation, type Si
 import { listOperations, loadOpenApiDocuments, type OpenApiDocument } from '../openapi/index.js';
 import type { ReportCollector } from '../types.js';
 import { classifySourceFiles, type SourceInventory } from '../source/classifySourceFiles.js';
-import { listSourceFiles } from '../source/listSourceFiles.js';
+import type { DocsSource } from '../source/readDocsSource.js';
 import { expandRedirects } from './expandRedirects.js';
 
 /** Everything known about the site before any page renders. */
@@ -28,24 +26,18 @@ export interface LoadedSite {
 }
 
 /**
- * Reads the config, lists the source, pre-reads every page's frontmatter (the sidebar needs
- * all titles before the first page renders), loads OpenAPI files and resolves the navigation.
+ * Reads the config, takes every page's frontmatter from the source read (the sidebar needs all
+ * titles before the first page renders), loads OpenAPI files and resolves the navigation.
  */
-export async function loadSite(sourceDir: string, report: ReportCollector, paths?: string[]): Promise<LoadedSite> {
+export async function loadSite(sourceDir: string, source: DocsSource, report: ReportCollector, paths?: string[]): Promise<LoadedSite> {
   const warn = (message: string, page?: string) => report.warning(message, page);
   const config = await loadSiteConfig(sourceDir, warn);
-  const inventory = classifySourceFiles(await listSourceFiles(sourceDir));
+  const inventory = classifySourceFiles(source.files);
 
   const frontmatter = new Map<string, Frontmatter>();
   const specHints = new Set<string>();
   for (const [path, rel] of inventory.pages) {
-    let text: string;
-    try {
-      text = await readFile(join(sourceDir, rel), 'utf8');
-    } catch (err) {
-      throw new Error(`docs source changed while reading ${rel}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-    }
-    const fm = readFrontmatter(text, (m) => warn(m, path));
+    const fm = readFrontmatter(source.texts.get(rel) ?? '', (m) => warn(m, path));
     frontmatter.set(path, fm);
     const hint = fm.openapi ? /^(\S+\.(?:json|ya?ml))\s/i.exec(fm.openapi.trim())?.[1] : undefined;
     if (hint) specHints.add(hint.replace(/^\.?\//, ''));

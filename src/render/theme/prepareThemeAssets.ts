@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, readdir, readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SiteConfig } from '../config/SiteConfig.js';
+import type { BundleSink } from '../output/BundleSink.js';
 import { writeHashedAsset } from '../output/writeHashedAsset.js';
 import { buildSiteCss } from './buildSiteCss.js';
 
@@ -30,18 +31,18 @@ export function assetDir(relative: string, base: string = import.meta.url): stri
  * feedback widget's assets into `_assets/` with content-hashed names (other files in those
  * folders, such as fonts a stylesheet references, keep their names).
  */
-export async function prepareThemeAssets(outDir: string, config: SiteConfig, fontUrl: (src: string) => string | null): Promise<ThemeAssets> {
+export async function prepareThemeAssets(out: BundleSink, config: SiteConfig, fontUrl: (src: string) => string | null): Promise<ThemeAssets> {
   const themeDir = assetDir('./assets/');
   if (!themeDir) throw new Error('theme assets folder is missing from the installation');
   const read = (name: string) => readFile(join(themeDir, name));
   const assets: ThemeAssets = {
-    headScripts: [await writeHashedAsset(outDir, 'theme-init', '.js', await read('theme-init.js'))],
+    headScripts: [await writeHashedAsset(out, 'theme-init', '.js', await read('theme-init.js'))],
     styles: [
-      await writeHashedAsset(outDir, 'theme', '.css', await read('theme.css')),
-      await writeHashedAsset(outDir, 'site', '.css', buildSiteCss(config, fontUrl)),
+      await writeHashedAsset(out, 'theme', '.css', await read('theme.css')),
+      await writeHashedAsset(out, 'site', '.css', buildSiteCss(config, fontUrl)),
     ],
     bodyScripts: [],
-    themeScript: await writeHashedAsset(outDir, 'theme', '.js', await read('theme.js')),
+    themeScript: await writeHashedAsset(out, 'theme', '.js', await read('theme.js')),
   };
   for (const dir of [assetDir('../components/assets/'), assetDir('./feedback/')]) {
     if (!dir) continue;
@@ -49,11 +50,10 @@ export async function prepareThemeAssets(outDir: string, config: SiteConfig, fon
       if (!entry.isFile() || entry.name.startsWith('.') || /\.(?:ts|tsx|md)$/.test(entry.name)) continue;
       const m = /^(.*?)(\.css|\.js)$/.exec(entry.name);
       if (m) {
-        const rel = await writeHashedAsset(outDir, m[1], m[2], await readFile(join(dir, entry.name)));
+        const rel = await writeHashedAsset(out, m[1], m[2], await readFile(join(dir, entry.name)));
         (m[2] === '.css' ? assets.styles : assets.bodyScripts).push(rel);
       } else {
-        await mkdir(join(outDir, '_assets'), { recursive: true });
-        await copyFile(join(dir, entry.name), join(outDir, '_assets', entry.name));
+        await out.copy(join(dir, entry.name), `_assets/${entry.name}`);
       }
     }
   }
@@ -61,10 +61,6 @@ export async function prepareThemeAssets(outDir: string, config: SiteConfig, fon
 }
 
 /** Copies a feature's files (KaTeX, Mermaid, …) to their bundle targets. */
-export async function copyFeatureFiles(outDir: string, files: { source: string; target: string }[]): Promise<void> {
-  for (const f of files) {
-    const target = join(outDir, f.target);
-    await mkdir(dirname(target), { recursive: true });
-    await copyFile(f.source, target);
-  }
+export async function copyFeatureFiles(out: BundleSink, files: { source: string; target: string }[]): Promise<void> {
+  for (const f of files) await out.copy(f.source, f.target);
 }

@@ -1,4 +1,5 @@
 import { BLOCK_ROWS, FacetBlockMasks } from './FacetBlockMasks.js';
+import { growableColumn, growColumn, type ColumnType } from './growableColumn.js';
 import { PathFacetCounts, type PathCounts, type SummarisedColumns } from './PathFacetCounts.js';
 import { facetHelpful, facetOf, facetSource, facetStatus, wantedFacets, withStatus } from './rowFacets.js';
 
@@ -42,7 +43,7 @@ interface Columns {
 type ColumnName = keyof Columns;
 type Column = Columns[ColumnName];
 
-const COLUMN_TYPES: { [K in ColumnName]: new (n: number) => Columns[K] } = {
+const COLUMN_TYPES: { [K in ColumnName]: ColumnType<Columns[K]> } = {
   createdAt: Float64Array,
   idHi: Uint32Array,
   idLo: Uint32Array,
@@ -137,7 +138,7 @@ export class FeedbackIndex {
       order.sort((a, b) => createdAt[a] - createdAt[b] || idHi[a] - idHi[b] || idLo[a] - idLo[b]);
       for (const name of COLUMN_NAMES) {
         const from = this.column(name);
-        const to = new COLUMN_TYPES[name](this.capacity);
+        const to: Column = growableColumn<Column>(COLUMN_TYPES[name], this.capacity);
         for (let i = 0; i < this.rows; i++) to[i] = from[order[i]];
         (this.columns as Record<ColumnName, Column>)[name] = to;
       }
@@ -294,12 +295,12 @@ export class FeedbackIndex {
     return this.columns[name];
   }
 
+  /** Makes room for `capacity` rows in place (growableColumn): no row is copied. */
   private grow(capacity: number): void {
     for (const name of COLUMN_NAMES) {
-      const next = new COLUMN_TYPES[name](capacity);
-      const prev = this.column(name) as Column | undefined;
-      if (prev) next.set(prev.subarray(0, this.rows));
-      (this.columns as Record<ColumnName, Column>)[name] = next;
+      const column = this.column(name) as Column | undefined;
+      if (column) growColumn(column, capacity);
+      else (this.columns as Record<ColumnName, Column>)[name] = growableColumn<Column>(COLUMN_TYPES[name], capacity);
     }
     this.capacity = capacity;
   }

@@ -9,12 +9,13 @@ import {
   type FeedbackStatus,
   type FeedbackSubmission,
 } from '../../domain/feedback/FeedbackEntry.js';
-import { randomId } from '../../domain/randomId.js';
 import { fsyncDirectory } from '../writeFileDurably.js';
+import { FeedbackIdSource } from './FeedbackIdSource.js';
 import { FeedbackIndex, type IndexFilter, type IndexRow } from './FeedbackIndex.js';
-import { entryRecordLine, feedbackIdFromParts, feedbackIdParts, parseFeedbackRecord, statusRecordLine, toFeedbackEntry, type EntryRecord } from './feedbackRecord.js';
+import { entryRecord, feedbackIdFromParts, feedbackIdParts, parseFeedbackRecord, recordLine, statusRecordLine, toFeedbackEntry, type EntryRecord } from './feedbackRecord.js';
 import { loadSegment } from './loadSegment.js';
 import { readLines } from './readLines.js';
+import { RecentRecords } from './RecentRecords.js';
 import { SegmentAppender } from './SegmentAppender.js';
 
 /** Filters shared by listing and per-page counts. */
@@ -62,6 +63,8 @@ interface Segment {
 
 const SEGMENT_FILE = /^(\d{4}-\d{2})\.jsonl$/;
 const PROJECT_DIR = /^[A-Za-z0-9_-]{1,64}$/;
+/** Parsed entries kept for listing: a few pages each for a handful of dashboards, ~2 MB. */
+const RECENT_RECORDS = 4096;
 
 /**
  * Reader feedback on disk: append-only JSON Lines segments per project and month under
@@ -73,6 +76,8 @@ export class FeedbackLog {
   private readonly segments: (Segment | null)[] = [];
   private readonly segmentByKey = new Map<string, Segment>();
   private readonly indexes = new Map<string, FeedbackIndex>();
+  private readonly ids = new FeedbackIdSource();
+  private readonly recent = new RecentRecords<EntryRecord>(RECENT_RECORDS);
 
   private constructor(
     private readonly root: string,
@@ -114,15 +119,18 @@ export class FeedbackLog {
 
   /** Stores a new entry; resolves once its line is durable on disk. */
   async append(projectId: string, submission: FeedbackSubmission, now: Date): Promise<FeedbackEntry> {
-    const id = randomId('fb_');
+    const { id, idHi, idLo } = this.ids.take();
     const createdAt = now.toISOString();
-    const line = Buffer.from(entryRecordLine(id, createdAt, submission));
+    const record = entryRecord(id, createdAt, submission);
+    const line = Buffer.from(recordLine(record));
     const segment = this.segmentFor(projectId, createdAt.slice(0, 7));
     const offset = await (await this.appenderOf(segment)).append(line);
+    // The newest entries are what the first page of every listing shows: keep them at hand.
+    this.recent.set(segment.id, offset, record);
     const index = this.indexFor(projectId);
     const helpful = submission.helpful === true ? 1 : submission.helpful === false ? 0 : -1;
     index.insert({
-      createdAt: now.getTime(), ...feedbackIdParts(id)!, segment: segment.id, offset, length: line.length,
+      createdAt: now.getTime(), idHi, idLo, segment: segment.id, offset, length: line.length,
       source: FEEDBACK_SOURCES.indexOf(submission.source), status: 0, helpful, path: index.pathId(submission.path),
     });
     return { id, createdAt, ...submission, status: 'pending' };
@@ -173,6 +181,7 @@ export class FeedbackLog {
     for (const segment of doomed) {
       this.segmentByKey.delete(`${segment.projectId}/${segment.month}`);
       this.segments[segment.id] = null;
+      this.recent.clear();
       this.indexes.get(segment.projectId)?.removeSegments(new Set([segment.id]));
       await closeSegment(segment);
       await unlink(segment.path).catch((err: NodeJS.ErrnoException) => {
@@ -189,10 +198,16 @@ export class FeedbackLog {
     for (const segment of this.segmentByKey.values()) await closeSegment(segment);
   }
 
+  /** The entries of `rows`, from recently read records where held, else from their segments. */
   private async readRows(rows: IndexRow[]): Promise<FeedbackEntry[]> {
     const out = new Array<FeedbackEntry>(rows.length);
     const bySegment = new Map<number, number[]>();
     rows.forEach((row, i) => {
+      const held = this.recent.get(row.segment, row.offset);
+      if (held) {
+        out[i] = toFeedbackEntry(held, FEEDBACK_STATUSES[row.status]);
+        return;
+      }
       const positions = bySegment.get(row.segment);
       if (positions) positions.push(i);
       else bySegment.set(row.segment, [i]);
@@ -204,6 +219,7 @@ export class FeedbackLog {
       positions.forEach((i, k) => {
         const record = parseFeedbackRecord(texts[k]) as EntryRecord;
         if (record.id !== feedbackIdFromParts(rows[i].idHi, rows[i].idLo)) throw new Error(`feedback index out of step with ${segment.path}`);
+        this.recent.set(segmentId, rows[i].offset, record);
         out[i] = toFeedbackEntry(record, FEEDBACK_STATUSES[rows[i].status]);
       });
     }

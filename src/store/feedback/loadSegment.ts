@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { FEEDBACK_SOURCES, FEEDBACK_STATUSES, type FeedbackStatus } from '../../domain/feedback/FeedbackEntry.js';
 import { StoreFileError } from '../StoreFileError.js';
 import type { FeedbackIndex } from './FeedbackIndex.js';
-import { parseFeedbackRecord, splitCheckedId } from './feedbackRecord.js';
+import { feedbackIdParts, parseFeedbackRecord } from './feedbackRecord.js';
 import { scanSegment } from './scanSegment.js';
 
 /** What loading one segment found. */
@@ -41,10 +41,9 @@ export async function loadSegment(path: string, segment: number, index: Feedback
       statusChanges += 1;
       return;
     }
-    const id = splitCheckedId(record.id);
     const helpful = record.helpful === true ? 1 : record.helpful === false ? 0 : -1;
     index.push({
-      createdAt: record.createdAtMs, idHi: id.idHi, idLo: id.idLo, segment, offset, length,
+      createdAt: record.createdAtMs, idHi: record.idHi, idLo: record.idLo, segment, offset, length,
       source: FEEDBACK_SOURCES.indexOf(record.source), status: 0, helpful, path: index.pathId(record.path),
     });
   });
@@ -68,7 +67,7 @@ export async function loadSegment(path: string, segment: number, index: Feedback
     // every row to look it up cost ~0.7 s of startup per million entries.
     const byLowHalf = new Map<number, { idHi: number; status: number }[]>();
     for (const [id, status] of statuses) {
-      const { idHi, idLo } = splitCheckedId(id);
+      const { idHi, idLo } = feedbackIdParts(id)!;
       const list = byLowHalf.get(idLo) ?? [];
       list.push({ idHi, status: FEEDBACK_STATUSES.indexOf(status) });
       byLowHalf.set(idLo, list);

@@ -13,42 +13,70 @@ export interface SegmentScan {
 
 /**
  * Streams a JSON Lines segment and calls `onLine(text, offset, length)` for every
- * newline-terminated line (length includes the newline). Reads in large chunks so a million
- * lines load in a second or two; memory stays at one chunk plus a line.
+ * newline-terminated line (length includes the newline). Reads in large chunks, the next one
+ * while the current one is parsed, so a million lines load in a second or two; memory stays
+ * at two chunks plus a line.
  */
 export async function scanSegment(path: string, onLine: (text: string, offset: number, length: number) => void): Promise<SegmentScan> {
   const handle = await open(path, 'r');
+  let reading: Promise<{ bytesRead: number }> | null = null;
   try {
     const size = (await handle.stat()).size;
-    const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+    const buffers = [Buffer.allocUnsafe(CHUNK_BYTES), Buffer.allocUnsafe(CHUNK_BYTES)];
+    const readAt = (position: number, buffer: Buffer) => handle.read(buffer, 0, Math.min(CHUNK_BYTES, size - position), position);
     let carry: Buffer | null = null; // the unfinished line at the end of the previous chunk
     let carryOffset = 0;
     let position = 0;
+    let turn = 0;
+    if (size > 0) reading = readAt(0, buffers[0]);
     // Bounded by the file size read at the start; appends after that are not ours to scan.
-    while (position < size) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(CHUNK_BYTES, size - position), position);
+    while (reading) {
+      const { bytesRead } = await reading;
+      reading = null;
       if (bytesRead <= 0) break;
-      let chunk = buffer.subarray(0, bytesRead);
-      let chunkOffset = position;
-      if (carry) {
-        chunk = Buffer.concat([carry, chunk]);
-        chunkOffset = carryOffset;
-        carry = null;
-      }
+      const chunk = buffers[turn].subarray(0, bytesRead);
+      const chunkOffset = position;
+      position += bytesRead;
+      turn = 1 - turn;
+      if (position < size) reading = readAt(position, buffers[turn]);
       let start = 0;
-      for (let nl = chunk.indexOf(NEWLINE, start); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
-        onLine(chunk.toString('utf8', start, nl), chunkOffset + start, nl + 1 - start);
+      if (carry) {
+        // Only the straddling line is joined: joining the carry to the whole chunk copied every
+        // chunk once more (~0.45 s per million entries).
+        const nl = chunk.indexOf(NEWLINE);
+        if (nl === -1) {
+          carry = Buffer.concat([carry, chunk]);
+          continue;
+        }
+        const line = Buffer.concat([carry, chunk.subarray(0, nl)]);
+        onLine(line.toString('utf8'), carryOffset, line.length + 1);
+        carry = null;
         start = nl + 1;
       }
+      start = emitLines(chunk, start, chunkOffset, onLine);
       if (start < chunk.length) {
-        carry = Buffer.from(chunk.subarray(start)); // copy: `buffer` is reused by the next read
+        carry = Buffer.from(chunk.subarray(start)); // copy: this buffer takes the read after next
         carryOffset = chunkOffset + start;
       }
-      position += bytesRead;
     }
     const tornBytes = carry ? carry.length : 0;
     return { completeBytes: position - tornBytes, tornBytes };
   } finally {
+    // A bad line stops the scan with a read in flight; let it settle before closing.
+    await (reading as Promise<unknown> | null)?.catch(() => undefined);
     await handle.close();
   }
+}
+
+/**
+ * Calls `onLine` for each whole line of `chunk` from byte `from` on (the chunk starting at file
+ * offset `chunkOffset`); returns where the unfinished rest begins.
+ */
+function emitLines(chunk: Buffer, from: number, chunkOffset: number, onLine: (text: string, offset: number, length: number) => void): number {
+  let start = from;
+  for (let nl = chunk.indexOf(NEWLINE, start); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
+    onLine(chunk.toString('utf8', start, nl), chunkOffset + start, nl + 1 - start);
+    start = nl + 1;
+  }
+  return start;
 }

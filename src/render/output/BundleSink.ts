@@ -1,0 +1,23 @@
+/** A file of the bundle as the manifest lists it. */
+export interface BundleFile {
+  path: string;
+  size: number;
+  sha256: string;
+}
+
+/**
+ * Where a render puts the bundle's files: a folder (tests, conformance, local previews) or,
+ * for export jobs, straight into the zip, so a site is never written out file by file only to
+ * be read back, hashed and packed. Sizes and SHA-256s are taken as files arrive, which is
+ * what the manifest lists.
+ */
+export interface BundleSink {
+  /** Adds a file (strings are UTF-8). Writing a path again replaces it: anchor repairs rewrite pages. */
+  write(rel: string, data: string | Uint8Array): Promise<void>;
+  /** Adds a copy of a file on disk. */
+  copy(from: string, rel: string): Promise<void>;
+  /** The bytes of a file written earlier. */
+  read(rel: string): Promise<Buffer>;
+  /** Every file written so far, sorted by path. */
+  files(): BundleFile[];
+}

@@ -1,0 +1,46 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import type { BundleFile, BundleSink } from './BundleSink.js';
+
+/** SHA-256 (hex) and byte size of a file's content, as the manifest records it. */
+export function describeBytes(path: string, bytes: Uint8Array): BundleFile {
+  return { path, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** Sorted by path, as manifests list files. */
+export function sortedFiles(files: Iterable<BundleFile>): BundleFile[] {
+  return [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * A bundle written as a folder. `outDir` is created and must be empty or absent, so a render
+ * never mixes with leftovers. Folders are remembered so 5,000 pages don't cost 5,000 mkdirs.
+ */
+export async function openFolderSink(outDir: string): Promise<BundleSink> {
+  try {
+    if ((await readdir(outDir)).length > 0) throw new Error(`output folder ${outDir} is not empty`);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await mkdir(outDir, { recursive: true });
+  }
+  const made = new Set<string>();
+  const listed = new Map<string, BundleFile>();
+  const ensureDir = async (dir: string) => {
+    if (made.has(dir)) return;
+    await mkdir(dir, { recursive: true });
+    made.add(dir);
+  };
+  const put = async (rel: string, bytes: Uint8Array) => {
+    const file = join(outDir, rel);
+    await ensureDir(dirname(file));
+    await writeFile(file, bytes);
+    listed.set(rel, describeBytes(rel, bytes));
+  };
+  return {
+    write: (rel, data) => put(rel, typeof data === 'string' ? Buffer.from(data) : data),
+    copy: async (from, rel) => put(rel, await readFile(from)),
+    read: (rel) => readFile(join(outDir, rel)),
+    files: () => sortedFiles(listed.values()),
+  };
+}

@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import { listSourceFiles } from './listSourceFiles.js';
+import { readFilesInOrder, SourceReadError } from './readFilesInOrder.js';
+
+/** Files whose text the site pre-pass needs: pages and snippets (frontmatter, fence languages). */
+const TEXT_FILE = /\.(?:mdx?|jsx|tsx)$/i;
+
+/** One read of a docs source: what is in it, its hash, and the text of its Markdown and JSX files. */
+export interface DocsSource {
+  /** Every file, as sorted POSIX paths relative to the source folder (see listSourceFiles). */
+  files: string[];
+  /** See hashDocsSource. */
+  hash: string;
+  /** Text of every .md/.mdx/.jsx/.tsx file by relative path. */
+  texts: Map<string, string>;
+}
+
+/**
+ * Reads every file of a docs source once: the hash covers all of them, and the text of pages
+ * and snippets is kept for the pre-pass (frontmatter, fence languages), which used to read each
+ * page again for every purpose. Pages are still read afresh when they render.
+ */
+export async function readDocsSource(sourceDir: string): Promise<DocsSource> {
+  const files = await listSourceFiles(sourceDir);
+  const hash = createHash('sha256');
+  const texts = new Map<string, string>();
+  try {
+    await readFilesInOrder(sourceDir, files, (rel, data) => {
+      // Length-prefix both parts so "a"+"bc" and "ab"+"c" can never collide.
+      hash.update(`${Buffer.byteLength(rel)}:${rel}\0${data.length}:`);
+      hash.update(data);
+      if (TEXT_FILE.test(rel)) texts.set(rel, data.toString('utf8'));
+    });
+  } catch (err) {
+    if (err instanceof SourceReadError) throw new Error(`docs source changed while reading ${err.file}: ${err.code}`);
+    throw err;
+  }
+  return { files, hash: hash.digest('hex'), texts };
+}
