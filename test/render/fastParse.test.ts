@@ -130,6 +130,10 @@ const HANDLED: Array<[SourceKind, string]> = [
   // Numeric character references, including the ones decoded to U+FFFD.
   ['mdx', 'a &#65;&#x1F600; &#0; &#xD800; &#128; &#xFFFF; &#9999999; &#; & b &#12345678;'],
   ['mdx', '**&#42;x&#42;** `&#65;` [&#65;](/u)'],
+  // A closing brace with no opening one is text (TypeDoc output prints `}` between spans).
+  ['mdx', 'a } b <span>}</span> x }} y\n\n}\n'],
+  // Literal attribute values decode references as mdast-util-mdx-jsx does (terminated ones only).
+  ['mdx', '<Card title="Tom &amp; Jerry &#65;&#x42; &notaname; &copy &quot;q&quot;" href=\'/a?b=1&amp;c=2\'>\nx\n</Card>\n'],
   // Named references decode only when HTML knows the name; anything else stays literal text.
   ['mdx', 'a &amp; b &quot;c&quot; &nbsp;&mdash; &notaname; &AMP &amp [&lt;x&gt;](/u)'],
   ['md', 'Tom &amp; Jerry &copy; 2026 &unknownentity; &'],

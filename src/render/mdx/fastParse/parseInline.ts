@@ -167,7 +167,8 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
         break;
       }
       case '}':
-        if (mdx) bail('stray closing brace');
+        // Nothing in MDX starts with `}` (expressions and attribute values consume their own
+        // closing braces), so micromark keeps a stray one as text.
         i++;
         break;
       case '\\': {

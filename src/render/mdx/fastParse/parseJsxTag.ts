@@ -1,3 +1,4 @@
+import { parseEntities } from 'parse-entities';
 import type { MdxJsxAttribute } from 'mdast-util-mdx-jsx';
 import { bail } from './FastPathBail.js';
 import { scanBraces } from './scanBraces.js';
@@ -66,8 +67,10 @@ export function parseJsxTag(s: string, start: number): JsxTag {
     if (q === '"' || q === "'") {
       const close = s.indexOf(q, j + 1);
       if (close < 0) bail('jsx unclosed attribute value');
-      const value = s.slice(j + 1, close);
-      if (value.includes('&') || value.includes('\n')) bail('jsx attribute value escapes or lines');
+      const raw = s.slice(j + 1, close);
+      if (raw.includes('\n')) bail('jsx attribute value lines');
+      // Decoded exactly as mdast-util-mdx-jsx decodes literal attribute values.
+      const value = raw.includes('&') ? parseEntities(raw, { nonTerminated: false }) : raw;
       attributes.push({ type: 'mdxJsxAttribute', name: a[0], value });
       i = close + 1;
     } else if (q === '{') {
