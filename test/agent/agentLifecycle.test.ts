@@ -1,6 +1,6 @@
 import test from 'ava';
 import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/domain/Clock.js';
 import type { AgentModule } from '../../src/modules/agentModule.js';
@@ -136,7 +136,19 @@ for (const concurrency of [1, 2]) {
   test(`the run queue keeps to agent.concurrency = ${concurrency}`, async (t) => {
     const { dir, remote } = await makeDocsRemote(t);
     const spans = join(dir, 'spans');
-    const agent = await writeAgentScript(dir, 'timed.sh', `s=$(date +%s%N)\nsleep 0.6\necho "$s $(date +%s%N)" >> ${spans}`);
+    const marks = join(dir, 'marks');
+    await mkdir(marks);
+    // Each run marks its start and waits (at most 5 s) until `concurrency` runs have started, so
+    // runs that may overlap really do, however long each clone took; then it stays a moment
+    // longer, in which a run beyond the limit would be caught overlapping.
+    const agent = await writeAgentScript(dir, 'timed.sh', [
+      's=$(date +%s%N)',
+      `mktemp -p ${marks} started.XXXXXX >/dev/null`,
+      'i=0',
+      `while [ "$(ls ${marks} | grep -c '^started')" -lt ${concurrency} ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done`,
+      'sleep 0.4',
+      `echo "$s $(date +%s%N)" >> ${spans}`,
+    ].join('\n'));
     const app = await startAgentAppliance(t, { command: [agent], repository: remote, concurrency });
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: { prompt: `job ${i}` } })).body.id);
