@@ -108,13 +108,11 @@ async function exportOnce(server: Server, domain: string, probe: boolean): Promi
   const res = await fetch(`${server.url}/v1/static-export/jobs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ domain }) });
   if (res.status !== 202) throw new Error(`export of ${domain} refused: ${res.status} ${await res.text()}`);
   const { jobId } = (await res.json()) as { jobId: string };
-  let status = 'queued';
   const done = (async () => {
     await until(async () => {
       const job = (await (await fetch(`${server.url}/v1/static-export/jobs/${jobId}`, { headers: auth })).json()) as { status: string; error?: string };
-      status = job.status;
-      if (status === 'failed') throw new Error(`export of ${domain} failed: ${job.error}`);
-      return status === 'completed';
+      if (job.status === 'failed') throw new Error(`export of ${domain} failed: ${job.error}`);
+      return job.status === 'completed';
     }, 3_600_000, `export ${jobId}`);
     return performance.now();
   })();

@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, extname } from 'node:path';
 import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
-import type { BundleFile, BundleSink } from '../render/output/BundleSink.js';
-import { describeBytes, sortedFiles } from '../render/output/openFolderSink.js';
+import { describeBytes, sortedFiles, type BundleFile, type BundleSink } from '../render/output/BundleSink.js';
 import { writeFileDurably } from '../store/writeFileDurably.js';
 
 /**
@@ -55,6 +54,7 @@ export interface ZipSink extends BundleSink {
  */
 export function createZipSink(): ZipSink {
   const entries = new Map<string, ZipEntryData>();
+  const files = () => sortedFiles([...entries.values()].map((e) => e.file));
 
   const put = async (rel: string, bytes: Buffer) => {
     const file = describeBytes(rel, bytes);
@@ -80,11 +80,12 @@ export function createZipSink(): ZipSink {
       if (!entry) throw Object.assign(new Error(`no file ${rel} in the bundle`), { code: 'ENOENT' });
       return entry.method === DEFLATED ? inflateRawSync(entry.data) : entry.data;
     },
-    files: () => sortedFiles([...entries.values()].map((e) => e.file)),
+    files,
 
     async finish(zipPath, now) {
       const zip = new AdmZip();
-      for (const [path, prepared] of [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      for (const { path } of files()) {
+        const prepared = entries.get(path)!;
         const entry = zip.addFile(path, Buffer.alloc(0), '', 0o644);
         entry.header.time = now;
         entry.getCompressedData = () => {

@@ -127,7 +127,7 @@ export class ExportQueue {
     const paths = { ...base, runDir: join(base.workDir, `run-${randomBytes(4).toString('hex')}`) };
     const progress = new ExportProgressWriter(jobs, job.id, clock);
     try {
-      // A resumed job starts over: the renderer wants an empty output directory.
+      // A resumed job starts over: no scratch checkout or half-written zip of an earlier run is kept.
       const clear = (dir: string) => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch((err: Error) => logger.warn({ jobId, dir, err: err.message }, 'could not clear an earlier run of this job'));
       await Promise.all([clear(paths.workDir), clear(paths.bundleDir)]);
       const site = this.deps.control.sites.find(job.domain);

@@ -25,7 +25,7 @@ import { copyFeatureFiles, prepareThemeAssets } from './theme/prepareThemeAssets
 
 export type { BuildReport } from './report/BuildReport.js';
 
-/** Options for one export of a docs source into a static bundle folder. */
+/** Options for one export of a docs source into a static bundle. */
 export interface RenderSiteOptions {
   sourceDir: string;
   out: BundleSink;                             // where the bundle's files go (openFolderSink, createZipSink)
@@ -51,9 +51,10 @@ export interface RenderSiteResult {
 }
 
 /**
- * Renders a Mintlify-format docs source into a self-contained static bundle folder (pages,
+ * Renders a Mintlify-format docs source into a self-contained static bundle (pages,
  * assets, search index, sitemap, llms.txt, Markdown copies, report and manifest). Knows nothing
- * of HTTP or jobs. Pages stream to disk one at a time so memory stays flat on large sites.
+ * of HTTP or jobs. Each page goes to the sink as soon as it is rendered; only what the site-wide
+ * outputs need (titles, search text, Markdown copies) is kept until the end.
  */
 export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteResult> {
   const { sourceDir, out, domain } = opts;
@@ -111,7 +112,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     const parallel = await renderPagesInParallel({
       count: selected.length,
       workers: workerCountFor(selected.length, opts.threads ?? 0),
-      workerData: { sourceDir, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, feedbackEndpoint: opts.feedbackEndpoint, cacheDir: opts.cacheDir, theme, searchIndexPath, languages },
+      workerData: { sourceDir, source, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, feedbackEndpoint: opts.feedbackEndpoint, cacheDir: opts.cacheDir, theme, searchIndexPath, languages },
       renderLocal,
       onResult,
       onWorkerFailure: (message) => report.warning(`a page-rendering thread stopped (${message}); its pages were rendered on the main thread`),

@@ -1,12 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
-import { Parser } from 'acorn';
-import jsx from 'acorn-jsx';
 import type * as ES from 'estree-jsx';
 import type { Root } from 'mdast';
+import { JsParser } from './jsParser.js';
 import { parseSource } from './parseSource.js';
-
-const JsParser = Parser.extend(jsx());
 
 /** A parsed `.mdx`/`.md` snippet or `.jsx`/`.js` module, cached for the whole render. */
 export interface LoadedModule {

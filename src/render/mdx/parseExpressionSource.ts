@@ -1,8 +1,5 @@
-import { Parser } from 'acorn';
-import jsx from 'acorn-jsx';
 import type * as ES from 'estree-jsx';
-
-const JsParser = Parser.extend(jsx());
+import { JsParser } from './jsParser.js';
 
 /**
  * Parses the text of an MDX `{…}` expression (or attribute value) to estree on demand. Returns

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** A file of the bundle as the manifest lists it. */
 export interface BundleFile {
   path: string;
@@ -20,4 +22,14 @@ export interface BundleSink {
   read(rel: string): Promise<Buffer>;
   /** Every file written so far, sorted by path. */
   files(): BundleFile[];
+}
+
+/** How the manifest describes `bytes` stored at `path`. */
+export function describeBytes(path: string, bytes: Uint8Array): BundleFile {
+  return { path, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
+}
+
+/** Sorted by path, as manifests list files and zips order their entries. */
+export function sortedFiles(files: Iterable<BundleFile>): BundleFile[] {
+  return [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -1,17 +1,6 @@
-import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { BundleFile, BundleSink } from './BundleSink.js';
-
-/** SHA-256 (hex) and byte size of a file's content, as the manifest records it. */
-export function describeBytes(path: string, bytes: Uint8Array): BundleFile {
-  return { path, size: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') };
-}
-
-/** Sorted by path, as manifests list files. */
-export function sortedFiles(files: Iterable<BundleFile>): BundleFile[] {
-  return [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-}
+import { describeBytes, sortedFiles, type BundleFile, type BundleSink } from './BundleSink.js';
 
 /**
  * A bundle written as a folder. `outDir` is created and must be empty or absent, so a render

@@ -51,26 +51,17 @@ export async function renderPagesInParallel(options: {
   };
 
   const workers: Worker[] = [];
-  let starting = options.workers;
-  let allStarted: () => void = () => {};
-  const started = new Promise<void>((resolve) => (allStarted = resolve));
-  const settleStart = () => {
-    if (--starting === 0) allStarted();
-  };
-  if (starting === 0) allStarted();
+  /** One per worker: settles once it is ready for pages or has failed. */
+  const starts: Promise<void>[] = [];
   const finished = Array.from({ length: options.workers }, () => {
     // A worker that hits its heap cap dies and hands its pages back; the export carries on.
     const worker = new Worker(new URL('./pageWorkerEntry.mjs', import.meta.url), { workerData: options.workerData, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
     workers.push(worker);
     const outstanding = new Set<number>();
+    let markStarted: () => void = () => {};
+    starts.push(new Promise<void>((resolve) => (markStarted = resolve)));
     return new Promise<BuildReport | null>((resolve) => {
       let settled = false;
-      let ready = false;
-      const markStarted = () => {
-        if (ready) return;
-        ready = true;
-        settleStart();
-      };
       const giveBack = (message: string) => {
         markStarted();
         if (settled) return;
@@ -119,7 +110,7 @@ export async function renderPagesInParallel(options: {
     };
     await mainLane(fairShare);
     let waitTimer: NodeJS.Timeout | undefined;
-    await Promise.race([started, new Promise<void>((resolve) => (waitTimer = setTimeout(resolve, START_WAIT_MS)))]);
+    await Promise.race([Promise.all(starts), new Promise<void>((resolve) => (waitTimer = setTimeout(resolve, START_WAIT_MS)))]);
     clearTimeout(waitTimer);
     await mainLane(Infinity);
     const reports = await Promise.all(finished);

@@ -2,7 +2,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createReportCollector } from '../report/createReportCollector.js';
 import { createShellParts } from '../site/createShellParts.js';
 import { loadSite } from '../site/loadSite.js';
-import { readDocsSource } from '../source/readDocsSource.js';
 import { forEachWithConcurrency } from '../output/forEachWithConcurrency.js';
 import { createPageRenderer } from './createPageRenderer.js';
 import type { FromWorker, PageWorkerData, ToWorker } from './workerProtocol.js';
@@ -16,7 +15,7 @@ const send = (message: FromWorker) => port.postMessage(message);
 try {
   // Config and navigation warnings are the main thread's to report; pages' own go to this collector.
   const report = createReportCollector();
-  const site = await loadSite(data.sourceDir, await readDocsSource(data.sourceDir), createReportCollector(), data.paths);
+  const site = await loadSite(data.sourceDir, data.source, createReportCollector(), data.paths);
   const shell = createShellParts(site, data.theme, data.searchIndexPath, data);
   const renderPage = await createPageRenderer({
     site, shell, report, sourceDir: data.sourceDir, cacheDir: data.cacheDir, languages: data.languages,

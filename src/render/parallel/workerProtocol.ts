@@ -1,10 +1,13 @@
 import type { BuildReport } from '../report/BuildReport.js';
+import type { DocsSource } from '../source/readDocsSource.js';
 import type { ThemeAssets } from '../theme/prepareThemeAssets.js';
 import type { PageResult } from './PageResult.js';
 
 /** What a page worker needs to rebuild the same site view as the main thread (plain data). */
 export interface PageWorkerData {
   sourceDir: string;
+  /** The main thread's read of the source (file list, hash, page texts): not read and hashed again. */
+  source: DocsSource;
   paths?: string[];
   domain: string;
   generatorVersion: string;

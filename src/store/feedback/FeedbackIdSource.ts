@@ -6,8 +6,8 @@ const IDS_PER_REFILL = 512;
 
 /**
  * New random feedback ids, with their two halves for the index. The bytes come from the
- * system CSPRNG in one draw per 512 ids: a draw per id was a syscall on every ingest request,
- * and the id text no longer has to be parsed back into halves for the index.
+ * CSPRNG in one draw per 512 ids rather than one per ingest request, and the halves are taken
+ * from the bytes, so the id text no longer has to be parsed back for the index.
  */
 export class FeedbackIdSource {
   private pool = Buffer.alloc(0);

@@ -1,7 +1,4 @@
-import { Parser } from 'acorn';
-import jsx from 'acorn-jsx';
-
-const JsParser = Parser.extend(jsx());
+import { JsParser } from '../jsParser.js';
 
 /**
  * Whether a one-line block starting with `import`/`export` is prose: acorn rejects it, so
