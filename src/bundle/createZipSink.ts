@@ -1,30 +1,12 @@
 import AdmZip from 'adm-zip';
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
-import { dirname, extname } from 'node:path';
-import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
-import { describeBytes, sortedFiles, type BundleFile, type BundleSink } from '../render/output/BundleSink.js';
+import { dirname } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { sortedFiles, type BundleSink } from '../render/output/BundleSink.js';
 import { writeFileDurably } from '../store/writeFileDurably.js';
-
-/**
- * Deflate level. Measured on rendered pages: level 5 is within 1% of level 6's size for about
- * half its CPU time; 9 saves nothing more on HTML this repetitive.
- */
-const LEVEL = 5;
-
-/** Formats that are already compressed: deflating them again costs time and saves nothing. */
-const STORED_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.woff', '.woff2', '.zip', '.gz', '.br', '.mp4', '.webm', '.mp3', '.ogg']);
-const STORED = 0;
-const DEFLATED = 8;
-
-interface ZipEntryData {
-  /** What the manifest lists. */
-  file: BundleFile;
-  crc: number;
-  method: typeof STORED | typeof DEFLATED;
-  /** The entry's bytes as they go into the archive. */
-  data: Buffer;
-}
+import { DEFLATED, type EntryContent, type ZipEntryData } from './prepareZipEntry.js';
+import { ZipEntryCompressor } from './ZipEntryCompressor.js';
 
 /** What packing produced. */
 export interface PackedBundle {
@@ -41,48 +23,58 @@ export interface ZipSink extends BundleSink {
    * the zip depends only on the content, not on the order pages finished in.
    */
   finish(zipPath: string, now: Date): Promise<PackedBundle>;
+  /** Stops the compression thread without writing anything (an export that failed). */
+  close(): Promise<void>;
 }
 
 /**
  * Packs the bundle as it is rendered: each file is deflated the moment it arrives and only its
- * compressed bytes are kept, so no site folder is ever written, read back and packed. Deflating
- * synchronously is deliberate: zlib's async API costs about three times the CPU per file
- * (a stream and a thread-pool round trip each) and pages are small. adm-zip still lays out the
- * archive: each entry is added empty and hands adm-zip its prepared bytes when asked for them
- * (adm-zip calls `getCompressedData` once per entry, in order, right before writing its
- * headers), with the header fields adm-zip would have computed itself.
+ * compressed bytes are kept, so no site folder is ever written, read back and packed. With
+ * `thread`, entries are prepared on a thread of their own (see ZipEntryCompressor) while
+ * rendering goes on. adm-zip still lays out the archive: each entry is added empty and hands
+ * adm-zip its prepared bytes when asked for them (adm-zip calls `getCompressedData` once per
+ * entry, in order, right before writing its headers), with the header fields adm-zip would
+ * have computed itself.
  */
-export function createZipSink(): ZipSink {
+export function createZipSink(options: { thread?: boolean } = {}): ZipSink {
+  const compressor = new ZipEntryCompressor(options.thread ?? false);
   const entries = new Map<string, ZipEntryData>();
+  /** The newest write of each path: a rewrite may finish before the write it replaces. */
+  const latest = new Map<string, number>();
+  /** The newest write of each path still being prepared, so `read` sees a file written just before. */
+  const preparing = new Map<string, Promise<void>>();
+  let writes = 0;
   const files = () => sortedFiles([...entries.values()].map((e) => e.file));
 
-  const put = async (rel: string, bytes: Buffer) => {
-    const file = describeBytes(rel, bytes);
-    let method: ZipEntryData['method'] = STORED;
-    let data = bytes;
-    if (bytes.length > 0 && !STORED_EXTENSIONS.has(extname(rel).toLowerCase())) {
-      const deflated = deflateRawSync(bytes, { level: LEVEL });
-      // Tiny or incompressible files come out larger; those are stored as they are.
-      if (deflated.length < bytes.length) {
-        method = DEFLATED;
-        // zlib may hand back a view of a larger output buffer; a copy keeps only the bytes.
-        data = Buffer.from(deflated);
-      }
-    }
-    entries.set(rel, { file, crc: crc32(bytes), method, data });
+  const put = (rel: string, content: EntryContent) => {
+    const seq = ++writes;
+    latest.set(rel, seq);
+    const done = compressor.prepare(rel, content).then((entry) => {
+      if (latest.get(rel) === seq) entries.set(rel, entry);
+    });
+    preparing.set(rel, done);
+    return done.finally(() => {
+      if (preparing.get(rel) === done) preparing.delete(rel);
+    });
   };
 
   return {
-    write: (rel, data) => put(rel, typeof data === 'string' ? Buffer.from(data) : Buffer.from(data.buffer, data.byteOffset, data.byteLength)),
+    write: put,
     copy: async (from, rel) => put(rel, await readFile(from)),
     async read(rel) {
+      // Until the newest write of the path is in (another may be issued meanwhile).
+      for (let pending = preparing.get(rel); pending; pending = preparing.get(rel)) await pending;
       const entry = entries.get(rel);
       if (!entry) throw Object.assign(new Error(`no file ${rel} in the bundle`), { code: 'ENOENT' });
-      return entry.method === DEFLATED ? inflateRawSync(entry.data) : entry.data;
+      const data = Buffer.from(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength);
+      return entry.method === DEFLATED ? inflateRawSync(data) : data;
     },
     files,
+    close: () => compressor.close(),
 
     async finish(zipPath, now) {
+      await Promise.all(preparing.values());
+      await compressor.close();
       const zip = new AdmZip();
       for (const { path } of files()) {
         const prepared = entries.get(path)!;
@@ -93,7 +85,7 @@ export function createZipSink(): ZipSink {
           entry.header.crc = prepared.crc;
           entry.header.size = prepared.file.size;
           entry.header.compressedSize = prepared.data.length;
-          return prepared.data;
+          return Buffer.from(prepared.data.buffer, prepared.data.byteOffset, prepared.data.byteLength);
         };
       }
       const archive = zip.toBuffer();
@@ -104,4 +96,3 @@ export function createZipSink(): ZipSink {
     },
   };
 }
-

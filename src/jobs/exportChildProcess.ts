@@ -1,4 +1,4 @@
-import { fork } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +14,10 @@ export interface ExportChildOptions {
   /** V8 heap cap of the child in MiB (bounds peak memory; the GC works harder instead). */
   heapMb?: number;
   onProgress?: (progress: ExportProgress) => void;
-  /** Called once the process exists (benchmarks sample its memory). */
+  /** Called once the job has a process (benchmarks sample its memory; tests kill it). */
   onSpawn?: (pid: number) => void;
+  /** A worker started ahead of time (see ExportWorkerProcess); a new one is forked if it is gone. */
+  worker?: ExportWorkerProcess | null;
   /** Aborting asks the worker to stop, then kills it after `abortGraceMs`. */
   signal?: AbortSignal;
   abortGraceMs?: number;
@@ -53,16 +55,77 @@ const workerExecArgv = [
 ];
 
 /**
- * Runs one export in a forked worker process and resolves with what it produced. The child can
- * crash, run out of memory or hang without harming the server: every way it can end settles
- * the promise exactly once, and the process is killed on timeout or abort.
+ * A forked export worker. It loads the renderer and says `ready`, then waits for one job. It can
+ * be started before there is a job (the queue keeps one spare while idle), so a job doesn't wait
+ * for Node to load and compile the renderer; it still runs exactly one job, so memory is
+ * returned to the system after every export.
+ */
+export class ExportWorkerProcess {
+  readonly child: ChildProcess;
+  private isReady = false;
+  private readonly onReady: (() => void)[] = [];
+  private closedWith: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+  private readonly onClose: ((code: number | null, signal: NodeJS.Signals | null) => void)[] = [];
+  /** The tail of the worker's stderr, for the log when it fails. */
+  stderr = '';
+
+  constructor(heapMb?: number) {
+    const execArgv = heapMb ? [...workerExecArgv, `--max-old-space-size=${heapMb}`] : workerExecArgv;
+    this.child = fork(workerPath, [], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.stderr = (this.stderr + chunk).slice(-4000)));
+    // The process exists once fork returns with a pid (a failed start has none and emits 'error').
+    if (this.child.pid !== undefined) {
+      try {
+        setPriority(this.child.pid, WORKER_NICENESS);
+      } catch {
+        // Lowering a child's priority is always allowed on Linux; elsewhere it is only a nicety.
+      }
+    }
+    // Without a listener a failed fork would be an uncaught error; runs see it through `close`.
+    this.child.on('error', () => {});
+    this.child.on('message', (message: FromWorker) => {
+      if (message.type !== 'ready' || this.isReady) return;
+      this.isReady = true;
+      for (const run of this.onReady.splice(0)) run();
+    });
+    // 'close' (not 'exit'): it comes after the IPC channel has delivered the worker's last message.
+    this.child.on('close', (code, signal) => {
+      this.closedWith = { code, signal };
+      for (const run of this.onClose.splice(0)) run(code, signal);
+    });
+  }
+
+  /** True while the process can still take a job. */
+  get usable(): boolean {
+    return this.closedWith === null && this.child.connected && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Runs `callback` once the worker has loaded (at once if it has). */
+  whenReady(callback: () => void): void {
+    if (this.isReady) callback();
+    else this.onReady.push(callback);
+  }
+
+  /** Runs `callback` once the process is gone (at once if it is). */
+  whenClosed(callback: (code: number | null, signal: NodeJS.Signals | null) => void): void {
+    if (this.closedWith) callback(this.closedWith.code, this.closedWith.signal);
+    else this.onClose.push(callback);
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+/**
+ * Runs one export in a worker process (the given spare, or a new one) and resolves with what it
+ * produced. The child can crash, run out of memory or hang without harming the server: every
+ * way it can end settles the promise exactly once, and the process is killed on timeout or abort.
  */
 export function runExportInChild(input: ExportTaskInput, options: ExportChildOptions): Promise<ExportTaskResult> {
   return new Promise((resolve, reject) => {
-    const execArgv = options.heapMb ? [...workerExecArgv, `--max-old-space-size=${options.heapMb}`] : workerExecArgv;
-    const child = fork(workerPath, [], { execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'json' });
-    let stderr = '';
-    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr = (stderr + chunk).slice(-4000)));
+    const worker = options.worker?.usable ? options.worker : new ExportWorkerProcess(options.heapMb);
+    const { child } = worker;
     let settled = false;
     let killTimer: NodeJS.Timeout | undefined;
     let closed = false;
@@ -77,14 +140,12 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
       clearTimeout(timeout);
       clearTimeout(killTimer);
       options.signal?.removeEventListener('abort', onAbort);
-      const kill = () => {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      };
-      if (!reported) kill();
+      child.off('message', onMessage);
+      if (!reported) worker.kill();
       const settle = () => (err ? reject(err) : resolve(result!));
       if (closed) return settle();
       const bound = setTimeout(() => {
-        kill();
+        worker.kill();
         settle();
       }, CLOSE_WAIT_MS);
       whenClosed.push(() => {
@@ -100,20 +161,10 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
     if (options.signal?.aborted) onAbort();
     else options.signal?.addEventListener('abort', onAbort, { once: true });
 
-    child.on('spawn', () => {
-      try {
-        setPriority(child.pid!, WORKER_NICENESS);
-      } catch {
-        // Lowering a child's priority is always allowed on Linux; elsewhere it is only a nicety.
-      }
-      options.onSpawn?.(child.pid!);
-    });
-    child.on('error', (err) => finish(new ExportRunError(`cannot start the export worker: ${err.message}`)));
-    child.on('message', (message: FromWorker) => {
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
+    child.once('error', (err) => finish(new ExportRunError(`cannot start the export worker: ${err.message}`)));
+    const onMessage = (message: FromWorker) => {
       switch (message.type) {
-        case 'ready':
-          if (!options.signal?.aborted) child.send({ type: 'run', input } satisfies ToWorker);
-          break;
         case 'rendering':
         case 'packing':
           options.onProgress?.(message);
@@ -122,17 +173,20 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
           finish(null, message.result, true);
           break;
         case 'failed':
-          finish(new ExportRunError(message.error, stderr), undefined, true);
+          finish(new ExportRunError(message.error, worker.stderr), undefined, true);
           break;
       }
+    };
+    child.on('message', onMessage);
+    worker.whenReady(() => {
+      if (!options.signal?.aborted && child.connected) child.send({ type: 'run', input } satisfies ToWorker);
     });
-    // 'close' (not 'exit'): it comes after the IPC channel has delivered the worker's last message.
-    child.on('close', (code, signal) => {
+    worker.whenClosed((code, signal) => {
       closed = true;
       for (const done of whenClosed.splice(0)) done();
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
-      const oom = /heap out of memory/i.test(stderr) ? ' (out of memory)' : '';
-      finish(new ExportRunError(options.signal?.aborted ? 'export aborted' : `export worker stopped unexpectedly (${how})${oom}`, stderr));
+      const oom = /heap out of memory/i.test(worker.stderr) ? ' (out of memory)' : '';
+      finish(new ExportRunError(options.signal?.aborted ? 'export aborted' : `export worker stopped unexpectedly (${how})${oom}`, worker.stderr));
     });
   });
 }

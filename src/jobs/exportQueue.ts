@@ -8,7 +8,7 @@ import type { ExportJobRepository } from '../domain/exports/ExportJobRepository.
 import { exportPaths } from '../domain/exports/ExportPaths.js';
 import { recoverInterruptedJobs } from '../domain/exports/recoverInterruptedJobs.js';
 import type { ControlStore } from '../store/ControlStore.js';
-import { ExportRunError, runExportInChild, type ExportProgress } from './exportChildProcess.js';
+import { ExportRunError, ExportWorkerProcess, runExportInChild, type ExportProgress } from './exportChildProcess.js';
 import { ExportProgressWriter } from './exportProgressWriter.js';
 import type { ExportTaskInput } from './exportWorkerProtocol.js';
 
@@ -26,6 +26,8 @@ export interface ExportQueueDeps {
   feedbackEndpoint: () => string | null;
   renderThreads: number;
   workerHeapMb: number;
+  /** Keep a worker process loaded while idle, so the next job starts at once (config export.spareWorker). */
+  spareWorker: boolean;
 }
 
 /** Pause after the store refused a job's state change. */
@@ -45,6 +47,8 @@ export class ExportQueue {
   private accepting = false;
   private retryTimer: NodeJS.Timeout | undefined;
   private stopping = false;
+  /** A loaded worker waiting for the next job (only while no job runs). */
+  private spare: ExportWorkerProcess | null = null;
 
   constructor(private readonly deps: ExportQueueDeps) {}
 
@@ -61,7 +65,7 @@ export class ExportQueue {
     if (this.retryTimer) return;
     while (this.accepting && this.running.size < this.deps.concurrency) {
       const job = this.deps.jobs.nextQueued(new Set(this.running.keys()));
-      if (!job) return;
+      if (!job) break;
       const abort = new AbortController();
       const done = this.run(job.id, abort.signal)
         .catch((err: unknown) => {
@@ -80,6 +84,29 @@ export class ExportQueue {
         });
       this.running.set(job.id, { abort, done });
     }
+    this.keepSpare();
+  }
+
+  /**
+   * Starts a spare worker when the queue has gone idle. Loading the renderer takes most of a
+   * second of CPU; done now, the next export starts rendering at once. Not while jobs run: the
+   * spare would compete with them for CPU, and a job that ends makes the queue idle again.
+   */
+  private keepSpare(): void {
+    if (!this.deps.spareWorker || !this.accepting || this.running.size > 0 || this.spare?.usable) return;
+    const spare = new ExportWorkerProcess(this.deps.workerHeapMb);
+    // One that dies while waiting (killed, out of memory) is simply not used; the next job forks its own.
+    spare.whenClosed(() => {
+      if (this.spare === spare) this.spare = null;
+    });
+    this.spare = spare;
+  }
+
+  /** The spare worker for a job about to run; it is the job's now. */
+  private takeSpare(): ExportWorkerProcess | null {
+    const spare = this.spare;
+    this.spare = null;
+    return spare;
   }
 
   /** Process ids of the worker processes running now, by job id (operations and tests). */
@@ -87,6 +114,11 @@ export class ExportQueue {
     const pids = new Map<string, number>();
     for (const [jobId, run] of this.running) if (run.pid) pids.set(jobId, run.pid);
     return pids;
+  }
+
+  /** Process id of the spare worker, if one is waiting (operations and tests). */
+  sparePid(): number | null {
+    return this.spare?.usable ? (this.spare.child.pid ?? null) : null;
   }
 
   /** Resolves with the job once it is completed or failed. */
@@ -107,6 +139,7 @@ export class ExportQueue {
     clearTimeout(this.retryTimer);
     const runs = [...this.running.values()];
     for (const run of runs) run.abort.abort();
+    this.takeSpare()?.kill();
     await Promise.allSettled(runs.map((r) => r.done));
   }
 
@@ -149,6 +182,7 @@ export class ExportQueue {
         renderThreads: this.deps.renderThreads,
       };
       const result = await runExportInChild(input, {
+        worker: this.takeSpare(),
         timeoutMs: this.deps.timeoutMs,
         heapMb: this.deps.workerHeapMb,
         signal,

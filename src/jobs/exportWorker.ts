@@ -6,6 +6,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createZipSink } from '../bundle/createZipSink.js';
+import { preloadRenderer } from '../render/preloadRenderer.js';
 import { renderSite } from '../render/renderSite.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
 import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
@@ -36,8 +37,8 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
   }
   let lastSent = 0;
   const renderStart = performance.now();
-  // Pages go straight into the zip (deflated as they arrive); no site folder is written.
-  const out = createZipSink();
+  // Pages go straight into the zip (deflated on a thread of its own as they arrive); no site folder is written.
+  const out = createZipSink({ thread: true });
   const rendered = await renderSite({
     sourceDir,
     out,
@@ -105,4 +106,7 @@ process.on('message', (message: ToWorker) => {
 });
 // An orphaned worker (server killed) must not keep rendering for nobody.
 process.on('disconnect', () => process.exit(0));
-void send({ type: 'ready' });
+// A failed preload is not fatal here: the render loads the highlighter again and reports why it can't.
+void preloadRenderer()
+  .catch(() => {})
+  .then(() => send({ type: 'ready' }));

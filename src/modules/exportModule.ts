@@ -19,6 +19,8 @@ export interface ExportModule extends AppModule {
   jobs: ExportJobRepository;
   /** Worker process ids by job id, for the jobs running now. */
   workerPids(): Map<string, number>;
+  /** Process id of the worker waiting for the next job, if one is (config export.spareWorker). */
+  sparePid(): number | null;
   /** Runs the retention task once, as of `now` (the cron calls it with the clock's time). */
   cleanup(now: Date): Promise<ExportCleanupResult>;
 }
@@ -44,6 +46,7 @@ export async function createExportModule(ctx: ModuleContext, deps: { deployments
     feedbackEndpoint: () => null,
     renderThreads: config.export.renderThreads,
     workerHeapMb: config.export.workerHeapMb,
+    spareWorker: config.export.spareWorker,
   });
   const scheduler = new Scheduler(logger);
 
@@ -64,6 +67,7 @@ export async function createExportModule(ctx: ModuleContext, deps: { deployments
     jobs,
     cleanup,
     workerPids: () => queue.workerPids(),
+    sparePid: () => queue.sparePid(),
     routes: [
       ...staticExportRoutes({
         jobs,

@@ -86,7 +86,6 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   let done = 0;
   let rendered = 0;
   let failed = 0;
-  let vanished = false;
   let pagesByWorkers = 0;
 
   const onResult = (result: PageResult) => {
@@ -94,7 +93,6 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     for (const [rel, data] of result.files) writes.push(out.write(rel, data).catch((err: unknown) => void (writeFailure ??= err)));
     if (result.failedReason !== undefined) {
       if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
-      if (/ENOENT/.test(result.failedReason)) vanished = true;
       report.pageFailed(path, result.failedReason);
       failed++;
     } else {
@@ -124,8 +122,10 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     await Promise.all(writes);
   }
   if (writeFailure !== null) throw writeFailure;
-  // A page that could not be read because the whole source folder disappeared fails the export.
-  if (vanished) await assertSourceDir(sourceDir);
+  // Pages render from the one read of the source, but snippets, images and OpenAPI files are
+  // still read as pages need them: a source folder that disappeared meanwhile fails the export
+  // rather than leaving those holes in it.
+  await assertSourceDir(sourceDir);
   for (const feature of features) await copyFeatureFiles(out, featureAssets(feature));
   const finished = results.filter((r): r is Kept => r !== undefined);
   const manifestPages = finished.map((r) => r.manifest);

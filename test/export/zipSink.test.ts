@@ -62,7 +62,8 @@ test('a site rendered into the zip sink is the same bundle as the site rendered 
     renderSite({ sourceDir: join(process.cwd(), 'examples/sample-docs'), out, domain: 'd.test', jobId: 'j', now: new Date('2026-01-01T00:00:00Z'), generatorVersion: '1' });
   const folder = await openFolderSink(join(root, 'site'));
   await render(folder);
-  const zipSink = createZipSink();
+  // As export jobs run it: entries prepared on the compression thread.
+  const zipSink = createZipSink({ thread: true });
   await render(zipSink);
   t.deepEqual(zipSink.files(), folder.files());
   await zipSink.finish(join(root, 'site.zip'), new Date('2026-01-01T00:00:00Z'));
@@ -75,4 +76,45 @@ test('a site rendered into the zip sink is the same bundle as the site rendered 
     t.is(sha256(data), f.sha256, f.path);
     t.true(data.equals(await readFile(join(root, 'site', f.path))), `${f.path} matches the folder render`);
   }
+});
+
+/** Writes `count` distinct pages (and a rewrite of the first) without waiting in between. */
+function writeMany(sink: ReturnType<typeof createZipSink>, count: number): Promise<void>[] {
+  const writes = Array.from({ length: count }, (_, i) => sink.write(`p/${i}.html`, `<p>page ${i} ${'body text '.repeat(200 + i)}</p>`));
+  writes.push(sink.write('p/0.html', 'rewritten'));
+  return writes;
+}
+
+test('the compression thread builds byte-for-byte the zip the calling thread builds, also when it falls behind or is closed mid-way', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'enclave-zipthread-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const now = new Date('2026-02-03T04:05:06Z');
+  const build = async (name: string, thread: boolean, closeEarly: boolean) => {
+    const sink = createZipSink({ thread });
+    // More files than the thread may have waiting, all at once: the last ones, and the rewrite,
+    // are prepared on this thread while older writes of the same path are still on the other.
+    const writes = writeMany(sink, 100);
+    if (closeEarly) await sink.close();
+    await Promise.all(writes);
+    t.is((await sink.read('p/0.html')).toString(), 'rewritten', `${name}: the last write of a path wins`);
+    t.is((await sink.read('p/99.html')).length, sink.files().find((f) => f.path === 'p/99.html')!.size);
+    await sink.finish(join(dir, `${name}.zip`), now);
+    return readFile(join(dir, `${name}.zip`));
+  };
+  const inline = await build('inline', false, false);
+  t.true((await build('thread', true, false)).equals(inline), 'thread: same bytes');
+  t.true((await build('closed', true, true)).equals(inline), 'thread closed with writes pending: same bytes');
+  execFileSync('python3', ['-c', 'import sys, zipfile; bad = zipfile.ZipFile(sys.argv[1]).testzip(); sys.exit(1 if bad else 0)', join(dir, 'inline.zip')]);
+});
+
+test('a rewrite is never overtaken by the write it replaces, and read waits for the newest write of a path', async (t) => {
+  const sink = createZipSink({ thread: true });
+  t.teardown(() => sink.close());
+  const first = sink.write('a.html', 'first '.repeat(1000));
+  const read = sink.read('a.html');
+  const second = sink.write('a.html', 'second');
+  await Promise.all([first, second]);
+  t.is((await read).toString(), 'second', 'a read waits for every write of its path issued before it returns');
+  t.is((await sink.read('a.html')).toString(), 'second');
+  t.is(sink.files().length, 1);
 });

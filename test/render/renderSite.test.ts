@@ -53,11 +53,15 @@ test('renders every page, including pages outside the navigation, with relative 
   t.regex(nested, /href="\.\.\/\.\.\/old-setup\.html"/, 'links to a redirect source go to its forwarding page');
   t.regex(nested, /<link rel="stylesheet" href="\.\.\/\.\.\/_assets\/theme\.[0-9a-f]{10}\.css">/);
   t.notRegex(nested, /(href|src)="\/(?!\/)/, 'no root-absolute URLs in a normal page');
+  const sidebar = /<nav id="enclave-sidebar"[\s\S]*?<\/nav>/.exec(nested)![0];
+  t.deepEqual([...sidebar.matchAll(/<a [^>]*aria-current="page"[^>]*>([^<]*)/g)].map((m) => m[1]), ['Nested'], 'only its own sidebar link is current');
+  t.regex(sidebar, /<a href="\.\.\/\.\.\/guides\/setup\.html">Setup<\/a>/, 'other links carry nothing extra');
+  t.notRegex(nested, /[\uE000-\uF8FF]/, 'no template placeholders left');
 
   const unlisted = await read(out, 'extra/unlisted.html');
   t.regex(unlisted, /<h1>Unlisted page<\/h1>/, 'a leading # heading becomes the title');
   t.regex(unlisted, /<b>raw html<\/b>/, '.md pages keep raw HTML');
-  t.notRegex(unlisted, /data-nav="extra\/unlisted" aria-current/, 'not in the sidebar');
+  t.notRegex(unlisted, /href="[^"]*extra\/unlisted\.html" aria-current/, 'not in the sidebar');
 });
 
 test('headings get Mintlify/github-slugger ids, {#custom} ids, anchor links and a TOC', async (t) => {
@@ -178,12 +182,11 @@ test('a bad page gets an error page and is reported; strict mode rejects instead
 });
 
 test('a missing source folder, a source that vanishes mid-render, and a non-empty output folder are rejected clearly', async (t) => {
-  // More pages than are read ahead at once, so some reads happen after the folder is gone.
   const names = Array.from({ length: 20 }, (_, i) => `p${i}`);
   const src = await writeDocs(t, { 'docs.json': docsJson({ pages: names }), ...Object.fromEntries(names.map((n) => [`${n}.mdx`, `# ${n}`])) });
   await t.throwsAsync(renderSite({ sourceDir: join(src, 'nope'), out: await openFolderSink(join(src, '..', 'o1')), domain: 'd.test', jobId: 'j', now: new Date(), generatorVersion: '1' }), { message: /does not exist/ });
 
-  // onProgress runs synchronously after the first page, so removing the folder then makes later reads fail.
+  // onProgress runs synchronously after the first page: the folder is gone while the rest render.
   await t.throwsAsync(renderDocs(src, { onProgress: (n) => { if (n === 1) rmSync(src, { recursive: true, force: true }); } }), { message: /vanished/ });
 
   const src2 = await writeDocs(t, { 'a.mdx': '# A' });

@@ -21,6 +21,7 @@ export const exportConfigSchema = z.strictObject({
   cleanupCron: z.string().min(1).describe('When the retention task runs (cron expression).'),
   renderThreads: z.number().int().min(0).max(8).describe('Extra threads that render pages of one export (0: one thread; each extra thread uses about 100-200 MB).'),
   workerHeapMb: z.number().int().min(64).max(8192).describe('Heap cap of the export worker process in MiB: keeps its peak memory bounded on large sites.'),
+  spareWorker: z.boolean().describe('Keep one export worker process loaded while no export runs (about 95 MB), so the next export starts rendering at once instead of after Node loads the renderer.'),
   strict: z.boolean().describe('Default for jobs: abort on the first page that fails to render.'),
   jobTimeoutSeconds: z.number().int().positive().describe('A job still rendering/packing after this long is killed and marked failed.'),
   reexport: z

@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { frontmatterText } from './parseSource.js';
+import { readSimpleYaml } from './readSimpleYaml.js';
 
 /** Frontmatter keys the renderer understands (others are kept but unused). */
 export interface Frontmatter {
@@ -19,9 +20,9 @@ export interface Frontmatter {
 export function readFrontmatter(text: string, warn: (message: string) => void): Frontmatter {
   const raw = frontmatterText(text);
   if (raw === null) return {};
-  let data: unknown;
+  let data: unknown = readSimpleYaml(raw);
   try {
-    data = parseYaml(raw, { maxAliasCount: 50 });
+    data ??= parseYaml(raw, { maxAliasCount: 50 });
   } catch (err) {
     warn(`invalid frontmatter YAML: ${(err as Error).message.split('\n')[0]}`);
     return {};

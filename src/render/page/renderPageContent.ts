@@ -1,5 +1,3 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Element, Root } from 'hast';
 import type { Root as MdRoot } from 'mdast';
 import type { PageContext } from '../links/createPageContext.js';
@@ -37,10 +35,11 @@ const OPENAPI_FRONTMATTER = /^(?:(\S+\.(?:json|ya?ml))\s+)?([A-Za-z]+)\s+(\S+)$/
 
 /**
  * Renders one page's content (markdown/MDX file or generated API page) to hast plus what the
- * shell needs. `fm` is the page's frontmatter as the site pre-pass read it (parsing YAML twice
- * per page cost about 2% of a synthetic export).
+ * shell needs. `text` and `fm` are the page's source and frontmatter as the site's one read of
+ * the source found them: the export renders that snapshot (parsing YAML twice per page cost
+ * about 2% of a synthetic export; reading every page a second time cost about 5%).
  */
-export async function renderPageContent(page: SitePage, fm: Frontmatter, ctx: PageContext, deps: ConverterDeps & { openapi: OperationRenderer }): Promise<RenderedContent> {
+export function renderPageContent(page: SitePage, text: string | undefined, fm: Frontmatter, ctx: PageContext, deps: ConverterDeps & { openapi: OperationRenderer }): RenderedContent {
   if (page.source.kind === 'operation') {
     const { method, path, spec, title } = page.source;
     const body = deps.openapi.render(method, path, spec, ctx) ?? [];
@@ -48,7 +47,7 @@ export async function renderPageContent(page: SitePage, fm: Frontmatter, ctx: Pa
     const summary = finalizeContent(hast, ctx);
     return { title, frontmatter: { title }, hast, summary, markdown: `# ${title}\n\n\`${method} ${path}\`\n\n${summary.text}\n` };
   }
-  const text = await readFile(join(ctx.sourceDir, page.source.file), 'utf8');
+  if (text === undefined) throw new Error(`cannot read ${page.source.file}`);
   const prepared = normalizeSource(text, page.source.format);
   const mdast: MdRoot = parseSource(prepared, page.source.format);
   const hast = mdastToHast(mdast, page.source.file, ctx, deps);

@@ -15,7 +15,7 @@ import { renderPageShell } from '../theme/renderPageShell.js';
 import type { PageFeature, PageResult } from './PageResult.js';
 
 /** Renders one page of a prepared site: its files and what it contributes to the site-wide outputs. */
-export type PageRenderer = (position: number) => Promise<PageResult>;
+export type PageRenderer = (position: number) => PageResult;
 
 /** Bundle paths of a feature's stylesheets and scripts (the files themselves are copied once, at the end). */
 export function featureTargets(feature: PageFeature): { css: string[]; js: string[] } {
@@ -48,13 +48,13 @@ export async function createPageRenderer(options: {
   };
   const targets = new Map<PageFeature, { css: string[]; js: string[] }>();
 
-  return async function renderPage(position) {
+  return function renderPage(position) {
     const page = site.selected[position];
     const file = pageFile(page.path);
     const ctx = createPageContext({ pagePath: page.path, sourceDir, site: site.index, report, iconLibrary: site.config.iconLibrary });
     let content: RenderedContent;
     try {
-      content = await renderPageContent(page, site.frontmatter.get(page.path) ?? {}, ctx, deps);
+      content = renderPageContent(page, page.source.kind === 'file' ? site.texts.get(page.source.file) : undefined, site.frontmatter.get(page.path) ?? {}, ctx, deps);
     } catch (err) {
       const reason = (err as Error).message?.split('\n')[0] || String(err);
       const title = shell.label(page.path);

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
-import { forEachWithConcurrency } from '../output/forEachWithConcurrency.js';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../../threads/startThread.js';
 import type { BuildReport } from '../report/BuildReport.js';
 import type { PageRenderer } from './createPageRenderer.js';
 import type { PageResult } from './PageResult.js';
@@ -12,8 +12,11 @@ const CHUNK = 12;
 const WORKER_HEAP_MB = 256;
 /** How long the main thread, its share done, waits for a worker to start before taking every page left. */
 const START_WAIT_MS = 30_000;
-/** Pages in flight on the main thread: their file I/O overlaps with the rendering of others. */
-const MAIN_IN_FLIGHT = 6;
+/**
+ * Pages the main thread renders between turns of its event loop. Rendering a page is synchronous;
+ * the turn lets abort requests, progress messages and finished zip entries through.
+ */
+const MAIN_BATCH = 6;
 
 /** How many of the `wanted` extra threads can be used: never more than spare cores or chunks of pages. */
 export function workerCountFor(pageCount: number, wanted: number): number {
@@ -55,7 +58,7 @@ export async function renderPagesInParallel(options: {
   const starts: Promise<void>[] = [];
   const finished = Array.from({ length: options.workers }, () => {
     // A worker that hits its heap cap dies and hands its pages back; the export carries on.
-    const worker = new Worker(new URL('./pageWorkerEntry.mjs', import.meta.url), { workerData: options.workerData, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+    const worker = startThread(new URL('./runPageWorker.js', import.meta.url), options.workerData, { maxOldGenerationSizeMb: WORKER_HEAP_MB });
     workers.push(worker);
     const outstanding = new Set<number>();
     let markStarted: () => void = () => {};
@@ -102,10 +105,11 @@ export async function renderPagesInParallel(options: {
       for (let taken = 0; taken < limit; ) {
         if (failure !== null) return;
         if (options.signal?.aborted) throw new Error('export aborted');
-        const batch = take(Math.min(MAIN_IN_FLIGHT, limit - taken));
+        const batch = take(Math.min(MAIN_BATCH, limit - taken));
         taken += batch.length;
         if (batch.length === 0) return;
-        await forEachWithConcurrency(batch, MAIN_IN_FLIGHT, async (position) => accept(await options.renderLocal(position)));
+        for (const position of batch) accept(options.renderLocal(position));
+        await new Promise((resolve) => setImmediate(resolve));
       }
     };
     await mainLane(fairShare);

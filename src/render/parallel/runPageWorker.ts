@@ -2,7 +2,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createReportCollector } from '../report/createReportCollector.js';
 import { createShellParts } from '../site/createShellParts.js';
 import { loadSite } from '../site/loadSite.js';
-import { forEachWithConcurrency } from '../output/forEachWithConcurrency.js';
 import { createPageRenderer } from './createPageRenderer.js';
 import type { FromWorker, PageWorkerData, ToWorker } from './workerProtocol.js';
 
@@ -26,9 +25,12 @@ try {
       port.close();
       return;
     }
-    forEachWithConcurrency(message.positions, 4, async (position) => send({ type: 'page', result: await renderPage(position) }))
-      .then(() => send({ type: 'idle' }))
-      .catch((err: Error) => send({ type: 'error', message: err.message }));
+    try {
+      for (const position of message.positions) send({ type: 'page', result: renderPage(position) });
+      send({ type: 'idle' });
+    } catch (err) {
+      send({ type: 'error', message: (err as Error).message });
+    }
   });
   send({ type: 'ready' });
 } catch (err) {

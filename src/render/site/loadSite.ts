@@ -16,6 +16,8 @@ export interface LoadedSite {
   inventory: SourceInventory;
   nav: ResolvedNavigation;
   frontmatter: Map<string, Frontmatter>;
+  /** Text of every page and snippet file as the source read found it (see DocsSource.texts). */
+  texts: ReadonlyMap<string, string>;
   openapi: Map<string, OpenApiDocument>;
   operations: Map<string, OperationInfo[]>;
   /** Pages this export renders, in a stable order (navigation order first). */
@@ -74,5 +76,5 @@ export async function loadSite(sourceDir: string, source: DocsSource, report: Re
     redirects: new Set(redirects.keys()),
     files: new Set(inventory.staticFiles),
   };
-  return { config, inventory, nav, frontmatter, openapi, operations, selected, index, redirects };
+  return { config, inventory, nav, frontmatter, texts: source.texts, openapi, operations, selected, index, redirects };
 }

@@ -3,6 +3,12 @@ import { escapeHtml } from './escapeHtml.js';
 
 /** Stands for "relative path to the site root" in cached templates; replaced per page depth. */
 export const ROOT_MARK = '\uE000';
+/**
+ * Follows the href of every sidebar page link in a template, so the current page's link can be
+ * found per page; removed from the result. An attribute would do the same but ship in every link
+ * of every page (the sidebar is most of a page's bytes).
+ */
+const PAGE_MARK = '\uE001';
 
 /** How the sidebar names pages. */
 export interface PageLabels {
@@ -80,7 +86,7 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
   const pageLink = (path: string) => {
     const method = labels.method(path);
     const badge = method ? `<span class="enclave-method" data-method="${escapeHtml(method)}">${escapeHtml(method === 'DELETE' ? 'DEL' : method)}</span>` : '';
-    return `<a href="${ROOT_MARK}${escapeHtml(path)}.html" data-nav="${escapeHtml(path)}">${badge}${escapeHtml(labels.label(path))}</a>`;
+    return `<a href="${ROOT_MARK}${escapeHtml(path)}.html"${PAGE_MARK}>${badge}${escapeHtml(labels.label(path))}</a>`;
   };
 
   const renderItems = (items: NavItem[], ancestors: number[]): string => items.map((item) => {
@@ -124,9 +130,8 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
 
 /** Specialises a sidebar template for one page: root-relative links and the current page marked. */
 export function sidebarForPage(t: SidebarTemplate, path: string, rootPrefix: string): string {
-  let html = t.html;
-  const nav = `data-nav="${escapeHtml(path)}"`;
-  html = html.replace(nav, `${nav} aria-current="page"`);
+  let html = t.html.replace(`${ROOT_MARK}${escapeHtml(path)}.html"${PAGE_MARK}`, (link) => `${link} aria-current="page"`);
   for (const gid of t.groupsOfPage.get(path) ?? []) html = html.replace(`data-gid="${gid}"`, `data-gid="${gid}" open`);
-  return html.split(ROOT_MARK).join(rootPrefix);
+  html = html.split(PAGE_MARK).join('');
+  return rootPrefix === ROOT_MARK ? html : html.split(ROOT_MARK).join(rootPrefix);
 }

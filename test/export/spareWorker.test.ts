@@ -1,0 +1,76 @@
+import test from 'ava';
+import { getPriority } from 'node:os';
+import { WORKER_NICENESS } from '../../src/jobs/exportChildProcess.js';
+import { startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
+import { finished, makeTinySite, startExport, waitForJob } from './exportTestHelpers.js';
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Polls `check` until it returns something other than null or false (bounded). */
+async function eventually<T>(check: () => T | null | false, what: string, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== null && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function applianceWithSpare(spareWorker: boolean): Promise<TestAppliance> {
+  const source = await makeTinySite();
+  return startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source }], export: { spareWorker } } });
+}
+
+async function exportTiny(app: TestAppliance) {
+  const started = await startExport(app, { domain: 'tiny.test' });
+  const { job } = await waitForJob(app, started.jobId, finished);
+  return { job, workerPid: app.modules.exports.jobs.find(started.jobId)!.workerPid };
+}
+
+test('an idle queue keeps one loaded worker: the next export runs in it, it exits after that one job, a new spare follows, and stopping kills it', async (t) => {
+  const app = await applianceWithSpare(true);
+  t.teardown(() => app.close());
+  const spare = await eventually(() => app.modules.exports.sparePid(), 'a spare worker');
+  t.is(getPriority(spare), WORKER_NICENESS, 'a spare runs at the workers\' lower priority');
+  const first = await exportTiny(app);
+  t.is(first.job.status, 'completed');
+  t.is(first.workerPid, spare, 'the job ran in the spare');
+  await eventually(() => !alive(spare) || null, 'the used worker to exit');
+  const next = await eventually(() => { const pid = app.modules.exports.sparePid(); return pid !== spare ? pid : null; }, 'a new spare');
+  t.true(alive(next));
+  const second = await exportTiny(app);
+  t.is(second.workerPid, next, 'the second job ran in the second spare');
+  const third = await eventually(() => { const pid = app.modules.exports.sparePid(); return pid !== next ? pid : null; }, 'a third spare');
+  await app.close();
+  await eventually(() => !alive(third) || null, 'the spare to be gone after stop', 10_000);
+  t.pass();
+});
+
+test('a spare that died while waiting is not used: the next job forks its own worker and completes', async (t) => {
+  const app = await applianceWithSpare(true);
+  t.teardown(() => app.close());
+  const spare = await eventually(() => app.modules.exports.sparePid(), 'a spare worker');
+  process.kill(spare, 'SIGKILL');
+  await eventually(() => !alive(spare) || null, 'the spare to die');
+  const run = await exportTiny(app);
+  t.is(run.job.status, 'completed');
+  t.truthy(run.workerPid);
+  t.not(run.workerPid, spare);
+});
+
+test('with export.spareWorker off no worker waits, and exports still run', async (t) => {
+  const app = await applianceWithSpare(false);
+  t.teardown(() => app.close());
+  const run = await exportTiny(app);
+  t.is(run.job.status, 'completed');
+  await new Promise((r) => setTimeout(r, 500));
+  t.is(app.modules.exports.sparePid(), null);
+});
