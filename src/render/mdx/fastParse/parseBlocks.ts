@@ -203,7 +203,9 @@ function parseFlow(lines: string[], from: number, lazy: boolean[] | null, mdx: b
       i = quote.next;
       continue;
     }
-    if (c === '=' && paragraph && /^=+ *$/.test(rest)) bail('setext heading');
+    // A run of `=` or `-` under a paragraph line is a setext underline (`---` and longer were
+    // caught as thematic breaks above, `-` alone as a list item; `--` gets here).
+    if ((c === '=' || c === '-') && paragraph && /^(?:=+|-+) *$/.test(rest)) bail('setext heading');
     if (c === '[' && DEFINITION.test(rest)) bail('definition');
     if (i + 1 < lines.length && rest.includes('|') && isDelimiterRow(lines[i + 1])) {
       if (paragraph) bail('table interrupting a paragraph');

@@ -4,7 +4,7 @@ import { bail } from './FastPathBail.js';
 import { parseJsxTag } from './parseJsxTag.js';
 import { scanBraces } from './scanBraces.js';
 import { readCharacterReference } from './readCharacterReference.js';
-import { AUTOLINK_START, splitAutolinkLiterals } from './splitAutolinkLiterals.js';
+import { AUTOLINK_START, LINKABLE_TEXT, readAutolinkLiteral } from './readAutolinkLiteral.js';
 import { delimiterAt, resolveEmphasis, type Delimiter, type InlineItem } from './resolveEmphasis.js';
 
 /** A span still being read: the paragraph itself, an open `[`/`![`, or an open JSX element. */
@@ -32,18 +32,10 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
   let textStart = 0;
   let i = 0;
 
+  // Whether an autolink literal could be anywhere here; most text has none, and skips the checks.
+  const mayLink = AUTOLINK_START.test(s);
   const flushText = (end: number) => {
-    if (end > textStart) {
-      const value = s.slice(textStart, end);
-      // Inside a link or image label micromark links no literals (and the text joins a link or
-      // an alt, which mdast-util-gfm-autolink-literal skips); if the brackets turn out to be
-      // text, the check on the finished text nodes catches it.
-      if (AUTOLINK_START.test(value) && !stack.some((f) => f.kind === 'link' || f.kind === 'image')) {
-        frame.items.push(...splitAutolinkLiterals(s, textStart, end));
-      } else {
-        frame.items.push({ type: 'text', value });
-      }
-    }
+    if (end > textStart) frame.items.push({ type: 'text', value: s.slice(textStart, end) });
   };
   const push = (node: InlineItem, next: number) => {
     frame.items.push(node);
@@ -187,6 +179,22 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
         push({ type: 'text', value: reference.value }, reference.end);
         break;
       }
+      case 'h':
+      case 'H':
+      case 'w':
+      case 'W':
+      case '@': {
+        // Inside a link or image label micromark links no literals (and the text joins a link or
+        // an alt, which mdast-util-gfm-autolink-literal skips); if the brackets turn out to be
+        // text, the check on the finished text nodes below catches it.
+        const literal = mayLink && !stack.some((f) => f.kind === 'link' || f.kind === 'image') ? readAutolinkLiteral(s, i, textStart) : null;
+        if (!literal) { i++; break; }
+        // An e-mail address starts back at its local part, still in the current text run. Up to
+        // its end everything is the literal's, even characters that would otherwise be syntax.
+        flushText(literal.start);
+        push(literal.link, literal.end);
+        break;
+      }
       case '~': bail('tilde');
       case '$': bail('dollar');
       default:
@@ -199,13 +207,14 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
   if (stack.length !== 1) bail('unclosed inline span');
   const children = close();
   // mdast-util-gfm-autolink-literal also searches the finished text nodes outside links, where
-  // literal delimiters, brackets and decoded references have joined the text around them.
+  // literal delimiters, brackets and decoded references have joined the text around them, and
+  // where its own rules may link what micromark's declined (`a.www.x.com`, `a/b@c.com`).
   if (hasAutolinkText(children)) bail('autolink literal in joined text');
   return children;
 }
 
 function hasAutolinkText(nodes: PhrasingContent[]): boolean {
-  return nodes.some((n) => (n.type === 'text' ? AUTOLINK_START.test(n.value) : n.type !== 'link' && 'children' in n && hasAutolinkText(n.children as PhrasingContent[])));
+  return nodes.some((n) => (n.type === 'text' ? LINKABLE_TEXT.test(n.value) : n.type !== 'link' && 'children' in n && hasAutolinkText(n.children as PhrasingContent[])));
 }
 
 /** Start of the next backtick run of exactly `size` at or after `from`, or -1. */
