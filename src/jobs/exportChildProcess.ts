@@ -50,8 +50,6 @@ const workerPath = fileURLToPath(new URL(`./exportWorker${extname(here)}`, impor
 const workerExecArgv = [
   ...process.execArgv,
   ...(extname(here) === '.ts' && !process.execArgv.some((arg) => arg.includes('tsx')) ? ['--import', import.meta.resolve('tsx')] : []),
-  // Lets the worker collect the renderer's garbage before building the zip.
-  '--expose-gc',
 ];
 
 /**

@@ -8,14 +8,12 @@
  */
 export function readSimpleYaml(raw: string): Record<string, string | boolean> | null {
   const out: Record<string, string | boolean> = {};
-  const seen = new Set<string>();
   for (const line of raw.split('\n')) {
     if (line === '') continue;
     const m = /^([A-Za-z][A-Za-z0-9_-]*): +(\S(?:.*\S)?)$/.exec(line);
     if (!m) return null;
     const [, key, text] = m;
-    if (seen.has(key)) return null;
-    seen.add(key);
+    if (Object.hasOwn(out, key)) return null;
     const value = scalar(text);
     if (value === null) return null;
     out[key] = value;

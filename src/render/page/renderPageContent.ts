@@ -35,11 +35,11 @@ const OPENAPI_FRONTMATTER = /^(?:(\S+\.(?:json|ya?ml))\s+)?([A-Za-z]+)\s+(\S+)$/
 
 /**
  * Renders one page's content (markdown/MDX file or generated API page) to hast plus what the
- * shell needs. `text` and `fm` are the page's source and frontmatter as the site's one read of
- * the source found them: the export renders that snapshot (parsing YAML twice per page cost
- * about 2% of a synthetic export; reading every page a second time cost about 5%).
+ * shell needs. `texts` and `fm` are the page texts and this page's frontmatter as the site's
+ * one read of the source found them: the export renders that snapshot instead of reading and
+ * parsing each page's file again.
  */
-export function renderPageContent(page: SitePage, text: string | undefined, fm: Frontmatter, ctx: PageContext, deps: ConverterDeps & { openapi: OperationRenderer }): RenderedContent {
+export function renderPageContent(page: SitePage, texts: ReadonlyMap<string, string>, fm: Frontmatter, ctx: PageContext, deps: ConverterDeps & { openapi: OperationRenderer }): RenderedContent {
   if (page.source.kind === 'operation') {
     const { method, path, spec, title } = page.source;
     const body = deps.openapi.render(method, path, spec, ctx) ?? [];
@@ -47,6 +47,7 @@ export function renderPageContent(page: SitePage, text: string | undefined, fm: 
     const summary = finalizeContent(hast, ctx);
     return { title, frontmatter: { title }, hast, summary, markdown: `# ${title}\n\n\`${method} ${path}\`\n\n${summary.text}\n` };
   }
+  const text = texts.get(page.source.file);
   if (text === undefined) throw new Error(`cannot read ${page.source.file}`);
   const prepared = normalizeSource(text, page.source.format);
   const mdast: MdRoot = parseSource(prepared, page.source.format);

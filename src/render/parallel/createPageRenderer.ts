@@ -54,7 +54,7 @@ export async function createPageRenderer(options: {
     const ctx = createPageContext({ pagePath: page.path, sourceDir, site: site.index, report, iconLibrary: site.config.iconLibrary });
     let content: RenderedContent;
     try {
-      content = renderPageContent(page, page.source.kind === 'file' ? site.texts.get(page.source.file) : undefined, site.frontmatter.get(page.path) ?? {}, ctx, deps);
+      content = renderPageContent(page, site.texts, site.frontmatter.get(page.path) ?? {}, ctx, deps);
     } catch (err) {
       const reason = (err as Error).message?.split('\n')[0] || String(err);
       const title = shell.label(page.path);

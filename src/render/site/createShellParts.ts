@@ -117,7 +117,7 @@ export function createShellParts(
     const activeTab = chain.find((d) => d.kind === 'tab');
     return {
       tabsHtml: tabsFor(activeTab),
-      sidebarHtml: sidebarForPage(sidebarFor(chain), path, ROOT_MARK),
+      sidebarHtml: sidebarForPage(sidebarFor(chain), path),
       breadcrumbs: [...chain.filter((d) => d.label).map((d) => d.label), ...(loc?.groups ?? [])].filter(Boolean),
     };
   };

@@ -17,8 +17,8 @@ export interface DocsSource {
 
 /**
  * Reads every file of a docs source once: the hash covers all of them, and the text of pages
- * and snippets is kept for the pre-pass (frontmatter, fence languages), which used to read each
- * page again for every purpose. Pages are still read afresh when they render.
+ * and snippets is kept for the pre-pass (frontmatter, fence languages) and for rendering the
+ * pages, which used to read each page again for every purpose.
  */
 export async function readDocsSource(sourceDir: string): Promise<DocsSource> {
   const files = await listSourceFiles(sourceDir);

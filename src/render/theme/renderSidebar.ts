@@ -128,10 +128,9 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
   return { html: out.join(''), groupsOfPage };
 }
 
-/** Specialises a sidebar template for one page: root-relative links and the current page marked. */
-export function sidebarForPage(t: SidebarTemplate, path: string, rootPrefix: string): string {
+/** Specialises a sidebar template for one page: the current page marked, its groups open (links keep ROOT_MARK for the page shell). */
+export function sidebarForPage(t: SidebarTemplate, path: string): string {
   let html = t.html.replace(`${ROOT_MARK}${escapeHtml(path)}.html"${PAGE_MARK}`, (link) => `${link} aria-current="page"`);
   for (const gid of t.groupsOfPage.get(path) ?? []) html = html.replace(`data-gid="${gid}"`, `data-gid="${gid}" open`);
-  html = html.split(PAGE_MARK).join('');
-  return rootPrefix === ROOT_MARK ? html : html.split(ROOT_MARK).join(rootPrefix);
+  return html.split(PAGE_MARK).join('');
 }
