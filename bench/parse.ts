@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { normalizeSource, parseWithMicromark, type SourceKind } from '../src/render/mdx/parseSource.js';
 import { fastParse } from '../src/render/mdx/fastParse/fastParse.js';
 
@@ -43,10 +43,10 @@ const micromark = (p: Page) => { try { return parseWithMicromark(p.text, p.kind)
 
 const synthetic = mkdtempSync(join(tmpdir(), 'enclave-bench-parse-'));
 try {
-  execFileSync(process.execPath, ['/work/shared/bin/gen-corpus.mjs', synthetic, '1000']);
+  execFileSync(process.execPath, [resolve('../shared/bin/gen-corpus.mjs'), synthetic, '1000']);
   const sets: Array<[string, Page[]]> = [
     ['synthetic (1,000)', pagesUnder(synthetic)],
-    ...['starter', 'mcp', 'unstructured'].map((c): [string, Page[]] => [c, pagesUnder(join('/work/shared/corpora', c))]),
+    ...['starter', 'mcp', 'unstructured'].map((c): [string, Page[]] => [c, pagesUnder(resolve('../shared/corpora', c))]),
   ];
   const rows = sets.map(([name, pages]) => {
     const fast = pages.filter((p) => fastParse(p.text, p.kind) !== null);

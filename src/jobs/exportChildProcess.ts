@@ -66,6 +66,8 @@ export class ExportWorkerProcess {
   private readonly onClose: ((code: number | null, signal: NodeJS.Signals | null) => void)[] = [];
   /** The tail of the worker's stderr, for the log when it fails. */
   stderr = '';
+  /** Grammars the worker loaded and compiled while waiting (see `warmUp`); null until it says. */
+  warmed: { loaded: number; compiled: number } | null = null;
 
   constructor(heapMb?: number) {
     const execArgv = heapMb ? [...workerExecArgv, `--max-old-space-size=${heapMb}`] : workerExecArgv;
@@ -82,6 +84,7 @@ export class ExportWorkerProcess {
     // Without a listener a failed fork would be an uncaught error; runs see it through `close`.
     this.child.on('error', () => {});
     this.child.on('message', (message: FromWorker) => {
+      if (message.type === 'warmed') this.warmed = { loaded: message.loaded, compiled: message.compiled };
       if (message.type !== 'ready' || this.isReady) return;
       this.isReady = true;
       for (const run of this.onReady.splice(0)) run();
@@ -108,6 +111,14 @@ export class ExportWorkerProcess {
   whenClosed(callback: (code: number | null, signal: NodeJS.Signals | null) => void): void {
     if (this.closedWith) callback(this.closedWith.code, this.closedWith.signal);
     else this.onClose.push(callback);
+  }
+
+  /** Asks a worker that is waiting for its job to warm these languages' grammars meanwhile (see exportWorker). */
+  warmUp(languages: string[]): void {
+    if (languages.length === 0) return;
+    this.whenReady(() => {
+      if (this.usable) this.child.send({ type: 'warm', languages } satisfies ToWorker, () => {});
+    });
   }
 
   kill(): void {

@@ -49,6 +49,8 @@ export class ExportQueue {
   private stopping = false;
   /** A loaded worker waiting for the next job (only while no job runs). */
   private spare: ExportWorkerProcess | null = null;
+  /** Fence languages of the last completed export (in memory: a restart starts with none). */
+  private recentLanguages: string[] = [];
 
   constructor(private readonly deps: ExportQueueDeps) {}
 
@@ -95,6 +97,9 @@ export class ExportQueue {
   private keepSpare(): void {
     if (!this.deps.spareWorker || !this.accepting || this.running.size > 0 || this.spare?.usable) return;
     const spare = new ExportWorkerProcess(this.deps.workerHeapMb);
+    // Appliances export the same docs again and again: the grammars the last export needed are
+    // the best guess for the next one, and compiling them is most of a cold export's extra time.
+    spare.warmUp(this.recentLanguages);
     // One that dies while waiting (killed, out of memory) is simply not used; the next job forks its own.
     spare.whenClosed(() => {
       if (this.spare === spare) this.spare = null;
@@ -119,6 +124,11 @@ export class ExportQueue {
   /** Process id of the spare worker, if one is waiting (operations and tests). */
   sparePid(): number | null {
     return this.spare?.usable ? (this.spare.child.pid ?? null) : null;
+  }
+
+  /** Grammars the waiting spare has loaded and compiled ahead (null: none asked, or not done yet). */
+  spareWarmed(): { loaded: number; compiled: number } | null {
+    return this.spare?.usable ? this.spare.warmed : null;
   }
 
   /** Resolves with the job once it is completed or failed. */
@@ -195,6 +205,7 @@ export class ExportQueue {
         },
       });
       progress.close();
+      this.recentLanguages = result.languages;
       const finished = await jobs.update(job.id, (j) => {
         j.status = 'completed';
         j.progress = 100;

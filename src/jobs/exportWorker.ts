@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createZipSink } from '../bundle/createZipSink.js';
 import { preloadRenderer } from '../render/preloadRenderer.js';
 import { renderSite } from '../render/renderSite.js';
+import { warmUpHighlighter } from '../render/code/warmUpHighlighter.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
 import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
 
@@ -79,6 +80,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     peakRssBytes: process.resourceUsage().maxRSS * 1024,
     renderMs: Math.round(packStart - renderStart),
     packMs: Math.round(packMs),
+    languages: rendered.languages,
   };
 }
 
@@ -89,9 +91,20 @@ function describe(err: unknown): string {
 }
 
 let started = false;
+let warming = false;
 process.on('message', (message: ToWorker) => {
   if (message.type === 'abort') {
     controller.abort();
+    return;
+  }
+  if (message.type === 'warm') {
+    // Only while waiting, and once: it stops as soon as the job arrives, so it only ever uses
+    // time this worker would otherwise have idled.
+    if (started || warming) return;
+    warming = true;
+    void warmUpHighlighter(message.languages, () => started)
+      .then((done) => send({ type: 'warmed', ...done }))
+      .catch(() => {});
     return;
   }
   if (message.type !== 'run' || started) return;

@@ -40,14 +40,22 @@ export interface ExportTaskResult {
   peakRssBytes: number;
   renderMs: number;
   packMs: number;
+  /** Fence languages the site uses; the next spare worker warms their grammars. */
+  languages: string[];
 }
 
 /** Server → worker. */
-export type ToWorker = { type: 'run'; input: ExportTaskInput } | { type: 'abort' };
+export type ToWorker =
+  | { type: 'run'; input: ExportTaskInput }
+  | { type: 'abort' }
+  /** To a worker still waiting for its job: get these fence languages' grammars ready meanwhile. */
+  | { type: 'warm'; languages: string[] };
 
 /** Worker → server. */
 export type FromWorker =
   | { type: 'ready' }
+  /** Answer to `warm`: grammars loaded and compiled ahead before the job came (or all of them). */
+  | { type: 'warmed'; loaded: number; compiled: number }
   | { type: 'rendering'; rendered: number; total: number }
   | { type: 'packing'; done: number; total: number; version: string; pageCount: number }
   | { type: 'done'; result: ExportTaskResult }

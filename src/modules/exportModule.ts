@@ -21,6 +21,8 @@ export interface ExportModule extends AppModule {
   workerPids(): Map<string, number>;
   /** Process id of the worker waiting for the next job, if one is (config export.spareWorker). */
   sparePid(): number | null;
+  /** Grammars that spare loaded and compiled ahead for the next job (the last export's languages), once it has. */
+  spareWarmed(): { loaded: number; compiled: number } | null;
   /** Runs the retention task once, as of `now` (the cron calls it with the clock's time). */
   cleanup(now: Date): Promise<ExportCleanupResult>;
 }
@@ -68,6 +70,7 @@ export async function createExportModule(ctx: ModuleContext, deps: { deployments
     cleanup,
     workerPids: () => queue.workerPids(),
     sparePid: () => queue.sparePid(),
+    spareWarmed: () => queue.spareWarmed(),
     routes: [
       ...staticExportRoutes({
         jobs,

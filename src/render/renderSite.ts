@@ -48,6 +48,8 @@ export interface RenderSiteResult {
   fallbackPages?: string[];
   /** Pages rendered by extra threads (0 unless `threads` was set). */
   pagesByWorkers?: number;
+  /** Languages named on the site's code fences (what the highlighter had to load). */
+  languages: string[];
 }
 
 /**
@@ -152,7 +154,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     domain, version, jobId: opts.jobId, createdAt: opts.now.toISOString(),
     generator: { name: 'enclave', version: opts.generatorVersion }, pages: manifestPages,
   });
-  return { version, pageCount: rendered, expected: selected.length, failed, warnings: final.warnings.length, report: final, fallbackPages, pagesByWorkers };
+  return { version, pageCount: rendered, expected: selected.length, failed, warnings: final.warnings.length, report: final, fallbackPages, pagesByWorkers, languages };
 }
 
 /** The part of a page's result needed once every page is done. */

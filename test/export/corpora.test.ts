@@ -2,6 +2,7 @@ import test from 'ava';
 import { SAMPLE_DOMAIN } from '../../src/domain/bootstrap/sampleDocs.js';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 import { checkBundle, download, exportToBundle, sha256 } from './exportTestHelpers.js';
+import { sharedPath } from '../helpers/sharedDir.js';
 
 interface Report {
   pages: { expected: number; rendered: number; failed: { path: string; reason: string }[] };
@@ -45,7 +46,7 @@ async function exportAndCheck(t: import('ava').ExecutionContext, app: Awaited<Re
 
 test('the sample site (registered at first start) and the starter corpus export through the HTTP API; zips and manifests check out', async (t) => {
   t.timeout(5 * 60_000);
-  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'starter.test', source: '/work/shared/corpora/starter' }] } });
+  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'starter.test', source: sharedPath('corpora', 'starter') }] } });
   t.teardown(() => app.close());
   t.truthy(app.control.sites.find(SAMPLE_DOMAIN), 'the sample site is registered on first start');
 
@@ -59,7 +60,7 @@ test('the sample site (registered at first start) and the starter corpus export 
 
 test('the mcp corpus exports without the job failing', async (t) => {
   t.timeout(10 * 60_000);
-  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'mcp.test', source: '/work/shared/corpora/mcp' }] } });
+  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'mcp.test', source: sharedPath('corpora', 'mcp') }] } });
   t.teardown(() => app.close());
   const { report } = await exportAndCheck(t, app, 'mcp.test');
   t.true(report.pages.expected >= 300);
@@ -67,7 +68,7 @@ test('the mcp corpus exports without the job failing', async (t) => {
 
 test('the unstructured corpus (legacy mint.json) exports without the job failing', async (t) => {
   t.timeout(10 * 60_000);
-  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'unstructured.test', source: '/work/shared/corpora/unstructured' }] } });
+  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'unstructured.test', source: sharedPath('corpora', 'unstructured') }] } });
   t.teardown(() => app.close());
   const { report } = await exportAndCheck(t, app, 'unstructured.test');
   t.true(report.pages.expected >= 250);

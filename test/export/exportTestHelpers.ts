@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir, type TestAppliance } from '../helpers/testAppliance.js';
 import type { IssuedBundleLink } from '../../src/domain/exports/issueBundleLink.js';
+import { sharedPath } from '../helpers/sharedDir.js';
 
 /** The public ExportJob as the API returns it. */
 export interface ExportJobBody {
@@ -72,7 +73,7 @@ export async function makeSyntheticCorpus(pages: number, options: { plain?: bool
   const parent = options.parent ?? (await makeTempDir('enclave-corpus-'));
   const dir = join(parent, `synthetic-${pages}`);
   await mkdir(parent, { recursive: true });
-  execFileSync(process.execPath, ['/work/shared/bin/gen-corpus.mjs', dir, String(pages), ...(options.plain ? ['--plain'] : [])], { stdio: 'ignore' });
+  execFileSync(process.execPath, [sharedPath('bin', 'gen-corpus.mjs'), dir, String(pages), ...(options.plain ? ['--plain'] : [])], { stdio: 'ignore' });
   return dir;
 }
 

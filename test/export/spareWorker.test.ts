@@ -1,5 +1,7 @@
 import test from 'ava';
+import { writeFile } from 'node:fs/promises';
 import { getPriority } from 'node:os';
+import { join } from 'node:path';
 import { WORKER_NICENESS } from '../../src/jobs/exportChildProcess.js';
 import { startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 import { finished, makeTinySite, startExport, waitForJob } from './exportTestHelpers.js';
@@ -73,4 +75,22 @@ test('with export.spareWorker off no worker waits, and exports still run', async
   t.is(run.job.status, 'completed');
   await new Promise((r) => setTimeout(r, 500));
   t.is(app.modules.exports.sparePid(), null);
+});
+
+test('the spare after an export warms that site\'s code languages; the first spare (nothing exported yet) warms none', async (t) => {
+  const source = await makeTinySite();
+  await writeFile(join(source, 'page-1.mdx'), '---\ntitle: Code\n---\n\n```python\nprint("hi")\n```\n\n```rust\nfn main() {}\n```\n');
+  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source }], export: { spareWorker: true } } });
+  t.teardown(() => app.close());
+  const first = await eventually(() => app.modules.exports.sparePid(), 'a spare worker');
+  await new Promise((r) => setTimeout(r, 500));
+  t.is(app.modules.exports.spareWarmed(), null, 'no languages known yet: no warm-up asked');
+  const run = await exportTiny(app);
+  t.is(run.workerPid, first);
+  await eventually(() => (app.modules.exports.sparePid() ?? first) !== first || null, 'the next spare');
+  // python and rust from the fences, plus bash and json, which every site may need; all but rust have a sample.
+  t.deepEqual(await eventually(() => app.modules.exports.spareWarmed(), 'the warm-up to finish'), { loaded: 4, compiled: 3 });
+  const again = await exportTiny(app);
+  t.is(again.job.status, 'completed', 'a warmed spare runs its job as any other');
+  t.is(again.job.pageCount, 2);
 });

@@ -6,6 +6,7 @@ import { configSchema, type Config } from '../../src/config/schema.js';
 import { systemClock, type Clock } from '../../src/domain/Clock.js';
 import { createLogger } from '../../src/logging/createLogger.js';
 import { startAppliance, type RunningAppliance } from '../../src/server/startAppliance.js';
+import { fetchExplained } from './fetchExplained.js';
 
 /** Partial config, merged over the defaults (objects merge, arrays replace). */
 export type ConfigOverrides = { [K in keyof Config]?: Config[K] extends unknown[] ? Config[K] : Config[K] extends object ? Partial<Config[K]> : Config[K] };
@@ -53,7 +54,7 @@ export function applianceFetch(baseUrl: string, defaultKey: string): (path: stri
       headers.set('Content-Type', 'application/json');
       body = JSON.stringify(init.json);
     }
-    return fetch(`${baseUrl}${path}`, { ...init, headers, body });
+    return fetchExplained(`${baseUrl}${path}`, { ...init, headers, body });
   };
 }
 

@@ -7,8 +7,9 @@ import type { Root } from 'mdast';
 import { normalizeSource, parseWithMicromark, type SourceKind } from '../../src/render/mdx/parseSource.js';
 import { isDeepStrictEqual } from 'node:util';
 import { fastParse, fastParseOrBail } from '../../src/render/mdx/fastParse/fastParse.js';
+import { sharedPath } from '../helpers/sharedDir.js';
 
-const CORPORA = ['starter', 'mcp', 'unstructured'].map((c) => join('/work/shared/corpora', c));
+const CORPORA = ['starter', 'mcp', 'unstructured'].map((c) => sharedPath('corpora', c));
 const SAMPLE = join(import.meta.dirname, '../../examples/sample-docs');
 
 function pagesUnder(dir: string): string[] {
@@ -63,7 +64,7 @@ const synthetic = mkdtempSync(join(tmpdir(), 'enclave-fastparse-'));
 test.after.always(() => rmSync(synthetic, { recursive: true, force: true }));
 
 test('every synthetic page takes the fast path and matches micromark', (t) => {
-  execFileSync(process.execPath, ['/work/shared/bin/gen-corpus.mjs', synthetic, '300']);
+  execFileSync(process.execPath, [sharedPath('bin', 'gen-corpus.mjs'), synthetic, '300']);
   const files = pagesUnder(synthetic);
   t.is(files.length, 300);
   const r = check(files);

@@ -56,12 +56,28 @@ test('renders every page, including pages outside the navigation, with relative 
   const sidebar = /<nav id="enclave-sidebar"[\s\S]*?<\/nav>/.exec(nested)![0];
   t.deepEqual([...sidebar.matchAll(/<a [^>]*aria-current="page"[^>]*>([^<]*)/g)].map((m) => m[1]), ['Nested'], 'only its own sidebar link is current');
   t.regex(sidebar, /<a href="\.\.\/\.\.\/guides\/setup\.html">Setup<\/a>/, 'other links carry nothing extra');
-  t.notRegex(nested, /[\uE000-\uF8FF]/, 'no template placeholders left');
+  t.notRegex(nested, /[\u0001\u0002\uE000-\uF8FF]/, 'no template placeholders left');
 
   const unlisted = await read(out, 'extra/unlisted.html');
   t.regex(unlisted, /<h1>Unlisted page<\/h1>/, 'a leading # heading becomes the title');
   t.regex(unlisted, /<b>raw html<\/b>/, '.md pages keep raw HTML');
   t.notRegex(unlisted, /href="[^"]*extra\/unlisted\.html" aria-current/, 'not in the sidebar');
+});
+
+test('private-use characters (icon-font glyphs) are kept as text; control characters never reach the page or the sitemap', async (t) => {
+  const { out } = await renderFiles(t, {
+    'docs.json': docsJson([{ group: 'G', pages: ['index', 'deep/glyphs'] }]),
+    'index.mdx': '---\ntitle: Home\n---\n\nHome.\n',
+    'deep/glyphs.mdx': '---\ntitle: "Icons \uE000 here\u0001"\n---\n\nGlyph \uE000 and \uE001 in text.\n',
+  });
+  const page = await read(out, 'deep/glyphs.html');
+  t.regex(page, /<title>Icons \uE000 here - Fixture<\/title>/, 'the title keeps its glyph and loses the control character');
+  t.regex(page, /<h1>Icons \uE000 here<\/h1>/);
+  t.regex(page, /Glyph \uE000 and \uE001 in text\./, 'content keeps private-use characters');
+  t.regex(page, />Icons \uE000 here<\/a>/, 'so does the sidebar label');
+  t.notRegex(page, /[\u0001\u0002]/, 'no control character (or template mark) in the page');
+  t.regex(page, /href="\.\.\/index\.html"/, 'root links at depth 1 are still filled in');
+  t.notRegex(await read(out, 'sitemap.xml'), /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/, 'the sitemap stays valid XML');
 });
 
 test('headings get Mintlify/github-slugger ids, {#custom} ids, anchor links and a TOC', async (t) => {

@@ -8,7 +8,7 @@ export function buildRedirectPage(target: string, canonical?: string): string {
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
-    '<title>Redirecting…</title>',
+    '<title>Redirecting&hellip;</title>',
     `<meta http-equiv="refresh" content="0; url=${t}">`,
     canonical ? `<link rel="canonical" href="${escapeHtml(canonical)}">` : '',
     '<meta name="robots" content="noindex">',

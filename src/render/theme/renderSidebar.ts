@@ -1,14 +1,19 @@
 import type { NavDivision, NavItem } from '../config/SiteConfig.js';
 import { escapeHtml } from './escapeHtml.js';
 
-/** Stands for "relative path to the site root" in cached templates; replaced per page depth. */
-export const ROOT_MARK = '\uE000';
+/**
+ * Stands for "relative path to the site root" in cached templates; replaced per page depth.
+ * The marks are C0 control characters: `escapeHtml` drops those from titles and labels (HTML and
+ * XML text can't carry them), so no name can fake a mark. Private-use characters, used before,
+ * are real text in docs that use icon fonts, and were deleted from such pages.
+ */
+export const ROOT_MARK = '\u0001';
 /**
  * Follows the href of every sidebar page link in a template, so the current page's link can be
  * found per page; removed from the result. An attribute would do the same but ship in every link
  * of every page (the sidebar is most of a page's bytes).
  */
-const PAGE_MARK = '\uE001';
+const PAGE_MARK = '\u0002';
 
 /** How the sidebar names pages. */
 export interface PageLabels {

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { systemClock, type Clock } from '../../../src/domain/Clock.js';
 import { startAppliance, type RunningAppliance } from '../../../src/server/startAppliance.js';
 import { applianceFetch, makeTempDir, makeTestConfig, type ApiInit, type ConfigOverrides } from '../../helpers/testAppliance.js';
+import { fetchExplained } from '../../helpers/fetchExplained.js';
 
 /** A running appliance whose log lines are captured for assertions. */
 export interface LoggedAppliance extends RunningAppliance {
@@ -41,7 +42,7 @@ export async function startLoggedAppliance(options: { dataDir?: string; override
 export async function snapshotSite(baseUrl: string, paths: string[]): Promise<Record<string, { status: number; etag: string | null; body: string }>> {
   const out: Record<string, { status: number; etag: string | null; body: string }> = {};
   for (const path of paths) {
-    const res = await fetch(`${baseUrl}${path}`, { headers: { 'Accept-Encoding': 'identity' } });
+    const res = await fetchExplained(`${baseUrl}${path}`, { headers: { 'Accept-Encoding': 'identity' } });
     out[path] = { status: res.status, etag: res.headers.get('etag'), body: Buffer.from(await res.arrayBuffer()).toString('base64') };
   }
   return out;

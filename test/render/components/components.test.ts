@@ -5,6 +5,7 @@ import type { Element, ElementContent } from '../../../src/render/types.js';
 import { builtInComponents } from '../../../src/render/components/index.js';
 import { fakeRenderContext } from './fakeRenderContext.js';
 import { renderComponent, text } from './renderComponent.js';
+import { sharedPath } from '../../helpers/sharedDir.js';
 
 const figure = (lang: string, filename?: string): Element => ({
   type: 'element', tagName: 'figure',
@@ -213,7 +214,7 @@ test('every built-in component the corpora use is implemented', async (t) => {
       else if (p.endsWith('.mdx')) for (const m of (await readFile(p, 'utf8')).matchAll(/<([A-Z][A-Za-z.]*)/g)) used.add(m[1]);
     }
   };
-  await walk('/work/shared/corpora');
+  await walk(sharedPath('corpora'));
   const missing = specList.filter((n) => used.has(n) && !builtInComponents[n]);
   t.deepEqual(missing, []);
   t.true(used.has('Steps') && used.has('CodeGroup'), 'the corpora were actually scanned');

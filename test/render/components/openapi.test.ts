@@ -8,8 +8,9 @@ import { toHtml } from 'hast-util-to-html';
 import { findOperation, listOperations, loadOpenApiDocuments, renderOperation } from '../../../src/render/openapi/index.js';
 import { createCodeHighlighter } from '../../../src/render/code/createCodeHighlighter.js';
 import { fakeRenderContext } from './fakeRenderContext.js';
+import { sharedPath } from '../../helpers/sharedDir.js';
 
-const STARTER = '/work/shared/corpora/starter';
+const STARTER = sharedPath('corpora', 'starter');
 const tempDir = () => mkdtemp(path.join(tmpdir(), 'enclave-openapi-'));
 
 async function starterDoc() {

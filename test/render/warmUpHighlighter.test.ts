@@ -1,0 +1,47 @@
+import test from 'ava';
+import { createShikiTokenizer } from '../../src/render/code/createShikiTokenizer.js';
+import { WARM_UP_SAMPLES, warmUpHighlighter } from '../../src/render/code/warmUpHighlighter.js';
+
+const loaded = async (lang: string) => {
+  const tokenizer = await createShikiTokenizer([]);
+  return tokenizer.isLoaded(tokenizer.resolve(lang)!);
+};
+
+// The highlighter is shared by the whole process, so these run in order: nothing loaded first.
+test.serial('a warm-up told to stop at once loads nothing', async (t) => {
+  t.deepEqual(await warmUpHighlighter(['python', 'rust'], () => true), { loaded: 0, compiled: 0 });
+  t.false(await loaded('python'));
+  t.false(await loaded('rust'));
+});
+
+test.serial('a warm-up stops between languages as soon as a job has arrived', async (t) => {
+  let asked = 0;
+  // The job "arrives" after python is loaded: its sample is skipped, and rust never loads.
+  t.deepEqual(await warmUpHighlighter(['python', 'rust'], () => ++asked > 1), { loaded: 1, compiled: 0 });
+  t.true(await loaded('python'));
+  t.false(await loaded('rust'), 'not loaded after the job came');
+});
+
+test.serial('it loads the languages it is given, by any of their names, compiles those with a sample, and ignores plain and unknown ones', async (t) => {
+  t.deepEqual(await warmUpHighlighter(['rust', 'sh', 'text', 'no-such-language', 'RUST'], () => false), { loaded: 2, compiled: 1 }, 'rust and bash (as sh), once each; only bash has a sample');
+  t.true(await loaded('rust'));
+  t.true(await loaded('bash'));
+  t.false(await loaded('yaml'), 'nothing it was not given');
+});
+
+test.serial('a site with many languages only gets them loaded: compiling ahead would cost it memory a cached re-export never needs', async (t) => {
+  const many = ['json', 'python', 'go', 'java', 'ruby', 'toml', 'xml', 'css', 'sql'];
+  t.deepEqual(await warmUpHighlighter(many, () => false), { loaded: 9, compiled: 0 });
+  t.true(await loaded('sql'));
+});
+
+test.serial('every sample really highlights in its language (a wrong one would warm little)', async (t) => {
+  const tokenizer = await createShikiTokenizer([]);
+  t.true(WARM_UP_SAMPLES.length >= 5);
+  for (const [lang, code] of WARM_UP_SAMPLES) {
+    const id = tokenizer.resolve(lang)!;
+    await tokenizer.load([id]);
+    const kinds = new Set(tokenizer.tokenize(code, id).flat().flatMap((token) => (typeof token === 'string' ? [] : [token[1]])));
+    t.true(kinds.size >= 3, `${lang}: ${kinds.size} token kinds`);
+  }
+});
