@@ -98,7 +98,8 @@ export class ExportQueue {
     if (!this.deps.spareWorker || !this.accepting || this.running.size > 0 || this.spare?.usable) return;
     const spare = new ExportWorkerProcess(this.deps.workerHeapMb);
     // Appliances export the same docs again and again: the grammars the last export needed are
-    // the best guess for the next one, and compiling them is most of a cold export's extra time.
+    // the best guess for the next one, and loading and compiling them otherwise delays the job's
+    // first pages that use each language.
     spare.warmUp(this.recentLanguages);
     // One that dies while waiting (killed, out of memory) is simply not used; the next job forks its own.
     spare.whenClosed(() => {
