@@ -196,8 +196,11 @@ const median = (values: number[]) => {
   return v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
 };
 
+/** A peer build as measured. */
+type Measured = { seconds: number; peakRssMb: number };
+
 /** Runs a command under GNU time; wall seconds and peak RSS (MB) of the command and its children. */
-function timed(command: string, args: string[], cwd: string): { seconds: number; peakRssMb: number } {
+function timed(command: string, args: string[], cwd: string): Measured {
   const res = spawnSync('/usr/bin/time', ['-v', command, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
   if (res.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${res.status}):\n${(res.stderr ?? '').slice(-3000)}`);
   const wall = /Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (?:(\d+):)?(\d+):([\d.]+)/.exec(res.stderr)!;
@@ -227,7 +230,7 @@ function installVitePress(): void {
 }
 
 /** VitePress 1.6 building the plain twin. */
-function benchVitePress(plainDir: string): { seconds: number; peakRssMb: number } {
+function benchVitePress(plainDir: string): Measured {
   const dir = vitePressDir;
   // Every run builds from scratch: no docs, output or cache left by the previous one.
   rmSync(join(dir, 'docs'), { recursive: true, force: true });
@@ -238,7 +241,7 @@ function benchVitePress(plainDir: string): { seconds: number; peakRssMb: number 
 }
 
 /** Hugo (Debian) building the same plain Markdown with a minimal layout. */
-function benchHugo(plainDir: string): { seconds: number; peakRssMb: number } {
+function benchHugo(plainDir: string): Measured {
   const dir = join(work, 'hugo');
   rmSync(dir, { recursive: true, force: true });
   cpSync(plainDir, join(dir, 'content'), { recursive: true });
@@ -258,10 +261,11 @@ function table(header: string[], rows: (string | number)[][]): string {
   return [line(cells[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 
-type Measured = { seconds: number; peakRssMb: number };
-const peerNames = ['VitePress 1.6', 'Hugo (Debian)'] as const;
-/** Each peer's builds, one per synthetic-1000 run, in run order. */
-const peerRuns: Measured[][] = peerNames.map(() => []);
+/** The peers and their builds, one per synthetic-1000 run, in run order. */
+const peers = [
+  { name: 'VitePress 1.6', build: benchVitePress, runs: [] as Measured[] },
+  { name: 'Hugo (Debian)', build: benchHugo, runs: [] as Measured[] },
+];
 
 try {
   if (withPeers) {
@@ -278,8 +282,8 @@ try {
   const large = wanted('synthetic-5000') ? synthetic(5000, false) : { dir: '' };
   const rows: Row[] = [];
   const buildPeers = () => {
-    [benchVitePress, benchHugo].forEach((build, i) => peerRuns[i].push(build(small.plainDir!)));
-    process.stderr.write(`  peers: ${peerNames.map((n, i) => `${n} ${peerRuns[i].at(-1)!.seconds.toFixed(1)} s`).join(', ')}\n`);
+    for (const peer of peers) peer.runs.push(peer.build(small.plainDir!));
+    process.stderr.write(`  peers: ${peers.map((p) => `${p.name} ${p.runs.at(-1)!.seconds.toFixed(1)} s`).join(', ')}\n`);
   };
   if (wanted('synthetic-1000')) rows.push(...(await benchCorpus('synthetic-1000', small.dir, withPeers && small.plainDir ? buildPeers : undefined)));
   if (wanted('synthetic-5000')) rows.push(...(await benchCorpus('synthetic-5000', large.dir)));
@@ -302,7 +306,7 @@ try {
   console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
   const enclave = rows.find((r) => r.corpus === 'synthetic-1000' && r.cache === 'cold');
-  if (enclave && peerRuns[0].length > 0) {
+  if (enclave && peers[0].runs.length > 0) {
     const enclaveSeconds = m(enclave, (s) => s.seconds);
     const enclaveRss = Math.max(...enclave.samples.map((s) => s.peakRssMb));
     // Each peer build ran right after an Enclave run: the ratio within a run is the fair one here.
@@ -313,15 +317,14 @@ try {
         ['generator', 'seconds', 'peak RSS MB', 'time vs Enclave (median of per-run ratios)', 'RSS vs Enclave'],
         [
           ['Enclave (cold cache)', enclaveSeconds.toFixed(2), enclaveRss.toFixed(0), '1.0×', '1.0×'],
-          ...peerNames.map((name, i) => {
-            const list = peerRuns[i];
+          ...peers.map(({ name, runs: list }) => {
             const rss = Math.max(...list.map((x) => x.peakRssMb));
             return [name, median(list.map((x) => x.seconds)).toFixed(2), rss.toFixed(0), `${pairedRatio(list).toFixed(1)}×`, `${(rss / enclaveRss).toFixed(1)}×`];
           }),
         ],
       ),
     );
-    const ratio = pairedRatio(peerRuns[0]);
+    const ratio = pairedRatio(peers[0].runs);
     const worstRss = Math.max(...rows.flatMap((r) => r.samples.map((s) => s.peakRssMb)));
     const apiP99 = Math.max(...rows.filter((r) => r.cache === 'cold + API load').map((r) => m(r, (s) => s.api!.p99)));
     console.log(`\ntargets: ≥ 10× faster than VitePress → ${ratio.toFixed(1)}× ${ratio >= 10 ? 'met' : 'NOT met'}; peak RSS < 400 MB → ${worstRss.toFixed(0)} MB ${worstRss < 400 ? 'met' : 'NOT met'}; API p99 < 50 ms → ${apiP99.toFixed(0)} ms ${apiP99 < 50 ? 'met' : 'NOT met'}`);

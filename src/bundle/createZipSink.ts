@@ -8,6 +8,9 @@ import { writeFileDurably } from '../store/writeFileDurably.js';
 import { DEFLATED, type EntryContent, type ZipEntryData } from './prepareZipEntry.js';
 import { ZipEntryCompressor } from './ZipEntryCompressor.js';
 
+/** The same bytes as a Buffer, without a copy (entries come back from the thread as plain Uint8Arrays). */
+const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 /** What packing produced. */
 export interface PackedBundle {
   sizeBytes: number;
@@ -66,7 +69,7 @@ export function createZipSink(options: { thread?: boolean } = {}): ZipSink {
       for (let pending = preparing.get(rel); pending; pending = preparing.get(rel)) await pending;
       const entry = entries.get(rel);
       if (!entry) throw Object.assign(new Error(`no file ${rel} in the bundle`), { code: 'ENOENT' });
-      const data = Buffer.from(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength);
+      const data = asBuffer(entry.data);
       return entry.method === DEFLATED ? inflateRawSync(data) : data;
     },
     files,
@@ -85,7 +88,7 @@ export function createZipSink(options: { thread?: boolean } = {}): ZipSink {
           entry.header.crc = prepared.crc;
           entry.header.size = prepared.file.size;
           entry.header.compressedSize = prepared.data.length;
-          return Buffer.from(prepared.data.buffer, prepared.data.byteOffset, prepared.data.byteLength);
+          return asBuffer(prepared.data);
         };
       }
       const archive = zip.toBuffer();

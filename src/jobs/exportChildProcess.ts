@@ -113,9 +113,11 @@ export class ExportWorkerProcess {
     else this.onClose.push(callback);
   }
 
-  /** Asks a worker that is waiting for its job to warm these languages' grammars meanwhile (see exportWorker). */
+  /**
+   * Asks a worker that is waiting for its job to warm these languages' grammars meanwhile (see
+   * exportWorker). It answers even for none, so `warmed` tells that the message got through.
+   */
   warmUp(languages: string[]): void {
-    if (languages.length === 0) return;
     this.whenReady(() => {
       if (this.usable) this.child.send({ type: 'warm', languages } satisfies ToWorker, () => {});
     });
@@ -137,8 +139,6 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
     const { child } = worker;
     let settled = false;
     let killTimer: NodeJS.Timeout | undefined;
-    let closed = false;
-    const whenClosed: (() => void)[] = [];
     // Settles once the process is really gone (reaped), so a caller that stops the queue can
     // rely on no worker being left; bounded in case the close event never comes.
     // A worker that reported its outcome exits by itself and gets a moment to do so; one that
@@ -152,12 +152,12 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
       child.off('message', onMessage);
       if (!reported) worker.kill();
       const settle = () => (err ? reject(err) : resolve(result!));
-      if (closed) return settle();
       const bound = setTimeout(() => {
         worker.kill();
         settle();
       }, CLOSE_WAIT_MS);
-      whenClosed.push(() => {
+      // At once if the process is already gone.
+      worker.whenClosed(() => {
         clearTimeout(bound);
         settle();
       });
@@ -191,8 +191,6 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
       if (!options.signal?.aborted && child.connected) child.send({ type: 'run', input } satisfies ToWorker);
     });
     worker.whenClosed((code, signal) => {
-      closed = true;
-      for (const done of whenClosed.splice(0)) done();
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
       const oom = /heap out of memory/i.test(worker.stderr) ? ' (out of memory)' : '';
       finish(new ExportRunError(options.signal?.aborted ? 'export aborted' : `export worker stopped unexpectedly (${how})${oom}`, worker.stderr));

@@ -127,7 +127,7 @@ export class ExportQueue {
     return this.spare?.usable ? (this.spare.child.pid ?? null) : null;
   }
 
-  /** Grammars the waiting spare has loaded and compiled ahead (null: none asked, or not done yet). */
+  /** Grammars the waiting spare has loaded and compiled ahead (null: not done yet). */
   spareWarmed(): { loaded: number; compiled: number } | null {
     return this.spare?.usable ? this.spare.warmed : null;
   }

@@ -13,15 +13,15 @@ const MAX_CACHED_LENGTH = 500;
  * shared between callers with the same source: the evaluator only reads it.
  */
 export function parseExpressionSource(source: string): ES.Expression | null {
-  const cached = source.length <= MAX_CACHED_LENGTH ? parsed.get(source) : undefined;
-  let result = cached;
+  const cacheable = source.length <= MAX_CACHED_LENGTH;
+  let result = cacheable ? parsed.get(source) : undefined;
   if (result === undefined) {
     try {
       result = parse(source);
     } catch (err) {
       result = { error: (err as Error).message };
     }
-    if (source.length <= MAX_CACHED_LENGTH) {
+    if (cacheable) {
       if (parsed.size >= MAX_ENTRIES) parsed.clear();
       parsed.set(source, result);
     }
