@@ -88,3 +88,26 @@ test('the site server and the feedback endpoint cut off trickling clients too; n
   t.is((await fetch(`${app.url}/guides/start`)).status, 200, 'the site still answers');
   t.log(`site headers trickle cut after ${site.ms} ms; feedback body trickle cut after ${feedback.ms} ms`);
 });
+
+test('with the default settings an idle keep-alive connection outlives the 5 s many clients assume, so reusing it is safe', async (t) => {
+  // A server that closes an idle connection first races the client's next request on it, which
+  // then fails with ECONNRESET (undici trusts the advertised timeout minus 1 s).
+  const app = await startTestAppliance();
+  t.teardown(() => app.close());
+  const socket = await openSocket(app.port);
+  t.teardown(() => socket.destroy());
+  let data = '';
+  socket.setEncoding('utf8').on('data', (c: string) => (data += c));
+  const answered = async (count: number) => {
+    for (let i = 0; i < 200 && (data.match(/HTTP\/1\.1 200/g) ?? []).length < count; i++) await new Promise((r) => setTimeout(r, 50));
+  };
+  const request = 'GET /_enclave/health HTTP/1.1\r\nHost: x\r\n\r\n';
+  socket.write(request);
+  await answered(1);
+  t.regex(data, /\r\nKeep-Alive: timeout=65\r\n/i, 'the advertised idle timeout');
+  await new Promise((r) => setTimeout(r, 6000));
+  t.false(socket.destroyed || socket.readableEnded, 'still open after 6 s idle');
+  socket.write(request);
+  await answered(2);
+  t.is((data.match(/HTTP\/1\.1 200/g) ?? []).length, 2, 'the second request on the same connection is answered');
+});

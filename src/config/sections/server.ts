@@ -9,7 +9,7 @@ export const serverConfigSchema = z.strictObject({
   siteHosts: z.array(z.string()).describe('Host names that reach the docs site. Empty: every host.'),
   requestTimeoutMs: z.number().int().positive().describe('Longest time to receive a whole request (slow-client guard).'),
   headersTimeoutMs: z.number().int().positive().describe('Longest time to receive request headers.'),
-  keepAliveTimeoutMs: z.number().int().positive().describe('Idle keep-alive connections are closed after this.'),
+  keepAliveTimeoutMs: z.number().int().positive().describe('Idle keep-alive connections are closed after this. Keep it above the clients\' and proxies\' own idle timeout: a server that closes first races the client\'s next request on that connection, which then fails with a reset.'),
   maxConnections: z.number().int().positive().describe('Concurrent sockets; more are refused.'),
   shutdownTimeoutMs: z.number().int().positive().describe('SIGTERM: how long in-flight work may take before exit.'),
   trustProxy: z.boolean().describe('Use X-Forwarded-For for client addresses (only behind a trusted proxy).'),
