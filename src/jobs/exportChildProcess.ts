@@ -3,6 +3,7 @@ import { setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
+import type { WarmUpResult } from '../render/code/warmUpHighlighter.js';
 
 /** Progress reported by the worker while a job runs. */
 export type ExportProgress = Extract<FromWorker, { type: 'rendering' | 'packing' }>;
@@ -67,7 +68,7 @@ export class ExportWorkerProcess {
   /** The tail of the worker's stderr, for the log when it fails. */
   stderr = '';
   /** Grammars the worker loaded and compiled while waiting (see `warmUp`); null until it says. */
-  warmed: { loaded: number; compiled: number } | null = null;
+  warmed: WarmUpResult | null = null;
 
   constructor(heapMb?: number) {
     const execArgv = heapMb ? [...workerExecArgv, `--max-old-space-size=${heapMb}`] : workerExecArgv;
@@ -84,7 +85,7 @@ export class ExportWorkerProcess {
     // Without a listener a failed fork would be an uncaught error; runs see it through `close`.
     this.child.on('error', () => {});
     this.child.on('message', (message: FromWorker) => {
-      if (message.type === 'warmed') this.warmed = { loaded: message.loaded, compiled: message.compiled };
+      if (message.type === 'warmed') this.warmed = message.warmed;
       if (message.type !== 'ready' || this.isReady) return;
       this.isReady = true;
       for (const run of this.onReady.splice(0)) run();
@@ -114,12 +115,13 @@ export class ExportWorkerProcess {
   }
 
   /**
-   * Asks a worker that is waiting for its job to warm these languages' grammars meanwhile (see
-   * exportWorker). It answers even for none, so `warmed` tells that the message got through.
+   * Asks a worker that is waiting for its job to warm these languages' grammars meanwhile, or
+   * with none given, those the docs under `sources` use (see exportWorker). It answers even when
+   * there is nothing to warm, so `warmed` tells that the message got through.
    */
-  warmUp(languages: string[]): void {
+  warmUp(languages: string[], sources: string[]): void {
     this.whenReady(() => {
-      if (this.usable) this.child.send({ type: 'warm', languages } satisfies ToWorker, () => {});
+      if (this.usable) this.child.send({ type: 'warm', languages, sources } satisfies ToWorker, () => {});
     });
   }
 

@@ -11,6 +11,7 @@ import type { ControlStore } from '../store/ControlStore.js';
 import { ExportRunError, ExportWorkerProcess, runExportInChild, type ExportProgress } from './exportChildProcess.js';
 import { ExportProgressWriter } from './exportProgressWriter.js';
 import type { ExportTaskInput } from './exportWorkerProtocol.js';
+import type { WarmUpResult } from '../render/code/warmUpHighlighter.js';
 
 /** What the queue needs. */
 export interface ExportQueueDeps {
@@ -49,7 +50,7 @@ export class ExportQueue {
   private stopping = false;
   /** A loaded worker waiting for the next job (only while no job runs). */
   private spare: ExportWorkerProcess | null = null;
-  /** Fence languages of the last completed export (in memory: a restart starts with none). */
+  /** Fence languages of the last completed export (in memory: a restart reads the sites' pages again). */
   private recentLanguages: string[] = [];
 
   constructor(private readonly deps: ExportQueueDeps) {}
@@ -99,8 +100,10 @@ export class ExportQueue {
     const spare = new ExportWorkerProcess(this.deps.workerHeapMb);
     // Appliances export the same docs again and again: the grammars the last export needed are
     // the best guess for the next one, and loading and compiling them otherwise delays the job's
-    // first pages that use each language.
-    spare.warmUp(this.recentLanguages);
+    // first pages that use each language. Before any export (a fresh start), the spare reads the
+    // configured sites' pages for their languages instead.
+    const sources = this.recentLanguages.length ? [] : this.deps.control.sites.list().map((site) => site.source);
+    spare.warmUp(this.recentLanguages, sources);
     // One that dies while waiting (killed, out of memory) is simply not used; the next job forks its own.
     spare.whenClosed(() => {
       if (this.spare === spare) this.spare = null;
@@ -128,7 +131,7 @@ export class ExportQueue {
   }
 
   /** Grammars the waiting spare has loaded and compiled ahead (null: not done yet). */
-  spareWarmed(): { loaded: number; compiled: number } | null {
+  spareWarmed(): WarmUpResult | null {
     return this.spare?.usable ? this.spare.warmed : null;
   }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createZipSink } from '../bundle/createZipSink.js';
 import { preloadRenderer } from '../render/preloadRenderer.js';
 import { renderSite } from '../render/renderSite.js';
+import { scanSourceLanguages } from '../render/code/scanSourceLanguages.js';
 import { warmUpHighlighter } from '../render/code/warmUpHighlighter.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
 import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
@@ -102,8 +103,10 @@ process.on('message', (message: ToWorker) => {
     // time this worker would otherwise have idled.
     if (started || warming) return;
     warming = true;
-    void warmUpHighlighter(message.languages, () => started)
-      .then((done) => send({ type: 'warmed', ...done }))
+    const stop = () => started;
+    void (message.languages.length ? Promise.resolve(message.languages) : scanSourceLanguages(message.sources, stop))
+      .then((languages) => warmUpHighlighter(languages, stop))
+      .then((warmed) => send({ type: 'warmed', warmed }))
       .catch(() => {});
     return;
   }

@@ -1,3 +1,4 @@
+import type { WarmUpResult } from '../render/code/warmUpHighlighter.js';
 /**
  * Messages between the server and an export worker process (`child_process.fork` IPC).
  * The worker renders and packs one job, reporting as it goes; the server owns the job record.
@@ -48,14 +49,17 @@ export interface ExportTaskResult {
 export type ToWorker =
   | { type: 'run'; input: ExportTaskInput }
   | { type: 'abort' }
-  /** To a worker still waiting for its job: get these fence languages' grammars ready meanwhile. */
-  | { type: 'warm'; languages: string[] };
+  /**
+   * To a worker still waiting for its job: get these fence languages' grammars ready meanwhile,
+   * or, with no languages known, those the pages under `sources` use.
+   */
+  | { type: 'warm'; languages: string[]; sources: string[] };
 
 /** Worker → server. */
 export type FromWorker =
   | { type: 'ready' }
   /** Answer to `warm`: grammars loaded and compiled ahead before the job came (or all of them). */
-  | { type: 'warmed'; loaded: number; compiled: number }
+  | { type: 'warmed'; warmed: WarmUpResult }
   | { type: 'rendering'; rendered: number; total: number }
   | { type: 'packing'; done: number; total: number; version: string; pageCount: number }
   | { type: 'done'; result: ExportTaskResult }

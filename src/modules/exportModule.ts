@@ -3,6 +3,7 @@ import { AppError } from '../domain/AppError.js';
 import { ExportJobRepository } from '../domain/exports/ExportJobRepository.js';
 import { exportPaths, renderCacheDir } from '../domain/exports/ExportPaths.js';
 import { queueExportJob } from '../domain/exports/queueExportJob.js';
+import type { WarmUpResult } from '../render/code/warmUpHighlighter.js';
 import { bundleDownloadRoutes } from '../http/routes/bundles/bundleDownloadRoutes.js';
 import { staticExportRoutes } from '../http/routes/staticExport/staticExportRoutes.js';
 import { cleanupExpiredExports, type ExportCleanupResult } from '../jobs/exportCleanup.js';
@@ -22,7 +23,7 @@ export interface ExportModule extends AppModule {
   /** Process id of the worker waiting for the next job, if one is (config export.spareWorker). */
   sparePid(): number | null;
   /** Grammars that spare loaded and compiled ahead for the next job (the last export's languages), once it has. */
-  spareWarmed(): { loaded: number; compiled: number } | null;
+  spareWarmed(): WarmUpResult | null;
   /** Runs the retention task once, as of `now` (the cron calls it with the clock's time). */
   cleanup(now: Date): Promise<ExportCleanupResult>;
 }

@@ -77,18 +77,25 @@ test('with export.spareWorker off no worker waits, and exports still run', async
   t.is(app.modules.exports.sparePid(), null);
 });
 
-test('the spare after an export warms that site\'s code languages; the first spare (nothing exported yet) warms none', async (t) => {
+test('the first spare warms the code languages of the configured sites\' pages; the spare after an export warms that export\'s', async (t) => {
   const source = await makeTinySite();
-  await writeFile(join(source, 'page-1.mdx'), '---\ntitle: Code\n---\n\n```python\nprint("hi")\n```\n\n```rust\nfn main() {}\n```\n');
+  await writeFile(join(source, 'page-1.mdx'), '---\ntitle: Code\n---\n\n```python\nprint("hi")\n```\n');
   const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source }], export: { spareWorker: true } } });
   t.teardown(() => app.close());
   const first = await eventually(() => app.modules.exports.sparePid(), 'a spare worker');
-  t.deepEqual(await eventually(() => app.modules.exports.spareWarmed(), 'the first spare to answer'), { loaded: 0, compiled: 0 }, 'no languages known yet: nothing warmed');
+  // Nothing exported yet: the languages of every site's pages (this one's and the bundled sample's),
+  // python from the page, plus bash and json, which every site may need; each has a sample.
+  const warmedFirst = await eventually(() => app.modules.exports.spareWarmed(), 'the first spare to answer');
+  for (const id of ['python', 'shellscript', 'json']) t.true(warmedFirst.loaded.includes(id) && warmedFirst.compiled.includes(id), id);
+  t.false(warmedFirst.loaded.includes('rust'), 'rust is not on any page yet');
+  await writeFile(join(source, 'page-1.mdx'), '---\ntitle: Code\n---\n\n```python\nprint("hi")\n```\n\n```rust\nfn main() {}\n```\n');
   const run = await exportTiny(app);
   t.is(run.workerPid, first);
   await eventually(() => (app.modules.exports.sparePid() ?? first) !== first || null, 'the next spare');
-  // python and rust from the fences, plus bash and json, which every site may need; all but rust have a sample.
-  t.deepEqual(await eventually(() => app.modules.exports.spareWarmed(), 'the warm-up to finish'), { loaded: 4, compiled: 3 });
+  // Now rust too, as the export found it; all but rust have a sample.
+  const warmed = await eventually(() => app.modules.exports.spareWarmed(), 'the warm-up to finish');
+  t.deepEqual([...warmed.loaded].sort(), ['json', 'python', 'rust', 'shellscript'], 'exactly what this export used');
+  t.deepEqual([...warmed.compiled].sort(), ['json', 'python', 'shellscript']);
   const again = await exportTiny(app);
   t.is(again.job.status, 'completed', 'a warmed spare runs its job as any other');
   t.is(again.job.pageCount, 2);

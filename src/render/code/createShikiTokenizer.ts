@@ -1,6 +1,7 @@
-import { bundledLanguagesInfo, createCssVariablesTheme, createHighlighter, createOnigurumaEngine, type BundledLanguage, type Highlighter } from 'shiki';
-import type { TokenLines, CodeToken } from './TokenCache.js';
+import { applyColorReplacements, bundledLanguagesInfo, resolveColorReplacements, createCssVariablesTheme, createHighlighter, createOnigurumaEngine, type BundledLanguage, type Highlighter } from 'shiki';
+import type { TokenLines } from './TokenCache.js';
 import { EXTRA_ALIASES, PLAIN_LANGUAGES } from './codeLanguages.js';
+import { createLineTokenizer } from './tokenizeLines.js';
 
 /** Token kinds of the CSS-variables theme; a token's kind index is stored in the cache, its class is `ec-<kind>`. */
 export const TOKEN_KINDS = [
@@ -13,7 +14,7 @@ export const FONT_STYLE_SHIFT = 16;
 
 // One theme whose colours are CSS variables: a single tokenizer pass serves both the light and
 // the dark palette (defined in components.css), half the work of two real themes.
-const THEME = createCssVariablesTheme({ name: 'enclave', variablePrefix: '--ec-', fontStyle: true });
+export const HIGHLIGHT_THEME = createCssVariablesTheme({ name: 'enclave', variablePrefix: '--ec-', fontStyle: true });
 
 /** Lines longer than this are left untokenized (minified blobs would dominate build time). */
 const MAX_LINE_LENGTH = 5_000;
@@ -34,6 +35,8 @@ export interface ShikiTokenizer {
   /** True when the language's grammar is loaded, so `tokenize` can use it. */
   isLoaded(id: string): boolean;
   tokenize(code: string, id: string): TokenLines;
+  /** Lines taken from memory rather than tokenized again (see `createLineTokenizer`). */
+  reusedLines(): number;
   /** Loads more bundled grammars (unknown names are ignored). */
   load(langs: Iterable<string>): Promise<void>;
 }
@@ -46,7 +49,7 @@ let shared: Promise<Highlighter> | undefined;
  * so callers pass only what the site uses (see `prepareLanguages`).
  */
 export async function createShikiTokenizer(langs: readonly string[]): Promise<ShikiTokenizer> {
-  shared ??= createHighlighter({ themes: [THEME], langs: [], engine: createOnigurumaEngine(import('shiki/wasm')) });
+  shared ??= createHighlighter({ themes: [HIGHLIGHT_THEME], langs: [], engine: createOnigurumaEngine(import('shiki/wasm')) });
   const highlighter: Highlighter = await shared;
   const loaded = new Set(highlighter.getLoadedLanguages());
   const tokenizer = buildTokenizer(highlighter, loaded);
@@ -55,6 +58,19 @@ export async function createShikiTokenizer(langs: readonly string[]): Promise<Sh
 }
 
 function buildTokenizer(highlighter: Highlighter, loaded: Set<string>): ShikiTokenizer {
+  // Our token for each of the theme's colours, looked up by the colour id in the token metadata.
+  // (The CSS-variables theme stands placeholder colours in for its variables.)
+  const { theme, colorMap } = highlighter.setTheme(HIGHLIGHT_THEME.name!);
+  const replacements = resolveColorReplacements(theme);
+  const kindByColor = colorMap.map((color) => KIND_BY_VAR.get(applyColorReplacements(color, replacements) ?? ''));
+  const lines = createLineTokenizer({
+    maxLineLength: MAX_LINE_LENGTH,
+    kindOf(foreground, fontStyle) {
+      const kind = kindByColor[foreground];
+      if (kind === undefined && fontStyle <= 0) return null;
+      return (kind ?? 0xffff) + Math.max(fontStyle, 0) * (1 << FONT_STYLE_SHIFT);
+    },
+  });
   const resolve = (lang: string | null): string | null => {
     const name = (lang ?? '').trim().toLowerCase();
     if (PLAIN_LANGUAGES.has(name)) return null;
@@ -65,24 +81,9 @@ function buildTokenizer(highlighter: Highlighter, loaded: Set<string>): ShikiTok
     isLoaded: (id) => loaded.has(id),
     tokenize(code, id) {
       if (code.length > MAX_BLOCK_CHARS) return code.split('\n').map((l) => (l ? [l] : []));
-      const themed = highlighter.codeToTokensBase(code, { lang: id as BundledLanguage, theme: THEME, tokenizeMaxLineLength: MAX_LINE_LENGTH });
-      return themed.map((line) => {
-        const out: CodeToken[] = [];
-        for (const t of line) {
-          const kind = t.color ? KIND_BY_VAR.get(t.color) : undefined;
-          const style = t.fontStyle && t.fontStyle > 0 ? t.fontStyle : 0;
-          if (kind === undefined && style === 0) {
-            // Plain text: merge into the previous plain token to keep pages small.
-            const last = out[out.length - 1];
-            if (typeof last === 'string') out[out.length - 1] = last + t.content;
-            else out.push(t.content);
-          } else {
-            out.push([t.content, (kind ?? 0xffff) + style * (1 << FONT_STYLE_SHIFT)]);
-          }
-        }
-        return out;
-      });
+      return lines.tokenize(highlighter.getLanguage(id), code);
     },
+    reusedLines: () => lines.reused,
     async load(langs) {
       const wanted = new Set<string>();
       for (const l of langs) {

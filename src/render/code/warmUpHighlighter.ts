@@ -79,21 +79,27 @@ const MAX_LANGUAGES_TO_COMPILE = 8;
  * One language at a time, each after a turn of the event loop, and none once `shouldStop` says
  * a job has arrived: warming up never delays a job by more than one language.
  */
-export async function warmUpHighlighter(languages: readonly string[], shouldStop: () => boolean): Promise<{ loaded: number; compiled: number }> {
+/** Grammars a warm-up loaded, and those of them it also compiled with a sample (language ids). */
+export interface WarmUpResult {
+  loaded: string[];
+  compiled: string[];
+}
+
+export async function warmUpHighlighter(languages: readonly string[], shouldStop: () => boolean): Promise<WarmUpResult> {
   const tokenizer = await createShikiTokenizer([]);
   const samples = new Map(WARM_UP_SAMPLES.map(([lang, code]) => [tokenizer.resolve(lang), code]));
   const ids = new Set(languages.map((lang) => tokenizer.resolve(lang)).filter((id): id is string => id !== null));
   const compile = ids.size <= MAX_LANGUAGES_TO_COMPILE;
-  const done = { loaded: 0, compiled: 0 };
+  const done: WarmUpResult = { loaded: [], compiled: [] };
   for (const id of ids) {
     await new Promise((resolve) => setImmediate(resolve));
     if (shouldStop()) break;
     await tokenizer.load([id]);
-    done.loaded++;
+    done.loaded.push(id);
     const sample = samples.get(id);
     if (!compile || sample === undefined || shouldStop()) continue;
     tokenizer.tokenize(sample, id);
-    done.compiled++;
+    done.compiled.push(id);
   }
   return done;
 }
