@@ -42,6 +42,20 @@ test('accordion, step and field anchors are link targets; headings keep their sl
   for (const id of ['user-id', 'created-at', 'page-token']) t.regex(api, new RegExp(`<div class="enclave-field" id="${id}">`), id);
 });
 
+test('a fragment repaired to the real heading id is repaired in the page even when it has characters HTML escapes', async (t) => {
+  // Written as `#q&#x26;a` in the page: the repair must look for it the way the page spells it.
+  const { out, result } = await renderFiles(t, {
+    'docs.json': JSON.stringify({ name: 'Fixture', navigation: { pages: ['index'] } }),
+    'index.mdx': ['---', 'title: Home', '---', '', '## Q&A', '', 'Text.', '', '[faq](#q&a) [again](#Q_A)', ''].join('\n'),
+  });
+  t.deepEqual(result.report.brokenLinks, []);
+  const home = await readFile(join(out, 'index.html'), 'utf8');
+  t.regex(home, /<h2 id="qa">/);
+  t.regex(home, /href="#qa">faq</, 'the link with `&` points at the heading');
+  t.regex(home, /href="#qa">again</);
+  t.notRegex(home, /href="#q&/i, 'no unrepaired link is left');
+});
+
 test('field anchors split camelCase and acronyms like Mintlify; an explicit id wins', (t) => {
   const cases: [string, string][] = [
     ['userId', 'user-id'], ['user_id', 'user-id'], ['APIKey', 'api-key'], ['X-Request-ID', 'x-request-id'],

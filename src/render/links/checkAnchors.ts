@@ -1,4 +1,5 @@
 import type { BundleSink } from '../output/BundleSink.js';
+import { escapeAttributeValue } from '../page/hastToHtml.js';
 import type { ReportCollector } from '../types.js';
 import type { AnchorCheck } from './createPageContext.js';
 import { pageFile } from './SiteIndex.js';
@@ -36,13 +37,8 @@ export async function checkAnchors(out: BundleSink, checks: AnchorCheck[], ids: 
   for (const [page, pairs] of fixes) {
     const file = pageFile(page);
     let html = (await out.read(file)).toString('utf8');
-    for (const [from, to] of pairs) html = html.split(`href="${attr(from)}"`).join(`href="${attr(to)}"`);
+    for (const [from, to] of pairs) html = html.split(`href="${escapeAttributeValue(from)}"`).join(`href="${escapeAttributeValue(to)}"`);
     await out.write(file, html);
   }
   return fixes.size;
-}
-
-/** How hast-util-to-html writes an attribute value we emitted (only `&` and `"` need care in hrefs). */
-function attr(v: string): string {
-  return v.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 }

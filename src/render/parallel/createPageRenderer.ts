@@ -1,4 +1,3 @@
-import { toHtml } from 'hast-util-to-html';
 import { createCodeHighlighter } from '../code/createCodeHighlighter.js';
 import { builtInComponents } from '../components/index.js';
 import { featureAssets } from '../components/featureAssets.js';
@@ -6,6 +5,7 @@ import { createPageContext } from '../links/createPageContext.js';
 import { pageFile } from '../links/SiteIndex.js';
 import { renderMath } from '../math/renderMath.js';
 import { ModuleLoader } from '../mdx/ModuleLoader.js';
+import { hastToHtml } from '../page/hastToHtml.js';
 import { renderPageContent, type RenderedContent } from '../page/renderPageContent.js';
 import type { ReportCollector } from '../types.js';
 import { createOperationRenderer } from '../site/createOperationRenderer.js';
@@ -23,10 +23,44 @@ export function featureTargets(feature: PageFeature): { css: string[]; js: strin
   return { css: files.filter((f) => f.target.endsWith('.css')).map((f) => f.target), js: files.filter((f) => f.target.endsWith('.js')).map((f) => f.target) };
 }
 
+/** A page's rendered content and the context it was rendered in (links, features, reports). */
+export interface PageContent {
+  page: LoadedSite['selected'][number];
+  ctx: ReturnType<typeof createPageContext>;
+  content: RenderedContent;
+}
+
 /**
- * Builds the per-page renderer shared by the main thread and worker threads: the highlighter
- * (only the grammars the site uses), the module loader and the OpenAPI renderer, then for each
- * page: content → theme shell → `page.html` and `page.md`. A page that throws gets an error page.
+ * Builds what renders a page's content (as hast) for each position of the site: the highlighter
+ * (only the grammars the site uses), the module loader and the OpenAPI renderer. Throws what the
+ * page's content throws.
+ */
+export async function createContentRenderer(options: {
+  site: LoadedSite;
+  report: ReportCollector;
+  sourceDir: string;
+  cacheDir?: string;
+  languages: readonly string[];
+}): Promise<(position: number) => PageContent> {
+  const { site, report, sourceDir } = options;
+  const highlighter = await createCodeHighlighter({ cacheDir: options.cacheDir, languages: options.languages });
+  const deps = {
+    components: builtInComponents,
+    highlight: highlighter.highlight.bind(highlighter),
+    renderMath,
+    loader: new ModuleLoader(sourceDir),
+    openapi: createOperationRenderer(site),
+  };
+  return (position) => {
+    const page = site.selected[position];
+    const ctx = createPageContext({ pagePath: page.path, sourceDir, site: site.index, report, iconLibrary: site.config.iconLibrary });
+    return { page, ctx, content: renderPageContent(page, site.texts, site.frontmatter.get(page.path) ?? {}, ctx, deps) };
+  };
+}
+
+/**
+ * Builds the per-page renderer shared by the main thread and worker threads: for each page,
+ * content → theme shell → `page.html` and `page.md`. A page that throws gets an error page.
  * Files are returned, not written: the thread that owns the bundle writes them.
  */
 export async function createPageRenderer(options: {
@@ -37,36 +71,30 @@ export async function createPageRenderer(options: {
   cacheDir?: string;
   languages: readonly string[];
 }): Promise<PageRenderer> {
-  const { site, shell, report, sourceDir } = options;
-  const highlighter = await createCodeHighlighter({ cacheDir: options.cacheDir, languages: options.languages });
-  const deps = {
-    components: builtInComponents,
-    highlight: highlighter.highlight.bind(highlighter),
-    renderMath,
-    loader: new ModuleLoader(sourceDir),
-    openapi: createOperationRenderer(site),
-  };
+  const { site, shell } = options;
+  const renderContent = await createContentRenderer(options);
   const targets = new Map<PageFeature, { css: string[]; js: string[] }>();
 
   return function renderPage(position) {
-    const page = site.selected[position];
-    const file = pageFile(page.path);
-    const ctx = createPageContext({ pagePath: page.path, sourceDir, site: site.index, report, iconLibrary: site.config.iconLibrary });
-    let content: RenderedContent;
+    let rendered: PageContent;
     try {
-      content = renderPageContent(page, site.texts, site.frontmatter.get(page.path) ?? {}, ctx, deps);
+      rendered = renderContent(position);
     } catch (err) {
+      const page = site.selected[position];
       const reason = (err as Error).message?.split('\n')[0] || String(err);
       const title = shell.label(page.path);
+      const file = pageFile(page.path);
       return { position, files: [[file, shell.errorPage(page, title, reason)]], manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdown: null, features: [] };
     }
+    const { page, ctx, content } = rendered;
+    const file = pageFile(page.path);
     const extra = { styles: [] as string[], scripts: [] as string[] };
     for (const feature of ctx.features) {
       if (!targets.has(feature)) targets.set(feature, featureTargets(feature));
       extra.styles.push(...targets.get(feature)!.css);
       extra.scripts.push(...targets.get(feature)!.js);
     }
-    const html = renderPageShell(shell.site, shell.page(page, content, toHtml(content.hast, { allowDangerousHtml: true }), extra), shell.rootPrefix(page.path));
+    const html = renderPageShell(shell.site, shell.page(page, content, hastToHtml(content.hast), extra), shell.rootPrefix(page.path));
     const fm = content.frontmatter;
     const listed = site.nav.locations.has(page.path) && !fm.hidden;
     const indexed = !fm.noindex && (listed || site.config.seoIndexing === 'all');
