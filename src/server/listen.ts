@@ -27,11 +27,16 @@ export async function listen(app: Koa, server: Config['server']): Promise<{ http
 
 /**
  * Stops accepting connections, lets in-flight requests finish for up to `timeoutMs`, then
- * cuts whatever is left.
+ * cuts whatever is left. Node closes only the connections idle at the moment `close` is called;
+ * a keep-alive connection whose request finishes later would hold the shutdown until its idle
+ * timeout (65 s by default) ran out. So answers sent while draining say `Connection: close`, and
+ * connections are closed as soon as they fall idle.
  */
 export async function closeGracefully(httpServer: Server, timeoutMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+  httpServer.prependListener('request', (_req, res) => res.setHeader('Connection', 'close'));
   httpServer.closeIdleConnections();
+  const reaper = setInterval(() => httpServer.closeIdleConnections(), 50);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<void>((resolve) => {
     timer = setTimeout(() => {
@@ -40,5 +45,6 @@ export async function closeGracefully(httpServer: Server, timeoutMs: number): Pr
     }, timeoutMs);
   });
   await Promise.race([closed, deadline]);
+  clearInterval(reaper);
   clearTimeout(timer);
 }
