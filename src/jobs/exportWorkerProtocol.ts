@@ -1,8 +1,8 @@
-import type { WarmUpResult } from '../render/code/warmUpHighlighter.js';
 /**
  * Messages between the server and an export worker process (`child_process.fork` IPC).
  * The worker renders and packs one job, reporting as it goes; the server owns the job record.
  */
+import type { WarmUpResult } from '../render/code/warmUpHighlighter.js';
 
 /** Everything the worker needs to run one job; plain data only (it crosses a process boundary). */
 export interface ExportTaskInput {

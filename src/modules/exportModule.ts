@@ -22,7 +22,7 @@ export interface ExportModule extends AppModule {
   workerPids(): Map<string, number>;
   /** Process id of the worker waiting for the next job, if one is (config export.spareWorker). */
   sparePid(): number | null;
-  /** Grammars that spare loaded and compiled ahead for the next job (the last export's languages), once it has. */
+  /** Grammars that spare loaded and compiled ahead for the next job (the last export's languages, or before any export those of the sites' pages), once it has. */
   spareWarmed(): WarmUpResult | null;
   /** Runs the retention task once, as of `now` (the cron calls it with the clock's time). */
   cleanup(now: Date): Promise<ExportCleanupResult>;

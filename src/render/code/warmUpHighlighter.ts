@@ -73,18 +73,18 @@ export const WARM_UP_SAMPLES: readonly (readonly [lang: string, code: string])[]
  */
 const MAX_LANGUAGES_TO_COMPILE = 8;
 
-/**
- * Loads the grammars of `languages` (fence names, as a site uses them) and, for a site with few
- * languages, tokenizes the sample of each that has one, while a worker has nothing else to do.
- * One language at a time, each after a turn of the event loop, and none once `shouldStop` says
- * a job has arrived: warming up never delays a job by more than one language.
- */
 /** Grammars a warm-up loaded, and those of them it also compiled with a sample (language ids). */
 export interface WarmUpResult {
   loaded: string[];
   compiled: string[];
 }
 
+/**
+ * Loads the grammars of `languages` (fence names, as a site uses them) and, for a site with few
+ * languages, tokenizes the sample of each that has one, while a worker has nothing else to do.
+ * One language at a time, each after a turn of the event loop, and none once `shouldStop` says
+ * a job has arrived: warming up never delays a job by more than one language.
+ */
 export async function warmUpHighlighter(languages: readonly string[], shouldStop: () => boolean): Promise<WarmUpResult> {
   const tokenizer = await createShikiTokenizer([]);
   const samples = new Map(WARM_UP_SAMPLES.map(([lang, code]) => [tokenizer.resolve(lang), code]));

@@ -84,6 +84,12 @@ function children(node: Parents, schema: Schema, out: string[]): void {
   for (const child of node.children) serialize(child, node, schema, out);
 }
 
+/** True when nothing but empty strings was written after `mark`. */
+function isEmptySince(out: string[], mark: number): boolean {
+  for (let i = mark; i < out.length; i++) if (out[i] !== '') return false;
+  return true;
+}
+
 function element(node: Element, schema: Schema, out: string[]): void {
   // An <svg> in HTML switches to the SVG schema for its own attributes and everything inside.
   const own = schema.space === 'html' && node.tagName === 'svg' ? svg : schema;
@@ -93,9 +99,8 @@ function element(node: Element, schema: Schema, out: string[]): void {
   const mark = out.length;
   if (schema.space === 'html' && node.tagName === 'template' && node.content) children(node.content, inner, out);
   else children(node, inner, out);
-  const empty = out.length === mark || out.slice(mark).every((part) => part === '');
   // HTML void elements without content have no end tag; in SVG every element is closed.
-  if (schema.space === 'html' && empty && VOID.has(node.tagName.toLowerCase())) return;
+  if (schema.space === 'html' && VOID.has(node.tagName.toLowerCase()) && isEmptySince(out, mark)) return;
   out.push(`</${node.tagName}>`);
 }
 
