@@ -1,22 +1,20 @@
-import AdmZip from 'adm-zip';
-import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { sortedFiles, type BundleSink } from '../render/output/BundleSink.js';
-import { writeFileDurably } from '../store/writeFileDurably.js';
 import { DEFLATED, type EntryContent, type ZipEntryData } from './prepareZipEntry.js';
+import { SpillFile, type SpillSlice } from './SpillFile.js';
+import { writeZipArchive, type WrittenArchive } from './writeZipArchive.js';
 import { ZipEntryCompressor } from './ZipEntryCompressor.js';
 
 /** The same bytes as a Buffer, without a copy (entries come back from the thread as plain Uint8Arrays). */
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
+/** An entry's compressed bytes: in memory, or in the spill file. */
+type Stored = ZipEntryData | (Omit<ZipEntryData, 'data'> & { spilled: SpillSlice });
+
 /** What packing produced. */
-export interface PackedBundle {
-  sizeBytes: number;
-  sha256: string;
-  entries: number;
-}
+export type PackedBundle = WrittenArchive;
 
 /** A sink that builds a zip; `finish` writes it. */
 export interface ZipSink extends BundleSink {
@@ -26,7 +24,11 @@ export interface ZipSink extends BundleSink {
    * the zip depends only on the content, not on the order pages finished in.
    */
   finish(zipPath: string, now: Date): Promise<PackedBundle>;
-  /** Stops the compression thread without writing anything (an export that failed). */
+  /**
+   * Stops the compression thread; later writes are prepared on the calling thread. A scratch file
+   * is removed by `finish` only: an export that fails leaves it in its run folder, which the
+   * queue removes with the rest of the run.
+   */
   close(): Promise<void>;
 }
 
@@ -34,14 +36,14 @@ export interface ZipSink extends BundleSink {
  * Packs the bundle as it is rendered: each file is deflated the moment it arrives and only its
  * compressed bytes are kept, so no site folder is ever written, read back and packed. With
  * `thread`, entries are prepared on a thread of their own (see ZipEntryCompressor) while
- * rendering goes on. adm-zip still lays out the archive: each entry is added empty and hands
- * adm-zip its prepared bytes when asked for them (adm-zip calls `getCompressedData` once per
- * entry, in order, right before writing its headers), with the header fields adm-zip would
- * have computed itself.
+ * rendering goes on. With `spillPath`, compressed entries wait in that scratch file rather than
+ * in memory (see SpillFile); `finish` removes it. `finish` streams
+ * the archive out entry by entry (writeZipArchive).
  */
-export function createZipSink(options: { thread?: boolean } = {}): ZipSink {
+export function createZipSink(options: { thread?: boolean; spillPath?: string } = {}): ZipSink {
   const compressor = new ZipEntryCompressor(options.thread ?? false);
-  const entries = new Map<string, ZipEntryData>();
+  const spill = options.spillPath ? new SpillFile(options.spillPath) : null;
+  const entries = new Map<string, Stored>();
   /** The newest write of each path: a rewrite may finish before the write it replaces. */
   const latest = new Map<string, number>();
   /** The newest write of each path still being prepared, so `read` sees a file written just before. */
@@ -53,7 +55,10 @@ export function createZipSink(options: { thread?: boolean } = {}): ZipSink {
     const seq = ++writes;
     latest.set(rel, seq);
     const done = compressor.prepare(rel, content).then((entry) => {
-      if (latest.get(rel) === seq) entries.set(rel, entry);
+      if (latest.get(rel) !== seq) return;
+      if (!spill) return void entries.set(rel, entry);
+      const { data, ...rest } = entry;
+      entries.set(rel, { ...rest, spilled: spill.append(data) });
     });
     preparing.set(rel, done);
     return done.finally(() => {
@@ -69,7 +74,7 @@ export function createZipSink(options: { thread?: boolean } = {}): ZipSink {
       for (let pending = preparing.get(rel); pending; pending = preparing.get(rel)) await pending;
       const entry = entries.get(rel);
       if (!entry) throw Object.assign(new Error(`no file ${rel} in the bundle`), { code: 'ENOENT' });
-      const data = asBuffer(entry.data);
+      const data = bytesOf(entry);
       return entry.method === DEFLATED ? inflateRawSync(data) : data;
     },
     files,
@@ -78,24 +83,33 @@ export function createZipSink(options: { thread?: boolean } = {}): ZipSink {
     async finish(zipPath, now) {
       await Promise.all(preparing.values());
       await compressor.close();
-      const zip = new AdmZip();
-      for (const { path } of files()) {
-        const prepared = entries.get(path)!;
-        const entry = zip.addFile(path, Buffer.alloc(0), '', 0o644);
-        entry.header.time = now;
-        entry.getCompressedData = () => {
-          entry.header.method = prepared.method;
-          entry.header.crc = prepared.crc;
-          entry.header.size = prepared.file.size;
-          entry.header.compressedSize = prepared.data.length;
-          return asBuffer(prepared.data);
-        };
+      try {
+        return await pack(zipPath, now);
+      } finally {
+        spill?.remove();
       }
-      const archive = zip.toBuffer();
-      entries.clear();
-      await mkdir(dirname(zipPath), { recursive: true });
-      await writeFileDurably(zipPath, archive, 0o600);
-      return { sizeBytes: archive.length, sha256: createHash('sha256').update(archive).digest('hex'), entries: zip.getEntryCount() };
     },
   };
+
+  function bytesOf(entry: Stored): Buffer {
+    if ('data' in entry) return asBuffer(entry.data);
+    const bytes = Buffer.allocUnsafe(entry.spilled.length);
+    spill!.readInto(entry.spilled, bytes);
+    return bytes;
+  }
+
+  async function pack(zipPath: string, now: Date): Promise<PackedBundle> {
+    const archive = files().map(({ path }) => {
+      const stored = entries.get(path)!;
+      return {
+        path, method: stored.method, crc: stored.crc, size: stored.file.size,
+        compressedSize: 'data' in stored ? stored.data.length : stored.spilled.length,
+        copyInto: (target: Uint8Array, at: number) => ('data' in stored ? target.set(stored.data, at) : spill!.readInto(stored.spilled, target, at)),
+      };
+    });
+    await mkdir(dirname(zipPath), { recursive: true });
+    const written = await writeZipArchive(zipPath, archive, now);
+    entries.clear();
+    return written;
+  }
 }

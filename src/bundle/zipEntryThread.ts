@@ -2,18 +2,42 @@
  * Body of the thread that prepares zip entries (see ZipEntryCompressor): it deflates, hashes and
  * checksums files while the main thread renders the next pages.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
 import { prepareZipEntry } from './prepareZipEntry.js';
-import type { CompressRequest, CompressResponse } from './ZipEntryCompressor.js';
+import type { CompressBatch, ResponseBatch } from './ZipEntryCompressor.js';
+
+/**
+ * Everything this thread handles lives outside its heap (files arrive and leave as buffers), so
+ * its heap hardly grows and V8 collects only once about 64 MB of dead buffers have piled up:
+ * measured on the mcp corpus, that was 70 MB of the export's peak RSS. A collection of this
+ * nearly empty heap takes a millisecond or two, so the thread runs one after every
+ * `COLLECT_EVERY_BYTES` of input. (`gc` is only installed into contexts created after the flag.)
+ */
+const COLLECT_EVERY_BYTES = 8 * 2 ** 20;
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+let sinceCollect = 0;
 
 const port = parentPort!;
-port.on('message', (request: CompressRequest) => {
-  let response: CompressResponse;
-  try {
-    response = { id: request.id, entry: prepareZipEntry(request.rel, request.content) };
-  } catch (err) {
-    response = { id: request.id, error: (err as Error).message };
+port.on('message', (batch: CompressBatch) => {
+  const responses: ResponseBatch = [];
+  const transfers: ArrayBuffer[] = [];
+  for (const request of batch) {
+    try {
+      const entry = prepareZipEntry(request.rel, request.content);
+      responses.push({ id: request.id, entry });
+      transfers.push(entry.data.buffer as ArrayBuffer);
+    } catch (err) {
+      responses.push({ id: request.id, error: (err as Error).message });
+    }
+    sinceCollect += request.content.length;
   }
-  // The entry's bytes move to the main thread without a copy.
-  port.postMessage(response, 'entry' in response ? [response.entry.data.buffer as ArrayBuffer] : []);
+  // The entries' bytes move to the main thread without a copy.
+  port.postMessage(responses, transfers);
+  if (sinceCollect >= COLLECT_EVERY_BYTES) {
+    sinceCollect = 0;
+    collect();
+  }
 });

@@ -3,7 +3,7 @@
  * its zip, reporting progress over IPC. Rendering and zipping are CPU- and memory-heavy; doing
  * them here keeps the server's event loop free and lets the server kill a runaway job.
  */
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createZipSink } from '../bundle/createZipSink.js';
 import { preloadRenderer } from '../render/preloadRenderer.js';
@@ -39,8 +39,10 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
   }
   let lastSent = 0;
   const renderStart = performance.now();
-  // Pages go straight into the zip (deflated on a thread of its own as they arrive); no site folder is written.
-  const out = createZipSink({ thread: true });
+  // Pages go straight into the zip (deflated on a thread of its own as they arrive, then kept in a
+  // scratch file until the archive is written); no site folder is written.
+  await mkdir(input.runDir, { recursive: true });
+  const out = createZipSink({ thread: true, spillPath: join(input.runDir, 'zip-entries.spill') });
   const rendered = await renderSite({
     sourceDir,
     out,

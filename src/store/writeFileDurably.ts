@@ -1,4 +1,4 @@
-import { open, rename, rm } from 'node:fs/promises';
+import { open, rename, rm, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -8,10 +8,16 @@ import { randomBytes } from 'node:crypto';
  * Resolves only once the new content is durable.
  */
 export async function writeFileDurably(path: string, data: string | Uint8Array, mode = 0o600): Promise<void> {
+  await writeFileDurablyWith(path, mode, (handle) => handle.writeFile(data));
+}
+
+/** `writeFileDurably` for content produced piece by piece: `write` fills the open temp file. */
+export async function writeFileDurablyWith<T>(path: string, mode: number, write: (handle: FileHandle) => Promise<T>): Promise<T> {
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`);
   const handle = await open(tmp, 'w', mode);
+  let result: T;
   try {
-    await handle.writeFile(data);
+    result = await write(handle);
     await handle.sync();
   } catch (err) {
     await handle.close().catch(() => {});
@@ -26,6 +32,7 @@ export async function writeFileDurably(path: string, data: string | Uint8Array, 
     throw err;
   }
   await fsyncDirectory(dirname(path));
+  return result;
 }
 
 /** Makes a rename or file creation in `dir` durable. */

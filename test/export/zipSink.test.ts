@@ -5,6 +5,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { open, readdir } from 'node:fs/promises';
+import { readZipDirectory } from '../../src/bundle/readZipDirectory.js';
+import { writeZipArchive } from '../../src/bundle/writeZipArchive.js';
 import { createZipSink } from '../../src/bundle/createZipSink.js';
 import { openFolderSink } from '../../src/render/output/openFolderSink.js';
 import { renderSite } from '../../src/render/renderSite.js';
@@ -89,8 +93,9 @@ test('the compression thread builds byte-for-byte the zip the calling thread bui
   const dir = await mkdtemp(join(tmpdir(), 'enclave-zipthread-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const now = new Date('2026-02-03T04:05:06Z');
-  const build = async (name: string, thread: boolean, closeEarly: boolean) => {
-    const sink = createZipSink({ thread });
+  const build = async (name: string, thread: boolean, closeEarly: boolean, spill = false) => {
+    const spillPath = join(dir, `${name}.spill`);
+    const sink = createZipSink({ thread, spillPath: spill ? spillPath : undefined });
     // More files than the thread may have waiting, all at once: the last ones, and the rewrite,
     // are prepared on this thread while older writes of the same path are still on the other.
     const writes = writeMany(sink, 100);
@@ -99,11 +104,14 @@ test('the compression thread builds byte-for-byte the zip the calling thread bui
     t.is((await sink.read('p/0.html')).toString(), 'rewritten', `${name}: the last write of a path wins`);
     t.is((await sink.read('p/99.html')).length, sink.files().find((f) => f.path === 'p/99.html')!.size);
     await sink.finish(join(dir, `${name}.zip`), now);
+    t.false(existsSync(spillPath), `${name}: no scratch file is left behind`);
     return readFile(join(dir, `${name}.zip`));
   };
   const inline = await build('inline', false, false);
   t.true((await build('thread', true, false)).equals(inline), 'thread: same bytes');
   t.true((await build('closed', true, true)).equals(inline), 'thread closed with writes pending: same bytes');
+  t.true((await build('spilled', true, false, true)).equals(inline), 'entries kept in a scratch file: same bytes');
+  t.true((await build('spilled-inline', false, true, true)).equals(inline), 'scratch file without the thread: same bytes');
   execFileSync('python3', ['-c', 'import sys, zipfile; bad = zipfile.ZipFile(sys.argv[1]).testzip(); sys.exit(1 if bad else 0)', join(dir, 'inline.zip')]);
 });
 
@@ -117,4 +125,48 @@ test('read waits for the newest write of a path, even one issued after the read'
   t.is((await read).toString(), 'second', 'a read waits for every write of its path issued before it returns');
   t.is((await sink.read('a.html')).toString(), 'second');
   t.is(sink.files().length, 1);
+});
+
+test('a sink with a scratch file keeps entries there, reads them back, and removes the file when it finishes', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'enclave-zipspill-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const spillPath = join(dir, 'entries.spill');
+  const sink = createZipSink({ thread: true, spillPath });
+  const page = `<p>${'spilled text '.repeat(2000)}</p>`;
+  await sink.write('a.html', page);
+  await sink.write('b.bin', new Uint8Array([1, 2, 3]));
+  const spilled = (await readFile(spillPath)).length;
+  t.true(spilled > 0 && spilled < page.length, 'the compressed bytes are in the scratch file');
+  t.is((await sink.read('a.html')).toString(), page, 'a spilled entry reads back as written');
+  t.deepEqual([...(await sink.read('b.bin'))], [1, 2, 3]);
+  await sink.finish(join(dir, 'site.zip'), new Date());
+  t.deepEqual(await readdir(dir), ['site.zip'], 'only the zip is left');
+  t.is(new AdmZip(join(dir, 'site.zip')).readAsText('a.html'), page);
+});
+
+test('the streamed archive is one our own bundle reader accepts, and a bundle beyond the classic zip limits fails clearly', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'enclave-ziparchive-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const sink = createZipSink({ spillPath: join(dir, 's.spill') });
+  // Larger than the writer's 1 MiB chunk, so one entry is written past the reused buffer.
+  const big = Buffer.from(Array.from({ length: 3 * 2 ** 20 }, (_, i) => (i * 2654435761) >>> 24));
+  await sink.write('big.png', big);
+  await sink.write('index.html', '<h1>hi</h1>'.repeat(100));
+  const zipPath = join(dir, 'b.zip');
+  const packed = await sink.finish(zipPath, new Date('2026-01-01T00:00:00Z'));
+  const handle = await open(zipPath, 'r');
+  try {
+    const directory = await readZipDirectory(handle, packed.sizeBytes, 10);
+    t.deepEqual(directory.entries.map((e) => e.name), ['big.png', 'index.html']);
+  } finally {
+    await handle.close();
+  }
+  t.true(new AdmZip(zipPath).getEntry('big.png')!.getData().equals(big));
+
+  const tooMany = Array.from({ length: 65_536 }, (_, i) => ({ path: `p${i}.html`, method: 0, crc: 0, size: 0, compressedSize: 0, copyInto: () => {} }));
+  await t.throwsAsync(writeZipArchive(join(dir, 'huge.zip'), tooMany, new Date()), { message: /65536 files; a zip without zip64 holds at most 65535/ });
+  t.false(existsSync(join(dir, 'huge.zip')));
+  const unreadable = [{ path: 'x.html', method: 0, crc: 0, size: 1, compressedSize: 1, copyInto: () => { throw new Error('scratch file gone'); } }];
+  await t.throwsAsync(writeZipArchive(join(dir, 'broken.zip'), unreadable, new Date()), { message: 'scratch file gone' });
+  t.deepEqual((await readdir(dir)).sort(), ['b.zip'], 'a failed write leaves neither the zip nor its temp file');
 });

@@ -73,8 +73,27 @@ function findLucide(name: string): Element | null {
   return LUCIDE_ROOT ? readSvg(path.join(LUCIDE_ROOT, 'icons', `${name}.svg`)) : null;
 }
 
+type FoundIcon = { svg: Element; library: 'fontawesome' | 'lucide' };
+
+/**
+ * Lookups by library, type and name. The same few icons appear on every page (each callout has
+ * one), and a lookup builds and tries up to six file paths: 40 ms of a 1,000-page export.
+ */
+const lookups = new Map<string, FoundIcon | null>();
+const MAX_LOOKUPS = 10_000;
+
 /** The parsed SVG for an icon name in a library (`fontawesome`, `lucide`, `tabler`), or null if unknown. */
-export function findIconSvg(name: string, library: string, iconType?: string): { svg: Element; library: 'fontawesome' | 'lucide' } | null {
+export function findIconSvg(name: string, library: string, iconType?: string): FoundIcon | null {
+  const key = `${library}\0${iconType ?? ''}\0${name}`;
+  let found = lookups.get(key);
+  if (found === undefined) {
+    found = lookUp(name, library, iconType);
+    if (lookups.size < MAX_LOOKUPS) lookups.set(key, found);
+  }
+  return found;
+}
+
+function lookUp(name: string, library: string, iconType: string | undefined): FoundIcon | null {
   const n = safeName(name);
   if (!n) return null;
   // Tabler isn't shipped; its names mostly match Lucide's, so try that first there.

@@ -2,6 +2,7 @@ import type { ElementContent, RenderContext } from '../types.js';
 import { el } from '../components/buildElement.js';
 import { safeCssColor } from '../components/readProps.js';
 import { findIconSvg } from './findIconSvg.js';
+import { cloneHast } from '../page/cloneHast.js';
 
 /** Options shared by every place that shows an icon (Icon, Card, Step, Accordion, …). */
 export interface IconOptions {
@@ -30,7 +31,7 @@ export function renderIcon(name: string, ctx: RenderContext, opts: IconOptions =
     return el('span', { className: ['enclave-icon', 'enclave-icon-missing'], ariaHidden: 'true', dataIcon: trimmed, style });
   }
   // Each use gets its own copy: callers and later pipeline steps may mutate the tree.
-  const svg = structuredClone(found.svg);
+  const svg = cloneHast(found.svg);
   // Keep the drawing attributes (viewBox, fill, stroke…); size and class are ours to set.
   const { className: _c, width: _w, height: _h, xmlns: _x, ...drawing } = svg.properties;
   svg.properties = {

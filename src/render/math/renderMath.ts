@@ -2,6 +2,7 @@ import katex from 'katex';
 import { fromHtml } from 'hast-util-from-html';
 import type { ElementContent, RenderContext } from '../types.js';
 import { el } from '../components/buildElement.js';
+import { cloneHast } from '../page/cloneHast.js';
 
 /** TeX longer than this is refused (KaTeX time grows with input; a docs formula is far shorter). */
 const MAX_TEX_CHARS = 20_000;
@@ -15,7 +16,7 @@ export function renderMath(tex: string, display: boolean, ctx: RenderContext): E
   ctx.assets.use('katex');
   const key = `${display ? 'D' : 'I'}${tex}`;
   const hit = memo.get(key);
-  if (hit) return structuredClone(hit);
+  if (hit) return cloneHast(hit);
   let html: string;
   try {
     if (tex.length > MAX_TEX_CHARS) throw new Error(`formula longer than ${MAX_TEX_CHARS} characters`);
@@ -38,5 +39,5 @@ export function renderMath(tex: string, display: boolean, ctx: RenderContext): E
   const tree = fromHtml(html, { fragment: true });
   const node = el(display ? 'div' : 'span', { className: ['enclave-math', display ? 'display' : 'inline'] }, tree.children as ElementContent[]);
   if (memo.size < MEMO_MAX) memo.set(key, node);
-  return structuredClone(node);
+  return cloneHast(node);
 }

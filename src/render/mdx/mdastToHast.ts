@@ -1,7 +1,7 @@
 import type * as ES from 'estree-jsx';
 import type { Root as MdRoot, Nodes as MdNodes, Parents as MdParents } from 'mdast';
 import type { MdxJsxAttribute, MdxJsxExpressionAttribute } from 'mdast-util-mdx-jsx';
-import type { Element, Root } from 'hast';
+import type { Element, Root, Text } from 'hast';
 import { defaultHandlers, toHast, type Handlers, type State } from 'mdast-util-to-hast';
 import type { CodeBlockInput, ComponentRenderer, ElementContent, RenderContext } from '../types.js';
 import { callStaticFunction, evaluateExpression, HastFragment, StaticFunction, Unevaluable, type EvalBudget, type EvalHooks, type Scope } from './evaluateEstree.js';
@@ -20,6 +20,8 @@ export interface ConverterDeps {
 
 const MAX_SNIPPET_DEPTH = 16;
 const HEADING_ID = /[ \t]*\{#([A-Za-z0-9_:.-]+)\}[ \t]*$/;
+/** Line endings as trim-lines finds them (mdast-util-to-hast's text handler). */
+const LINE_ENDING = /[\r\n]/;
 
 /**
  * Converts a page's mdast to hast without compiling MDX to JavaScript: JSX elements go through
@@ -223,6 +225,14 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
         warn(`code block could not be highlighted: ${(err as Error).message}`);
         return { type: 'element', tagName: 'pre', properties: {}, children: [{ type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: input.value }] }] };
       }
+    },
+    text(st, node) {
+      // The default handler trims spaces around line endings with a regex and an array per node;
+      // most text nodes have no line ending, and for those its result is the text as it is.
+      if (LINE_ENDING.test(node.value)) return defaultHandlers.text(st, node);
+      const result: Text = { type: 'text', value: node.value };
+      st.patch(node, result);
+      return st.applyData(node, result);
     },
     inlineCode(st, node) {
       state = st;
