@@ -104,7 +104,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
       report.pageRendered();
       rendered++;
     }
-    results[result.position] = { manifest: result.manifest, indexed: result.indexed, fellBack: result.fellBack, markdown: result.markdown };
+    results[result.position] = { manifest: result.manifest, indexed: result.indexed, fellBack: result.fellBack, markdownFile: result.markdownFile };
     opts.onProgress?.(++done, selected.length);
   };
 
@@ -147,7 +147,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await out.write(searchIndexPath, buildSearchIndexScript(search));
   await out.write('sitemap.xml', buildSitemap(domain, sitemapPaths));
   await out.write('llms.txt', buildLlmsTxt(config.name, config.description, llmsPages));
-  await out.write('llms-full.txt', finished.map((r) => (r.markdown === null ? '' : `${r.markdown}\n---\n\n`)).join(''));
+  await out.write('llms-full.txt', await buildLlmsFullTxt(out, finished));
   const final = report.toJSON();
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
   await writeManifest(out, {
@@ -158,7 +158,18 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
 }
 
 /** The part of a page's result needed once every page is done. */
-type Kept = Pick<PageResult, 'manifest' | 'indexed' | 'fellBack' | 'markdown'>;
+type Kept = Pick<PageResult, 'manifest' | 'indexed' | 'fellBack' | 'markdownFile'>;
+
+/**
+ * Every page's Markdown copy, in nav order. The copies are read back from the bundle rather than
+ * kept from rendering: together they are as large as the site's text (11 MB of the mcp corpus's
+ * heap at its peak), and reading them back costs a few milliseconds.
+ */
+async function buildLlmsFullTxt(out: BundleSink, pages: readonly Kept[]): Promise<string> {
+  const parts: string[] = [];
+  for (const { markdownFile } of pages) if (markdownFile !== null) parts.push(`${(await out.read(markdownFile)).toString('utf8')}\n---\n\n`);
+  return parts.join('');
+}
 
 /** Rejects with a clear message when the source folder is missing (or vanished mid-render). */
 async function assertSourceDir(sourceDir: string): Promise<void> {

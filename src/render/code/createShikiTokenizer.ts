@@ -1,4 +1,8 @@
-import { applyColorReplacements, bundledLanguagesInfo, resolveColorReplacements, createCssVariablesTheme, createHighlighter, createOnigurumaEngine, type BundledLanguage, type Highlighter } from 'shiki';
+// shiki's core, its language list and its oniguruma engine, not the `shiki` bundle: the bundle also
+// loads the JavaScript regex engine (about 4 MB of RSS in every export worker, unused).
+import { applyColorReplacements, createCssVariablesTheme, createHighlighterCore, resolveColorReplacements, type HighlighterCore } from 'shiki/core';
+import { createOnigurumaEngine } from 'shiki/engine/oniguruma';
+import { bundledLanguages, bundledLanguagesInfo, type BundledLanguage } from 'shiki/langs';
 import type { TokenLines } from './TokenCache.js';
 import { EXTRA_ALIASES, PLAIN_LANGUAGES } from './codeLanguages.js';
 import { createLineTokenizer } from './tokenizeLines.js';
@@ -41,7 +45,7 @@ export interface ShikiTokenizer {
   load(langs: Iterable<string>): Promise<void>;
 }
 
-let shared: Promise<Highlighter> | undefined;
+let shared: Promise<HighlighterCore> | undefined;
 
 /**
  * Creates (once per process) shiki with the oniguruma engine from its bundled wasm: no network,
@@ -49,15 +53,15 @@ let shared: Promise<Highlighter> | undefined;
  * so callers pass only what the site uses (see `prepareLanguages`).
  */
 export async function createShikiTokenizer(langs: readonly string[]): Promise<ShikiTokenizer> {
-  shared ??= createHighlighter({ themes: [HIGHLIGHT_THEME], langs: [], engine: createOnigurumaEngine(import('shiki/wasm')) });
-  const highlighter: Highlighter = await shared;
+  shared ??= createHighlighterCore({ themes: [HIGHLIGHT_THEME], langs: [], engine: createOnigurumaEngine(import('shiki/wasm')) });
+  const highlighter = await shared;
   const loaded = new Set(highlighter.getLoadedLanguages());
   const tokenizer = buildTokenizer(highlighter, loaded);
   await tokenizer.load(langs);
   return tokenizer;
 }
 
-function buildTokenizer(highlighter: Highlighter, loaded: Set<string>): ShikiTokenizer {
+function buildTokenizer(highlighter: HighlighterCore, loaded: Set<string>): ShikiTokenizer {
   // Our token for each of the theme's colours, looked up by the colour id in the token metadata.
   // (The CSS-variables theme stands placeholder colours in for its variables.)
   const { theme, colorMap } = highlighter.setTheme(HIGHLIGHT_THEME.name!);
@@ -91,7 +95,7 @@ function buildTokenizer(highlighter: Highlighter, loaded: Set<string>): ShikiTok
         if (id && !loaded.has(id)) wanted.add(id);
       }
       if (wanted.size === 0) return;
-      await highlighter.loadLanguage(...([...wanted] as BundledLanguage[]));
+      await highlighter.loadLanguage(...[...wanted].map((id) => bundledLanguages[id as BundledLanguage]));
       for (const l of highlighter.getLoadedLanguages()) loaded.add(l);
     },
   };

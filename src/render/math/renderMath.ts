@@ -1,4 +1,5 @@
-import katex from 'katex';
+import { createRequire } from 'node:module';
+import type Katex from 'katex';
 import { fromHtml } from 'hast-util-from-html';
 import type { ElementContent, RenderContext } from '../types.js';
 import { el } from '../components/buildElement.js';
@@ -6,6 +7,10 @@ import { cloneHast } from '../page/cloneHast.js';
 
 /** TeX longer than this is refused (KaTeX time grows with input; a docs formula is far shorter). */
 const MAX_TEX_CHARS = 20_000;
+
+/** KaTeX is loaded with the first formula: about 10 MB of RSS that sites without math never pay. */
+let katex: typeof Katex | undefined;
+const loadKatex = () => (katex ??= createRequire(import.meta.url)('katex') as typeof Katex);
 
 /** Rendered formulas by source; the same formula recurs across pages (and KaTeX + parsing cost adds up). */
 const memo = new Map<string, ElementContent>();
@@ -20,7 +25,7 @@ export function renderMath(tex: string, display: boolean, ctx: RenderContext): E
   let html: string;
   try {
     if (tex.length > MAX_TEX_CHARS) throw new Error(`formula longer than ${MAX_TEX_CHARS} characters`);
-    html = katex.renderToString(tex, {
+    html = loadKatex().renderToString(tex, {
       displayMode: display,
       throwOnError: true,
       output: 'htmlAndMathml',

@@ -2,7 +2,7 @@ import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkMdx from 'remark-mdx';
 import remarkFrontmatter from 'remark-frontmatter';
-import remarkMath from 'remark-math';
+import { mathFromMarkdown } from 'mdast-util-math';
 import type { Root } from 'mdast';
 import { mdxJsx } from 'micromark-extension-mdx-jsx';
 import { mdxExpression } from 'micromark-extension-mdx-expression';
@@ -21,6 +21,11 @@ import { gfmTableFromMarkdown } from 'mdast-util-gfm-table';
 import { gfmTaskListItemFromMarkdown } from 'mdast-util-gfm-task-list-item';
 import type { Processor } from 'unified';
 import { fastParse } from './fastParse/fastParse.js';
+
+// The package's entry also loads its HTML compiler, and with it a second copy of KaTeX: about
+// 10 MB of RSS in every export worker, for nothing (formulas are typeset by renderMath). Only the
+// syntax is needed, so it is imported by its path (which the package's exports map would refuse).
+const { math } = (await import(new URL('lib/syntax.js', import.meta.resolve('micromark-extension-math')).href)) as typeof import('micromark-extension-math');
 
 /** `.md` is CommonMark + GFM with raw HTML (no JSX, no expressions); `.mdx` is MDX 3. */
 export type SourceKind = 'md' | 'mdx';
@@ -59,7 +64,7 @@ const OPTIONAL_SYNTAX: Array<{ present: (text: string) => boolean; plugin: (this
   { present: (t) => t.includes('|'), plugin: extensions([gfmTable()], [gfmTableFromMarkdown()]) },
   { present: (t) => /\[[ \txX]\]/.test(t), plugin: extensions([gfmTaskListItem()], [gfmTaskListItemFromMarkdown()]) },
   { present: (t) => t.startsWith('---'), plugin: function (this: Processor) { remarkFrontmatter.call(this, ['yaml']); } },
-  { present: (t) => t.includes('$'), plugin: function (this: Processor) { remarkMath.call(this); } },
+  { present: (t) => t.includes('$'), plugin: extensions([math()], [mathFromMarkdown()]) },
 ];
 
 const processors = new Map<number, Processor<Root>>();

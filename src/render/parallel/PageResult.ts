@@ -20,7 +20,7 @@ export interface PageResult {
   fellBack: boolean;
   ids: string[];
   anchorChecks: AnchorCheck[];
-  /** The page's Markdown copy, appended to llms-full.txt in nav order. */
-  markdown: string | null;
+  /** Bundle path of the page's Markdown copy (read back for llms-full.txt), or null for a failed page. */
+  markdownFile: string | null;
   features: PageFeature[];
 }

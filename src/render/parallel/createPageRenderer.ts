@@ -84,10 +84,11 @@ export async function createPageRenderer(options: {
       const reason = (err as Error).message?.split('\n')[0] || String(err);
       const title = shell.label(page.path);
       const file = pageFile(page.path);
-      return { position, files: [[file, shell.errorPage(page, title, reason)]], manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdown: null, features: [] };
+      return { position, files: [[file, shell.errorPage(page, title, reason)]], manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdownFile: null, features: [] };
     }
     const { page, ctx, content } = rendered;
     const file = pageFile(page.path);
+    const markdownFile = `${page.path}.md`;
     const extra = { styles: [] as string[], scripts: [] as string[] };
     for (const feature of ctx.features) {
       if (!targets.has(feature)) targets.set(feature, featureTargets(feature));
@@ -100,7 +101,7 @@ export async function createPageRenderer(options: {
     const indexed = !fm.noindex && (listed || site.config.seoIndexing === 'all');
     return {
       position,
-      files: [[file, html], [`${page.path}.md`, content.markdown]],
+      files: [[file, html], [markdownFile, content.markdown]],
       manifest: { path: page.path, title: content.title, file },
       indexed: indexed
         ? {
@@ -111,7 +112,7 @@ export async function createPageRenderer(options: {
       fellBack: ctx.fellBack(),
       ids: [...content.summary.ids],
       anchorChecks: ctx.anchorChecks,
-      markdown: content.markdown,
+      markdownFile,
       features: [...ctx.features],
     };
   };

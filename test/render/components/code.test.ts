@@ -127,15 +127,25 @@ test('tokens are cached on disk: a second highlighter reads them instead of toke
 test('a corrupt or torn cache log is skipped, never fatal', async (t) => {
   const dir = await tempDir();
   const log = path.join(dir, 'highlight-tokens.jsonl');
-  await writeFile(log, 'garbage\n{"k":"x","t":"not tokens"}\n{"k":"y","t":[[["a",99]]]}\n{"k":"trunc');
+  const input = { lang: 'json', meta: null, value: '{"a": 1}' };
+  // The real key of this block, from a first highlighter's log.
+  const first = await createCodeHighlighter({ cacheDir: dir });
+  first.highlight(input, fakeRenderContext());
+  first.flush();
+  const key = (JSON.parse((await readFile(log, 'utf8')).trim()) as { k: string }).k;
+  // Lines that are not entries are dropped on load; entries are checked when first used, and
+  // this block's entry holds no tokens.
+  await writeFile(log, `garbage\n{"k":"${key}","t":"not tokens"}\n{"k":"y","t":[[["a",99]]]}\n{"k":"trunc`);
   const h = await createCodeHighlighter({ cacheDir: dir });
-  t.is(h.stats().loadedFromDisk, 1);
-  const html = toHtml(h.highlight({ lang: 'json', meta: null, value: '{"a": 1}' }, fakeRenderContext()) as never);
+  t.is(h.stats().loadedFromDisk, 2);
+  const html = toHtml(h.highlight(input, fakeRenderContext()) as never);
   t.regex(html, /ec-/);
+  t.deepEqual([h.stats().hits, h.stats().misses], [0, 1], 'the corrupt entry counts as a miss and is tokenized again');
   h.flush();
-  // The new entry starts on its own line even though the file ended mid-line, so it survives.
+  // The new entry starts on its own line even though the file ended mid-line, so it survives,
+  // and being later in the log it replaces the corrupt one.
   const again = await createCodeHighlighter({ cacheDir: dir });
-  t.is(again.stats().loadedFromDisk, 2);
-  t.regex(toHtml(again.highlight({ lang: 'json', meta: null, value: '{"a": 1}' }, fakeRenderContext()) as never), /ec-/);
+  t.is(again.stats().loadedFromDisk, 3);
+  t.regex(toHtml(again.highlight(input, fakeRenderContext()) as never), /ec-/);
   t.is(again.stats().hits, 1);
 });
