@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { sortedFiles, type BundleSink } from '../render/output/BundleSink.js';
 import { DEFLATED, type EntryContent, type ZipEntryData } from './prepareZipEntry.js';
+import { prepareStreamedEntry } from './prepareStreamedEntry.js';
 import { SpillFile, type SpillSlice } from './SpillFile.js';
 import { writeZipArchive, type WrittenArchive } from './writeZipArchive.js';
 import { ZipEntryCompressor } from './ZipEntryCompressor.js';
@@ -51,10 +52,11 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string } 
   let writes = 0;
   const files = () => sortedFiles([...entries.values()].map((e) => e.file));
 
-  const put = (rel: string, content: EntryContent) => {
+  /** Records the newest write of `rel` once its entry is ready (in the scratch file, with one). */
+  const store = (rel: string, prepared: Promise<ZipEntryData>) => {
     const seq = ++writes;
     latest.set(rel, seq);
-    const done = compressor.prepare(rel, content).then((entry) => {
+    const done = prepared.then((entry) => {
       if (latest.get(rel) !== seq) return;
       if (!spill) return void entries.set(rel, entry);
       const { data, ...rest } = entry;
@@ -65,9 +67,11 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string } 
       if (preparing.get(rel) === done) preparing.delete(rel);
     });
   };
+  const put = (rel: string, content: EntryContent) => store(rel, compressor.prepare(rel, content));
 
   return {
     write: put,
+    writeParts: (rel, parts) => store(rel, prepareStreamedEntry(rel, parts)),
     copy: async (from, rel) => put(rel, await readFile(from)),
     async read(rel) {
       // Until the newest write of the path is in (another may be issued meanwhile).

@@ -8,7 +8,7 @@ import { describeBytes, type BundleFile } from '../render/output/BundleSink.js';
  * level 6 in 346 ms to 6.37 MB. The zip thread shares the second core with the garbage
  * collector, so its time slows rendering; 9% larger bundles are the cheaper side of that trade.
  */
-const LEVEL = 2;
+export const DEFLATE_LEVEL = 2;
 
 /** Formats that are already compressed: deflating them again costs time and saves nothing. */
 const STORED_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.woff', '.woff2', '.zip', '.gz', '.br', '.mp4', '.webm', '.mp3', '.ogg']);
@@ -34,7 +34,7 @@ export function prepareZipEntry(rel: string, content: EntryContent): ZipEntryDat
   const file = describeBytes(rel, bytes);
   const crc = crc32(bytes);
   if (bytes.length > 0 && !STORED_EXTENSIONS.has(extname(rel).toLowerCase())) {
-    const deflated = deflateRawSync(bytes, { level: LEVEL });
+    const deflated = deflateRawSync(bytes, { level: DEFLATE_LEVEL });
     // Tiny or incompressible files come out larger; those are stored as they are.
     if (deflated.length < bytes.length) return { file, crc, method: DEFLATED, data: ownCopy(deflated) };
   }

@@ -147,7 +147,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await out.write(searchIndexPath, buildSearchIndexScript(search));
   await out.write('sitemap.xml', buildSitemap(domain, sitemapPaths));
   await out.write('llms.txt', buildLlmsTxt(config.name, config.description, llmsPages));
-  await out.write('llms-full.txt', await buildLlmsFullTxt(out, finished));
+  await out.writeParts('llms-full.txt', llmsFullParts(out, finished));
   const final = report.toJSON();
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
   await writeManifest(out, {
@@ -161,14 +161,18 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
 type Kept = Pick<PageResult, 'manifest' | 'indexed' | 'fellBack' | 'markdownFile'>;
 
 /**
- * Every page's Markdown copy, in nav order. The copies are read back from the bundle rather than
- * kept from rendering: together they are as large as the site's text (11 MB of the mcp corpus's
- * heap at its peak), and reading them back costs a few milliseconds.
+ * llms-full.txt: every page's Markdown copy in nav order, each followed by a separator. The copies
+ * are read back from the bundle one at a time rather than kept from rendering: together they are
+ * as large as the site's text (the mcp corpus's llms-full.txt is 10 MB, which rendering kept on
+ * the heap and assembling it held three times over, at the export's peak memory).
  */
-async function buildLlmsFullTxt(out: BundleSink, pages: readonly Kept[]): Promise<string> {
-  const parts: string[] = [];
-  for (const { markdownFile } of pages) if (markdownFile !== null) parts.push(`${(await out.read(markdownFile)).toString('utf8')}\n---\n\n`);
-  return parts.join('');
+async function* llmsFullParts(out: BundleSink, pages: readonly Kept[]): AsyncGenerator<Uint8Array> {
+  const separator = Buffer.from('\n---\n\n');
+  for (const { markdownFile } of pages) {
+    if (markdownFile === null) continue;
+    yield await out.read(markdownFile);
+    yield separator;
+  }
 }
 
 /** Rejects with a clear message when the source folder is missing (or vanished mid-render). */

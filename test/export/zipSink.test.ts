@@ -170,3 +170,35 @@ test('the streamed archive is one our own bundle reader accepts, and a bundle be
   await t.throwsAsync(writeZipArchive(join(dir, 'broken.zip'), unreadable, new Date()), { message: 'scratch file gone' });
   t.deepEqual((await readdir(dir)).sort(), ['b.zip'], 'a failed write leaves neither the zip nor its temp file');
 });
+
+test('a file written in pieces is the same file as one written whole, in the zip and in a folder, and a failing source of pieces fails the write', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'enclave-zipparts-'));
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const pieces = Array.from({ length: 50 }, (_, i) => Buffer.from(`# Page ${i}\n\n${'text of the page '.repeat(300 + i)}\n---\n\n`));
+  const whole = Buffer.concat(pieces);
+  async function* feed() {
+    for (const piece of pieces) yield piece;
+  }
+  const zip = createZipSink({ thread: true, spillPath: join(dir, 'z.spill') });
+  await zip.write('llms-full.txt', 'an older version');
+  await zip.writeParts('llms-full.txt', feed());
+  t.true((await zip.read('llms-full.txt')).equals(whole), 'the newest write of the path wins and reads back whole');
+  t.deepEqual(zip.files(), [{ path: 'llms-full.txt', size: whole.length, sha256: sha256(whole) }]);
+  await zip.finish(join(dir, 'parts.zip'), new Date());
+  t.true(new AdmZip(join(dir, 'parts.zip')).getEntry('llms-full.txt')!.getData().equals(whole));
+  execFileSync('python3', ['-c', 'import sys, zipfile; bad = zipfile.ZipFile(sys.argv[1]).testzip(); sys.exit(1 if bad else 0)', join(dir, 'parts.zip')]);
+
+  const folder = await openFolderSink(join(dir, 'site'));
+  await folder.writeParts('llms-full.txt', feed());
+  t.true((await readFile(join(dir, 'site', 'llms-full.txt'))).equals(whole));
+  t.deepEqual(folder.files(), [{ path: 'llms-full.txt', size: whole.length, sha256: sha256(whole) }]);
+
+  async function* failing() {
+    yield pieces[0];
+    throw new Error('a page copy could not be read');
+  }
+  const broken = createZipSink({ thread: true });
+  t.teardown(() => broken.close());
+  await t.throwsAsync(broken.writeParts('llms-full.txt', failing()), { message: 'a page copy could not be read' });
+  t.deepEqual(broken.files(), [], 'nothing is recorded for a file whose pieces failed');
+});

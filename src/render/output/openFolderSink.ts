@@ -1,4 +1,5 @@
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describeBytes, sortedFiles, type BundleFile, type BundleSink } from './BundleSink.js';
 
@@ -28,6 +29,23 @@ export async function openFolderSink(outDir: string): Promise<BundleSink> {
   };
   return {
     write: (rel, data) => put(rel, typeof data === 'string' ? Buffer.from(data) : data),
+    async writeParts(rel, parts) {
+      const file = join(outDir, rel);
+      await ensureDir(dirname(file));
+      const hash = createHash('sha256');
+      let size = 0;
+      const handle = await open(file, 'w');
+      try {
+        for await (const part of parts) {
+          await handle.writeFile(part);
+          hash.update(part);
+          size += part.length;
+        }
+      } finally {
+        await handle.close();
+      }
+      listed.set(rel, { path: rel, size, sha256: hash.digest('hex') });
+    },
     copy: async (from, rel) => put(rel, await readFile(from)),
     read: (rel) => readFile(join(outDir, rel)),
     files: () => sortedFiles(listed.values()),
