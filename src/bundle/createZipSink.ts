@@ -38,8 +38,8 @@ export interface ZipSink extends BundleSink {
  * compressed bytes are kept, so no site folder is ever written, read back and packed. With
  * `thread`, entries are prepared on a thread of their own (see ZipEntryCompressor) while
  * rendering goes on. With `spillPath`, compressed entries wait in that scratch file rather than
- * in memory (see SpillFile); `finish` removes it. `finish` streams
- * the archive out entry by entry (writeZipArchive).
+ * in memory (see SpillFile). `finish` streams the archive out entry by entry (writeZipArchive)
+ * and removes the scratch file.
  */
 export function createZipSink(options: { thread?: boolean; spillPath?: string } = {}): ZipSink {
   const compressor = new ZipEntryCompressor(options.thread ?? false);
