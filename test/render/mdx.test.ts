@@ -78,3 +78,27 @@ test('a recursive component is stopped by the evaluation budget instead of hangi
   t.is(result.failed, 0);
   t.true(result.report.warnings.some((w) => /depth|budget/.test(w.message)));
 });
+
+test('link reference definitions and footnotes resolve wherever they are defined, the first definition of a label wins', async (t) => {
+  const { out } = await renderFiles(t, {
+    'docs.json': JSON.stringify({ name: 'X', navigation: { pages: ['index', 'plain'] } }),
+    'index.mdx': [
+      '---', 'title: X', '---', '',
+      'See [the guide][Guide], [nested][inner] and [quoted][q], with a note.[^n]', '',
+      '<Note>', '[inner]: https://example.com/inner', '</Note>', '',
+      '> [q]: https://example.com/quoted', '',
+      '[guide]: https://example.com/first', '',
+      '[GUIDE]: https://example.com/second', '',
+      '[^n]: The footnote text.', '',
+    ].join('\n'),
+    'plain.md': ['# Plain', '', 'A [reference] in plain Markdown.', '', '[reference]: https://example.com/md', ''].join('\n'),
+  });
+  const html = await content(out, 'index.html');
+  t.regex(html, /<a href="https:\/\/example\.com\/first"[^>]*>the guide<\/a>/, 'labels match case-insensitively and the first definition wins');
+  t.notRegex(html, /example\.com\/second/);
+  t.regex(html, /<a href="https:\/\/example\.com\/inner"[^>]*>nested<\/a>/, 'a definition inside a component counts');
+  t.regex(html, /<a href="https:\/\/example\.com\/quoted"[^>]*>quoted<\/a>/, 'a definition inside a block quote counts');
+  t.regex(html, /<sup><a href="#user-content-fn-n"[^>]*>1<\/a><\/sup>/, 'the footnote call links to its note');
+  t.regex(html, /<section[^>]*data-footnotes[^>]*>[\s\S]*The footnote text\./, 'the footnote section is rendered');
+  t.regex(await content(out, 'plain.html'), /<a href="https:\/\/example\.com\/md"[^>]*>reference<\/a>/);
+});
