@@ -95,6 +95,7 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string } 
     },
   };
 
+  /** An entry's compressed bytes, in memory or read from the scratch file. */
   function bytesOf(entry: Stored): Buffer {
     if ('data' in entry) return asBuffer(entry.data);
     const bytes = Buffer.allocUnsafe(entry.spilled.length);
@@ -105,11 +106,9 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string } 
   async function pack(zipPath: string, now: Date): Promise<PackedBundle> {
     const archive = files().map(({ path }) => {
       const stored = entries.get(path)!;
-      return {
-        path, method: stored.method, crc: stored.crc, size: stored.file.size,
-        compressedSize: 'data' in stored ? stored.data.length : stored.spilled.length,
-        copyInto: (target: Uint8Array, at: number) => ('data' in stored ? target.set(stored.data, at) : spill!.readInto(stored.spilled, target, at)),
-      };
+      const header = { path, method: stored.method, crc: stored.crc, size: stored.file.size };
+      if ('data' in stored) return { ...header, compressedSize: stored.data.length, copyInto: (target: Uint8Array, at: number) => target.set(stored.data, at) };
+      return { ...header, compressedSize: stored.spilled.length, copyInto: (target: Uint8Array, at: number) => spill!.readInto(stored.spilled, target, at) };
     });
     await mkdir(dirname(zipPath), { recursive: true });
     const written = await writeZipArchive(zipPath, archive, now);

@@ -1,13 +1,14 @@
 /**
  * A deep copy of a hast tree (plain objects, arrays and primitives only, as hast is), without
- * source positions: a copy placed into another page has no position of its own. For the
- * memoised pieces reused across pages (icons, formulas); `structuredClone` took 45 ms of a
- * 1,000-page export for the callout icons alone, this takes a few.
+ * the nodes' source positions: a copy placed into another page has no position of its own. For
+ * the memoised pieces reused across pages (icons, formulas): copying a Font Awesome icon took
+ * 5.4–6.0 µs with `structuredClone` and takes 1.0–1.4 µs here (20,000 copies, twice each).
  */
 export function cloneHast<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(cloneHast) as T;
+  if (Array.isArray(value)) return value.map((item) => cloneHast(item)) as T;
+  const isNode = 'type' in value;
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) if (key !== 'position') copy[key] = cloneHast(item);
+  for (const [key, item] of Object.entries(value)) if (!(isNode && key === 'position')) copy[key] = cloneHast(item);
   return copy as T;
 }
