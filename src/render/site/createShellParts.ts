@@ -111,13 +111,13 @@ export function createShellParts(
   const position = new Map(sequence.map((p, i) => [p, i]));
   const rootPrefix = (path: string) => '../'.repeat(path.split('/').length - 1);
 
-  const chrome = (path: string) => {
+  const chrome = (path: string, prefix: string) => {
     const loc = nav.locations.get(path);
     const chain = loc?.divisions ?? fallbackChain;
     const activeTab = chain.find((d) => d.kind === 'tab');
     return {
       tabsHtml: tabsFor(activeTab),
-      sidebarHtml: sidebarForPage(sidebarFor(chain), path),
+      sidebarHtml: sidebarForPage(sidebarFor(chain), path, prefix),
       breadcrumbs: [...chain.filter((d) => d.label).map((d) => d.label), ...(loc?.groups ?? [])].filter(Boolean),
     };
   };
@@ -130,7 +130,7 @@ export function createShellParts(
       path: p.path, title: content.title, description: content.description,
       canonical: canonicalUrl(opts.domain, p.path), noindex: fm.noindex,
       mode: typeof fm.mode === 'string' ? fm.mode : undefined,
-      ...chrome(p.path),
+      ...chrome(p.path, rootPrefix(p.path)),
       contentHtml, toc: content.summary.toc,
       prev: i === undefined ? undefined : neighbour(i - 1),
       next: i === undefined ? undefined : neighbour(i + 1),
@@ -139,7 +139,7 @@ export function createShellParts(
   };
 
   const simple = (path: string, title: string, body: string, prefix: string, canonical?: string, feedback = true) => renderPageShell(site, {
-    path, title, canonical, noindex: true, feedback, ...chrome(path), contentHtml: body, toc: [], styles: [], scripts: [],
+    path, title, canonical, noindex: true, feedback, ...chrome(path, prefix), contentHtml: body, toc: [], styles: [], scripts: [],
   }, prefix);
 
   return {

@@ -35,6 +35,7 @@ export interface ShellPage {
   mode?: string;
   breadcrumbs: string[];
   tabsHtml: string;
+  /** Already relative to the page (see sidebarForPage), unlike the other parts. */
   sidebarHtml: string;
   contentHtml: string;
   toc: TocEntry[];
@@ -92,7 +93,11 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     page.tabsHtml,
     '</header>',
     '<div class="enclave-layout">',
-    `<nav id="enclave-sidebar" class="enclave-sidebar" aria-label="Documentation">${page.sidebarHtml}</nav>`,
+    '<nav id="enclave-sidebar" class="enclave-sidebar" aria-label="Documentation">',
+  ].filter(Boolean).join('\n');
+
+  const afterSidebar = [
+    '</nav>',
     '<main id="enclave-content" class="enclave-main" tabindex="-1">',
     page.breadcrumbs.length ? `<nav class="enclave-breadcrumbs" aria-label="Breadcrumb"><ol>${page.breadcrumbs.map((b) => `<li>${e(b)}</li>`).join('')}</ol></nav>` : '',
     `<header class="enclave-page-header"><h1>${e(page.title)}</h1>${page.description ? `<p class="enclave-description">${e(page.description)}</p>` : ''}</header>`,
@@ -121,8 +126,10 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     '',
   ].filter(Boolean).join('\n');
 
+  // The sidebar, most of a page, is spliced in as it is rather than split and joined again.
   const fill = (s: string) => s.split(R).join(rootPrefix);
-  return `${fill(head)}\n${page.contentHtml.split(R).join('')}\n${fill(tail)}`;
+  const content = page.contentHtml.includes(R) ? page.contentHtml.split(R).join('') : page.contentHtml;
+  return `${fill(head)}${page.sidebarHtml}${fill(afterSidebar)}\n${content}\n${fill(tail)}`;
 }
 
 function logoHtml(site: ShellSite): string {

@@ -1,0 +1,34 @@
+import test from 'ava';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const policy = new URL('../../src/jobs/heapGrowthPolicy.ts', import.meta.url).href;
+
+/**
+ * In a process of its own (the policy changes V8 flags process-wide) with a 160 MiB heap cap: the
+ * policy stays generous while full collections leave little in use, and tightens once they leave
+ * more than a third of the limit (208 MiB with the young generation, so about 69 MiB here) in use.
+ */
+const script = `
+import { heapGrowth, relaxHeapGrowthWhileSmall } from ${JSON.stringify(policy)};
+relaxHeapGrowthWhileSmall();
+const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+const kept = [];
+const fill = (mb) => { for (let i = 0; i < mb * 16; i++) kept.push(new Array(8192).fill(i)); };
+fill(8);
+gc();
+await settle();
+const small = heapGrowth.tight;
+fill(80);
+gc();
+await settle();
+console.log(JSON.stringify({ small, large: heapGrowth.tight, kept: kept.length }));
+`;
+
+test('heap growth is generous while the heap is small and V8 default once full collections leave a third of the cap in use', async (t) => {
+  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--expose-gc', '--max-old-space-size=160', '--input-type=module', '-e', script], { timeout: 60_000 });
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { small: boolean; large: boolean };
+  t.false(result.small, 'still generous with 8 MiB in use');
+  t.true(result.large, 'tight with 88 MiB in use under a 160 MiB cap');
+});
