@@ -8,6 +8,7 @@ import { resolveLink } from './links/resolveLink.js';
 import { pageFile } from './links/SiteIndex.js';
 import { buildLlmsTxt, type LlmsPage } from './output/buildLlmsTxt.js';
 import { buildRedirectPage } from './output/buildRedirectPage.js';
+import { InOrderParts } from './output/InOrderParts.js';
 import { buildSitemap, canonicalUrl } from './output/buildSitemap.js';
 import type { BundleSink } from './output/BundleSink.js';
 import { contentHash } from './output/writeHashedAsset.js';
@@ -90,9 +91,19 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   let failed = 0;
   let pagesByWorkers = 0;
 
+  // llms-full.txt (every page's Markdown copy in nav order) is written while pages render: the
+  // copies stream into it as pages finish. Assembled at the end, reading the copies back from the
+  // bundle, it took 55–63 ms after the last page of a 1,000-page export; kept in memory until
+  // then, the copies raised the mcp export's peak by 17 MB.
+  const llmsFull = new InOrderParts(selected.length);
+  const llmsFullWritten = out.writeParts('llms-full.txt', llmsFull);
+  llmsFullWritten.catch(() => {}); // awaited below; if the export fails first, nobody will be
+
   const onResult = (result: PageResult) => {
     const { path } = result.manifest;
     for (const [rel, data] of result.files) writes.push(out.write(rel, data).catch((err: unknown) => void (writeFailure ??= err)));
+    const markdown = result.files.find(([rel]) => rel === result.markdownFile)?.[1];
+    llmsFull.put(result.position, markdown === undefined ? [] : [Buffer.from(markdown), LLMS_FULL_SEPARATOR]);
     if (result.failedReason !== undefined) {
       if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
       report.pageFailed(path, result.failedReason);
@@ -104,7 +115,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
       report.pageRendered();
       rendered++;
     }
-    results[result.position] = { manifest: result.manifest, indexed: result.indexed, fellBack: result.fellBack, markdownFile: result.markdownFile };
+    results[result.position] = { manifest: result.manifest, indexed: result.indexed, fellBack: result.fellBack };
     opts.onProgress?.(++done, selected.length);
   };
 
@@ -120,6 +131,10 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     });
     for (const part of parallel.reports) report.absorb(part);
     pagesByWorkers = parallel.pagesByWorkers;
+    llmsFull.end();
+  } catch (err) {
+    llmsFull.fail(err);
+    throw err;
   } finally {
     await Promise.all(writes);
   }
@@ -147,7 +162,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await out.write(searchIndexPath, buildSearchIndexScript(search));
   await out.write('sitemap.xml', buildSitemap(domain, sitemapPaths));
   await out.write('llms.txt', buildLlmsTxt(config.name, config.description, llmsPages));
-  await out.writeParts('llms-full.txt', llmsFullParts(out, finished));
+  await llmsFullWritten;
   const final = report.toJSON();
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
   await writeManifest(out, {
@@ -158,22 +173,10 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
 }
 
 /** The part of a page's result needed once every page is done. */
-type Kept = Pick<PageResult, 'manifest' | 'indexed' | 'fellBack' | 'markdownFile'>;
+type Kept = Pick<PageResult, 'manifest' | 'indexed' | 'fellBack'>;
 
-/**
- * llms-full.txt: every page's Markdown copy in nav order, each followed by a separator. The copies
- * are read back from the bundle one at a time rather than kept from rendering: together they are
- * as large as the site's text (6.8 MB for the mcp corpus). Kept and joined into one string, they
- * raised the mcp export's memory high-water mark by 17 MB at its very end.
- */
-async function* llmsFullParts(out: BundleSink, pages: readonly Kept[]): AsyncGenerator<Uint8Array> {
-  const separator = Buffer.from('\n---\n\n');
-  for (const { markdownFile } of pages) {
-    if (markdownFile === null) continue;
-    yield await out.read(markdownFile);
-    yield separator;
-  }
-}
+/** Follows each page's Markdown copy in llms-full.txt. */
+const LLMS_FULL_SEPARATOR = Buffer.from('\n---\n\n');
 
 /** Rejects with a clear message when the source folder is missing (or vanished mid-render). */
 async function assertSourceDir(sourceDir: string): Promise<void> {

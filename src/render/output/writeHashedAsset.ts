@@ -6,9 +6,8 @@ export function contentHash(data: string | Buffer): string {
   return createHash('sha256').update(data).digest('hex').slice(0, 10);
 }
 
-/** Writes `_assets/<base>.<hash><ext>` and returns its bundle-relative path. */
-export async function writeHashedAsset(out: BundleSink, base: string, ext: string, data: string | Buffer): Promise<string> {
+/** Writes `_assets/<base>.<hash><ext>`: its bundle-relative path at once, and the write to await. */
+export function writeHashedAsset(out: BundleSink, base: string, ext: string, data: string | Buffer): { rel: string; written: Promise<void> } {
   const rel = `_assets/${base}.${contentHash(data)}${ext}`;
-  await out.write(rel, data);
-  return rel;
+  return { rel, written: out.write(rel, data) };
 }

