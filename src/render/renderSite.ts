@@ -18,7 +18,7 @@ import type { PageFeature, PageResult } from './parallel/PageResult.js';
 import { renderPagesInParallel, workerCountFor } from './parallel/renderPagesInParallel.js';
 import type { BuildReport } from './report/BuildReport.js';
 import { createReportCollector } from './report/createReportCollector.js';
-import { buildSearchIndexScript, type SearchEntry } from './search/buildSearchIndexScript.js';
+import { searchEntryJson, searchIndexScript } from './search/searchIndexScript.js';
 import { createShellParts } from './site/createShellParts.js';
 import { loadSite } from './site/loadSite.js';
 import { readDocsSource } from './source/readDocsSource.js';
@@ -97,13 +97,18 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // then, the copies raised the mcp export's peak by 17 MB.
   const llmsFull = new InOrderParts(selected.length);
   const llmsFullWritten = out.writeParts('llms-full.txt', llmsFull);
-  llmsFullWritten.catch(() => {}); // awaited below; if the export fails first, nobody will be
+  // The search index likewise: built at the end, it was a 7 MB string on mcp at the export's peak.
+  const searchEntries = new InOrderParts(selected.length);
+  const searchIndexWritten = out.writeParts(searchIndexPath, searchIndexScript(searchEntries));
+  // Both are awaited below; if the export fails first, nobody will be.
+  for (const written of [llmsFullWritten, searchIndexWritten]) written.catch(() => {});
 
   const onResult = (result: PageResult) => {
     const { path } = result.manifest;
     for (const [rel, data] of result.files) writes.push(out.write(rel, data).catch((err: unknown) => void (writeFailure ??= err)));
     const markdown = result.files.find(([rel]) => rel === result.markdownFile)?.[1];
-    llmsFull.put(result.position, markdown === undefined ? [] : [Buffer.from(markdown), LLMS_FULL_SEPARATOR]);
+    llmsFull.put(result.position, markdown === undefined ? [] : [markdown, LLMS_FULL_SEPARATOR]);
+    searchEntries.put(result.position, result.indexed ? [searchEntryJson(result.indexed.search)] : []);
     if (result.failedReason !== undefined) {
       if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
       report.pageFailed(path, result.failedReason);
@@ -115,7 +120,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
       report.pageRendered();
       rendered++;
     }
-    results[result.position] = { manifest: result.manifest, indexed: result.indexed, fellBack: result.fellBack };
+    results[result.position] = { manifest: result.manifest, fellBack: result.fellBack, llms: result.indexed?.llms };
     opts.onProgress?.(++done, selected.length);
   };
 
@@ -132,8 +137,10 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     for (const part of parallel.reports) report.absorb(part);
     pagesByWorkers = parallel.pagesByWorkers;
     llmsFull.end();
+    searchEntries.end();
   } catch (err) {
     llmsFull.fail(err);
+    searchEntries.fail(err);
     throw err;
   } finally {
     await Promise.all(writes);
@@ -146,9 +153,8 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   for (const feature of features) await copyFeatureFiles(out, featureAssets(feature));
   const finished = results.filter((r): r is Kept => r !== undefined);
   const manifestPages = finished.map((r) => r.manifest);
-  const search: SearchEntry[] = finished.flatMap((r) => (r.indexed ? [r.indexed.search] : []));
-  const llmsPages: LlmsPage[] = finished.flatMap((r) => (r.indexed ? [r.indexed.llms] : []));
-  const sitemapPaths = finished.flatMap((r) => (r.indexed ? [r.manifest.path] : []));
+  const llmsPages: LlmsPage[] = finished.flatMap((r) => (r.llms ? [r.llms] : []));
+  const sitemapPaths = finished.flatMap((r) => (r.llms ? [r.manifest.path] : []));
   const fallbackPages = finished.flatMap((r) => (r.fellBack ? [r.manifest.path] : []));
 
   await checkAnchors(out, anchorChecks, ids, report);
@@ -159,7 +165,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   }
   if (selected.length === 0 && !site.redirects.has('index')) await out.write('index.html', shell.emptySite());
   await out.write('404.html', shell.notFoundPage());
-  await out.write(searchIndexPath, buildSearchIndexScript(search));
+  await searchIndexWritten;
   await out.write('sitemap.xml', buildSitemap(domain, sitemapPaths));
   await out.write('llms.txt', buildLlmsTxt(config.name, config.description, llmsPages));
   await llmsFullWritten;
@@ -173,10 +179,15 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
 }
 
 /** The part of a page's result needed once every page is done. */
-type Kept = Pick<PageResult, 'manifest' | 'indexed' | 'fellBack'>;
+interface Kept {
+  manifest: PageResult['manifest'];
+  fellBack: boolean;
+  /** Set for the pages listed in search, the sitemap and llms.txt (the search entry is already written). */
+  llms?: LlmsPage;
+}
 
 /** Follows each page's Markdown copy in llms-full.txt. */
-const LLMS_FULL_SEPARATOR = Buffer.from('\n---\n\n');
+const LLMS_FULL_SEPARATOR = '\n---\n\n';
 
 /** Rejects with a clear message when the source folder is missing (or vanished mid-render). */
 async function assertSourceDir(sourceDir: string): Promise<void> {

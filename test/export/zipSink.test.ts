@@ -171,11 +171,17 @@ test('the streamed archive is one our own bundle reader accepts, and a bundle be
   t.deepEqual((await readdir(dir)).sort(), ['b.zip'], 'a failed write leaves neither the zip nor its temp file');
 });
 
-test('a file written in pieces is the same file as one written whole, in the zip and in a folder, and a failing source of pieces fails the write', async (t) => {
+test('a text file written in pieces (some larger than the encoding buffer, multi-byte characters across its edges) is the same file as one written whole, in the zip and in a folder, and a failing source of pieces fails the write', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'enclave-zipparts-'));
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const pieces = Array.from({ length: 50 }, (_, i) => Buffer.from(`# Page ${i}\n\n${'text of the page '.repeat(300 + i)}\n---\n\n`));
-  const whole = Buffer.concat(pieces);
+  // Pieces larger than the encoding buffer (1 MiB) and multi-byte characters at its edges too.
+  const pieces = [
+    ...Array.from({ length: 50 }, (_, i) => `# Page ${i} – ünïcode ✓\n\n${'text of the page '.repeat(300 + i)}\n---\n\n`),
+    'é'.repeat(700_000),
+    `${'x'.repeat(2 ** 20 - 3)}€€`,
+    'the end\n',
+  ];
+  const whole = Buffer.from(pieces.join(''));
   async function* feed() {
     for (const piece of pieces) yield piece;
   }

@@ -17,10 +17,10 @@ export interface BundleSink {
   /** Adds a file (strings are UTF-8). Writing a path again replaces it: anchor repairs rewrite pages. */
   write(rel: string, data: string | Uint8Array): Promise<void>;
   /**
-   * Adds a file given as pieces, taken one at a time: for a large file assembled from others
-   * (llms-full.txt), which then never has to sit in memory whole.
+   * Adds a text file given as pieces (UTF-8), taken as they come: for a large file assembled
+   * while pages render (llms-full.txt, the search index), which never sits in memory whole.
    */
-  writeParts(rel: string, parts: AsyncIterable<Uint8Array>): Promise<void>;
+  writeParts(rel: string, parts: AsyncIterable<string>): Promise<void>;
   /** Adds a copy of a file on disk. */
   copy(from: string, rel: string): Promise<void>;
   /** The bytes of a file written earlier. */

@@ -1,20 +1,20 @@
 /**
- * Pieces of a file handed in by position, in any order, and read as an async iterable in
+ * Text pieces of a file handed in by position, in any order, and read as an async iterable in
  * position order: a site-wide file can be written while pages still render (pages finish out of
  * order when extra threads render some of them). Positions 0…count-1 must each be given once;
  * `fail` ends the iteration with an error instead.
  */
-export class InOrderParts implements AsyncIterable<Uint8Array> {
-  private readonly early = new Map<number, Uint8Array[]>();
+export class InOrderParts implements AsyncIterable<string> {
+  private readonly early = new Map<number, string[]>();
   private next = 0;
-  private ready: Uint8Array[] = [];
+  private ready: string[] = [];
   private failure: { error: unknown } | null = null;
   private wake: (() => void) | null = null;
 
   constructor(private readonly count: number) {}
 
   /** The pieces of `position` (none for a position that contributes nothing). */
-  put(position: number, pieces: Uint8Array[]): void {
+  put(position: number, pieces: string[]): void {
     this.early.set(position, pieces);
     for (let own = this.early.get(this.next); own; own = this.early.get(this.next)) {
       this.early.delete(this.next++);
@@ -34,7 +34,7 @@ export class InOrderParts implements AsyncIterable<Uint8Array> {
     this.wake?.();
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<Uint8Array> {
+  async *[Symbol.asyncIterator](): AsyncGenerator<string> {
     for (;;) {
       if (this.failure) throw this.failure.error;
       if (this.ready.length > 0) {

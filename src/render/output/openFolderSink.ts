@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describeBytes, sortedFiles, type BundleFile, type BundleSink } from './BundleSink.js';
+import { encodeTextInChunks } from './encodeTextInChunks.js';
 
 /**
  * A bundle written as a folder. `outDir` is created and must be empty or absent, so a render
@@ -33,14 +34,13 @@ export async function openFolderSink(outDir: string): Promise<BundleSink> {
       const file = join(outDir, rel);
       await ensureDir(dirname(file));
       const hash = createHash('sha256');
-      let size = 0;
       const handle = await open(file, 'w');
+      let size: number;
       try {
-        for await (const part of parts) {
-          await handle.writeFile(part);
-          hash.update(part);
-          size += part.length;
-        }
+        size = await encodeTextInChunks(parts, async (bytes) => {
+          hash.update(bytes);
+          await handle.writeFile(bytes);
+        });
       } finally {
         await handle.close();
       }

@@ -1,6 +1,6 @@
 import type { AnchorCheck } from '../links/createPageContext.js';
 import type { LlmsPage } from '../output/buildLlmsTxt.js';
-import type { SearchEntry } from '../search/buildSearchIndexScript.js';
+import type { SearchEntry } from '../search/searchIndexScript.js';
 
 /** Runtime features a page can pull in (their files are copied once per bundle). */
 export type PageFeature = 'mermaid' | 'katex' | 'openapi';

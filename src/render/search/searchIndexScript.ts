@@ -1,0 +1,32 @@
+/** One searchable page: path, title, headings, description, body text. */
+export type SearchEntry = [path: string, title: string, headings: string[], description: string, text: string];
+
+/**
+ * The search index is a classic script that assigns a global: it loads with a plain `<script>`
+ * tag, so search works from `file://` where fetch, modules and workers are blocked. It reads
+ * `window.__enclaveSearchIndex={"v":1,"pages":[…]};`, each page one entry of that array.
+ */
+const OPENING = 'window.__enclaveSearchIndex={"v":1,"pages":[';
+const CLOSING = ']};\n';
+
+/** One page's entry in the index, as JSON. */
+export function searchEntryJson(entry: SearchEntry): string {
+  // `</script` and U+2028/9 can't break out of or invalidate a script when escaped like this.
+  return JSON.stringify(entry).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * The index script around `entries` (each from `searchEntryJson`, in order), as pieces: it is
+ * written while pages render rather than built as one string at the end (a 7 MB string on the
+ * mcp corpus, at the export's peak memory).
+ */
+export async function* searchIndexScript(entries: AsyncIterable<string>): AsyncGenerator<string> {
+  yield OPENING;
+  let first = true;
+  for await (const entry of entries) {
+    if (!first) yield ',';
+    first = false;
+    yield entry;
+  }
+  yield CLOSING;
+}
