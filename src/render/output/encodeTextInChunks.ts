@@ -4,8 +4,8 @@ export const TEXT_CHUNK_BYTES = 1 << 20;
 /**
  * Encodes text pieces as UTF-8 into one reused buffer and hands each full buffer to `consume`,
  * waiting for it before filling the buffer again. Streamed files (llms-full.txt, the search
- * index) arrive a page at a time: a buffer per piece left megabytes of dead buffers outside the
- * heap until the next collection, which raised the mcp export's peak RSS by 15–20 MB. A piece
+ * index) arrive a page at a time; a buffer per piece would leave megabytes of dead buffers
+ * outside the heap until the next collection, where V8 doesn't see them as pressure. A piece
  * larger than the buffer is handed over in a buffer of its own. Resolves with the bytes encoded.
  */
 export async function encodeTextInChunks(parts: AsyncIterable<string>, consume: (bytes: Buffer) => Promise<void>): Promise<number> {
