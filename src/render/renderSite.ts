@@ -106,8 +106,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const onResult = (result: PageResult) => {
     const { path } = result.manifest;
     for (const [rel, data] of result.files) writes.push(out.write(rel, data).catch((err: unknown) => void (writeFailure ??= err)));
-    const markdown = result.files.find(([rel]) => rel === result.markdownFile)?.[1];
-    llmsFull.put(result.position, markdown === undefined ? [] : [markdown, LLMS_FULL_SEPARATOR]);
+    llmsFull.put(result.position, result.markdown === null ? [] : [result.markdown, LLMS_FULL_SEPARATOR]);
     searchEntries.put(result.position, result.indexed ? [searchEntryJson(result.indexed.search)] : []);
     if (result.failedReason !== undefined) {
       if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);

@@ -20,7 +20,7 @@ export interface PageResult {
   fellBack: boolean;
   ids: string[];
   anchorChecks: AnchorCheck[];
-  /** Bundle path of the page's Markdown copy (read back for llms-full.txt), or null for a failed page. */
-  markdownFile: string | null;
+  /** The page's Markdown copy (also among `files`), streamed into llms-full.txt; null for a failed page. */
+  markdown: string | null;
   features: PageFeature[];
 }

@@ -84,11 +84,10 @@ export async function createPageRenderer(options: {
       const reason = (err as Error).message?.split('\n')[0] || String(err);
       const title = shell.label(page.path);
       const file = pageFile(page.path);
-      return { position, files: [[file, shell.errorPage(page, title, reason)]], manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdownFile: null, features: [] };
+      return { position, files: [[file, shell.errorPage(page, title, reason)]], manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdown: null, features: [] };
     }
     const { page, ctx, content } = rendered;
     const file = pageFile(page.path);
-    const markdownFile = `${page.path}.md`;
     const extra = { styles: [] as string[], scripts: [] as string[] };
     for (const feature of ctx.features) {
       if (!targets.has(feature)) targets.set(feature, featureTargets(feature));
@@ -101,7 +100,7 @@ export async function createPageRenderer(options: {
     const indexed = !fm.noindex && (listed || site.config.seoIndexing === 'all');
     return {
       position,
-      files: [[file, html], [markdownFile, content.markdown]],
+      files: [[file, html], [`${page.path}.md`, content.markdown]],
       manifest: { path: page.path, title: content.title, file },
       indexed: indexed
         ? {
@@ -112,7 +111,7 @@ export async function createPageRenderer(options: {
       fellBack: ctx.fellBack(),
       ids: [...content.summary.ids],
       anchorChecks: ctx.anchorChecks,
-      markdownFile,
+      markdown: content.markdown,
       features: [...ctx.features],
     };
   };
