@@ -258,3 +258,24 @@ test('rendering with worker threads produces exactly the same bundle as renderin
   const pages = (dir: string) => readBytes(join(root, dir, '_enclave/manifest.json'), 'utf8').then((m) => JSON.parse(m).pages);
   t.deepEqual(await pages('two'), await pages('one'));
 });
+
+test('a page inside nested groups opens exactly those groups in its sidebar, at any depth, and no other page opens them', async (t) => {
+  const { out } = await renderFiles(t, {
+    'docs.json': docsJson([{ group: 'G', pages: ['index', { group: 'Outer', pages: ['a/one', { group: 'Inner', pages: ['a/b/two'] }] }, { group: 'Other', pages: ['three'] }] }]),
+    'index.mdx': '---\ntitle: Home\n---\n\nHome.\n',
+    'a/one.mdx': '---\ntitle: One\n---\n\nOne.\n',
+    'a/b/two.mdx': '---\ntitle: Two\n---\n\nTwo.\n',
+    'three.mdx': '---\ntitle: Three\n---\n\nThree.\n',
+  });
+  const sidebarOf = async (rel: string) => /<nav id="enclave-sidebar"[\s\S]*?<\/nav>/.exec(await read(out, rel))![0];
+  const opened = (sidebar: string) => [...sidebar.matchAll(/<details data-gid="\d+"( open)?><summary>([^<]*)<\/summary>/g)].map((m) => `${m[2]}${m[1] ? ' (open)' : ''}`);
+
+  const two = await sidebarOf('a/b/two.html');
+  t.deepEqual(opened(two), ['Outer (open)', 'Inner (open)', 'Other']);
+  t.regex(two, /<a href="\.\.\/\.\.\/a\/b\/two\.html" aria-current="page">Two<\/a>/, 'its own link is current, relative from depth 2');
+  t.deepEqual(opened(await sidebarOf('a/one.html')), ['Outer (open)', 'Inner', 'Other']);
+  t.deepEqual(opened(await sidebarOf('three.html')), ['Outer', 'Inner', 'Other (open)']);
+  const home = await sidebarOf('index.html');
+  t.deepEqual(opened(home), ['Outer', 'Inner', 'Other']);
+  t.regex(home, /<a href="a\/b\/two\.html">Two<\/a>/, 'the same link from the root, not current');
+});
