@@ -14,12 +14,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { JSONFile } from 'lowdb/node';
 import { Low } from 'lowdb';
-import { bootstrapDataDir, prepareDataDir } from '../src/domain/bootstrap/bootstrapDataDir.js';
-import { systemClock } from '../src/domain/Clock.js';
-import { FeedbackCursor, hashFeedbackFilter } from '../src/domain/feedback/FeedbackCursor.js';
-import { FEEDBACK_SOURCES, type FeedbackSubmission } from '../src/domain/feedback/FeedbackEntry.js';
-import { openControlStore } from '../src/store/ControlStore.js';
-import { entryRecordLine, statusRecordLine } from '../src/store/feedback/feedbackRecord.js';
+import { bootstrapDataDir, prepareDataDir } from '../src/app/bootstrap/bootstrapDataDir.js';
+import { systemClock } from '../src/platform/Clock.js';
+import { FeedbackCursor, hashFeedbackFilter } from '../src/features/feedback/FeedbackCursor.js';
+import { FEEDBACK_SOURCES, type FeedbackSubmission } from '../src/features/feedback/FeedbackEntry.js';
+import { openControlStore } from '../src/features/control/ControlStore.js';
+import { entryRecordLine, statusRecordLine } from '../src/features/feedback/log/feedbackRecord.js';
 import { printTable, runAutocannon, type LoadResult } from './runAutocannon.js';
 import { runSteadyLoad } from './runSteadyLoad.js';
 

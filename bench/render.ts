@@ -16,7 +16,7 @@ const here = fileURLToPath(import.meta.url);
 
 if (process.argv[2] === '--child') {
   const { renderSite } = await import('../src/render/renderSite.js');
-  const { openFolderSink } = await import('../src/render/output/openFolderSink.js');
+  const { openFolderSink } = await import('../src/bundle/openFolderSink.js');
   const [, , , sourceDir, work] = process.argv;
   const started = performance.now();
   const cpu0 = process.cpuUsage();

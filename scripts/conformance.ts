@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { openFolderSink } from '../src/render/output/openFolderSink.js';
+import { openFolderSink } from '../src/bundle/openFolderSink.js';
 import { renderSite } from '../src/render/renderSite.js';
 
 const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));

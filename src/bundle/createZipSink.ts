@@ -1,7 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { sortedFiles, type BundleSink } from '../render/output/BundleSink.js';
+import { sortedFiles, type BundleSink } from './BundleSink.js';
 import { DEFLATED, type EntryContent, type ZipEntryData } from './prepareZipEntry.js';
 import { prepareStreamedEntry } from './prepareStreamedEntry.js';
 import { SpillFile, type SpillSlice } from './SpillFile.js';

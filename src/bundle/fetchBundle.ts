@@ -4,7 +4,7 @@ import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
-import { redactUrl } from '../logging/redact.js';
+import { redactUrl } from '../platform/logging/redact.js';
 import { BundleRefusedError } from './BundleRefusedError.js';
 import { downloadBundle } from './downloadBundle.js';
 

@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { describeBytes, type BundleFile } from '../render/output/BundleSink.js';
+import { describeBytes, type BundleFile } from './BundleSink.js';
 
 /**
  * Deflate level. Measured on the 2,002 pages and Markdown copies of the synthetic 1,000-page

@@ -3,7 +3,7 @@ import { access, readdir, readFile, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SigningKeyring } from '../bundle/SigningKeyring.js';
 import { ConfigError, loadConfig } from '../config/loadConfig.js';
-import { sampleDocsDir } from '../domain/bootstrap/sampleDocs.js';
+import { sampleDocsDir } from '../app/bootstrap/sampleDocs.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 
 interface Check {

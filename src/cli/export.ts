@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import { sha256OfFile } from '../domain/exports/sha256OfFile.js';
+import { sha256OfFile } from '../platform/sha256OfFile.js';
 import { apiClientFromEnv, reportApiFailure, UnreachableError, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { parseVerbArgs } from './parseVerbArgs.js';

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ApiError, apiClientFromEnv, reportApiFailure, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { formatTable } from './printTable.js';
-import type { FeedbackEntryBody, FeedbackPageBody } from '../http/routes/analytics/presentFeedback.js';
+import type { FeedbackEntryBody, FeedbackPageBody } from '../features/feedback/routes/presentFeedback.js';
 
 const USAGE = `usage:
   enclave feedback list   [--from D] [--to D] [--source S] [--status a,b] [--limit N] [--cursor C] [--json] [--project ID]

@@ -1,5 +1,5 @@
-import { systemClock } from '../domain/Clock.js';
-import { bootstrapDataDir } from '../domain/bootstrap/bootstrapDataDir.js';
+import { systemClock } from '../platform/Clock.js';
+import { bootstrapDataDir } from '../app/bootstrap/bootstrapDataDir.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { loadConfigOrExplain } from './loadConfigOrExplain.js';
 import { withOfflineStore } from './openStoreOffline.js';

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { systemClock } from '../domain/Clock.js';
-import { AppError } from '../domain/AppError.js';
-import { createAdminKey } from '../domain/keys/createAdminKey.js';
+import { systemClock } from '../platform/Clock.js';
+import { AppError } from '../platform/AppError.js';
+import { createAdminKey } from '../features/control/createAdminKey.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { confirm } from './confirm.js';
 import { loadConfigOrExplain } from './loadConfigOrExplain.js';

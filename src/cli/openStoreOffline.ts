@@ -1,8 +1,8 @@
 import type { Config } from '../config/schema.js';
-import { prepareDataDir } from '../domain/bootstrap/bootstrapDataDir.js';
-import { openControlStore, type ControlStore } from '../store/ControlStore.js';
-import { DataDirLock, DataDirLockedError } from '../store/DataDirLock.js';
-import { StoreFileError } from '../store/StoreFileError.js';
+import { prepareDataDir } from '../app/bootstrap/bootstrapDataDir.js';
+import { openControlStore, type ControlStore } from '../features/control/ControlStore.js';
+import { DataDirLock, DataDirLockedError } from '../platform/store/DataDirLock.js';
+import { StoreFileError } from '../platform/store/StoreFileError.js';
 import type { CliIo } from './CliIo.js';
 
 /**

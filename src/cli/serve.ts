@@ -1,8 +1,8 @@
-import { systemClock } from '../domain/Clock.js';
-import { createLogger } from '../logging/createLogger.js';
-import { startAppliance } from '../server/startAppliance.js';
-import { DataDirLockedError } from '../store/DataDirLock.js';
-import { StoreFileError } from '../store/StoreFileError.js';
+import { systemClock } from '../platform/Clock.js';
+import { createLogger } from '../platform/logging/createLogger.js';
+import { startAppliance } from '../app/startAppliance.js';
+import { DataDirLockedError } from '../platform/store/DataDirLock.js';
+import { StoreFileError } from '../platform/store/StoreFileError.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { loadConfigOrExplain } from './loadConfigOrExplain.js';
 

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { domainSchema } from '../config/sections/sites.js';
-import { systemClock } from '../domain/Clock.js';
+import { systemClock } from '../platform/Clock.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { loadConfigOrExplain } from './loadConfigOrExplain.js';
 import { withOfflineStore } from './openStoreOffline.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../domain/Clock.js';
+import type { Clock } from '../platform/Clock.js';
 
 /** Outcome of one request against a limiter. */
 export interface RateDecision {

@@ -1,10 +1,10 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import type { Logger } from 'pino';
-import type { Clock } from '../domain/Clock.js';
-import type { AdminKeyRepository } from '../store/AdminKeyRepository.js';
+import type { Clock } from '../platform/Clock.js';
+import type { AdminKeyRepository } from '../features/control/AdminKeyRepository.js';
 import type { RouteSpec } from './defineRoute.js';
-import { authenticateAdmin, type AuthState } from './middleware/authenticateAdmin.js';
+import { authenticateAdmin, type AuthState } from '../features/control/authenticateAdmin.js';
 import { enforceRateLimit } from './middleware/enforceRateLimit.js';
 import { parseJsonBody } from './middleware/parseJsonBody.js';
 import { validateInput } from './middleware/validateInput.js';

@@ -1,8 +1,8 @@
 import test from 'ava';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/domain/Clock.js';
-import { createAdminKey } from '../../src/domain/keys/createAdminKey.js';
-import { createProject } from '../../src/domain/projects/createProject.js';
+import { ManualClock } from '../../src/platform/Clock.js';
+import { createAdminKey } from '../../src/features/control/createAdminKey.js';
+import { createProject } from '../../src/features/control/createProject.js';
 import { call, makeDocsRemote, startAgentAppliance, waitForJob, writeAgentScript } from './agentFixture.js';
 
 const HOUR = 60 * 60 * 1000;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { ExecutionContext } from 'ava';
 import type { Config } from '../../src/config/schema.js';
-import type { Clock } from '../../src/domain/Clock.js';
+import type { Clock } from '../../src/platform/Clock.js';
 import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 
 const run = promisify(execFile);

@@ -2,8 +2,8 @@ import test from 'ava';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTestConfig, makeTempDir } from '../helpers/testAppliance.js';
-import { buildPrLink, repositoryPath } from '../../src/domain/agent/buildPrLink.js';
-import { redactCredentials } from '../../src/domain/agent/redactCredentials.js';
+import { buildPrLink, repositoryPath } from '../../src/features/agent/buildPrLink.js';
+import { redactCredentials } from '../../src/features/agent/redactCredentials.js';
 import { call, git, makeDocsRemote, runJob, startAgentAppliance, startGitHttpServer, writeAgentScript } from './agentFixture.js';
 
 const values = { repository: 'https://git.corp/docs/handbook.git', base: 'main', branch: 'enclave/agent/aj_00112233aabbccdd', id: 'aj_00112233aabbccdd' };

@@ -1,8 +1,8 @@
 import test from 'ava';
-import { ManualClock } from '../../src/domain/Clock.js';
-import { createAdminKey } from '../../src/domain/keys/createAdminKey.js';
-import { generateAdminKey, isWellFormedAdminKey } from '../../src/domain/keys/adminKeyFormat.js';
-import { createProject } from '../../src/domain/projects/createProject.js';
+import { ManualClock } from '../../src/platform/Clock.js';
+import { createAdminKey } from '../../src/features/control/createAdminKey.js';
+import { generateAdminKey, isWellFormedAdminKey } from '../../src/features/control/adminKeyFormat.js';
+import { createProject } from '../../src/features/control/createProject.js';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 
 test('key format: prefix, 40 base62, 6-char checksum; a one-character typo fails the checksum', (t) => {

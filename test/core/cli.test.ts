@@ -1,7 +1,7 @@
 import test from 'ava';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/enclave.js';
-import { openControlStore } from '../../src/store/ControlStore.js';
+import { openControlStore } from '../../src/features/control/ControlStore.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 
 function io(env: Record<string, string>) {

@@ -1,12 +1,12 @@
 import test from 'ava';
 import { z } from 'zod';
-import { createApp } from '../../src/app.js';
-import { AppError } from '../../src/domain/AppError.js';
-import { systemClock } from '../../src/domain/Clock.js';
+import { createApp } from '../../src/app/createApp.js';
+import { AppError } from '../../src/platform/AppError.js';
+import { systemClock } from '../../src/platform/Clock.js';
 import { defineRoute } from '../../src/http/defineRoute.js';
-import { createLogger } from '../../src/logging/createLogger.js';
-import { listen } from '../../src/server/listen.js';
-import { openControlStore } from '../../src/store/ControlStore.js';
+import { createLogger } from '../../src/platform/logging/createLogger.js';
+import { listen } from '../../src/app/listen.js';
+import { openControlStore } from '../../src/features/control/ControlStore.js';
 import { makeTempDir, makeTestConfig, startTestAppliance } from '../helpers/testAppliance.js';
 
 test('malformed JSON → 400, oversized body → 413, wrong content type → 415, all in the error shape', async (t) => {
@@ -46,7 +46,7 @@ test('unknown body fields are rejected and every problem is listed at once', asy
 test('read-scope keys may not write; writes by write keys persist', async (t) => {
   const app = await startTestAppliance();
   t.teardown(() => app.close());
-  const { createAdminKey } = await import('../../src/domain/keys/createAdminKey.js');
+  const { createAdminKey } = await import('../../src/features/control/createAdminKey.js');
   const reader = await createAdminKey(app.control, systemClock, { projectId: app.projectId, name: 'r', scope: 'read' });
   const denied = await app.api(`/v1/projects/${app.projectId}`, { method: 'PATCH', json: { name: 'n' }, key: reader.key });
   t.is(denied.status, 403);

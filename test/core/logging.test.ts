@@ -1,7 +1,7 @@
 import test from 'ava';
-import { createLogger } from '../../src/logging/createLogger.js';
-import { redactUrl } from '../../src/logging/redact.js';
-import { generateAdminKey } from '../../src/domain/keys/adminKeyFormat.js';
+import { createLogger } from '../../src/platform/logging/createLogger.js';
+import { redactUrl } from '../../src/platform/logging/redact.js';
+import { generateAdminKey } from '../../src/features/control/adminKeyFormat.js';
 
 test('link signatures and admin keys never reach a log line', (t) => {
   const key = generateAdminKey();

@@ -1,7 +1,7 @@
 import test from 'ava';
-import { createApp } from '../../src/app.js';
-import { systemClock } from '../../src/domain/Clock.js';
-import { createLogger } from '../../src/logging/createLogger.js';
+import { createApp } from '../../src/app/createApp.js';
+import { systemClock } from '../../src/platform/Clock.js';
+import { createLogger } from '../../src/platform/logging/createLogger.js';
 import { toOpenApiPath } from '../../src/http/openapi/buildOpenApiDocument.js';
 import { buildRouter } from '../../src/http/buildRouter.js';
 import { startTestAppliance } from '../helpers/testAppliance.js';

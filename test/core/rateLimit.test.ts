@@ -1,5 +1,5 @@
 import test from 'ava';
-import { ManualClock } from '../../src/domain/Clock.js';
+import { ManualClock } from '../../src/platform/Clock.js';
 import { RateLimiter } from '../../src/http/RateLimiter.js';
 
 test('exactly `limit` requests pass per window; the next gets the seconds until reset', (t) => {

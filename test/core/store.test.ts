@@ -3,9 +3,9 @@ import { connect } from 'node:net';
 import { spawn } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { openControlStore } from '../../src/store/ControlStore.js';
-import { JsonStore } from '../../src/store/JsonStore.js';
-import { StoreFileError } from '../../src/store/StoreFileError.js';
+import { openControlStore } from '../../src/features/control/ControlStore.js';
+import { JsonStore } from '../../src/platform/store/JsonStore.js';
+import { StoreFileError } from '../../src/platform/store/StoreFileError.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { projectRoot, runApplianceExpectingFailure, spawnAppliance } from '../helpers/spawnAppliance.js';
 

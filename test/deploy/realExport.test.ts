@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SAMPLE_DOMAIN } from '../../src/domain/bootstrap/sampleDocs.js';
+import { SAMPLE_DOMAIN } from '../../src/app/bootstrap/sampleDocs.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { startLoggedAppliance } from './helpers/loggedAppliance.js';
 

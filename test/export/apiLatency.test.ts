@@ -1,6 +1,6 @@
 import test from 'ava';
 import { getPriority } from 'node:os';
-import { WORKER_NICENESS } from '../../src/jobs/exportChildProcess.js';
+import { WORKER_NICENESS } from '../../src/features/exports/worker/exportChildProcess.js';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 import { makeSyntheticCorpus, startExport } from './exportTestHelpers.js';
 

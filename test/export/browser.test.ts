@@ -2,7 +2,7 @@ import AdmZip from 'adm-zip';
 import test from 'ava';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SAMPLE_DOMAIN } from '../../src/domain/bootstrap/sampleDocs.js';
+import { SAMPLE_DOMAIN } from '../../src/app/bootstrap/sampleDocs.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { checkBundle, download, exportToBundle } from './exportTestHelpers.js';

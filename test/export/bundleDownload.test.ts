@@ -1,7 +1,7 @@
 import test from 'ava';
 import { signBundleLink } from '../../src/bundle/bundleLinks.js';
 import { SigningKeyring } from '../../src/bundle/SigningKeyring.js';
-import { ManualClock } from '../../src/domain/Clock.js';
+import { ManualClock } from '../../src/platform/Clock.js';
 import { makeTempDir, makeTestConfig, startTestAppliance } from '../helpers/testAppliance.js';
 import { exportToBundle, makeTinySite, sha256 } from './exportTestHelpers.js';
 

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { SAMPLE_DOMAIN } from '../../src/domain/bootstrap/sampleDocs.js';
+import { SAMPLE_DOMAIN } from '../../src/app/bootstrap/sampleDocs.js';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 import { checkBundle, download, exportToBundle, sha256 } from './exportTestHelpers.js';
 import { sharedPath } from '../helpers/sharedDir.js';

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir, type TestAppliance } from '../helpers/testAppliance.js';
-import type { IssuedBundleLink } from '../../src/domain/exports/issueBundleLink.js';
+import type { IssuedBundleLink } from '../../src/features/exports/issueBundleLink.js';
 import { sharedPath } from '../helpers/sharedDir.js';
 
 /** The public ExportJob as the API returns it. */

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const policy = new URL('../../src/jobs/heapGrowthPolicy.ts', import.meta.url).href;
+const policy = new URL('../../src/features/exports/worker/heapGrowthPolicy.ts', import.meta.url).href;
 
 /**
  * In a process of its own (the policy changes V8 flags process-wide), with a budget of 40 MiB

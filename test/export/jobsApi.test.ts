@@ -1,7 +1,7 @@
 import test from 'ava';
-import { systemClock } from '../../src/domain/Clock.js';
-import { createAdminKey } from '../../src/domain/keys/createAdminKey.js';
-import { createProject } from '../../src/domain/projects/createProject.js';
+import { systemClock } from '../../src/platform/Clock.js';
+import { createAdminKey } from '../../src/features/control/createAdminKey.js';
+import { createProject } from '../../src/features/control/createProject.js';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 import { finished, makeTinySite, startExport, waitForJob, type ExportJobBody } from './exportTestHelpers.js';
 

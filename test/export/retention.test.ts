@@ -2,8 +2,8 @@ import test from 'ava';
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/domain/Clock.js';
-import { exportPaths } from '../../src/domain/exports/ExportPaths.js';
+import { ManualClock } from '../../src/platform/Clock.js';
+import { exportPaths } from '../../src/features/exports/ExportPaths.js';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 import { finished, makeSyntheticCorpus, makeTinySite, startExport, waitForJob } from './exportTestHelpers.js';
 

@@ -2,7 +2,7 @@ import test from 'ava';
 import { writeFile } from 'node:fs/promises';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
-import { WORKER_NICENESS } from '../../src/jobs/exportChildProcess.js';
+import { WORKER_NICENESS } from '../../src/features/exports/worker/exportChildProcess.js';
 import { startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 import { finished, makeTinySite, startExport, waitForJob } from './exportTestHelpers.js';
 

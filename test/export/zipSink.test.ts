@@ -10,7 +10,7 @@ import { open, readdir } from 'node:fs/promises';
 import { readZipDirectory } from '../../src/bundle/readZipDirectory.js';
 import { writeZipArchive } from '../../src/bundle/writeZipArchive.js';
 import { createZipSink } from '../../src/bundle/createZipSink.js';
-import { openFolderSink } from '../../src/render/output/openFolderSink.js';
+import { openFolderSink } from '../../src/bundle/openFolderSink.js';
 import { renderSite } from '../../src/render/renderSite.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');

@@ -4,9 +4,9 @@
 import test from 'ava';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/domain/Clock.js';
-import type { AgentModule } from '../../src/modules/agentModule.js';
-import type { FeedbackModule } from '../../src/modules/feedbackModule.js';
+import { ManualClock } from '../../src/platform/Clock.js';
+import type { AgentModule } from '../../src/features/agent/agentFeature.js';
+import type { FeedbackModule } from '../../src/features/feedback/feedbackFeature.js';
 import { makeDocsRemote, runJob, writeAgentScript } from '../agent/agentFixture.js';
 import { writeBundle } from '../deploy/helpers/testBundles.js';
 import { exportToBundle, makeTinySite } from '../export/exportTestHelpers.js';

@@ -1,10 +1,10 @@
 import test from 'ava';
-import { ManualClock } from '../../src/domain/Clock.js';
-import type { FeedbackSubmission } from '../../src/domain/feedback/FeedbackEntry.js';
-import { createAdminKey } from '../../src/domain/keys/createAdminKey.js';
-import { createProject } from '../../src/domain/projects/createProject.js';
+import { ManualClock } from '../../src/platform/Clock.js';
+import type { FeedbackSubmission } from '../../src/features/feedback/FeedbackEntry.js';
+import { createAdminKey } from '../../src/features/control/createAdminKey.js';
+import { createProject } from '../../src/features/control/createProject.js';
 import { startFeedbackHarness, type FeedbackHarness } from './feedbackHarness.js';
-import type { FeedbackEntryBody, FeedbackPageBody } from '../../src/http/routes/analytics/presentFeedback.js';
+import type { FeedbackEntryBody, FeedbackPageBody } from '../../src/features/feedback/routes/presentFeedback.js';
 
 type Entry = FeedbackEntryBody;
 type Page = FeedbackPageBody;

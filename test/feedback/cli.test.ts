@@ -3,8 +3,8 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { runFeedback } from '../../src/cli/feedback.js';
-import { ManualClock } from '../../src/domain/Clock.js';
-import type { FeedbackSubmission } from '../../src/domain/feedback/FeedbackEntry.js';
+import { ManualClock } from '../../src/platform/Clock.js';
+import type { FeedbackSubmission } from '../../src/features/feedback/FeedbackEntry.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 import { startFeedbackHarness, type FeedbackHarness } from './feedbackHarness.js';
 

@@ -2,8 +2,8 @@ import test from 'ava';
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { createLogger } from '../../src/logging/createLogger.js';
-import { FeedbackLog } from '../../src/store/feedback/FeedbackLog.js';
+import { createLogger } from '../../src/platform/logging/createLogger.js';
+import { FeedbackLog } from '../../src/features/feedback/log/FeedbackLog.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 import { projectRoot } from '../helpers/spawnAppliance.js';
 

@@ -1,16 +1,16 @@
 import { rm } from 'node:fs/promises';
 import type { Middleware } from 'koa';
 import type { Server } from 'node:http';
-import { createApp } from '../../src/app.js';
+import { createApp } from '../../src/app/createApp.js';
 import type { Config } from '../../src/config/schema.js';
-import { bootstrapDataDir, prepareDataDir } from '../../src/domain/bootstrap/bootstrapDataDir.js';
-import { systemClock, type Clock } from '../../src/domain/Clock.js';
-import { createLogger } from '../../src/logging/createLogger.js';
-import type { ActiveSiteInfo } from '../../src/modules/ActiveSite.js';
-import type { ModuleContext } from '../../src/modules/AppModule.js';
-import { createFeedbackModule, type FeedbackModule } from '../../src/modules/feedbackModule.js';
-import { closeGracefully, listen } from '../../src/server/listen.js';
-import { openControlStore, type ControlStore } from '../../src/store/ControlStore.js';
+import { bootstrapDataDir, prepareDataDir } from '../../src/app/bootstrap/bootstrapDataDir.js';
+import { systemClock, type Clock } from '../../src/platform/Clock.js';
+import { createLogger } from '../../src/platform/logging/createLogger.js';
+import type { ActiveSiteInfo } from '../../src/features/deployments/ActiveSite.js';
+import type { ModuleContext } from '../../src/features/Feature.js';
+import { createFeedbackModule, type FeedbackModule } from '../../src/features/feedback/feedbackFeature.js';
+import { closeGracefully, listen } from '../../src/app/listen.js';
+import { openControlStore, type ControlStore } from '../../src/features/control/ControlStore.js';
 import { makeTempDir, makeTestConfig, type ConfigOverrides } from '../helpers/testAppliance.js';
 
 /** The pages of the fake live site. */
@@ -56,7 +56,7 @@ export async function startFeedbackHarness(
   const boot = await bootstrapDataDir(dataDir, control, clock);
   let key = boot.adminKey;
   if (!key) {
-    const { createAdminKey } = await import('../../src/domain/keys/createAdminKey.js');
+    const { createAdminKey } = await import('../../src/features/control/createAdminKey.js');
     key = (await createAdminKey(control, clock, { projectId: boot.projectId, name: 'test', scope: 'write' })).key;
   }
   const site: FakeSite = { live: { domain: 'docs.test', projectId: boot.projectId, version: 'v1', pagePaths: new Set(options.pages ?? SITE_PAGES) } };

@@ -1,5 +1,5 @@
 import test from 'ava';
-import { FeedbackIndex, type IndexFilter, type IndexRow } from '../../src/store/feedback/FeedbackIndex.js';
+import { FeedbackIndex, type IndexFilter, type IndexRow } from '../../src/features/feedback/log/FeedbackIndex.js';
 
 // The index answers by-page counts from checkpoints and skips blocks by facet masks; these
 // tests hold both to a brute-force scan of the same rows, across checkpoint (65,536 rows) and

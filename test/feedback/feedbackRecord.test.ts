@@ -1,5 +1,5 @@
 import test from 'ava';
-import { feedbackIdFromParts, feedbackIdParts, parseFeedbackRecord } from '../../src/store/feedback/feedbackRecord.js';
+import { feedbackIdFromParts, feedbackIdParts, parseFeedbackRecord } from '../../src/features/feedback/log/feedbackRecord.js';
 
 test('id halves: only fb_ and 16 lowercase hex digits are ids, and halves sort like the text', (t) => {
   t.deepEqual(feedbackIdParts('fb_00000000ffffffff'), { idHi: 0, idLo: 0xffffffff });

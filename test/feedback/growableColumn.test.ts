@@ -1,6 +1,6 @@
 import test from 'ava';
-import { FeedbackIndex } from '../../src/store/feedback/FeedbackIndex.js';
-import { growableColumn, growColumn, MAX_COLUMN_ROWS } from '../../src/store/feedback/growableColumn.js';
+import { FeedbackIndex } from '../../src/features/feedback/log/FeedbackIndex.js';
+import { growableColumn, growColumn, MAX_COLUMN_ROWS } from '../../src/features/feedback/log/growableColumn.js';
 
 test('a column grows in place: same array, old values kept, new rows zero; past the maximum it refuses', (t) => {
   const column = growableColumn(Float64Array, 4);

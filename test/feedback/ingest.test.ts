@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ManualClock } from '../../src/domain/Clock.js';
+import { ManualClock } from '../../src/platform/Clock.js';
 import { startFeedbackHarness } from './feedbackHarness.js';
 
 const messages = async (res: Response): Promise<string[]> => ((await res.json()) as { details?: { message: string }[] }).details?.map((d) => d.message) ?? [];

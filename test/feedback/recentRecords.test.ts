@@ -1,10 +1,10 @@
 import test from 'ava';
 import { rm } from 'node:fs/promises';
-import { createLogger } from '../../src/logging/createLogger.js';
-import { FeedbackIdSource } from '../../src/store/feedback/FeedbackIdSource.js';
-import { FeedbackLog } from '../../src/store/feedback/FeedbackLog.js';
-import { feedbackIdParts } from '../../src/store/feedback/feedbackRecord.js';
-import { RecentRecords } from '../../src/store/feedback/RecentRecords.js';
+import { createLogger } from '../../src/platform/logging/createLogger.js';
+import { FeedbackIdSource } from '../../src/features/feedback/log/FeedbackIdSource.js';
+import { FeedbackLog } from '../../src/features/feedback/log/FeedbackLog.js';
+import { feedbackIdParts } from '../../src/features/feedback/log/feedbackRecord.js';
+import { RecentRecords } from '../../src/features/feedback/log/RecentRecords.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 
 const P = 'proj_recent';

@@ -3,9 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { appendFile, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createLogger } from '../../src/logging/createLogger.js';
-import { FeedbackLog } from '../../src/store/feedback/FeedbackLog.js';
-import { StoreFileError } from '../../src/store/StoreFileError.js';
+import { createLogger } from '../../src/platform/logging/createLogger.js';
+import { FeedbackLog } from '../../src/features/feedback/log/FeedbackLog.js';
+import { StoreFileError } from '../../src/platform/store/StoreFileError.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 import { startFeedbackHarness } from './feedbackHarness.js';
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/loadConfig.js';
 import { configSchema, type Config } from '../../src/config/schema.js';
-import { systemClock, type Clock } from '../../src/domain/Clock.js';
-import { createLogger } from '../../src/logging/createLogger.js';
-import { startAppliance, type RunningAppliance } from '../../src/server/startAppliance.js';
+import { systemClock, type Clock } from '../../src/platform/Clock.js';
+import { createLogger } from '../../src/platform/logging/createLogger.js';
+import { startAppliance, type RunningAppliance } from '../../src/app/startAppliance.js';
 import { fetchExplained } from './fetchExplained.js';
 
 /** Partial config, merged over the defaults (objects merge, arrays replace). */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import anyTest, { type TestFn } from 'ava';
 import type { Browser, Page } from 'playwright-core';
-import { openFolderSink } from '../../src/render/output/openFolderSink.js';
+import { openFolderSink } from '../../src/bundle/openFolderSink.js';
 import { renderSite } from '../../src/render/renderSite.js';
 import { launchBrowser } from '../helpers/browser.js';
 

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExecutionContext } from 'ava';
-import { openFolderSink } from '../../src/render/output/openFolderSink.js';
+import { openFolderSink } from '../../src/bundle/openFolderSink.js';
 import { renderSite, type RenderSiteOptions, type RenderSiteResult } from '../../src/render/renderSite.js';
 
 /** Writes `files` (path → content) into a fresh temp docs folder, removed when the test ends. */

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { openFolderSink } from '../../src/render/output/openFolderSink.js';
+import { openFolderSink } from '../../src/bundle/openFolderSink.js';
 import { renderSite } from '../../src/render/renderSite.js';
 import { renderDocs, renderFiles, writeDocs } from './renderFixture.js';
 

@@ -1,5 +1,5 @@
 import type { Context, Next } from 'koa';
-import { AppError } from '../../domain/AppError.js';
+import { AppError } from '../../platform/AppError.js';
 import type { RateLimiter } from '../RateLimiter.js';
 
 /**

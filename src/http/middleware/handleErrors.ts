@@ -1,7 +1,7 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { AppError } from '../../domain/AppError.js';
-import { isDiskFull } from '../../store/isDiskFull.js';
+import { AppError } from '../../platform/AppError.js';
+import { isDiskFull } from '../../platform/store/isDiskFull.js';
 
 
 /**

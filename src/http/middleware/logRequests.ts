@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
-import { redactUrl } from '../../logging/redact.js';
+import { redactUrl } from '../../platform/logging/redact.js';
 
 /** One structured log line per request: id, method, redacted URL, status, duration. */
 export function logRequests(options: { logger: Logger }) {

@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import { HttpMethodEnum, koaBody } from 'koa-body';
-import { AppError } from '../../domain/AppError.js';
+import { AppError } from '../../platform/AppError.js';
 
 /**
  * Parses a JSON body up to `limitBytes` (413 above it, 400 when malformed, 415 when another

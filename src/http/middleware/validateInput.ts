@@ -1,6 +1,6 @@
 import type { Context, Next } from 'koa';
 import type { z } from 'zod';
-import { AppError, type ErrorDetail } from '../../domain/AppError.js';
+import { AppError, type ErrorDetail } from '../../platform/AppError.js';
 import type { RouteSpec } from '../defineRoute.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { BundleSink } from '../output/BundleSink.js';
+import type { BundleSink } from '../../bundle/BundleSink.js';
 import { escapeAttributeValue } from '../page/hastToHtml.js';
 import type { ReportCollector } from '../types.js';
 import type { AnchorCheck } from './createPageContext.js';

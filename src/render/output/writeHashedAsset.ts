@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BundleSink } from './BundleSink.js';
+import type { BundleSink } from '../../bundle/BundleSink.js';
 
 /** Short content hash used in asset file names so servers can cache them forever. */
 export function contentHash(data: string | Buffer): string {

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startThread } from '../../threads/startThread.js';
+import { startThread } from '../../platform/threads/startThread.js';
 import type { BuildReport } from '../report/BuildReport.js';
 import type { PageRenderer } from './createPageRenderer.js';
 import type { PageResult } from './PageResult.js';

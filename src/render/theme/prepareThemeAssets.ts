@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SiteConfig } from '../config/SiteConfig.js';
-import type { BundleSink } from '../output/BundleSink.js';
+import type { BundleSink } from '../../bundle/BundleSink.js';
 import { writeHashedAsset } from '../output/writeHashedAsset.js';
 import { buildSiteCss } from './buildSiteCss.js';
 

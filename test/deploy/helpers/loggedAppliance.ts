@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import { rm } from 'node:fs/promises';
-import { systemClock, type Clock } from '../../../src/domain/Clock.js';
-import { startAppliance, type RunningAppliance } from '../../../src/server/startAppliance.js';
+import { systemClock, type Clock } from '../../../src/platform/Clock.js';
+import { startAppliance, type RunningAppliance } from '../../../src/app/startAppliance.js';
 import { applianceFetch, makeTempDir, makeTestConfig, type ApiInit, type ConfigOverrides } from '../../helpers/testAppliance.js';
 import { fetchExplained } from '../../helpers/fetchExplained.js';
 

@@ -1,0 +1,65 @@
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+import { createApp } from './createApp.js';
+import type { Config } from '../config/schema.js';
+import { bootstrapDataDir, prepareDataDir } from './bootstrap/bootstrapDataDir.js';
+import { serveSampleSite } from './bootstrap/serveSampleSite.js';
+import type { Clock } from '../platform/Clock.js';
+import type { ModuleContext } from '../features/Feature.js';
+import { createModules, type Modules } from './createFeatures.js';
+import type { ControlStore } from '../features/control/ControlStore.js';
+import { openControlStore } from '../features/control/ControlStore.js';
+import { DataDirLock } from '../platform/store/DataDirLock.js';
+import { appVersion } from './appVersion.js';
+import { closeGracefully, listen } from './listen.js';
+
+/** A running appliance. */
+export interface RunningAppliance {
+  url: string;
+  port: number;
+  httpServer: Server;
+  control: ControlStore;
+  modules: Modules;
+  /** The admin key created by this start (first start only), or null. */
+  createdAdminKey: string | null;
+  projectId: string;
+  /** Graceful stop: no new connections, drain, stop workers, flush the store, release the lock. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the whole appliance on a data directory: lock, store, first-start bootstrap,
+ * feature modules, HTTP server, background work. Used by `enclave serve` and by tests.
+ */
+export async function startAppliance(options: { config: Config; logger: Logger; clock: Clock; serveSample?: boolean }): Promise<RunningAppliance> {
+  const { config, logger, clock } = options;
+  await prepareDataDir(config.dataDir);
+  const lock = DataDirLock.acquire(config.dataDir);
+  try {
+    const control = await openControlStore(config);
+    const boot = await bootstrapDataDir(config.dataDir, control, clock);
+    let publicUrl = config.server.publicUrl ?? '';
+    const ctx: ModuleContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => publicUrl, version: appVersion };
+    const modules = await createModules(ctx);
+    const { app } = createApp({ config, logger, clock, control, modules: modules.all, version: appVersion });
+    const { httpServer, port } = await listen(app, config.server);
+    const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    publicUrl ||= url;
+    for (const module of modules.all) await module.start?.();
+    if (options.serveSample ?? true) serveSampleSite(config, modules, logger);
+
+    let stopping: Promise<void> | null = null;
+    const stop = () =>
+      (stopping ??= (async () => {
+        await closeGracefully(httpServer, config.server.shutdownTimeoutMs);
+        for (const module of [...modules.all].reverse()) await module.stop?.().catch((err) => logger.error({ err, module: module.name }, 'module stop failed'));
+        await control.document.flush();
+        lock.release();
+      })());
+    return { url, port, httpServer, control, modules, createdAdminKey: boot.adminKey, projectId: boot.projectId, stop };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}

@@ -1,0 +1,40 @@
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { SigningKeyring } from '../bundle/SigningKeyring.js';
+import type { Config } from '../config/schema.js';
+import type { Clock } from '../platform/Clock.js';
+import type { RouteSpec } from '../http/defineRoute.js';
+import type { ControlStore } from './control/ControlStore.js';
+
+/** What every feature module is built from. */
+export interface ModuleContext {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  control: ControlStore;
+  keyring: SigningKeyring;
+  /** Base URL for links this appliance hands out (known once the server listens). */
+  publicUrl(): string;
+  /** The application version (package.json). */
+  version: string;
+}
+
+/** One line of /_enclave/ready. */
+export interface Readiness {
+  status: 'ok' | 'degraded' | 'unavailable';
+  detail?: string;
+  [extra: string]: unknown;
+}
+
+/** A feature of the appliance: its routes, optional site handler, readiness and lifecycle. */
+export interface AppModule {
+  name: string;
+  routes: RouteSpec[];
+  /** Answers non-admin paths (the live docs site). At most one module provides it. */
+  siteHandler?: Middleware;
+  readiness?(): Readiness;
+  /** Background work (workers, cron). Not called by createApp, only by main/tests. */
+  start?(): Promise<void>;
+  /** Finish or checkpoint in-flight work; called on SIGTERM. */
+  stop?(): Promise<void>;
+}

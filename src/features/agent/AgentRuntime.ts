@@ -1,0 +1,26 @@
+import type { Logger } from 'pino';
+import type { Config } from '../../config/schema.js';
+import type { Clock } from '../../platform/Clock.js';
+import type { AgentJobStore } from './AgentJobStore.js';
+import type { AgentPaths } from './agentPaths.js';
+
+/** A run waiting for (or holding) a slot in the agent queue. */
+export interface AgentRunTask {
+  jobId: string;
+  prompt: string;
+}
+
+/** Where agent runs are queued; the domain only needs to add to it. */
+export interface AgentRunScheduler {
+  enqueue(task: AgentRunTask): void;
+}
+
+/** What the agent-job operations work with. */
+export interface AgentRuntime {
+  store: AgentJobStore;
+  settings: Config['agent'];
+  paths: AgentPaths;
+  clock: Clock;
+  logger: Logger;
+  queue: AgentRunScheduler;
+}

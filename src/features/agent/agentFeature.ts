@@ -1,0 +1,69 @@
+import { AgentJobStore } from './AgentJobStore.js';
+import type { AgentRuntime } from './AgentRuntime.js';
+import { agentPaths } from './agentPaths.js';
+import { failAgentJob } from './failAgentJob.js';
+import { executeAgentRun } from './executeAgentRun.js';
+import { RateLimiter } from '../../http/RateLimiter.js';
+import { agentRoutes } from './routes/agentRoutes.js';
+import { archiveStaleAgentJobs } from './agentArchiveTask.js';
+import { recoverInterruptedAgentJobs } from './agentRecovery.js';
+import { AgentRunQueue } from './AgentRunQueue.js';
+import { Scheduler } from '../../platform/Scheduler.js';
+import type { AppModule, ModuleContext } from '../Feature.js';
+
+/** How long stop() waits for killed agents to record their end before failing them itself. */
+const STOP_WAIT_MS = 3000;
+
+/** The agent-jobs feature, plus the archive task's body for tests and operators. */
+export interface AgentModule extends AppModule {
+  /** Archives completed/failed jobs untouched for agent.archiveAfterDays as of `now`; returns how many. */
+  archiveStaleJobs(now: Date): Promise<number>;
+}
+
+/**
+ * Builds the agent-jobs module: `/v2/agent` routes, a small in-memory run queue, boot-time
+ * recovery of jobs a crash left active, and the archive cron task.
+ */
+export async function createAgentModule(ctx: ModuleContext): Promise<AgentModule> {
+  const settings = ctx.config.agent;
+  const logger = ctx.logger.child({ module: 'agent' });
+  const store = await AgentJobStore.open(ctx.config.dataDir);
+  // Captured before any route can answer: only these can belong to a previous process.
+  const leftActive = new Set(store.withStatus('active').map((j) => j.id));
+  const paths = agentPaths(ctx.config.dataDir);
+  const base = { store, settings, paths, clock: ctx.clock, logger };
+  const queue = new AgentRunQueue(settings.concurrency, (task, signal) => executeAgentRun(base, task, signal), logger);
+  const runtime: AgentRuntime = { ...base, queue };
+  const limiter = new RateLimiter('agent', settings.requestsPerHour, 60 * 60 * 1000, ctx.clock);
+  const scheduler = new Scheduler(logger);
+  const archiveStaleJobs = (now: Date) => archiveStaleAgentJobs(store, now, settings.archiveAfterDays);
+
+  return {
+    name: 'agent',
+    routes: agentRoutes({ runtime, limiter }),
+    archiveStaleJobs,
+    readiness() {
+      const { running, waiting } = queue.size;
+      if (settings.command.length === 0) return { status: 'ok', detail: 'agent jobs disabled (agent.command is empty)' };
+      return { status: 'ok', running, waiting };
+    },
+    async start() {
+      const recovered = await recoverInterruptedAgentJobs(store, paths, leftActive, ctx.clock.now());
+      if (recovered.length > 0) logger.warn({ jobIds: recovered }, 'agent jobs left active by a previous run were marked failed (interrupted)');
+      scheduler.add('agent-archive', settings.archiveCron, async () => {
+        const archived = await archiveStaleJobs(ctx.clock.now());
+        if (archived > 0) logger.info({ archived }, 'archived agent jobs');
+      });
+    },
+    async stop() {
+      await scheduler.stop();
+      const unfinished = new Set(await queue.stop(STOP_WAIT_MS));
+      // Runs that did not record their end in time, and runs that never started, end here.
+      await store.updateWhere(
+        (j) => j.status === 'active' && unfinished.has(j.id),
+        (j) => failAgentJob(j, 'interrupted by shutdown', ctx.clock.now()),
+      );
+      await store.flush();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+import { readdir, readlink, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AgentJobStore } from './AgentJobStore.js';
+import type { AgentPaths } from './agentPaths.js';
+import { failAgentJob } from './failAgentJob.js';
+import { killProcessGroup } from './runBoundedProcess.js';
+
+/**
+ * Stops an agent a crashed server left running. The pid alone could have been reused by an
+ * unrelated process, so the group is killed only if that process still works inside this
+ * job's scratch directory (Linux /proc; elsewhere nothing is killed).
+ */
+async function killLeftoverAgent(pid: number, workDir: string): Promise<boolean> {
+  const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => null);
+  if (!cwd || (cwd !== workDir && !cwd.startsWith(`${workDir}/`))) return false;
+  killProcessGroup(pid, 'SIGKILL');
+  return true;
+}
+
+/**
+ * Boot-time recovery: jobs that were `active` when the data directory was opened belong to a
+ * process that is gone (crash, kill, power loss). Their agents are stopped, the jobs become
+ * `failed` with `interrupted`, and scratch clones no live run owns are deleted. Returns the job ids.
+ */
+export async function recoverInterruptedAgentJobs(store: AgentJobStore, paths: AgentPaths, jobIds: ReadonlySet<string>, now: Date): Promise<string[]> {
+  const interrupted = store.withStatus('active').filter((j) => jobIds.has(j.id));
+  for (const job of interrupted) if (job.pid) await killLeftoverAgent(job.pid, paths.work(job.id));
+  await store.updateWhere(
+    (j) => j.status === 'active' && jobIds.has(j.id),
+    (j) => failAgentJob(j, 'interrupted', now),
+  );
+  // Scratch clones of dead runs go; a run started since boot keeps its own.
+  const live = new Set(store.withStatus('active').map((j) => j.id));
+  const leftovers = await readdir(paths.workRoot).catch(() => [] as string[]);
+  for (const name of leftovers) if (!live.has(name)) await rm(join(paths.workRoot, name), { recursive: true, force: true });
+  return interrupted.map((j) => j.id);
+}

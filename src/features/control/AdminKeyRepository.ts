@@ -1,0 +1,60 @@
+import type { JsonStore } from '../../platform/store/JsonStore.js';
+import type { AdminKeyRecord, ControlData } from './controlDocument.js';
+
+/** How often a key's `lastUsedAt` is persisted at most: a write per request would cost more than the request. */
+const LAST_USED_PERSIST_MS = 60_000;
+
+/** Admin key records, indexed by hash for the lookup on every request. */
+export class AdminKeyRepository {
+  private byHash = new Map<string, AdminKeyRecord>();
+
+  constructor(private readonly store: JsonStore<ControlData>) {
+    this.reindex();
+  }
+
+  /** The key record stored under `hash`, or undefined. */
+  findByHash(hash: string): AdminKeyRecord | undefined {
+    return this.byHash.get(hash);
+  }
+
+  /** The key with `id`, or undefined. */
+  find(id: string): AdminKeyRecord | undefined {
+    return this.store.data.adminKeys.find((k) => k.id === id);
+  }
+
+  /** Keys of one project, or all keys. */
+  list(projectId?: string): AdminKeyRecord[] {
+    return this.store.data.adminKeys.filter((k) => !projectId || k.projectId === projectId);
+  }
+
+  /** Stores a new key durably. */
+  async insert(record: AdminKeyRecord): Promise<void> {
+    await this.store.update((d) => {
+      d.adminKeys.push(record);
+    });
+    this.reindex();
+  }
+
+  /** Marks a key revoked durably; false when there is no such key. */
+  async revoke(id: string, at: Date): Promise<boolean> {
+    const found = await this.store.update((d) => {
+      const key = d.adminKeys.find((k) => k.id === id);
+      if (key && !key.revokedAt) key.revokedAt = at.toISOString();
+      return Boolean(key);
+    });
+    this.reindex();
+    return found;
+  }
+
+  /** Records use of a key; persisted at most once a minute per key. */
+  touch(record: AdminKeyRecord, at: Date): void {
+    const previous = record.lastUsedAt ? Date.parse(record.lastUsedAt) : 0;
+    const due = Math.abs(at.getTime() - previous) >= LAST_USED_PERSIST_MS;
+    record.lastUsedAt = at.toISOString();
+    if (due) this.store.update(() => {}).catch(() => {}); // best effort: usage time is advisory
+  }
+
+  private reindex(): void {
+    this.byHash = new Map(this.store.data.adminKeys.map((k) => [k.hash, k]));
+  }
+}

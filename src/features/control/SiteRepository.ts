@@ -1,0 +1,50 @@
+import type { JsonStore } from '../../platform/store/JsonStore.js';
+import type { ControlData, SiteRecord } from './controlDocument.js';
+
+/** A site as the rest of the appliance sees it, whether declared in config or stored. */
+export interface Site {
+  domain: string;
+  source: string;
+  ref: string | null;
+  projectId: string;
+  origin: 'config' | 'store';
+}
+
+/** Sites: those in the config file (which win) merged with those added at run time. */
+export class SiteRepository {
+  constructor(
+    private readonly store: JsonStore<ControlData>,
+    private readonly configured: { domain: string; source: string; ref?: string; projectId?: string }[],
+  ) {}
+
+  /** Every site, config first. */
+  list(): Site[] {
+    const defaultProject = this.store.data.defaultProjectId ?? '';
+    const fromConfig: Site[] = this.configured.map((s) => ({
+      domain: s.domain.toLowerCase(),
+      source: s.source,
+      ref: s.ref ?? null,
+      projectId: s.projectId ?? defaultProject,
+      origin: 'config',
+    }));
+    const seen = new Set(fromConfig.map((s) => s.domain));
+    const stored: Site[] = this.store.data.sites
+      .filter((s) => !seen.has(s.domain))
+      .map((s) => ({ domain: s.domain, source: s.source, ref: s.ref, projectId: s.projectId, origin: 'store' }));
+    return [...fromConfig, ...stored];
+  }
+
+  /** The site serving `domain` (case-insensitive), or undefined. */
+  find(domain: string): Site | undefined {
+    const wanted = domain.toLowerCase();
+    return this.list().find((s) => s.domain === wanted);
+  }
+
+  /** Adds or replaces a stored site durably. */
+  async upsert(site: SiteRecord): Promise<void> {
+    await this.store.update((d) => {
+      d.sites = d.sites.filter((s) => s.domain !== site.domain);
+      d.sites.push({ ...site, domain: site.domain.toLowerCase() });
+    });
+  }
+}

@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import { JsonStore } from '../../platform/store/JsonStore.js';
+
+/** A project: the owner of keys, sites, jobs and feedback. */
+export interface ProjectRecord {
+  id: string;
+  name: string;
+  features: { staticExport: boolean };
+  createdAt: string;
+}
+
+/** An admin key as stored: never the key itself, only its SHA-256 and last four characters. */
+export interface AdminKeyRecord {
+  id: string;
+  projectId: string;
+  name: string;
+  scope: 'read' | 'write';
+  hash: string;
+  last4: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** A site added at run time (the CLI or first start); sites in the config file are not stored. */
+export interface SiteRecord {
+  domain: string;
+  source: string;
+  ref: string | null;
+  projectId: string;
+  createdAt: string;
+}
+
+/** The control-plane document `control.json`. */
+export interface ControlData {
+  schemaVersion: number;
+  defaultProjectId: string | null;
+  projects: ProjectRecord[];
+  adminKeys: AdminKeyRecord[];
+  sites: SiteRecord[];
+}
+
+/** Current schema version of control.json. */
+export const CONTROL_SCHEMA_VERSION = 1;
+
+/** Opens the control-plane document in `dataDir`. */
+export function openControlDocument(dataDir: string): Promise<JsonStore<ControlData>> {
+  return JsonStore.open<ControlData>({
+    path: join(dataDir, 'control.json'),
+    schemaVersion: CONTROL_SCHEMA_VERSION,
+    defaults: () => ({ schemaVersion: CONTROL_SCHEMA_VERSION, defaultProjectId: null, projects: [], adminKeys: [], sites: [] }),
+    // Version 0 is a file written before versioning existed: nothing to change but the number.
+    migrations: { 0: () => {} },
+  });
+}

@@ -1,0 +1,39 @@
+import type { Clock } from '../../platform/Clock.js';
+import { AppError } from '../../platform/AppError.js';
+import { randomId } from '../../platform/randomId.js';
+import type { AdminKeyRecord } from './controlDocument.js';
+import type { ControlStore } from './ControlStore.js';
+import { generateAdminKey, hashAdminKey } from './adminKeyFormat.js';
+
+/** What to create: a named key for one project. */
+export interface NewAdminKey {
+  projectId: string;
+  name: string;
+  scope: 'read' | 'write';
+  expiresAt?: Date | null;
+}
+
+/** Creates and stores a key; the plain key is returned once and never stored. */
+export async function createAdminKey(
+  control: ControlStore,
+  clock: Clock,
+  input: NewAdminKey,
+): Promise<{ key: string; record: AdminKeyRecord }> {
+  if (!control.projects.find(input.projectId)) throw AppError.notFound(`Project ${input.projectId} not found`);
+  if (input.expiresAt && input.expiresAt.getTime() <= clock.now().getTime()) throw AppError.badRequest('expiresAt must be in the future');
+  const key = generateAdminKey();
+  const record: AdminKeyRecord = {
+    id: randomId('key_'),
+    projectId: input.projectId,
+    name: input.name,
+    scope: input.scope,
+    hash: hashAdminKey(key),
+    last4: key.slice(-4),
+    createdAt: clock.now().toISOString(),
+    expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  await control.keys.insert(record);
+  return { key, record };
+}

@@ -1,0 +1,54 @@
+import type { ActiveSite, ActiveSiteInfo } from './ActiveSite.js';
+import type { SiteRepository } from '../control/SiteRepository.js';
+import { isHashedAsset } from './loadSiteVersion.js';
+import type { ServedFile, SiteVersion } from './SiteVersion.js';
+
+/**
+ * The live pointer: which version answers requests. A switch is one assignment, so every
+ * request sees either the old or the new version, never a mix; a request keeps the version it
+ * started with (it holds a reference) until it finishes.
+ */
+export class LiveSite implements ActiveSite {
+  private active: SiteVersion | null = null;
+  /** Other versions still on disk, newest first: they answer content-hashed assets only. */
+  private kept: SiteVersion[] = [];
+
+  constructor(private readonly sites: SiteRepository) {}
+
+  /** The version serving requests now. */
+  version(): SiteVersion | null {
+    return this.active;
+  }
+
+  /** Kept versions (not live), newest activation first. */
+  keptVersions(): readonly SiteVersion[] {
+    return this.kept;
+  }
+
+  /** Makes `next` live and `kept` the fallback set, in one step. */
+  switchTo(next: SiteVersion | null, kept: SiteVersion[]): void {
+    this.active = next;
+    this.kept = kept.filter((v) => v !== next);
+  }
+
+  /**
+   * A content-hashed asset the live version lacks but a kept one has. A page fetched just
+   * before a switch asks for its own assets just after; their names embed their content hash,
+   * so serving them from the older version is exact, and the page never breaks mid-load.
+   */
+  olderAsset(path: string): { version: SiteVersion; file: ServedFile } | null {
+    if (!isHashedAsset(path)) return null;
+    for (const version of this.kept) {
+      const file = version.file(path);
+      if (file) return { version, file };
+    }
+    return null;
+  }
+
+  /** @inheritdoc */
+  current(): ActiveSiteInfo | null {
+    const live = this.active;
+    if (!live) return null;
+    return { domain: live.domain, projectId: this.sites.find(live.domain)?.projectId ?? null, version: live.version, pagePaths: live.pagePaths };
+  }
+}

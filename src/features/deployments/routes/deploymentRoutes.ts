@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { BundleRefusedError } from '../../../bundle/BundleRefusedError.js';
+import { AppError } from '../../../platform/AppError.js';
+import type { SiteDeployer } from '../SiteDeployer.js';
+import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
+import { deploymentSchema, presentDeployment } from './presentDeployment.js';
+
+/** How long POST /v1/deployments waits for the result before answering 202. */
+export const DEPLOY_WAIT_MS = 10_000;
+
+const errorSchema = z.object({ error: z.string(), details: z.array(z.object({ message: z.string() })).optional() });
+const refusedSchema = errorSchema.extend({ deploymentId: z.string().nullable().optional() });
+const bundleSource = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((s) => /^(https?|file):\/\//i.test(s) || s.startsWith('/'), 'bundleUrl must be an http(s):// or file:// URL or an absolute path on the appliance');
+const statusSchema = z.object({
+  active: deploymentSchema.nullable(),
+  kept: z.array(deploymentSchema).describe('Versions on disk that a rollback can switch to, newest first'),
+  running: deploymentSchema.nullable(),
+  history: z.array(deploymentSchema).describe('Latest deployment attempts, newest first'),
+  events: z.array(z.object({ at: z.string(), kind: z.string(), deploymentId: z.string(), version: z.string().nullable(), detail: z.string().nullable() })),
+  lastError: z.object({ at: z.string(), source: z.string(), reason: z.string() }).nullable(),
+});
+
+/**
+ * The deployment API. Deployments are appliance-wide (one live site), not per project, so
+ * any project's key may use it: a read key may look, a write key may deploy or roll back.
+ * POST /v1/deployments waits up to 10 s: 200 when the bundle went live (or was already live),
+ * 422 when it was refused, else 202 with the running record (poll GET /v1/deployments/{id}).
+ */
+export function deploymentRoutes(deployer: SiteDeployer): RouteSpec[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/deployments',
+      summary: 'Deploy a bundle (fetch, verify, activate); waits up to 10 s, then answers 202 (write key of any project)',
+      tag: 'deployments',
+      auth: 'admin',
+      body: z.strictObject({
+        bundleUrl: bundleSource.describe('http(s):// URL (e.g. a signed link), file:// URL or absolute path on the appliance'),
+        version: z.string().min(1).max(200).nullable().optional().describe('Pin: refuse the bundle unless its manifest names this version'),
+      }),
+      responses: {
+        200: { description: 'Activated, or the same bundle was already active (status `unchanged`)', schema: deploymentSchema },
+        202: { description: 'Still running; poll GET /v1/deployments/{id}', schema: deploymentSchema },
+        409: { description: 'Another deployment is running', schema: refusedSchema },
+        422: { description: 'Bundle could not be fetched or failed verification; the live site is unchanged', schema: refusedSchema },
+      },
+      async handler(ctx, { body }) {
+        const started = await deployer.begin(body.bundleUrl, { origin: 'api', pin: body.version ?? null, failIfBusy: true });
+        started.done.catch(() => {}); // the outcome is recorded either way; a late failure must not go unhandled
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), DEPLOY_WAIT_MS)));
+        try {
+          const outcome = await Promise.race([started.done, timeout]);
+          if (outcome === 'pending') {
+            ctx.status = 202;
+            ctx.set('Location', `/v1/deployments/${started.record.id}`);
+            ctx.body = presentDeployment(deployer.record(started.record.id) ?? started.record);
+            return;
+          }
+          ctx.body = presentDeployment(outcome);
+        } catch (err) {
+          if (err instanceof BundleRefusedError) {
+            const prefix = err.stage === 'fetch' ? 'Bundle could not be fetched' : 'Bundle refused';
+            throw new AppError(422, `${prefix}: ${err.reason}`, { extra: { deploymentId: started.record.id } });
+          }
+          throw err;
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/deployments',
+      summary: 'The live version, kept versions, recent attempts and the last error',
+      tag: 'deployments',
+      auth: 'admin',
+      responses: { 200: { description: 'Deployment state', schema: statusSchema } },
+      handler(ctx) {
+        const status = deployer.status();
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = {
+          active: status.active && presentDeployment(status.active),
+          kept: status.kept.map(presentDeployment),
+          running: status.running && presentDeployment(status.running),
+          history: status.history.map(presentDeployment),
+          events: status.events,
+          lastError: status.lastError,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/deployments/:id',
+      summary: 'One deployment attempt',
+      tag: 'deployments',
+      auth: 'admin',
+      params: z.object({ id: z.string().regex(/^dp_[0-9a-f]{16}$/, 'id must look like dp_ + 16 hex digits') }),
+      responses: { 200: { description: 'The deployment', schema: deploymentSchema }, 404: { description: 'Unknown deployment', schema: errorSchema } },
+      handler(ctx, { params }) {
+        const record = deployer.record(params.id);
+        if (!record) throw AppError.notFound('No such deployment');
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = presentDeployment(record);
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/deployments/rollback',
+      summary: 'Switch back to a kept version: the named one (version label or deployment id), else the previous',
+      tag: 'deployments',
+      auth: 'admin',
+      body: z.strictObject({ version: z.string().min(1).max(200).nullable().optional().describe('Version label or deployment id; default: the previously active version') }),
+      responses: {
+        200: { description: 'Now active', schema: deploymentSchema },
+        404: { description: 'No such kept version', schema: errorSchema },
+        409: { description: 'A deployment is running, or that version is already active', schema: refusedSchema },
+      },
+      async handler(ctx, { body }) {
+        ctx.body = presentDeployment(await deployer.rollback(body.version ?? null));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,109 @@
+import type { Context } from 'koa';
+import { z } from 'zod';
+import type { SigningKeyring } from '../../../bundle/SigningKeyring.js';
+import { domainSchema } from '../../../config/sections/sites.js';
+import type { Clock } from '../../../platform/Clock.js';
+import type { ExportJobRepository } from '../ExportJobRepository.js';
+import { findProjectJob, issueBundleLink } from '../issueBundleLink.js';
+import { startExportJob } from '../startExportJob.js';
+import type { ControlStore } from '../../control/ControlStore.js';
+import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
+import type { AuthState } from '../../control/authenticateAdmin.js';
+import { bundleLinkSchema, exportJobSchema, presentExportJob } from './presentExportJob.js';
+
+/** What the static-export routes work with. */
+export interface StaticExportRouteDeps {
+  jobs: ExportJobRepository;
+  control: ControlStore;
+  clock: Clock;
+  keyring: SigningKeyring;
+  linkTtlSeconds: number;
+  defaultStrict: boolean;
+  publicUrl: () => string;
+  /** Called after a job is queued (wakes the worker). */
+  onQueued: () => void;
+}
+
+const errorSchema = z.object({ error: z.string(), details: z.array(z.object({ message: z.string() })).optional() });
+
+const startBody = z.strictObject({
+  domain: domainSchema.describe('Bare host name of one of the project’s sites'),
+  version: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1–64 letters, digits, dots, dashes or underscores')
+    .optional()
+    .describe('Version label recorded in the bundle; default derived from the content'),
+  paths: z.array(z.string().min(1).max(1024)).min(1).max(100_000).optional().describe('Only these page paths'),
+  strict: z.boolean().optional().describe('Fail the job on the first page that does not render'),
+});
+
+const jobParams = z.strictObject({ jobId: z.string().max(64).describe('Export job id (se_…)') });
+
+function projectOf(ctx: Context): string {
+  return (ctx.state.auth as AuthState).projectId;
+}
+
+/** `/v1/static-export`: start a job, poll it, get a signed link to its bundle. */
+export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/v1/static-export/jobs',
+      summary: 'Start a static export of a site',
+      tag: 'static-export',
+      auth: 'admin',
+      body: startBody,
+      responses: {
+        202: { description: 'Queued', schema: exportJobSchema },
+        400: { description: 'Invalid body or a domain that is not a site of this project', schema: errorSchema },
+        401: { description: 'Missing or invalid key', schema: errorSchema },
+        403: { description: 'Static export not enabled for the project, or a read-only key', schema: errorSchema },
+        409: { description: 'An export of that domain is already queued or running', schema: errorSchema.extend({ jobId: z.string() }) },
+      },
+      async handler(ctx, { body }) {
+        const job = await startExportJob(deps, projectOf(ctx), body);
+        // Presented before the worker is woken: the 202 shows the job as it was accepted.
+        ctx.body = presentExportJob(job);
+        ctx.status = 202;
+        ctx.set('Location', `/v1/static-export/jobs/${job.id}`);
+        deps.onQueued();
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/static-export/jobs/:jobId',
+      summary: 'Get an export job',
+      tag: 'static-export',
+      auth: 'admin',
+      params: jobParams,
+      responses: {
+        200: { description: 'The job', schema: exportJobSchema },
+        401: { description: 'Missing or invalid key', schema: errorSchema },
+        404: { description: 'No such job in this project', schema: errorSchema },
+      },
+      handler(ctx, { params }) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = presentExportJob(findProjectJob(deps.jobs, projectOf(ctx), params.jobId));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/static-export/jobs/:jobId/bundle',
+      summary: 'Get a fresh signed, expiring download link to a completed job’s zip',
+      tag: 'static-export',
+      auth: 'admin',
+      params: jobParams,
+      responses: {
+        200: { description: 'The bundle link', schema: bundleLinkSchema },
+        401: { description: 'Missing or invalid key', schema: errorSchema },
+        403: { description: 'Read-only key', schema: errorSchema },
+        404: { description: 'No such job in this project', schema: errorSchema },
+        409: { description: 'The job is not completed', schema: errorSchema },
+      },
+      handler(ctx, { params }) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = issueBundleLink({ ...deps, ttlSeconds: deps.linkTtlSeconds }, projectOf(ctx), params.jobId);
+      },
+    }),
+  ];
+}

@@ -1,0 +1,29 @@
+import { AppError } from '../../platform/AppError.js';
+import type { Clock } from '../../platform/Clock.js';
+import type { ControlStore } from '../control/ControlStore.js';
+import type { ExportJobRecord } from './ExportJobRecord.js';
+import type { ExportJobRepository } from './ExportJobRepository.js';
+import { queueExportJob, type ExportOptions } from './queueExportJob.js';
+
+/** Message of the 403 for projects without the feature (worded as the hosted product does). */
+export const FEATURE_OFF_MESSAGE = 'Static export requires an Enterprise plan';
+
+/**
+ * A client's export request: refuses projects without the feature (403) and domains that are
+ * not the project's sites (400 — the same answer whether the domain is unknown or another
+ * project's, so other tenants' sites don't leak), then queues the job (409 if the site is busy).
+ */
+export async function startExportJob(
+  deps: { control: ControlStore; jobs: ExportJobRepository; clock: Clock; defaultStrict: boolean },
+  projectId: string,
+  request: ExportOptions & { domain: string },
+): Promise<ExportJobRecord> {
+  const project = deps.control.projects.find(projectId);
+  if (!project) throw AppError.notFound('Project not found');
+  if (!project.features.staticExport) throw AppError.forbidden(FEATURE_OFF_MESSAGE);
+  const site = deps.control.sites.find(request.domain);
+  if (!site || site.projectId !== projectId) {
+    throw AppError.invalid([{ message: `body.domain: '${request.domain}' is not a site of this project` }]);
+  }
+  return queueExportJob(deps, site, request);
+}

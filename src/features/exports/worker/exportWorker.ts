@@ -1,0 +1,134 @@
+/**
+ * Entry of an export worker process (forked by runExportInChild). It renders one site and packs
+ * its zip, reporting progress over IPC. Rendering and zipping are CPU- and memory-heavy; doing
+ * them here keeps the server's event loop free and lets the server kill a runaway job.
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createZipSink } from '../../../bundle/createZipSink.js';
+import { preloadRenderer } from '../../../render/preloadRenderer.js';
+import { renderSite } from '../../../render/renderSite.js';
+import { scanSourceLanguages } from '../../../render/code/scanSourceLanguages.js';
+import { warmUpHighlighter } from '../../../render/code/warmUpHighlighter.js';
+import { exportSourceAtRef } from './exportSourceAtRef.js';
+import { relaxHeapGrowthWhileSmall } from './heapGrowthPolicy.js';
+import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
+
+/** Progress messages are coalesced to this interval (the server persists even less often). */
+const PROGRESS_INTERVAL_MS = 100;
+
+const controller = new AbortController();
+
+// The worker's heap cap makes V8 collect far more often than a small site needs (see the policy).
+relaxHeapGrowthWhileSmall();
+
+function send(message: FromWorker): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.connected) return resolve();
+    process.send!(message, undefined, {}, () => resolve());
+  });
+}
+
+/** `<domain>-<version>.zip`, with anything unexpected in the version replaced, for a safe file and URL segment. */
+function bundleFileName(domain: string, version: string): string {
+  return `${domain}-${version}.zip`.replace(/[^A-Za-z0-9._-]/g, '-');
+}
+
+async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
+  const now = new Date(input.now);
+  let sourceDir = input.sourceDir;
+  if (input.ref) {
+    sourceDir = join(input.runDir, 'source');
+    await exportSourceAtRef(input.sourceDir, input.ref, sourceDir);
+  }
+  let lastSent = 0;
+  const renderStart = performance.now();
+  // Pages go straight into the zip (deflated on a thread of its own as they arrive, then kept in a
+  // scratch file until the archive is written); no site folder is written.
+  await mkdir(input.runDir, { recursive: true });
+  const out = createZipSink({ thread: true, spillPath: join(input.runDir, 'zip-entries.spill') });
+  const rendered = await renderSite({
+    sourceDir,
+    out,
+    domain: input.domain,
+    jobId: input.jobId,
+    version: input.version ?? undefined,
+    paths: input.paths ?? undefined,
+    strict: input.strict,
+    now,
+    generatorVersion: input.generatorVersion,
+    cacheDir: input.cacheDir ?? undefined,
+    feedbackEndpoint: input.feedbackEndpoint,
+    threads: input.renderThreads,
+    signal: controller.signal,
+    onProgress(done, total) {
+      const t = Date.now();
+      if (done < total && t - lastSent < PROGRESS_INTERVAL_MS) return;
+      lastSent = t;
+      void send({ type: 'rendering', rendered: done, total });
+    },
+  });
+  controller.signal.throwIfAborted();
+  const packStart = performance.now();
+  const file = bundleFileName(input.domain, rendered.version);
+  void send({ type: 'packing', done: 0, total: 1, version: rendered.version, pageCount: rendered.pageCount + rendered.failed });
+  const packed = await out.finish(join(input.bundleDir, file), now);
+  const packMs = performance.now() - packStart;
+  await rm(input.workDir, { recursive: true, force: true });
+  return {
+    version: rendered.version,
+    pageCount: rendered.pageCount,
+    expected: rendered.expected,
+    failed: rendered.failed,
+    warnings: rendered.warnings,
+    file,
+    sizeBytes: packed.sizeBytes,
+    sha256: packed.sha256,
+    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    renderMs: Math.round(packStart - renderStart),
+    packMs: Math.round(packMs),
+    languages: rendered.languages,
+  };
+}
+
+function describe(err: unknown): string {
+  if (controller.signal.aborted) return 'export aborted';
+  const message = err instanceof Error ? err.message : String(err);
+  return message.split('\n')[0].slice(0, 500) || 'export failed';
+}
+
+let started = false;
+let warming = false;
+process.on('message', (message: ToWorker) => {
+  if (message.type === 'abort') {
+    controller.abort();
+    return;
+  }
+  if (message.type === 'warm') {
+    // Only while waiting, and once: it stops as soon as the job arrives, so it only ever uses
+    // time this worker would otherwise have idled.
+    if (started || warming) return;
+    warming = true;
+    const stop = () => started;
+    void (message.languages.length ? Promise.resolve(message.languages) : scanSourceLanguages(message.sources, stop))
+      .then((languages) => warmUpHighlighter(languages, stop))
+      .then((warmed) => send({ type: 'warmed', warmed }))
+      .catch(() => {});
+    return;
+  }
+  if (message.type !== 'run' || started) return;
+  started = true;
+  void run(message.input)
+    .then(
+      (result) => send({ type: 'done', result }),
+      (err: unknown) => send({ type: 'failed', error: describe(err) }),
+    )
+    // The last message is flushed; leave (one process per job keeps memory bounded).
+    .finally(() => process.exit(0));
+});
+// An orphaned worker (server killed) must not keep rendering for nobody.
+process.on('disconnect', () => process.exit(0));
+// A failed preload is not fatal here: the render loads the highlighter again and reports why it can't.
+void preloadRenderer()
+  .catch(() => {})
+  .then(() => send({ type: 'ready' }));

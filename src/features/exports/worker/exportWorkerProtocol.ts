@@ -1,0 +1,66 @@
+/**
+ * Messages between the server and an export worker process (`child_process.fork` IPC).
+ * The worker renders and packs one job, reporting as it goes; the server owns the job record.
+ */
+import type { WarmUpResult } from '../../../render/code/warmUpHighlighter.js';
+
+/** Everything the worker needs to run one job; plain data only (it crosses a process boundary). */
+export interface ExportTaskInput {
+  jobId: string;
+  domain: string;
+  sourceDir: string;
+  /** Git ref to export when `sourceDir` is a repository; null exports the directory as is. */
+  ref: string | null;
+  workDir: string;
+  /** This run's own scratch folder inside `workDir`. */
+  runDir: string;
+  bundleDir: string;
+  version: string | null;
+  paths: string[] | null;
+  strict: boolean;
+  /** ISO instant recorded in the manifest and the zip entries. */
+  now: string;
+  generatorVersion: string;
+  cacheDir: string | null;
+  feedbackEndpoint: string | null;
+  /** Extra page-rendering threads (config export.renderThreads). */
+  renderThreads: number;
+}
+
+/** What a finished job produced. */
+export interface ExportTaskResult {
+  version: string;
+  pageCount: number;
+  expected: number;
+  failed: number;
+  warnings: number;
+  file: string;
+  sizeBytes: number;
+  sha256: string;
+  /** Peak resident memory of the worker process (bytes), for benchmarks and logs. */
+  peakRssBytes: number;
+  renderMs: number;
+  packMs: number;
+  /** Fence languages the site uses; the next spare worker warms their grammars. */
+  languages: string[];
+}
+
+/** Server → worker. */
+export type ToWorker =
+  | { type: 'run'; input: ExportTaskInput }
+  | { type: 'abort' }
+  /**
+   * To a worker still waiting for its job: get these fence languages' grammars ready meanwhile,
+   * or, with no languages known, those the pages under `sources` use.
+   */
+  | { type: 'warm'; languages: string[]; sources: string[] };
+
+/** Worker → server. */
+export type FromWorker =
+  | { type: 'ready' }
+  /** Answer to `warm`: grammars loaded and compiled ahead before the job came (or all of them). */
+  | { type: 'warmed'; warmed: WarmUpResult }
+  | { type: 'rendering'; rendered: number; total: number }
+  | { type: 'packing'; done: number; total: number; version: string; pageCount: number }
+  | { type: 'done'; result: ExportTaskResult }
+  | { type: 'failed'; error: string };

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import type { Clock } from '../../../platform/Clock.js';
+import { feedbackSubmissionSchema } from '../feedbackSubmissionSchema.js';
+import { ingestFeedback } from '../ingestFeedback.js';
+import type { ActiveSite } from '../../deployments/ActiveSite.js';
+import type { FeedbackLog } from '../log/FeedbackLog.js';
+import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
+import type { RateLimiter } from '../../../http/RateLimiter.js';
+import { allowedOriginSet, checkFeedbackOrigin } from './checkFeedbackOrigin.js';
+
+/** What the collection route needs. */
+export interface FeedbackRouteDeps {
+  log: FeedbackLog;
+  activeSite: ActiveSite;
+  clock: Clock;
+  limiter: RateLimiter;
+  bodyLimitBytes: number;
+  allowedOrigins: readonly string[];
+}
+
+/** `POST /_enclave/feedback`: the served site's widget posts here (no admin key). */
+export function feedbackRoutes(deps: FeedbackRouteDeps): RouteSpec[] {
+  const allowed = allowedOriginSet(deps.allowedOrigins);
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/_enclave/feedback',
+      summary: 'Record reader feedback for a page of the live site',
+      tag: 'feedback',
+      auth: 'public',
+      body: feedbackSubmissionSchema(deps.activeSite),
+      bodyLimitBytes: deps.bodyLimitBytes,
+      rateLimit: { limiter: deps.limiter, key: (ctx) => ctx.ip },
+      responses: {
+        201: { description: 'Stored durably', schema: z.object({ id: z.string() }) },
+        400: { description: 'Invalid submission (every problem listed)' },
+        403: { description: 'Posted from another site' },
+        413: { description: 'Body too large' },
+        429: { description: 'Too many posts from this client address' },
+        503: { description: 'No docs site is live' },
+        507: { description: 'The data volume is full; nothing was stored' },
+      },
+      async handler(ctx, { body }) {
+        // Refuses other sites' posts; CORS headers for allowed origins come from allowFeedbackOrigins.
+        checkFeedbackOrigin(ctx, allowed);
+        const entry = await ingestFeedback(deps, body);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.status = 201;
+        ctx.body = { id: entry.id };
+      },
+    }),
+  ];
+}
