@@ -13,6 +13,7 @@ import { isAdminPath } from '../http/isAdminPath.js';
 import { healthRoutes } from './routes/healthRoutes.js';
 import { openapiRoutes } from './routes/openapiRoutes.js';
 import { projectRoutes } from '../features/control/routes/projectRoutes.js';
+import { authenticateAdmin } from '../features/control/authenticateAdmin.js';
 import type { AppModule } from '../features/Feature.js';
 import type { ControlStore } from '../features/control/ControlStore.js';
 
@@ -47,7 +48,10 @@ export function createApp(deps: AppDeps): EnclaveApp {
   routes.push(...projectRoutes({ control: deps.control }));
   for (const module of deps.modules) routes.push(...module.routes);
 
-  const router = buildRouter(routes, { keys: deps.control.keys, clock: deps.clock, logger, adminBodyBytes: config.limits.adminBodyBytes });
+  const router = buildRouter(routes, {
+    authenticate: authenticateAdmin({ keys: deps.control.keys, clock: deps.clock, logger }),
+    adminBodyBytes: config.limits.adminBodyBytes,
+  });
   const siteHandler = deps.modules.find((m) => m.siteHandler)?.siteHandler;
   const adminHosts = new Set(config.server.adminHosts.map((h) => h.toLowerCase()));
   const siteHosts = new Set(config.server.siteHosts.map((h) => h.toLowerCase()));

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { BundleManifest, ManifestFields } from './bundleManifest.js';
 
 /** A file of the bundle as the manifest lists it. */
 export interface BundleFile {
@@ -27,6 +28,8 @@ export interface BundleSink {
   read(rel: string): Promise<Buffer>;
   /** Every file written so far, sorted by path. */
   files(): BundleFile[];
+  /** Writes `_enclave/manifest.json` last, listing every file written before it. */
+  writeManifest(fields: ManifestFields): Promise<BundleManifest>;
 }
 
 /** How the manifest describes `bytes` stored at `path`. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { BundleSink } from './BundleSink.js';
 
 /** Where the manifest sits inside a bundle. */
 export const MANIFEST_PATH = '_enclave/manifest.json';
@@ -23,3 +24,13 @@ export const bundleManifestSchema = z.object({
 
 /** A parsed, well-formed bundle manifest. */
 export type BundleManifest = z.infer<typeof bundleManifestSchema>;
+
+/** What the renderer supplies for a manifest; the file list comes from the sink. */
+export type ManifestFields = Omit<BundleManifest, 'files' | 'formatVersion'>;
+
+/** Writes the manifest, listing every file written so far (the sink hashed each as it arrived). */
+export async function writeManifest(out: BundleSink, fields: ManifestFields): Promise<BundleManifest> {
+  const manifest: BundleManifest = { formatVersion: 1, ...fields, files: out.files().filter((f) => f.path !== MANIFEST_PATH) };
+  await out.write(MANIFEST_PATH, `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}

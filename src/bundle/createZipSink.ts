@@ -7,6 +7,7 @@ import { prepareStreamedEntry } from './prepareStreamedEntry.js';
 import { SpillFile, type SpillSlice } from './SpillFile.js';
 import { writeZipArchive, type WrittenArchive } from './writeZipArchive.js';
 import { ZipEntryCompressor } from './ZipEntryCompressor.js';
+import { writeManifest } from './bundleManifest.js';
 
 /** The same bytes as a Buffer, without a copy (entries come back from the thread as plain Uint8Arrays). */
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -69,7 +70,7 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string } 
   };
   const put = (rel: string, content: EntryContent) => store(rel, compressor.prepare(rel, content));
 
-  return {
+  const sink: ZipSink = {
     write: put,
     writeParts: (rel, parts) => store(rel, prepareStreamedEntry(rel, parts)),
     copy: async (from, rel) => put(rel, await readFile(from)),
@@ -82,6 +83,7 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string } 
       return entry.method === DEFLATED ? inflateRawSync(data) : data;
     },
     files,
+    writeManifest: (fields) => writeManifest(sink, fields),
     close: () => compressor.close(),
 
     async finish(zipPath, now) {
@@ -94,6 +96,7 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string } 
       }
     },
   };
+  return sink;
 
   /** An entry's compressed bytes, in memory or read from the scratch file. */
   function bytesOf(entry: Stored): Buffer {

@@ -5,6 +5,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { redactUrl } from '../platform/logging/redact.js';
+import { sha256OfFile } from '../platform/sha256OfFile.js';
 import { BundleRefusedError } from './BundleRefusedError.js';
 import { downloadBundle } from './downloadBundle.js';
 
@@ -44,13 +45,6 @@ export async function fetchBundle(source: string, options: FetchOptions): Promis
     await rm(dest, { force: true });
     throw err;
   }
-}
-
-/** SHA-256 (hex) of a file, streamed. */
-export async function sha256OfFile(path: string): Promise<string> {
-  const hash = createHash('sha256');
-  await pipeline(createReadStream(path, { highWaterMark: 1024 * 1024 }), hash);
-  return hash.digest('hex');
 }
 
 function localPathOf(source: string): string {

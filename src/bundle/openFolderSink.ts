@@ -3,6 +3,7 @@ import { mkdir, open, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { describeBytes, sortedFiles, type BundleFile, type BundleSink } from './BundleSink.js';
 import { encodeTextInChunks } from './encodeTextInChunks.js';
+import { writeManifest } from './bundleManifest.js';
 
 /**
  * A bundle written as a folder. `outDir` is created and must be empty or absent, so a render
@@ -28,7 +29,7 @@ export async function openFolderSink(outDir: string): Promise<BundleSink> {
     await writeFile(file, bytes);
     listed.set(rel, describeBytes(rel, bytes));
   };
-  return {
+  const sink: BundleSink = {
     write: (rel, data) => put(rel, typeof data === 'string' ? Buffer.from(data) : data),
     async writeParts(rel, parts) {
       const file = join(outDir, rel);
@@ -49,5 +50,7 @@ export async function openFolderSink(outDir: string): Promise<BundleSink> {
     copy: async (from, rel) => put(rel, await readFile(from)),
     read: (rel) => readFile(join(outDir, rel)),
     files: () => sortedFiles(listed.values()),
+    writeManifest: (fields) => writeManifest(sink, fields),
   };
+  return sink;
 }

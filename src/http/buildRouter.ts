@@ -1,19 +1,15 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import type { Logger } from 'pino';
-import type { Clock } from '../platform/Clock.js';
-import type { AdminKeyRepository } from '../features/control/AdminKeyRepository.js';
 import type { RouteSpec } from './defineRoute.js';
-import { authenticateAdmin, type AuthState } from '../features/control/authenticateAdmin.js';
+import type { AuthState } from './AuthState.js';
 import { enforceRateLimit } from './middleware/enforceRateLimit.js';
 import { parseJsonBody } from './middleware/parseJsonBody.js';
 import { validateInput } from './middleware/validateInput.js';
 
 /** What the router needs besides the routes. */
 export interface RouterDeps {
-  keys: AdminKeyRepository;
-  clock: Clock;
-  logger: Logger;
+  /** Authenticates admin routes and sets `ctx.state.auth` (the control feature provides it). */
+  authenticate: Middleware;
   adminBodyBytes: number;
 }
 
@@ -24,10 +20,9 @@ export interface RouterDeps {
  */
 export function buildRouter(routes: RouteSpec[], deps: RouterDeps): Router {
   const router = new Router();
-  const auth = authenticateAdmin({ keys: deps.keys, clock: deps.clock, logger: deps.logger });
   for (const spec of routes) {
     const chain: Middleware[] = [];
-    if (spec.auth === 'admin') chain.push(auth);
+    if (spec.auth === 'admin') chain.push(deps.authenticate);
     if (spec.rateLimit) {
       const keyOf = spec.rateLimit.key ?? ((ctx: Context) => (ctx.state.auth as AuthState | undefined)?.projectId ?? ctx.ip);
       chain.push(enforceRateLimit(spec.rateLimit.limiter, keyOf));

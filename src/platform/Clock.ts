@@ -3,6 +3,9 @@ export interface Clock {
   now(): Date;
 }
 
+/** One day in milliseconds, for retention and archive ages. */
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** The real wall clock. */
 export const systemClock: Clock = { now: () => new Date() };
 

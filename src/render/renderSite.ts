@@ -12,7 +12,6 @@ import { InOrderParts } from './output/InOrderParts.js';
 import { buildSitemap, canonicalUrl } from './output/buildSitemap.js';
 import type { BundleSink } from '../bundle/BundleSink.js';
 import { contentHash } from './output/writeHashedAsset.js';
-import { writeManifest } from '../bundle/writeManifest.js';
 import { createPageRenderer } from './parallel/createPageRenderer.js';
 import type { PageFeature, PageResult } from './parallel/PageResult.js';
 import { renderPagesInParallel, workerCountFor } from './parallel/renderPagesInParallel.js';
@@ -170,7 +169,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await llmsFullWritten;
   const final = report.toJSON();
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
-  await writeManifest(out, {
+  await out.writeManifest({
     domain, version, jobId: opts.jobId, createdAt: opts.now.toISOString(),
     generator: { name: 'enclave', version: opts.generatorVersion }, pages: manifestPages,
   });

@@ -1,6 +1,6 @@
 import type { AgentJobStore } from './AgentJobStore.js';
+import { DAY_MS } from '../../platform/Clock.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The body of the archive cron task: completed and failed jobs untouched for `afterDays`

@@ -1,16 +1,11 @@
 import type { Context, Next } from 'koa';
 import type { Logger } from 'pino';
+import type { AuthState } from '../../http/AuthState.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import { authenticateAdminKey } from './authenticateAdminKey.js';
 import type { AdminKeyRepository } from './AdminKeyRepository.js';
 
-/** The authenticated caller, on `ctx.state.auth`. */
-export interface AuthState {
-  keyId: string;
-  projectId: string;
-  scope: 'read' | 'write';
-}
 
 const BEARER = /^Bearer ([^\s]+)$/;
 

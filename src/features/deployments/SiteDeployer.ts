@@ -1,7 +1,8 @@
 import { rm, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { BundleRefusedError } from '../../bundle/BundleRefusedError.js';
-import { fetchBundle, sha256OfFile, type FetchedBundle } from '../../bundle/fetchBundle.js';
+import { fetchBundle, type FetchedBundle } from '../../bundle/fetchBundle.js';
+import { sha256OfFile } from '../../platform/sha256OfFile.js';
 import type { Config } from '../../config/schema.js';
 import { redactUrl } from '../../platform/logging/redact.js';
 import type { Readiness } from '../Feature.js';

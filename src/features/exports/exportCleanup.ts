@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ExportJobRecord } from './ExportJobRecord.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
 import { bundlesRoot, exportPaths, exportsRoot } from './ExportPaths.js';
+import { DAY_MS } from '../../platform/Clock.js';
 
 /** What the retention task removed. */
 export interface ExportCleanupResult {
@@ -11,7 +12,6 @@ export interface ExportCleanupResult {
   removedOrphans: string[];
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const JOB_DIR = /^se_[0-9a-f]{16}$/;
 
 /**

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { FeedbackLog } from './log/FeedbackLog.js';
+import { DAY_MS } from '../../platform/Clock.js';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Retention: deletes the monthly segments whose every entry is older than `retentionDays`

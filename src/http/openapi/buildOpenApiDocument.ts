@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import type { RouteSpec } from '../defineRoute.js';
-
-/** The spec's error body, referenced by every error response. */
-const errorSchema = z.object({
-  error: z.string(),
-  details: z.array(z.object({ message: z.string() })).optional(),
-});
+import { errorBodySchema } from '../errorBodySchema.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -70,7 +65,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], info: { version: strin
     paths,
     components: {
       securitySchemes: { adminKey: { type: 'http', scheme: 'bearer', description: 'Admin key: enc_ + 40 base62 characters + 6-character checksum.' } },
-      schemas: { Error: toJsonSchema(errorSchema, 'output') },
+      schemas: { Error: toJsonSchema(errorBodySchema, 'output') },
     },
   };
 }

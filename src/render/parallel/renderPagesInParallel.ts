@@ -4,7 +4,7 @@ import { startThread } from '../../platform/threads/startThread.js';
 import type { BuildReport } from '../report/BuildReport.js';
 import type { PageRenderer } from './createPageRenderer.js';
 import type { PageResult } from './PageResult.js';
-import type { FromWorker, PageWorkerData, ToWorker } from './workerProtocol.js';
+import type { FromPageThread, PageWorkerData, ToPageThread } from './workerProtocol.js';
 
 /** Pages handed to a worker at a time: small enough to balance the load, large enough to keep it busy. */
 const CHUNK = 12;
@@ -77,9 +77,9 @@ export async function renderPagesInParallel(options: {
       const handOut = () => {
         const positions = failure === null && !options.signal?.aborted ? take(CHUNK) : [];
         for (const p of positions) outstanding.add(p);
-        worker.postMessage((positions.length ? { type: 'render', positions } : { type: 'finish' }) satisfies ToWorker);
+        worker.postMessage((positions.length ? { type: 'render', positions } : { type: 'finish' }) satisfies ToPageThread);
       };
-      worker.on('message', (message: FromWorker) => {
+      worker.on('message', (message: FromPageThread) => {
         if (message.type === 'ready' || message.type === 'idle') {
           markStarted();
           handOut();

@@ -3,13 +3,13 @@ import { createReportCollector } from '../report/createReportCollector.js';
 import { createShellParts } from '../site/createShellParts.js';
 import { loadSite } from '../site/loadSite.js';
 import { createPageRenderer } from './createPageRenderer.js';
-import type { FromWorker, PageWorkerData, ToWorker } from './workerProtocol.js';
+import type { FromPageThread, PageWorkerData, ToPageThread } from './workerProtocol.js';
 
 // A page-rendering worker: rebuilds the site view from the same inputs as the main thread,
 // then renders whatever pages it is handed and reports back, until told to finish.
 const data = workerData as PageWorkerData;
 const port = parentPort!;
-const send = (message: FromWorker) => port.postMessage(message);
+const send = (message: FromPageThread) => port.postMessage(message);
 
 try {
   // Config and navigation warnings are the main thread's to report; pages' own go to this collector.
@@ -19,7 +19,7 @@ try {
   const renderPage = await createPageRenderer({
     site, shell, report, sourceDir: data.sourceDir, cacheDir: data.cacheDir, languages: data.languages,
   });
-  port.on('message', (message: ToWorker) => {
+  port.on('message', (message: ToPageThread) => {
     if (message.type === 'finish') {
       send({ type: 'report', report: report.toJSON() });
       port.close();

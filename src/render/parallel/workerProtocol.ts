@@ -19,10 +19,10 @@ export interface PageWorkerData {
 }
 
 /** Main thread → worker. */
-export type ToWorker = { type: 'render'; positions: number[] } | { type: 'finish' };
+export type ToPageThread = { type: 'render'; positions: number[] } | { type: 'finish' };
 
 /** Worker → main thread. `idle` asks for more pages; `report` closes the worker's share. */
-export type FromWorker =
+export type FromPageThread =
   | { type: 'ready' }
   | { type: 'page'; result: PageResult }
   | { type: 'idle' }

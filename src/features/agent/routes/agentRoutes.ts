@@ -8,11 +8,11 @@ import type { RateLimiter } from '../../../http/RateLimiter.js';
 import { encodeAgentJobCursor } from './agentJobCursor.js';
 import { agentJobParams, agentMessageBody, agentProjectParams, createAgentJobBody, listAgentJobsQuery } from './agentSchemas.js';
 import { agentJobPageSchema, agentJobSchema, presentAgentJob } from './presentAgentJob.js';
+import { errorBodySchema } from '../../../http/errorBodySchema.js';
 
-const errorSchema = z.object({ error: z.string(), details: z.array(z.object({ message: z.string() })).optional() });
 const common = {
-  401: { description: 'Missing or invalid key', schema: errorSchema },
-  403: { description: 'Key of another project, or a read-only key on a write', schema: errorSchema },
+  401: { description: 'Missing or invalid key', schema: errorBodySchema },
+  403: { description: 'Key of another project, or a read-only key on a write', schema: errorBodySchema },
 };
 
 /** The agent-jobs API (`/v2/agent`); create and message share `limiter`. */
@@ -30,10 +30,10 @@ export function agentRoutes(deps: { runtime: AgentRuntime; limiter: RateLimiter 
       rateLimit: { limiter },
       responses: {
         201: { description: 'The job, `active`; it runs in the background', schema: agentJobSchema },
-        400: { description: 'Invalid body (every problem listed)', schema: errorSchema },
+        400: { description: 'Invalid body (every problem listed)', schema: errorBodySchema },
         ...common,
-        429: { description: 'More than agent.requestsPerHour creates + messages this hour', schema: errorSchema },
-        503: { description: 'No agent command is configured on this server', schema: errorSchema },
+        429: { description: 'More than agent.requestsPerHour creates + messages this hour', schema: errorBodySchema },
+        503: { description: 'No agent command is configured on this server', schema: errorBodySchema },
       },
       async handler(ctx, { params, body }) {
         const job = await createAgentJob(runtime, params.projectId, body);
@@ -52,7 +52,7 @@ export function agentRoutes(deps: { runtime: AgentRuntime; limiter: RateLimiter 
       responses: {
         200: { description: 'The job', schema: agentJobSchema },
         ...common,
-        404: { description: 'No such job in this project', schema: errorSchema },
+        404: { description: 'No such job in this project', schema: errorBodySchema },
       },
       handler(ctx, { params }) {
         const job = runtime.store.find(params.projectId, params.id);
@@ -72,12 +72,12 @@ export function agentRoutes(deps: { runtime: AgentRuntime; limiter: RateLimiter 
       rateLimit: { limiter },
       responses: {
         200: { description: 'The job, `active` again', schema: agentJobSchema },
-        400: { description: 'Invalid body (every problem listed)', schema: errorSchema },
+        400: { description: 'Invalid body (every problem listed)', schema: errorBodySchema },
         ...common,
-        404: { description: 'No such job in this project', schema: errorSchema },
-        409: { description: 'The job is archived, or still running', schema: errorSchema.extend({ status: z.string() }) },
-        429: { description: 'More than agent.requestsPerHour creates + messages this hour', schema: errorSchema },
-        503: { description: 'No agent command is configured on this server', schema: errorSchema },
+        404: { description: 'No such job in this project', schema: errorBodySchema },
+        409: { description: 'The job is archived, or still running', schema: errorBodySchema.extend({ status: z.string() }) },
+        429: { description: 'More than agent.requestsPerHour creates + messages this hour', schema: errorBodySchema },
+        503: { description: 'No agent command is configured on this server', schema: errorBodySchema },
       },
       async handler(ctx, { params, body }) {
         ctx.body = presentAgentJob(await sendAgentMessage(runtime, params.projectId, params.id, body.prompt));
@@ -93,7 +93,7 @@ export function agentRoutes(deps: { runtime: AgentRuntime; limiter: RateLimiter 
       query: listAgentJobsQuery,
       responses: {
         200: { description: 'One page of jobs', schema: agentJobPageSchema },
-        400: { description: 'Invalid status, limit or cursor (every problem listed)', schema: errorSchema },
+        400: { description: 'Invalid status, limit or cursor (every problem listed)', schema: errorBodySchema },
         ...common,
       },
       handler(ctx, { params, query }) {

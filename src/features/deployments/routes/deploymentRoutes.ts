@@ -4,12 +4,12 @@ import { AppError } from '../../../platform/AppError.js';
 import type { SiteDeployer } from '../SiteDeployer.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import { deploymentSchema, presentDeployment } from './presentDeployment.js';
+import { errorBodySchema } from '../../../http/errorBodySchema.js';
 
 /** How long POST /v1/deployments waits for the result before answering 202. */
 export const DEPLOY_WAIT_MS = 10_000;
 
-const errorSchema = z.object({ error: z.string(), details: z.array(z.object({ message: z.string() })).optional() });
-const refusedSchema = errorSchema.extend({ deploymentId: z.string().nullable().optional() });
+const refusedSchema = errorBodySchema.extend({ deploymentId: z.string().nullable().optional() });
 const bundleSource = z
   .string()
   .min(1)
@@ -100,7 +100,7 @@ export function deploymentRoutes(deployer: SiteDeployer): RouteSpec[] {
       tag: 'deployments',
       auth: 'admin',
       params: z.object({ id: z.string().regex(/^dp_[0-9a-f]{16}$/, 'id must look like dp_ + 16 hex digits') }),
-      responses: { 200: { description: 'The deployment', schema: deploymentSchema }, 404: { description: 'Unknown deployment', schema: errorSchema } },
+      responses: { 200: { description: 'The deployment', schema: deploymentSchema }, 404: { description: 'Unknown deployment', schema: errorBodySchema } },
       handler(ctx, { params }) {
         const record = deployer.record(params.id);
         if (!record) throw AppError.notFound('No such deployment');
@@ -117,7 +117,7 @@ export function deploymentRoutes(deployer: SiteDeployer): RouteSpec[] {
       body: z.strictObject({ version: z.string().min(1).max(200).nullable().optional().describe('Version label or deployment id; default: the previously active version') }),
       responses: {
         200: { description: 'Now active', schema: deploymentSchema },
-        404: { description: 'No such kept version', schema: errorSchema },
+        404: { description: 'No such kept version', schema: errorBodySchema },
         409: { description: 'A deployment is running, or that version is already active', schema: refusedSchema },
       },
       async handler(ctx, { body }) {

@@ -8,6 +8,7 @@ import type { ExportJobRepository } from '../ExportJobRepository.js';
 import { exportPaths } from '../ExportPaths.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import { sendBundleFile } from './sendBundleFile.js';
+import { errorBodySchema } from '../../../http/errorBodySchema.js';
 
 /** What the download route works with. */
 export interface BundleDownloadDeps {
@@ -17,7 +18,6 @@ export interface BundleDownloadDeps {
   dataDir: string;
 }
 
-const errorSchema = z.object({ error: z.string() });
 
 // A malformed or repeated parameter is treated like a missing one: the request is refused as a
 // bad signature (403), the answer every other tampering gets, rather than a validation 400.
@@ -49,10 +49,10 @@ export function bundleDownloadRoutes(deps: BundleDownloadDeps): RouteSpec[] {
         200: { description: 'The zip', schema: z.file(), contentType: 'application/zip' },
         206: { description: 'The requested byte range of the zip', schema: z.file(), contentType: 'application/zip' },
         304: { description: 'Not modified (If-None-Match)' },
-        403: { description: '`link expired` or `invalid signature`', schema: errorSchema },
-        404: { description: 'No such bundle (the link was valid)', schema: errorSchema },
-        410: { description: 'The bundle file is damaged on the server (its size changed); export again', schema: errorSchema },
-        416: { description: 'Range not satisfiable', schema: errorSchema },
+        403: { description: '`link expired` or `invalid signature`', schema: errorBodySchema },
+        404: { description: 'No such bundle (the link was valid)', schema: errorBodySchema },
+        410: { description: 'The bundle file is damaged on the server (its size changed); export again', schema: errorBodySchema },
+        416: { description: 'Range not satisfiable', schema: errorBodySchema },
       },
       async handler(ctx, { params, query }) {
         const check = verifyBundleLink(deps.keyring, { method: ctx.method, path: bundleLinkPath(params.jobId, params.file), ...query }, deps.clock.now());

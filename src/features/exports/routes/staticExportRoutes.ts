@@ -8,8 +8,9 @@ import { findProjectJob, issueBundleLink } from '../issueBundleLink.js';
 import { startExportJob } from '../startExportJob.js';
 import type { ControlStore } from '../../control/ControlStore.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
-import type { AuthState } from '../../control/authenticateAdmin.js';
+import type { AuthState } from '../../../http/AuthState.js';
 import { bundleLinkSchema, exportJobSchema, presentExportJob } from './presentExportJob.js';
+import { errorBodySchema } from '../../../http/errorBodySchema.js';
 
 /** What the static-export routes work with. */
 export interface StaticExportRouteDeps {
@@ -24,7 +25,6 @@ export interface StaticExportRouteDeps {
   onQueued: () => void;
 }
 
-const errorSchema = z.object({ error: z.string(), details: z.array(z.object({ message: z.string() })).optional() });
 
 const startBody = z.strictObject({
   domain: domainSchema.describe('Bare host name of one of the project’s sites'),
@@ -55,10 +55,10 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
       body: startBody,
       responses: {
         202: { description: 'Queued', schema: exportJobSchema },
-        400: { description: 'Invalid body or a domain that is not a site of this project', schema: errorSchema },
-        401: { description: 'Missing or invalid key', schema: errorSchema },
-        403: { description: 'Static export not enabled for the project, or a read-only key', schema: errorSchema },
-        409: { description: 'An export of that domain is already queued or running', schema: errorSchema.extend({ jobId: z.string() }) },
+        400: { description: 'Invalid body or a domain that is not a site of this project', schema: errorBodySchema },
+        401: { description: 'Missing or invalid key', schema: errorBodySchema },
+        403: { description: 'Static export not enabled for the project, or a read-only key', schema: errorBodySchema },
+        409: { description: 'An export of that domain is already queued or running', schema: errorBodySchema.extend({ jobId: z.string() }) },
       },
       async handler(ctx, { body }) {
         const job = await startExportJob(deps, projectOf(ctx), body);
@@ -78,8 +78,8 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
       params: jobParams,
       responses: {
         200: { description: 'The job', schema: exportJobSchema },
-        401: { description: 'Missing or invalid key', schema: errorSchema },
-        404: { description: 'No such job in this project', schema: errorSchema },
+        401: { description: 'Missing or invalid key', schema: errorBodySchema },
+        404: { description: 'No such job in this project', schema: errorBodySchema },
       },
       handler(ctx, { params }) {
         ctx.set('Cache-Control', 'no-store');
@@ -95,10 +95,10 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
       params: jobParams,
       responses: {
         200: { description: 'The bundle link', schema: bundleLinkSchema },
-        401: { description: 'Missing or invalid key', schema: errorSchema },
-        403: { description: 'Read-only key', schema: errorSchema },
-        404: { description: 'No such job in this project', schema: errorSchema },
-        409: { description: 'The job is not completed', schema: errorSchema },
+        401: { description: 'Missing or invalid key', schema: errorBodySchema },
+        403: { description: 'Read-only key', schema: errorBodySchema },
+        404: { description: 'No such job in this project', schema: errorBodySchema },
+        409: { description: 'The job is not completed', schema: errorBodySchema },
       },
       handler(ctx, { params }) {
         ctx.set('Cache-Control', 'no-store');

@@ -2,11 +2,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
+import type { ExportTaskInput, ExportTaskResult, FromExportWorker, ToExportWorker } from './exportWorkerProtocol.js';
 import type { WarmUpResult } from '../../../render/code/warmUpHighlighter.js';
 
 /** Progress reported by the worker while a job runs. */
-export type ExportProgress = Extract<FromWorker, { type: 'rendering' | 'packing' }>;
+export type ExportProgress = Extract<FromExportWorker, { type: 'rendering' | 'packing' }>;
 
 /** How a worker run is supervised. */
 export interface ExportChildOptions {
@@ -84,7 +84,7 @@ export class ExportWorkerProcess {
     }
     // Without a listener a failed fork would be an uncaught error; runs see it through `close`.
     this.child.on('error', () => {});
-    this.child.on('message', (message: FromWorker) => {
+    this.child.on('message', (message: FromExportWorker) => {
       if (message.type === 'warmed') this.warmed = message.warmed;
       if (message.type !== 'ready' || this.isReady) return;
       this.isReady = true;
@@ -121,7 +121,7 @@ export class ExportWorkerProcess {
    */
   warmUp(languages: string[], sources: string[]): void {
     this.whenReady(() => {
-      if (this.usable) this.child.send({ type: 'warm', languages, sources } satisfies ToWorker, () => {});
+      if (this.usable) this.child.send({ type: 'warm', languages, sources } satisfies ToExportWorker, () => {});
     });
   }
 
@@ -166,7 +166,7 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
     };
     const timeout = setTimeout(() => finish(new ExportRunError(`export timed out after ${Math.round(options.timeoutMs / 1000)} s`)), options.timeoutMs);
     const onAbort = () => {
-      if (child.connected) child.send({ type: 'abort' } satisfies ToWorker);
+      if (child.connected) child.send({ type: 'abort' } satisfies ToExportWorker);
       killTimer = setTimeout(() => finish(new ExportRunError('export aborted')), options.abortGraceMs ?? 2000);
     };
     if (options.signal?.aborted) onAbort();
@@ -174,7 +174,7 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
 
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     child.once('error', (err) => finish(new ExportRunError(`cannot start the export worker: ${err.message}`)));
-    const onMessage = (message: FromWorker) => {
+    const onMessage = (message: FromExportWorker) => {
       switch (message.type) {
         case 'rendering':
         case 'packing':
@@ -190,7 +190,7 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
     };
     child.on('message', onMessage);
     worker.whenReady(() => {
-      if (!options.signal?.aborted && child.connected) child.send({ type: 'run', input } satisfies ToWorker);
+      if (!options.signal?.aborted && child.connected) child.send({ type: 'run', input } satisfies ToExportWorker);
     });
     worker.whenClosed((code, signal) => {
       const how = signal ? `signal ${signal}` : `exit code ${code}`;

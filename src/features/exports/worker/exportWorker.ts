@@ -12,7 +12,7 @@ import { scanSourceLanguages } from '../../../render/code/scanSourceLanguages.js
 import { warmUpHighlighter } from '../../../render/code/warmUpHighlighter.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
 import { relaxHeapGrowthWhileSmall } from './heapGrowthPolicy.js';
-import type { ExportTaskInput, ExportTaskResult, FromWorker, ToWorker } from './exportWorkerProtocol.js';
+import type { ExportTaskInput, ExportTaskResult, FromExportWorker, ToExportWorker } from './exportWorkerProtocol.js';
 
 /** Progress messages are coalesced to this interval (the server persists even less often). */
 const PROGRESS_INTERVAL_MS = 100;
@@ -22,7 +22,7 @@ const controller = new AbortController();
 // The worker's heap cap makes V8 collect far more often than a small site needs (see the policy).
 relaxHeapGrowthWhileSmall();
 
-function send(message: FromWorker): Promise<void> {
+function send(message: FromExportWorker): Promise<void> {
   return new Promise((resolve) => {
     if (!process.connected) return resolve();
     process.send!(message, undefined, {}, () => resolve());
@@ -99,7 +99,7 @@ function describe(err: unknown): string {
 
 let started = false;
 let warming = false;
-process.on('message', (message: ToWorker) => {
+process.on('message', (message: ToExportWorker) => {
   if (message.type === 'abort') {
     controller.abort();
     return;

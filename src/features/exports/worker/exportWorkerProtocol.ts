@@ -46,7 +46,7 @@ export interface ExportTaskResult {
 }
 
 /** Server → worker. */
-export type ToWorker =
+export type ToExportWorker =
   | { type: 'run'; input: ExportTaskInput }
   | { type: 'abort' }
   /**
@@ -56,7 +56,7 @@ export type ToWorker =
   | { type: 'warm'; languages: string[]; sources: string[] };
 
 /** Worker → server. */
-export type FromWorker =
+export type FromExportWorker =
   | { type: 'ready' }
   /** Answer to `warm`: grammars loaded and compiled ahead before the job came (or all of them). */
   | { type: 'warmed'; warmed: WarmUpResult }

@@ -5,7 +5,7 @@ import { parseInline } from './parseInline.js';
 import { parseJsxTag, type JsxTag } from './parseJsxTag.js';
 import { scanBraces } from './scanBraces.js';
 import { isProseLine } from './isProseLine.js';
-import { readFrontmatter } from './readFrontmatter.js';
+import { readFrontmatterNode } from './readFrontmatterNode.js';
 import { readFencedCode } from './readFencedCode.js';
 import { isDelimiterRow, readTable } from './readTable.js';
 import { readList, type ParsedFlow, type ParseItem } from './readList.js';
@@ -34,7 +34,7 @@ export function parseBlocks(text: string, mdx: boolean): Root {
   const root: Root = { type: 'root', children: [] };
   let from = 0;
   if (text.startsWith('---')) {
-    const fm = readFrontmatter(lines);
+    const fm = readFrontmatterNode(lines);
     root.children.push(fm.node);
     from = fm.next;
   }

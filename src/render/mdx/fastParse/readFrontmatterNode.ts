@@ -6,7 +6,7 @@ import { bail } from './FastPathBail.js';
  * starts with `---` bails), with micromark's position, which markdownCopy uses to cut it out.
  * Returns the node and the index of the first line after it.
  */
-export function readFrontmatter(lines: string[]): { node: Yaml; next: number } {
+export function readFrontmatterNode(lines: string[]): { node: Yaml; next: number } {
   if (lines[0] !== '---') bail('frontmatter fence');
   let offset = 4;
   for (let i = 1; i < lines.length; i++) {

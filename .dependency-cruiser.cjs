@@ -1,0 +1,78 @@
+/**
+ * The house plan's arrows (docs/architecture.md), checked by `npm run lint:deps` in CI.
+ * Type-only imports are contracts, not arrows: a feature may name another's types, never call it.
+ */
+const runtime = { dependencyTypesNot: ['type-only'] };
+const FEATURE = '^src/features/([^/]+)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'platform-is-the-floor',
+      comment: 'platform/ depends on nothing else of ours.',
+      severity: 'error',
+      from: { path: '^src/platform/' },
+      to: { path: '^src/', pathNot: '^src/platform/' },
+    },
+    {
+      name: 'http-and-bundle-use-only-platform',
+      comment: 'http/ and bundle/ build on platform/ alone.',
+      severity: 'error',
+      from: { path: '^src/(http|bundle)/' },
+      to: { path: '^src/', pathNot: ['^src/platform/', '^src/$1/'] },
+    },
+    {
+      name: 'render-is-a-library',
+      comment: "render/ imports nothing but platform/ and bundle's sink interface.",
+      severity: 'error',
+      from: { path: '^src/render/' },
+      to: { path: '^src/', pathNot: ['^src/render/', '^src/platform/', '^src/bundle/BundleSink\\.ts$'] },
+    },
+    {
+      name: 'config-stands-alone',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { path: '^src/', pathNot: ['^src/config/', '^src/platform/'] },
+    },
+    {
+      name: 'features-use-the-layers-below',
+      comment: 'A feature uses platform, http, bundle, render and config; never app/ or cli/.',
+      severity: 'error',
+      from: { path: '^src/features/' },
+      to: { path: '^src/(app|cli)/' },
+    },
+    {
+      name: 'features-meet-only-through-app',
+      comment: 'One feature reaches another only through an interface that app/ passes in.',
+      severity: 'error',
+      from: { path: FEATURE },
+      to: { path: '^src/features/[^/]+/', pathNot: ['^src/features/$1/'], ...runtime },
+    },
+    {
+      name: 'routes-call-operations',
+      comment: 'Route handlers call operations, never repositories or logs.',
+      severity: 'error',
+      from: { path: `${FEATURE}routes/` },
+      to: { path: '(Repository|Store|Log)\\.ts$' },
+    },
+    {
+      name: 'only-main-and-cli-start-the-app',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/app/', '^src/main\\.ts$', '^src/cli/'] },
+      to: { path: '^src/app/' },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: {},
+      to: { circular: true, ...runtime },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['node_modules', '\\.d\\.ts$'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs'] },
+  },
+};
