@@ -105,14 +105,14 @@ function writeLargeBundle(path: string, sampleZip: string): number {
 // that uses diagrams carries), deployed into a data directory (in-process, then closed).
 console.error('exporting the sample docs and deploying them…');
 const setup = await startTestAppliance({ dataDir });
-const built = await setup.modules.exports.exportAndBundle(SAMPLE_DOMAIN);
+const built = await setup.features.exports.exportAndBundle(SAMPLE_DOMAIN);
 const sampleZip = join(work, 'sample.zip');
 copyFileSync(built.zipPath, sampleZip);
 const largeScript = readFileSync(join(projectRoot, 'node_modules/mermaid/dist/mermaid.min.js'));
 const largeName = `mermaid.${createHash('sha256').update(largeScript).digest('hex').slice(0, 10)}.js`;
 const benchZip = join(work, 'bench.zip');
 writeBundleZip(benchZip, { ...bundleFiles(sampleZip), [`_assets/${largeName}`]: largeScript }, built.version);
-await setup.modules.deployments.activateBundleFile(benchZip, { source: 'bench' });
+await setup.features.deployments.activateBundleFile(benchZip, { source: 'bench' });
 const adminKey = setup.key;
 const activeId = (await (await setup.api('/v1/deployments')).json()).active.id as string;
 await setup.close();

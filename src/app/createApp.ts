@@ -14,7 +14,7 @@ import { healthRoutes } from './routes/healthRoutes.js';
 import { openapiRoutes } from './routes/openapiRoutes.js';
 import { projectRoutes } from '../features/control/routes/projectRoutes.js';
 import { authenticateAdmin } from '../features/control/authenticateAdmin.js';
-import type { AppModule } from '../features/Feature.js';
+import type { Feature } from '../features/Feature.js';
 import type { ControlStore } from '../features/control/ControlStore.js';
 
 /** Everything the HTTP app is built from; nothing is read from the environment here. */
@@ -23,7 +23,7 @@ export interface AppDeps {
   logger: Logger;
   clock: Clock;
   control: ControlStore;
-  modules: AppModule[];
+  features: Feature[];
   version: string;
 }
 
@@ -43,16 +43,16 @@ export function createApp(deps: AppDeps): EnclaveApp {
   app.silent = true; // errors are logged by handleErrors, with the request id
 
   const routes: RouteSpec[] = [];
-  routes.push(...healthRoutes({ dataDir: config.dataDir, modules: deps.modules }));
+  routes.push(...healthRoutes({ dataDir: config.dataDir, features: deps.features }));
   routes.push(...openapiRoutes({ version: deps.version, allRoutes: () => routes }));
   routes.push(...projectRoutes({ control: deps.control }));
-  for (const module of deps.modules) routes.push(...module.routes);
+  for (const feature of deps.features) routes.push(...feature.routes);
 
   const router = buildRouter(routes, {
     authenticate: authenticateAdmin({ keys: deps.control.keys, clock: deps.clock, logger }),
     adminBodyBytes: config.limits.adminBodyBytes,
   });
-  const siteHandler = deps.modules.find((m) => m.siteHandler)?.siteHandler;
+  const siteHandler = deps.features.find((f) => f.siteHandler)?.siteHandler;
   const adminHosts = new Set(config.server.adminHosts.map((h) => h.toLowerCase()));
   const siteHosts = new Set(config.server.siteHosts.map((h) => h.toLowerCase()));
 

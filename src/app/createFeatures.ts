@@ -1,23 +1,23 @@
-import type { AppModule, ModuleContext } from '../features/Feature.js';
-import { createAgentModule } from '../features/agent/agentFeature.js';
-import { createDeploymentModule, type DeploymentModule } from '../features/deployments/deploymentsFeature.js';
-import { createExportModule, type ExportModule } from '../features/exports/exportsFeature.js';
-import { createFeedbackModule } from '../features/feedback/feedbackFeature.js';
+import type { Feature, FeatureContext } from '../features/Feature.js';
+import { createAgentFeature } from '../features/agent/agentFeature.js';
+import { createDeploymentsFeature, type DeploymentsFeature } from '../features/deployments/deploymentsFeature.js';
+import { createExportsFeature, type ExportsFeature } from '../features/exports/exportsFeature.js';
+import { createFeedbackFeature } from '../features/feedback/feedbackFeature.js';
 
 /** Every feature module, wired to the ones it depends on. */
-export interface Modules {
-  deployments: DeploymentModule;
-  exports: ExportModule;
-  all: AppModule[];
+export interface Features {
+  deployments: DeploymentsFeature;
+  exports: ExportsFeature;
+  all: Feature[];
 }
 
 /** Builds the feature modules in dependency order. */
-export async function createModules(ctx: ModuleContext): Promise<Modules> {
-  const deployments = await createDeploymentModule(ctx);
-  const exports = await createExportModule(ctx, { deployments });
+export async function createFeatures(ctx: FeatureContext): Promise<Features> {
+  const deployments = await createDeploymentsFeature(ctx);
+  const exports = await createExportsFeature(ctx, { deployments });
   // Scheduled re-exports live in the deployment module but build bundles through the export module.
   deployments.setReexporter((domain) => exports.exportAndBundle(domain));
-  const feedback = await createFeedbackModule(ctx, { activeSite: deployments.activeSite });
-  const agent = await createAgentModule(ctx);
+  const feedback = await createFeedbackFeature(ctx, { activeSite: deployments.activeSite });
+  const agent = await createAgentFeature(ctx);
   return { deployments, exports, all: [deployments, exports, feedback, agent] };
 }

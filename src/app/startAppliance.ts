@@ -5,8 +5,8 @@ import type { Config } from '../config/schema.js';
 import { bootstrapDataDir, prepareDataDir } from './bootstrap/bootstrapDataDir.js';
 import { serveSampleSite } from './bootstrap/serveSampleSite.js';
 import type { Clock } from '../platform/Clock.js';
-import type { ModuleContext } from '../features/Feature.js';
-import { createModules, type Modules } from './createFeatures.js';
+import type { FeatureContext } from '../features/Feature.js';
+import { createFeatures, type Features } from './createFeatures.js';
 import type { ControlStore } from '../features/control/ControlStore.js';
 import { openControlStore } from '../features/control/ControlStore.js';
 import { DataDirLock } from '../platform/store/DataDirLock.js';
@@ -19,7 +19,7 @@ export interface RunningAppliance {
   port: number;
   httpServer: Server;
   control: ControlStore;
-  modules: Modules;
+  features: Features;
   /** The admin key created by this start (first start only), or null. */
   createdAdminKey: string | null;
   projectId: string;
@@ -29,7 +29,7 @@ export interface RunningAppliance {
 
 /**
  * Starts the whole appliance on a data directory: lock, store, first-start bootstrap,
- * feature modules, HTTP server, background work. Used by `enclave serve` and by tests.
+ * features, HTTP server, background work. Used by `enclave serve` and by tests.
  */
 export async function startAppliance(options: { config: Config; logger: Logger; clock: Clock; serveSample?: boolean }): Promise<RunningAppliance> {
   const { config, logger, clock } = options;
@@ -39,25 +39,25 @@ export async function startAppliance(options: { config: Config; logger: Logger; 
     const control = await openControlStore(config);
     const boot = await bootstrapDataDir(config.dataDir, control, clock);
     let publicUrl = config.server.publicUrl ?? '';
-    const ctx: ModuleContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => publicUrl, version: appVersion };
-    const modules = await createModules(ctx);
-    const { app } = createApp({ config, logger, clock, control, modules: modules.all, version: appVersion });
+    const ctx: FeatureContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => publicUrl, version: appVersion };
+    const features = await createFeatures(ctx);
+    const { app } = createApp({ config, logger, clock, control, features: features.all, version: appVersion });
     const { httpServer, port } = await listen(app, config.server);
     const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     publicUrl ||= url;
-    for (const module of modules.all) await module.start?.();
-    if (options.serveSample ?? true) serveSampleSite(config, modules, logger);
+    for (const feature of features.all) await feature.start?.();
+    if (options.serveSample ?? true) serveSampleSite(config, features, logger);
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
         await closeGracefully(httpServer, config.server.shutdownTimeoutMs);
-        for (const module of [...modules.all].reverse()) await module.stop?.().catch((err) => logger.error({ err, module: module.name }, 'module stop failed'));
+        for (const feature of [...features.all].reverse()) await feature.stop?.().catch((err) => logger.error({ err, feature: feature.name }, 'feature stop failed'));
         await control.document.flush();
         lock.release();
       })());
-    return { url, port, httpServer, control, modules, createdAdminKey: boot.adminKey, projectId: boot.projectId, stop };
+    return { url, port, httpServer, control, features, createdAdminKey: boot.adminKey, projectId: boot.projectId, stop };
   } catch (err) {
     lock.release();
     throw err;

@@ -7,7 +7,7 @@ import type { RouteSpec } from '../http/defineRoute.js';
 import type { ControlStore } from './control/ControlStore.js';
 
 /** What every feature module is built from. */
-export interface ModuleContext {
+export interface FeatureContext {
   config: Config;
   logger: Logger;
   clock: Clock;
@@ -27,7 +27,7 @@ export interface Readiness {
 }
 
 /** A feature of the appliance: its routes, optional site handler, readiness and lifecycle. */
-export interface AppModule {
+export interface Feature {
   name: string;
   routes: RouteSpec[];
   /** Answers non-admin paths (the live docs site). At most one module provides it. */

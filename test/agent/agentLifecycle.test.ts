@@ -3,15 +3,15 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/platform/Clock.js';
-import type { AgentModule } from '../../src/features/agent/agentFeature.js';
+import type { AgentFeature } from '../../src/features/agent/agentFeature.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 import { call, makeDocsRemote, processGroupMembers, runJob, startAgentAppliance, waitForJob, writeAgentScript } from './agentFixture.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
-function agentModule(app: TestAppliance): AgentModule {
-  return app.modules.all.find((m) => m.name === 'agent') as AgentModule;
+function agentModule(app: TestAppliance): AgentFeature {
+  return app.features.all.find((m) => m.name === 'agent') as AgentFeature;
 }
 
 /** Waits (bounded) until `path` exists: the agent has started. */

@@ -79,7 +79,7 @@ test('a 5xx never leaks the internal message or a stack; a full disk is 507', as
     defineRoute({ method: 'GET', path: '/v1/full', summary: 'x', tag: 't', auth: 'public', responses: { 507: { description: 'x' } }, handler() { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); } }),
     defineRoute({ method: 'GET', path: '/v1/gone', summary: 'x', tag: 't', auth: 'public', query: z.strictObject({}), responses: { 410: { description: 'x' } }, handler() { throw new AppError(410, 'gone for good'); } }),
   ];
-  const { app } = createApp({ config, logger, clock: systemClock, control, modules: [{ name: 'test', routes }], version: 'test' });
+  const { app } = createApp({ config, logger, clock: systemClock, control, features: [{ name: 'test', routes }], version: 'test' });
   const { httpServer, port } = await listen(app, config.server);
   t.teardown(() => new Promise<void>((r) => httpServer.close(() => r())));
   const boom = await fetch(`http://127.0.0.1:${port}/v1/boom`);

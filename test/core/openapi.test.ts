@@ -22,7 +22,7 @@ test('/openapi.json is OpenAPI 3.1 and documents every route the server answers'
 
   // Rebuild the exact route list the running app mounted, and read the router's own layers:
   // a route added to the router in any other way than through a spec would be missing here.
-  const { routes } = createApp({ config: app.config, logger: createLogger('silent'), clock: systemClock, control: app.control, modules: app.modules.all, version: 't' });
+  const { routes } = createApp({ config: app.config, logger: createLogger('silent'), clock: systemClock, control: app.control, features: app.features.all, version: 't' });
   const router = buildRouter(routes, { authenticate: authenticateAdmin({ keys: app.control.keys, clock: systemClock, logger: createLogger('silent') }), adminBodyBytes: 1 });
   const layers = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => ({ method: m.toLowerCase(), path: toOpenApiPath(String(layer.path)) })));
   t.true(layers.length >= 4);

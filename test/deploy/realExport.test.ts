@@ -8,10 +8,10 @@ import { startLoggedAppliance } from './helpers/loggedAppliance.js';
 test('a real export of the sample docs verifies, activates and serves with all its assets under the site CSP', async (t) => {
   const app = await startLoggedAppliance();
   t.teardown(() => app.close());
-  const built = await app.modules.exports.exportAndBundle(SAMPLE_DOMAIN);
-  const { version } = await app.modules.deployments.activateBundleFile(built.zipPath, { source: `export ${built.jobId}` });
+  const built = await app.features.exports.exportAndBundle(SAMPLE_DOMAIN);
+  const { version } = await app.features.deployments.activateBundleFile(built.zipPath, { source: `export ${built.jobId}` });
   t.is(version, built.version);
-  const current = app.modules.deployments.activeSite.current();
+  const current = app.features.deployments.activeSite.current();
   t.is(current?.domain, SAMPLE_DOMAIN);
   t.true(current!.pagePaths.has('/'));
 
@@ -42,8 +42,8 @@ test('a real export of the sample docs verifies, activates and serves with all i
 test('in a real browser, the exported sample site runs under the site CSP with no violation and no failed request', async (t) => {
   const app = await startLoggedAppliance();
   t.teardown(() => app.close());
-  const built = await app.modules.exports.exportAndBundle(SAMPLE_DOMAIN);
-  await app.modules.deployments.activateBundleFile(built.zipPath, { source: `export ${built.jobId}` });
+  const built = await app.features.exports.exportAndBundle(SAMPLE_DOMAIN);
+  await app.features.deployments.activateBundleFile(built.zipPath, { source: `export ${built.jobId}` });
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const page = await browser.newPage();
@@ -59,7 +59,7 @@ test('in a real browser, the exported sample site runs under the site CSP with n
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
   });
-  const paths = [...app.modules.deployments.activeSite.current()!.pagePaths].slice(0, 6);
+  const paths = [...app.features.deployments.activeSite.current()!.pagePaths].slice(0, 6);
   for (const path of paths) {
     await page.goto(`${app.url}${path}`, { waitUntil: 'networkidle' });
   }

@@ -22,32 +22,32 @@ test('scheduled re-export: exports only when the source changed, activates when 
   t.teardown(() => app.close());
   const now = new Date('2026-04-01T03:00:00.000Z');
 
-  // createModules wires re-export to the export module, so the first run exports and activates.
-  t.is(await app.modules.deployments.runReexport(entry, now), 'activated');
+  // createFeatures wires re-export to the export module, so the first run exports and activates.
+  t.is(await app.features.deployments.runReexport(entry, now), 'activated');
   t.false(app.logs.some((l) => /not wired/.test(l.msg)));
   const guide = await fetch(`${app.url}/guide`);
   t.is(guide.status, 200);
   t.regex(await guide.text(), /First edition\./);
-  const firstVersion = app.modules.deployments.activeSite.current()!.version;
+  const firstVersion = app.features.deployments.activeSite.current()!.version;
 
   let exports = 1;
-  app.modules.deployments.setReexporter(async (domain) => {
+  app.features.deployments.setReexporter(async (domain) => {
     exports++;
-    return app.modules.exports.exportAndBundle(domain);
+    return app.features.exports.exportAndBundle(domain);
   });
-  t.is(await app.modules.deployments.runReexport(entry, now), 'unchanged');
+  t.is(await app.features.deployments.runReexport(entry, now), 'unchanged');
   t.is(exports, 1, 'an unchanged source is not exported again');
 
   await writeDocs(source, 'Second edition.');
-  t.is(await app.modules.deployments.runReexport({ ...entry, activate: false }, now), 'exported');
+  t.is(await app.features.deployments.runReexport({ ...entry, activate: false }, now), 'exported');
   t.is(exports, 2);
-  t.is(app.modules.deployments.activeSite.current()!.version, firstVersion, 'activate: false leaves the live site alone');
+  t.is(app.features.deployments.activeSite.current()!.version, firstVersion, 'activate: false leaves the live site alone');
   t.regex(await (await fetch(`${app.url}/guide`)).text(), /First edition\./);
 
   await writeDocs(source, 'Third edition.');
-  t.is(await app.modules.deployments.runReexport(entry, now), 'activated');
+  t.is(await app.features.deployments.runReexport(entry, now), 'activated');
   t.regex(await (await fetch(`${app.url}/guide`)).text(), /Third edition\./);
   const status = await (await app.api('/v1/deployments')).json();
   t.is(status.active.origin, 'reexport');
-  t.is(await app.modules.deployments.runReexport({ ...entry, domain: 'unknown.internal' }, now), 'skipped');
+  t.is(await app.features.deployments.runReexport({ ...entry, domain: 'unknown.internal' }, now), 'skipped');
 });

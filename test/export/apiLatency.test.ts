@@ -29,7 +29,7 @@ test('the API keeps answering quickly while a 1,000-page export runs (health p99
     const ms = performance.now() - t0;
     t.is(res.status, 200);
     if (status === 'running') latencies.push(ms);
-    const pid = app.modules.exports.workerPids().get(started.jobId);
+    const pid = app.features.exports.workerPids().get(started.jobId);
     if (workerPriority === null && pid !== undefined) workerPriority = getPriority(pid);
     // Check the job now and then (the job's own GET is also an API call that must stay quick).
     if (++polls % 10 === 0) status = ((await (await app.api(`/v1/static-export/jobs/${started.jobId}`)).json()) as { status: string }).status;

@@ -82,7 +82,7 @@ test('400: bad bodies (every problem listed) and domains that are not the projec
   await app.control.sites.upsert({ domain: 'theirs.test', source, ref: null, projectId: other.id, createdAt: new Date().toISOString() });
   const theirs = await post({ domain: 'theirs.test' });
   t.is(theirs.status, 400);
-  t.is(app.modules.exports.jobs.list().length, 0, 'nothing was queued');
+  t.is(app.features.exports.jobs.list().length, 0, 'nothing was queued');
 });
 
 test('401 without a key, 403 for a read-only key and when the project lacks the feature', async (t) => {
@@ -102,7 +102,7 @@ test('401 without a key, 403 for a read-only key and when the project lacks the 
   const off = await app.api('/v1/static-export/jobs', { method: 'POST', json: { domain: 'tiny.test' } });
   t.is(off.status, 403);
   t.deepEqual(await off.json(), { error: 'Static export requires an Enterprise plan' });
-  t.is(app.modules.exports.jobs.list().length, 0);
+  t.is(app.features.exports.jobs.list().length, 0);
 });
 
 test('409 for a second job on a busy domain (naming the job); 404 for unknown and other projects’ jobs', async (t) => {

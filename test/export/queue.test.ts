@@ -20,13 +20,13 @@ test('config.export.concurrency: 1 runs one job at a time, 2 runs two side by si
       let most = 0;
       const deadline = Date.now() + 120_000;
       while (Date.now() < deadline) {
-        const jobs = [first, second].map((j) => app.modules.exports.jobs.find(j.jobId)!);
+        const jobs = [first, second].map((j) => app.features.exports.jobs.find(j.jobId)!);
         most = Math.max(most, jobs.filter((j) => j.status === 'running').length);
         if (jobs.every((j) => j.status === 'completed' || j.status === 'failed')) break;
         await new Promise((r) => setTimeout(r, 20));
       }
       t.is(most, concurrency, `at most ${concurrency} running at once`);
-      for (const j of [first, second]) t.is(app.modules.exports.jobs.find(j.jobId)!.status, 'completed');
+      for (const j of [first, second]) t.is(app.features.exports.jobs.find(j.jobId)!.status, 'completed');
     } finally {
       await app.close();
     }
@@ -37,15 +37,15 @@ test('exportAndBundle runs a job to completion and hands back the zip; a failed 
   const source = await makeTinySite();
   const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source }, { domain: 'gone.test', source: '/nonexistent/enclave-docs' }] } });
   t.teardown(() => app.close());
-  const built = await app.modules.exports.exportAndBundle('tiny.test', { version: 'boot-1' });
+  const built = await app.features.exports.exportAndBundle('tiny.test', { version: 'boot-1' });
   t.regex(built.jobId, /^se_[0-9a-f]{16}$/);
   t.is(built.version, 'boot-1');
   t.true(existsSync(built.zipPath));
   t.is(sha256(await readFile(built.zipPath)), built.sha256);
   const job = await waitForJob(app, built.jobId, () => true);
   t.like(job.job, { status: 'completed', version: 'boot-1' });
-  await t.throwsAsync(app.modules.exports.exportAndBundle('gone.test'), { message: /source directory not found/ });
-  await t.throwsAsync(app.modules.exports.exportAndBundle('nowhere.test'), { message: /No site/ });
+  await t.throwsAsync(app.features.exports.exportAndBundle('gone.test'), { message: /source directory not found/ });
+  await t.throwsAsync(app.features.exports.exportAndBundle('nowhere.test'), { message: /No site/ });
 });
 
 test('a site with a git ref exports the tree of that ref, not the working copy', async (t) => {
@@ -58,9 +58,9 @@ test('a site with a git ref exports the tree of that ref, not the working copy',
   await writeFile(join(source, 'index.mdx'), '---\ntitle: Uncommitted title\n---\n\nNot released yet.\n');
   const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source, ref: 'v1' }, { domain: 'bad-ref.test', source, ref: 'no-such-ref' }] } });
   t.teardown(() => app.close());
-  const built = await app.modules.exports.exportAndBundle('tiny.test');
+  const built = await app.features.exports.exportAndBundle('tiny.test');
   const index = new AdmZip(built.zipPath).readAsText('index.html');
   t.true(index.includes('Tiny page 0'));
   t.false(index.includes('Uncommitted title'));
-  await t.throwsAsync(app.modules.exports.exportAndBundle('bad-ref.test'), { message: /cannot read ref 'no-such-ref'/ });
+  await t.throwsAsync(app.features.exports.exportAndBundle('bad-ref.test'), { message: /cannot read ref 'no-such-ref'/ });
 });

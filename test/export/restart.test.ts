@@ -23,7 +23,7 @@ test('graceful stop during a running job: the worker is stopped, the job re-queu
   const started = await startExport(app, { domain: 'big.test' });
   const { job: midway } = await waitForJob(app, started.jobId, (j) => j.status === 'running' && j.pageCount >= 50);
   t.true(midway.progress > 0 && midway.progress < 90, `mid-render (progress ${midway.progress})`);
-  const pid = app.modules.exports.workerPids().get(started.jobId)!;
+  const pid = app.features.exports.workerPids().get(started.jobId)!;
   t.true(processAlive(pid), 'worker process is running');
 
   const t0 = Date.now();
@@ -81,7 +81,7 @@ test('kill -9 of the server during a running job: on boot the job is resumed, it
 
   const app = await startTestAppliance({ dataDir, overrides: { sites: [{ domain: 'big.test', source }] } });
   t.teardown(() => app.close());
-  const recovered = app.modules.exports.jobs.find(queued.jobId)!;
+  const recovered = app.features.exports.jobs.find(queued.jobId)!;
   t.is(recovered.interruptions, 1);
   t.not(recovered.status, 'failed');
   const { job } = await waitForJob({ ...app, key, api: (path: string) => api(app.url, path) } as never, queued.jobId, finished, 6 * 60_000);

@@ -43,7 +43,7 @@ test('retention removes finished jobs (record, zip, files) past retentionDays an
   await mkdir(foreign, { recursive: true });
 
   // Day 35: only A (finished on day 0) is past 30 days.
-  const first = await app.modules.exports.cleanup(clock.now());
+  const first = await app.features.exports.cleanup(clock.now());
   t.deepEqual(first.removedJobs, [a.jobId]);
   t.deepEqual(first.removedOrphans, [orphan]);
   t.is((await app.api(`/v1/static-export/jobs/${a.jobId}`)).status, 404);
@@ -53,7 +53,7 @@ test('retention removes finished jobs (record, zip, files) past retentionDays an
   t.is((await app.api(`/v1/static-export/jobs/${b.jobId}/bundle`, { method: 'POST' })).status, 200);
 
   // Far in the future: every finished job goes, the running and queued ones stay.
-  const second = await app.modules.exports.cleanup(new Date(t0 + 1000 * DAY));
+  const second = await app.features.exports.cleanup(new Date(t0 + 1000 * DAY));
   t.deepEqual(second.removedJobs.sort(), [b.jobId, c.jobId].sort());
   t.false(existsSync(bundleDir(b.jobId)));
   for (const id of [d.jobId, e.jobId]) t.is((await app.api(`/v1/static-export/jobs/${id}`)).status, 200);

@@ -34,23 +34,23 @@ async function applianceWithSpare(spareWorker: boolean): Promise<TestAppliance> 
 async function exportTiny(app: TestAppliance) {
   const started = await startExport(app, { domain: 'tiny.test' });
   const { job } = await waitForJob(app, started.jobId, finished);
-  return { job, workerPid: app.modules.exports.jobs.find(started.jobId)!.workerPid };
+  return { job, workerPid: app.features.exports.jobs.find(started.jobId)!.workerPid };
 }
 
 test('an idle queue keeps one loaded worker: the next export runs in it, it exits after that one job, a new spare follows, and stopping kills it', async (t) => {
   const app = await applianceWithSpare(true);
   t.teardown(() => app.close());
-  const spare = await eventually(() => app.modules.exports.sparePid(), 'a spare worker');
+  const spare = await eventually(() => app.features.exports.sparePid(), 'a spare worker');
   t.is(getPriority(spare), WORKER_NICENESS, 'a spare runs at the workers\' lower priority');
   const first = await exportTiny(app);
   t.is(first.job.status, 'completed');
   t.is(first.workerPid, spare, 'the job ran in the spare');
   await eventually(() => !alive(spare) || null, 'the used worker to exit');
-  const next = await eventually(() => { const pid = app.modules.exports.sparePid(); return pid !== spare ? pid : null; }, 'a new spare');
+  const next = await eventually(() => { const pid = app.features.exports.sparePid(); return pid !== spare ? pid : null; }, 'a new spare');
   t.true(alive(next));
   const second = await exportTiny(app);
   t.is(second.workerPid, next, 'the second job ran in the second spare');
-  const third = await eventually(() => { const pid = app.modules.exports.sparePid(); return pid !== next ? pid : null; }, 'a third spare');
+  const third = await eventually(() => { const pid = app.features.exports.sparePid(); return pid !== next ? pid : null; }, 'a third spare');
   await app.close();
   await eventually(() => !alive(third) || null, 'the spare to be gone after stop', 10_000);
   t.pass();
@@ -59,7 +59,7 @@ test('an idle queue keeps one loaded worker: the next export runs in it, it exit
 test('a spare that died while waiting is not used: the next job forks its own worker and completes', async (t) => {
   const app = await applianceWithSpare(true);
   t.teardown(() => app.close());
-  const spare = await eventually(() => app.modules.exports.sparePid(), 'a spare worker');
+  const spare = await eventually(() => app.features.exports.sparePid(), 'a spare worker');
   process.kill(spare, 'SIGKILL');
   await eventually(() => !alive(spare) || null, 'the spare to die');
   const run = await exportTiny(app);
@@ -74,7 +74,7 @@ test('with export.spareWorker off no worker waits, and exports still run', async
   const run = await exportTiny(app);
   t.is(run.job.status, 'completed');
   await new Promise((r) => setTimeout(r, 500));
-  t.is(app.modules.exports.sparePid(), null);
+  t.is(app.features.exports.sparePid(), null);
 });
 
 test('the first spare warms the code languages of the configured sites\' pages; the spare after an export warms that export\'s', async (t) => {
@@ -82,18 +82,18 @@ test('the first spare warms the code languages of the configured sites\' pages; 
   await writeFile(join(source, 'page-1.mdx'), '---\ntitle: Code\n---\n\n```python\nprint("hi")\n```\n');
   const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source }], export: { spareWorker: true } } });
   t.teardown(() => app.close());
-  const first = await eventually(() => app.modules.exports.sparePid(), 'a spare worker');
+  const first = await eventually(() => app.features.exports.sparePid(), 'a spare worker');
   // Nothing exported yet: the languages of every site's pages (this one's and the bundled sample's),
   // python from the page, plus bash and json, which every site may need; each has a sample.
-  const warmedFirst = await eventually(() => app.modules.exports.spareWarmed(), 'the first spare to answer');
+  const warmedFirst = await eventually(() => app.features.exports.spareWarmed(), 'the first spare to answer');
   for (const id of ['python', 'shellscript', 'json']) t.true(warmedFirst.loaded.includes(id) && warmedFirst.compiled.includes(id), id);
   t.false(warmedFirst.loaded.includes('rust'), 'rust is not on any page yet');
   await writeFile(join(source, 'page-1.mdx'), '---\ntitle: Code\n---\n\n```python\nprint("hi")\n```\n\n```rust\nfn main() {}\n```\n');
   const run = await exportTiny(app);
   t.is(run.workerPid, first);
-  await eventually(() => (app.modules.exports.sparePid() ?? first) !== first || null, 'the next spare');
+  await eventually(() => (app.features.exports.sparePid() ?? first) !== first || null, 'the next spare');
   // Now rust too, as the export found it; all but rust have a sample.
-  const warmed = await eventually(() => app.modules.exports.spareWarmed(), 'the warm-up to finish');
+  const warmed = await eventually(() => app.features.exports.spareWarmed(), 'the warm-up to finish');
   t.deepEqual([...warmed.loaded].sort(), ['json', 'python', 'rust', 'shellscript'], 'exactly what this export used');
   t.deepEqual([...warmed.compiled].sort(), ['json', 'python', 'shellscript']);
   const again = await exportTiny(app);

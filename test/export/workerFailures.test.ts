@@ -27,7 +27,7 @@ test('a worker that dies (killed) fails its job; the server keeps answering and 
   const big = await startExport(app, { domain: 'big.test' });
   const next = await startExport(app, { domain: 'tiny.test' });
   await waitForJob(app, big.jobId, (j) => j.status === 'running' && j.pageCount > 0);
-  const pid = app.modules.exports.workerPids().get(big.jobId)!;
+  const pid = app.features.exports.workerPids().get(big.jobId)!;
   process.kill(pid, 'SIGKILL');
   const { job } = await waitForJob(app, big.jobId, finished);
   t.is(job.status, 'failed');
@@ -45,7 +45,7 @@ test('a job running past config.export.jobTimeoutSeconds is killed and failed', 
   await waitForJob(app, started.jobId, (j) => j.status === 'running');
   const pid = await new Promise<number>((resolve) => {
     const poll = () => {
-      const p = app.modules.exports.workerPids().get(started.jobId);
+      const p = app.features.exports.workerPids().get(started.jobId);
       if (p) resolve(p);
       else setTimeout(poll, 20);
     };

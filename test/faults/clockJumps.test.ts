@@ -5,8 +5,8 @@ import test from 'ava';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/platform/Clock.js';
-import type { AgentModule } from '../../src/features/agent/agentFeature.js';
-import type { FeedbackModule } from '../../src/features/feedback/feedbackFeature.js';
+import type { AgentFeature } from '../../src/features/agent/agentFeature.js';
+import type { FeedbackFeature } from '../../src/features/feedback/feedbackFeature.js';
 import { makeDocsRemote, runJob, writeAgentScript } from '../agent/agentFixture.js';
 import { writeBundle } from '../deploy/helpers/testBundles.js';
 import { exportToBundle, makeTinySite } from '../export/exportTestHelpers.js';
@@ -98,8 +98,8 @@ test('cron task bodies across clock jumps: export retention, agent archiving and
     },
   });
   t.teardown(() => app.close());
-  const agentModule = app.modules.all.find((m) => m.name === 'agent') as AgentModule;
-  const feedbackModule = app.modules.all.find((m) => m.name === 'feedback') as FeedbackModule;
+  const agentModule = app.features.all.find((m) => m.name === 'agent') as AgentFeature;
+  const feedbackModule = app.features.all.find((m) => m.name === 'feedback') as FeedbackFeature;
   const zip = join(bundles, 'v1.zip');
   await writeBundle(zip, 'v1');
   t.is((await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: zip } })).status, 200);
@@ -114,11 +114,11 @@ test('cron task bodies across clock jumps: export retention, agent archiving and
   const feedbackB = await postFeedback(app);
 
   const runTasks = async () => ({
-    exports: (await app.modules.exports.cleanup(clock.now())).removedJobs,
+    exports: (await app.features.exports.cleanup(clock.now())).removedJobs,
     archived: await agentModule.archiveStaleJobs(clock.now()),
     feedback: (await feedbackModule.applyRetention(clock.now())).length,
   });
-  const keptExports = () => [exportA, exportB].filter((id) => app.modules.exports.jobs.find(id));
+  const keptExports = () => [exportA, exportB].filter((id) => app.features.exports.jobs.find(id));
   const log: string[] = [];
 
   // Backwards: to t0 - 10 days. Nothing is old enough relative to this clock.

@@ -69,7 +69,7 @@ test(`kill -9 during export jobs (${ROUNDS} rounds): no job is left running, ack
     async check(app: Restarted, acted, round) {
       // The dead server's worker processes notice the closed IPC channel and exit.
       await waitUntil('orphaned export workers to exit', async () => !acted.workers.some(processAlive), 10_000);
-      const jobs = app.modules.exports.jobs;
+      const jobs = app.features.exports.jobs;
       for (const id of acknowledged) t.truthy(jobs.find(id), `round ${round}: acknowledged job ${id} survived the crash`);
       const recovered = jobs.find(acted.jobId)!;
       // Either the kill came after it finished, or boot recovery re-queued it (and counted the interruption).
@@ -167,7 +167,7 @@ test('a job resumed after kill -9 is not broken by the dead server\'s export wor
   const app = await startTestAppliance({ dataDir, overrides, serveSample: false });
   t.teardown(() => app.close());
   const done = await waitUntil('the resumed job to finish', async () => {
-    const j = app.modules.exports.jobs.find(jobId)!;
+    const j = app.features.exports.jobs.find(jobId)!;
     return j.status === 'completed' || j.status === 'failed' ? j : null;
   }, 120_000);
   await stragglerDone;

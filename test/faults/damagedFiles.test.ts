@@ -165,7 +165,7 @@ test('a truncated bundle zip in the bundles directory: the CLI download refuses 
   const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source: site }] } });
   t.teardown(() => app.close());
   const { job, link } = await exportToBundle(app, 'tiny.test');
-  const record = app.modules.exports.jobs.find(job.jobId)!;
+  const record = app.features.exports.jobs.find(job.jobId)!;
   const zipPath = join(exportPaths(app.dataDir, job.jobId).bundleDir, record.bundle!.file);
   await truncate(zipPath, Math.floor(link.sizeBytes / 2));
   const truncated = await readFile(zipPath);

@@ -180,20 +180,20 @@ test('an export job on a full disk: refused with 507 when even the record cannot
   t.is(refused.status, 507);
   t.deepEqual(await refused.json(), { error: 'The data volume is full; nothing was written' });
   t.deepEqual(await readFile(exportsFile).catch(() => null), before, 'exports.json untouched');
-  t.is(app.modules.exports.jobs.list().length, 0, 'no job was queued');
+  t.is(app.features.exports.jobs.list().length, 0, 'no job was queued');
   disk.free();
 
   // Space runs out while the job renders.
   const started = await app.api('/v1/static-export/jobs', { method: 'POST', json: { domain: 'disk.test' } });
   t.is(started.status, 202);
   const { jobId } = (await started.json()) as { jobId: string };
-  await waitUntil('the job to start rendering', async () => app.modules.exports.jobs.find(jobId)!.status === 'running');
+  await waitUntil('the job to start rendering', async () => app.features.exports.jobs.find(jobId)!.status === 'running');
   disk.fill();
   // The failure is recorded once exports.json can be written again: free space after a moment.
   await new Promise((r) => setTimeout(r, 3000));
   disk.free();
   const ended = await waitUntil('the job to end', async () => {
-    const job = app.modules.exports.jobs.find(jobId)!;
+    const job = app.features.exports.jobs.find(jobId)!;
     return job.status === 'completed' || job.status === 'failed' ? job : null;
   }, 120_000);
   if (ended.status === 'failed') {
@@ -210,7 +210,7 @@ test('an export job on a full disk: refused with 507 when even the record cannot
   t.is(again.status, 202);
   const retry = (await again.json()) as { jobId: string };
   const finished = await waitUntil('the retry to finish', async () => {
-    const job = app.modules.exports.jobs.find(retry.jobId)!;
+    const job = app.features.exports.jobs.find(retry.jobId)!;
     return job.status === 'completed' || job.status === 'failed' ? job : null;
   }, 120_000);
   t.is(finished.status, 'completed', finished.error ?? '');

@@ -30,7 +30,7 @@ test.before(async () => {
   const site = await makeTinySite(2);
   app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source: site }, { domain: 'docs.test.internal', source: site }], feedback: { perClientPerMinute: 100_000 }, analytics: { requestsPerHour: 100_000 } } });
   const { job } = await exportToBundle(app, 'tiny.test');
-  bundleFile = app.modules.exports.jobs.find(job.jobId)!.bundle!.file;
+  bundleFile = app.features.exports.jobs.find(job.jobId)!.bundle!.file;
   const zip = join(await makeTempDir('enclave-hostile-'), 'v1.zip');
   await writeBundle(zip, 'v1');
   const deployed = (await (await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: zip } })).json()) as { id: string };

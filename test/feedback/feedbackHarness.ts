@@ -7,8 +7,8 @@ import { bootstrapDataDir, prepareDataDir } from '../../src/app/bootstrap/bootst
 import { systemClock, type Clock } from '../../src/platform/Clock.js';
 import { createLogger } from '../../src/platform/logging/createLogger.js';
 import type { ActiveSiteInfo } from '../../src/features/deployments/ActiveSite.js';
-import type { ModuleContext } from '../../src/features/Feature.js';
-import { createFeedbackModule, type FeedbackModule } from '../../src/features/feedback/feedbackFeature.js';
+import type { FeatureContext } from '../../src/features/Feature.js';
+import { createFeedbackFeature, type FeedbackFeature } from '../../src/features/feedback/feedbackFeature.js';
 import { closeGracefully, listen } from '../../src/app/listen.js';
 import { openControlStore, type ControlStore } from '../../src/features/control/ControlStore.js';
 import { makeTempDir, makeTestConfig, type ConfigOverrides } from '../helpers/testAppliance.js';
@@ -29,7 +29,7 @@ export interface FeedbackHarness {
   dataDir: string;
   config: Config;
   control: ControlStore;
-  module: FeedbackModule;
+  module: FeedbackFeature;
   site: FakeSite;
   /** POSTs a submission (same-origin unless headers say otherwise). */
   post(body: unknown, headers?: Record<string, string>): Promise<Response>;
@@ -60,10 +60,10 @@ export async function startFeedbackHarness(
     key = (await createAdminKey(control, clock, { projectId: boot.projectId, name: 'test', scope: 'write' })).key;
   }
   const site: FakeSite = { live: { domain: 'docs.test', projectId: boot.projectId, version: 'v1', pagePaths: new Set(options.pages ?? SITE_PAGES) } };
-  const ctx: ModuleContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => '', version: 'test' };
-  const module = await createFeedbackModule(ctx, { activeSite: { current: () => site.live } });
-  const modules = options.siteHandler ? [module, { name: 'site', routes: [], siteHandler: options.siteHandler }] : [module];
-  const { app } = createApp({ config, logger, clock, control, modules, version: 'test' });
+  const ctx: FeatureContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => '', version: 'test' };
+  const module = await createFeedbackFeature(ctx, { activeSite: { current: () => site.live } });
+  const features = options.siteHandler ? [module, { name: 'site', routes: [], siteHandler: options.siteHandler }] : [module];
+  const { app } = createApp({ config, logger, clock, control, features, version: 'test' });
   const { httpServer, port } = await listen(app, config.server);
   await module.start?.();
   const url = `http://127.0.0.1:${port}`;

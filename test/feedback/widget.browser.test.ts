@@ -42,7 +42,7 @@ async function deployedDocs(t: ExecutionContext): Promise<ServedDocs> {
   const app = await startTestAppliance({ serveSample: false });
   t.teardown(() => app.close());
   await app.control.sites.upsert({ domain: DOMAIN, source: src, ref: null, projectId: app.projectId, createdAt: new Date().toISOString() });
-  await app.modules.deployments.activateBundleFile(zip, { source: 'test' });
+  await app.features.deployments.activateBundleFile(zip, { source: 'test' });
   return { url: app.url, feedback: async () => ((await (await app.api(`/v1/analytics/${app.projectId}/feedback`)).json()) as { feedback: Entry[] }).feedback };
 }
 

@@ -130,7 +130,7 @@ export async function startFuzzTarget(t: ExecutionContext): Promise<FuzzTarget> 
     real: {
       projectId: [app.projectId, other.id],
       jobId: [job.jobId],
-      file: [app.modules.exports.jobs.find(job.jobId)!.bundle!.file],
+      file: [app.features.exports.jobs.find(job.jobId)!.bundle!.file],
       id: [deployed.id, agentJob.id, ...feedbackIds],
       cursor: [cursor],
       path: ['/', '/guides/start', '/reference', '/guides'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute, type RouteSpec } from '../../http/defineRoute.js';
-import type { AppModule } from '../../features/Feature.js';
+import type { Feature } from '../../features/Feature.js';
 import { probeWritable } from '../../platform/store/probeWritable.js';
 
 const readinessSchema = z.object({
@@ -10,7 +10,7 @@ const readinessSchema = z.object({
 });
 
 /** Liveness and readiness probes (no key: load balancers and the Docker HEALTHCHECK call them). */
-export function healthRoutes(deps: { dataDir: string; modules: AppModule[] }): RouteSpec[] {
+export function healthRoutes(deps: { dataDir: string; features: Feature[] }): RouteSpec[] {
   return [
     defineRoute({
       method: 'GET',
@@ -37,7 +37,7 @@ export function healthRoutes(deps: { dataDir: string; modules: AppModule[] }): R
       async handler(ctx) {
         const store = await probeWritable(deps.dataDir);
         const modules: Record<string, { status: 'ok' | 'degraded' | 'unavailable'; detail?: string }> = {};
-        for (const module of deps.modules) if (module.readiness) modules[module.name] = module.readiness();
+        for (const feature of deps.features) if (feature.readiness) modules[feature.name] = feature.readiness();
         const degraded = Object.values(modules).some((m) => m.status !== 'ok');
         ctx.set('Cache-Control', 'no-store');
         ctx.status = store.writable ? 200 : 503;

@@ -9,13 +9,13 @@ import { archiveStaleAgentJobs } from './agentArchiveTask.js';
 import { recoverInterruptedAgentJobs } from './agentRecovery.js';
 import { AgentRunQueue } from './AgentRunQueue.js';
 import { Scheduler } from '../../platform/Scheduler.js';
-import type { AppModule, ModuleContext } from '../Feature.js';
+import type { Feature, FeatureContext } from '../Feature.js';
 
 /** How long stop() waits for killed agents to record their end before failing them itself. */
 const STOP_WAIT_MS = 3000;
 
 /** The agent-jobs feature, plus the archive task's body for tests and operators. */
-export interface AgentModule extends AppModule {
+export interface AgentFeature extends Feature {
   /** Archives completed/failed jobs untouched for agent.archiveAfterDays as of `now`; returns how many. */
   archiveStaleJobs(now: Date): Promise<number>;
 }
@@ -24,7 +24,7 @@ export interface AgentModule extends AppModule {
  * Builds the agent-jobs module: `/v2/agent` routes, a small in-memory run queue, boot-time
  * recovery of jobs a crash left active, and the archive cron task.
  */
-export async function createAgentModule(ctx: ModuleContext): Promise<AgentModule> {
+export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeature> {
   const settings = ctx.config.agent;
   const logger = ctx.logger.child({ module: 'agent' });
   const store = await AgentJobStore.open(ctx.config.dataDir);

@@ -6,10 +6,10 @@ import { deploymentRoutes } from './routes/deploymentRoutes.js';
 import { createSiteHandler } from './site/createSiteHandler.js';
 import { Scheduler } from '../../platform/Scheduler.js';
 import type { ActiveSite } from './ActiveSite.js';
-import type { AppModule, ModuleContext } from '../Feature.js';
+import type { Feature, FeatureContext } from '../Feature.js';
 
 /** The deployment feature: fetch/verify/activate bundles and serve the live site. */
-export interface DeploymentModule extends AppModule {
+export interface DeploymentsFeature extends Feature {
   activeSite: ActiveSite;
   /** Verifies and activates a bundle zip already on local disk; resolves with its version. */
   activateBundleFile(zipPath: string, options: { version?: string | null; source: string }): Promise<{ version: string }>;
@@ -26,7 +26,7 @@ export interface DeploymentModule extends AppModule {
  * server listens, so a restart serves at once; `start()` then fetches the configured bundle in
  * the background (the old version keeps serving meanwhile) and schedules re-exports.
  */
-export async function createDeploymentModule(ctx: ModuleContext): Promise<DeploymentModule> {
+export async function createDeploymentsFeature(ctx: FeatureContext): Promise<DeploymentsFeature> {
   const { config, logger } = ctx;
   const store = await openDeploymentStore(config.dataDir);
   const deployer = await SiteDeployer.open({ config, logger, clock: ctx.clock, sites: ctx.control.sites, store });

@@ -9,11 +9,11 @@ import { staticExportRoutes } from './routes/staticExportRoutes.js';
 import { cleanupExpiredExports, type ExportCleanupResult } from './exportCleanup.js';
 import { ExportQueue } from './exportQueue.js';
 import { Scheduler } from '../../platform/Scheduler.js';
-import type { AppModule, ModuleContext } from '../Feature.js';
-import type { DeploymentModule } from '../deployments/deploymentsFeature.js';
+import type { Feature, FeatureContext } from '../Feature.js';
+import type { DeploymentsFeature } from '../deployments/deploymentsFeature.js';
 
 /** The static-export feature: jobs, bundles, signed links. */
-export interface ExportModule extends AppModule {
+export interface ExportsFeature extends Feature {
   /** Exports a site and packs its bundle (used by first start and scheduled re-exports). */
   exportAndBundle(domain: string, options?: { version?: string }): Promise<{ jobId: string; zipPath: string; version: string; sha256: string }>;
   /** The job store (tests and the CLI inspect it). */
@@ -32,7 +32,7 @@ export interface ExportModule extends AppModule {
  * Builds the export module: the job store (`exports.json`), the worker queue, the HTTP routes
  * and the retention cron. Nothing runs until `start()`.
  */
-export async function createExportModule(ctx: ModuleContext, deps: { deployments: DeploymentModule }): Promise<ExportModule> {
+export async function createExportsFeature(ctx: FeatureContext, deps: { deployments: DeploymentsFeature }): Promise<ExportsFeature> {
   const { config, logger, clock, control, keyring } = ctx;
   const dataDir = config.dataDir;
   const jobs = await ExportJobRepository.open(dataDir);

@@ -6,10 +6,10 @@ import { feedbackRoutes } from './routes/feedbackRoutes.js';
 import { Scheduler } from '../../platform/Scheduler.js';
 import { FeedbackLog } from './log/FeedbackLog.js';
 import type { ActiveSite } from '../deployments/ActiveSite.js';
-import type { AppModule, ModuleContext } from '../Feature.js';
+import type { Feature, FeatureContext } from '../Feature.js';
 
 /** The feedback module plus its log (tests and the benchmark look inside). */
-export interface FeedbackModule extends AppModule {
+export interface FeedbackFeature extends Feature {
   log: FeedbackLog;
   /** Runs retention once with `now` (the cron task's body). */
   applyRetention(now: Date): Promise<string[]>;
@@ -20,7 +20,7 @@ export interface FeedbackModule extends AppModule {
  * API, and the feedback log they share. The log's index is loaded here, before the server
  * listens, so the first query already sees everything on disk.
  */
-export async function createFeedbackModule(ctx: ModuleContext, deps: { activeSite: ActiveSite }): Promise<FeedbackModule> {
+export async function createFeedbackFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite }): Promise<FeedbackFeature> {
   const { config, logger, clock } = ctx;
   const log = await FeedbackLog.open({ dataDir: config.dataDir, groupCommitMs: config.feedback.groupCommitMs, logger });
   logger.info({ entries: log.stats.entries, segments: log.stats.segments, loadMs: log.stats.loadMs }, 'feedback log loaded');

@@ -9,7 +9,7 @@ export interface ModuleScope {
 }
 
 /** Per-page state for evaluating modules: results are cached per page because values may hold page-specific hast. */
-export interface ModuleContext {
+export interface FeatureContext {
   loader: ModuleLoader;
   hooks: EvalHooks;
   budget: EvalBudget;
@@ -20,7 +20,7 @@ export interface ModuleContext {
 const MAX_IMPORT_DEPTH = 16;
 
 /** Evaluates a module's imports and `export const`/`export function` statements statically. */
-export function evaluateModule(mod: Pick<LoadedModule, 'file' | 'statements'>, mctx: ModuleContext, depth = 0): ModuleScope {
+export function evaluateModule(mod: Pick<LoadedModule, 'file' | 'statements'>, mctx: FeatureContext, depth = 0): ModuleScope {
   const cached = mctx.cache.get(mod.file);
   if (cached) return cached;
   const result: ModuleScope = { scope: new Map(), exports: new Map() };
@@ -84,7 +84,7 @@ function nameOf(n: ES.Identifier | ES.Literal): string {
   return n.type === 'Identifier' ? n.name : String(n.value);
 }
 
-function importModule(specifier: string, fromFile: string, mctx: ModuleContext, depth: number): { exports: Map<string, unknown>; snippet?: SnippetComponent } | null {
+function importModule(specifier: string, fromFile: string, mctx: FeatureContext, depth: number): { exports: Map<string, unknown>; snippet?: SnippetComponent } | null {
   const target = mctx.loader.resolveSpecifier(specifier, fromFile);
   if (target === null) {
     mctx.warn(`import of package "${specifier}" in ${fromFile} is not available in a static export`);
@@ -105,7 +105,7 @@ function importModule(specifier: string, fromFile: string, mctx: ModuleContext, 
   return { exports: evaluated.exports, snippet: loaded.kind === 'js' ? undefined : new SnippetComponent(loaded) };
 }
 
-function importInto(stmt: ES.ImportDeclaration, fromFile: string, scope: Map<string, unknown>, mctx: ModuleContext, depth: number): void {
+function importInto(stmt: ES.ImportDeclaration, fromFile: string, scope: Map<string, unknown>, mctx: FeatureContext, depth: number): void {
   const specifier = String(stmt.source.value);
   const mod = importModule(specifier, fromFile, mctx, depth);
   for (const s of stmt.specifiers) {

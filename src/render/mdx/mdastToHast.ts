@@ -5,7 +5,7 @@ import type { Element, Root, Text } from 'hast';
 import { defaultHandlers, toHast, type Handlers, type State } from 'mdast-util-to-hast';
 import type { CodeBlockInput, ComponentRenderer, ElementContent, RenderContext } from '../types.js';
 import { callStaticFunction, evaluateExpression, HastFragment, StaticFunction, Unevaluable, type EvalBudget, type EvalHooks, type Scope } from './evaluateEstree.js';
-import { evaluateModule, type ModuleContext } from './evaluateModule.js';
+import { evaluateModule, type FeatureContext } from './evaluateModule.js';
 import { jsxText, propsToProperties, valueToHast } from './jsxValues.js';
 import { MissingImport, SnippetComponent, type LoadedModule, type ModuleLoader } from './ModuleLoader.js';
 import { parseExpressionSource } from './parseExpressionSource.js';
@@ -37,7 +37,7 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
   let snippetDepth = 0;
 
   const hooks: EvalHooks = { renderJsx: (node, s) => renderEstreeJsx(node, s) };
-  const mctx: ModuleContext = { loader: deps.loader, hooks, budget, warn, cache: new Map() };
+  const mctx: FeatureContext = { loader: deps.loader, hooks, budget, warn, cache: new Map() };
 
   const evaluate = (expr: ES.Node, s: Scope): { ok: true; value: unknown } | { ok: false } => {
     try {
