@@ -34,12 +34,14 @@ export interface RenderSiteOptions {
   strict?: boolean;                            // true: first failing page rejects
   now: Date; generatorVersion: string;
   cacheDir?: string;                           // persistent cache (highlighting etc.)
-  feedbackEndpoint?: string | null;            // passed to pages as <meta name="enclave-feedback-endpoint">
   onProgress?: (rendered: number, total: number) => void;
   signal?: AbortSignal;
   /** Extra page-rendering threads (default 0); small sites ignore it, workers cost more than they save there. */
   threads?: number;
 }
+
+/** The plain-data part of RenderSiteOptions: what a job record or an IPC message can carry. */
+export type RenderSettings = Pick<RenderSiteOptions, 'domain' | 'jobId' | 'version' | 'paths' | 'strict' | 'generatorVersion' | 'cacheDir' | 'threads'>;
 
 /** Outcome of an export; details are in `report` (also written to `_enclave/report.json`). */
 export interface RenderSiteResult {
@@ -126,7 +128,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     const parallel = await renderPagesInParallel({
       count: selected.length,
       workers: workerCountFor(selected.length, opts.threads ?? 0),
-      workerData: { sourceDir, source, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, feedbackEndpoint: opts.feedbackEndpoint, cacheDir: opts.cacheDir, theme, searchIndexPath, languages },
+      workerData: { sourceDir, source, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, cacheDir: opts.cacheDir, theme, searchIndexPath, languages },
       renderLocal,
       onResult,
       onWorkerFailure: (message) => report.warning(`a page-rendering thread stopped (${message}); its pages were rendered on the main thread`),

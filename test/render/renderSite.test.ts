@@ -226,7 +226,7 @@ test('without an index page the home URL forwards to the first page; paths rende
 test('progress is reported per page and the feedback endpoint reaches every page', async (t) => {
   const seen: [number, number][] = [];
   const { out } = await renderFiles(t, { 'docs.json': docsJson({ pages: ['index', 'b'] }), 'index.mdx': '# A', 'b.mdx': '# B' }, {
-    onProgress: (n, total) => seen.push([n, total]), feedbackEndpoint: '/_enclave/feedback',
+    onProgress: (n, total) => seen.push([n, total]),
   });
   t.deepEqual(seen, [[1, 2], [2, 2]]);
   t.regex(await read(out, 'b.html'), /<meta name="enclave-feedback-endpoint" content="\/_enclave\/feedback">/);

@@ -34,6 +34,12 @@ export interface AgentJobRecord {
   archivedAt: string | null;
 }
 
+/** Where one page of a listing starts: just after this job in newest-first order. */
+export interface AgentJobCursor {
+  createdAt: string;
+  id: string;
+}
+
 /** The branch an agent job works on. */
 export function agentBranchName(jobId: string): string {
   return `enclave/agent/${jobId}`;

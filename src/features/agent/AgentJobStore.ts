@@ -1,17 +1,11 @@
 import { join } from 'node:path';
 import { JsonStore } from '../../platform/store/JsonStore.js';
-import type { AgentJobRecord, AgentJobStatus } from './AgentJobRecord.js';
+import type { AgentJobCursor, AgentJobRecord, AgentJobStatus } from './AgentJobRecord.js';
 
 /** The document `agent.json`. */
 export interface AgentData {
   schemaVersion: number;
   jobs: AgentJobRecord[];
-}
-
-/** Where one page of a listing starts: just after this job in newest-first order. */
-export interface AgentJobCursor {
-  createdAt: string;
-  id: string;
 }
 
 const SCHEMA_VERSION = 1;

@@ -24,7 +24,6 @@ export interface ExportQueueDeps {
   timeoutMs: number;
   generatorVersion: string;
   cacheDir: string | null;
-  feedbackEndpoint: () => string | null;
   renderThreads: number;
   workerHeapMb: number;
   /** Keep a worker process loaded while idle, so the next job starts at once (config export.spareWorker). */
@@ -181,19 +180,20 @@ export class ExportQueue {
       if (!site) throw new ExportRunError(`site ${job.domain} is no longer configured`);
       if (!(await stat(site.source).then((s) => s.isDirectory(), () => false))) throw new ExportRunError(`docs source directory not found: ${site.source}`);
       const input: ExportTaskInput = {
-        jobId: job.id,
-        domain: job.domain,
         sourceDir: site.source,
         ref: site.ref,
         ...paths,
-        version: job.requestedVersion,
-        paths: job.paths,
-        strict: job.strict,
         now: job.createdAt,
-        generatorVersion: this.deps.generatorVersion,
-        cacheDir: this.deps.cacheDir,
-        feedbackEndpoint: this.deps.feedbackEndpoint(),
-        renderThreads: this.deps.renderThreads,
+        render: {
+          domain: job.domain,
+          jobId: job.id,
+          version: job.requestedVersion ?? undefined,
+          paths: job.paths ?? undefined,
+          strict: job.strict,
+          generatorVersion: this.deps.generatorVersion,
+          cacheDir: this.deps.cacheDir ?? undefined,
+          threads: this.deps.renderThreads,
+        },
       };
       const result = await runExportInChild(input, {
         worker: this.takeSpare(),

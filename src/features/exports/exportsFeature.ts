@@ -46,7 +46,6 @@ export async function createExportsFeature(ctx: FeatureContext, deps: { deployme
     timeoutMs: config.export.jobTimeoutSeconds * 1000,
     generatorVersion: ctx.version,
     cacheDir: renderCacheDir(dataDir),
-    feedbackEndpoint: () => null,
     renderThreads: config.export.renderThreads,
     workerHeapMb: config.export.workerHeapMb,
     spareWorker: config.export.spareWorker,

@@ -11,7 +11,6 @@ export interface PageWorkerData {
   paths?: string[];
   domain: string;
   generatorVersion: string;
-  feedbackEndpoint?: string | null;
   cacheDir?: string;
   theme: ThemeAssets;
   searchIndexPath: string;

@@ -23,7 +23,7 @@ export interface ShellParts {
 /** Builds the shell parts: site header/footer links made root-relative, sidebars cached per division, prev/next order. */
 export function createShellParts(
   loaded: LoadedSite, theme: ThemeAssets, searchIndex: string,
-  opts: { domain: string; generatorVersion: string; feedbackEndpoint?: string | null },
+  opts: { domain: string; generatorVersion: string },
 ): ShellParts {
   const { config, nav, frontmatter, index } = loaded;
   const selected = new Set(loaded.selected.map((p) => p.path));
@@ -50,7 +50,6 @@ export function createShellParts(
     themeScript: theme.themeScript,
     searchIndex,
     generator: `Enclave ${opts.generatorVersion}`,
-    feedbackEndpoint: opts.feedbackEndpoint,
   };
 
   const label = (path: string): string => {

@@ -20,7 +20,6 @@ export interface ShellSite {
   themeScript: string;
   searchIndex: string;
   generator: string;
-  feedbackEndpoint?: string | null;
 }
 
 /** Page-specific parts of the shell. */
@@ -74,7 +73,6 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     page.noindex ? '<meta name="robots" content="noindex">' : '',
     `<meta name="generator" content="${e(site.generator)}">`,
     `<meta name="enclave-page" content="/${e(page.path === 'index' ? '' : page.path)}">`,
-    site.feedbackEndpoint ? `<meta name="enclave-feedback-endpoint" content="${e(site.feedbackEndpoint)}">` : '',
     `<meta property="og:title" content="${e(page.title)}">`,
     site.favicon ? `<link rel="icon" href="${site.favicon}">` : '',
     ...site.headScripts.map((s) => `<script src="${asset(s)}"></script>`),

@@ -1,4 +1,4 @@
-import type { AgentJobCursor } from '../AgentJobStore.js';
+import type { AgentJobCursor } from '../AgentJobRecord.js';
 
 /** An opaque cursor for the next page: the position of the last job returned. */
 export function encodeAgentJobCursor(position: AgentJobCursor): string {

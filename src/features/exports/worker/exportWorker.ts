@@ -48,18 +48,10 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
   await mkdir(input.runDir, { recursive: true });
   const out = createZipSink({ thread: true, spillPath: join(input.runDir, 'zip-entries.spill') });
   const rendered = await renderSite({
+    ...input.render,
     sourceDir,
     out,
-    domain: input.domain,
-    jobId: input.jobId,
-    version: input.version ?? undefined,
-    paths: input.paths ?? undefined,
-    strict: input.strict,
     now,
-    generatorVersion: input.generatorVersion,
-    cacheDir: input.cacheDir ?? undefined,
-    feedbackEndpoint: input.feedbackEndpoint,
-    threads: input.renderThreads,
     signal: controller.signal,
     onProgress(done, total) {
       const t = Date.now();
@@ -70,7 +62,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
   });
   controller.signal.throwIfAborted();
   const packStart = performance.now();
-  const file = bundleFileName(input.domain, rendered.version);
+  const file = bundleFileName(input.render.domain, rendered.version);
   void send({ type: 'packing', done: 0, total: 1, version: rendered.version, pageCount: rendered.pageCount + rendered.failed });
   const packed = await out.finish(join(input.bundleDir, file), now);
   const packMs = performance.now() - packStart;

@@ -3,11 +3,10 @@
  * The worker renders and packs one job, reporting as it goes; the server owns the job record.
  */
 import type { WarmUpResult } from '../../../render/code/warmUpHighlighter.js';
+import type { RenderSettings } from '../../../render/renderSite.js';
 
 /** Everything the worker needs to run one job; plain data only (it crosses a process boundary). */
 export interface ExportTaskInput {
-  jobId: string;
-  domain: string;
   sourceDir: string;
   /** Git ref to export when `sourceDir` is a repository; null exports the directory as is. */
   ref: string | null;
@@ -15,16 +14,9 @@ export interface ExportTaskInput {
   /** This run's own scratch folder inside `workDir`. */
   runDir: string;
   bundleDir: string;
-  version: string | null;
-  paths: string[] | null;
-  strict: boolean;
   /** ISO instant recorded in the manifest and the zip entries. */
   now: string;
-  generatorVersion: string;
-  cacheDir: string | null;
-  feedbackEndpoint: string | null;
-  /** Extra page-rendering threads (config export.renderThreads). */
-  renderThreads: number;
+  render: RenderSettings;
 }
 
 /** What a finished job produced. */

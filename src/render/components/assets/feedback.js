@@ -51,9 +51,7 @@
   }
 
   function endpointUrl() {
-    var meta = document.querySelector('meta[name="enclave-feedback-endpoint"]');
-    var configured = meta && meta.getAttribute('content');
-    return new URL(configured || '/_enclave/feedback', location.href);
+    return new URL('/_enclave/feedback', location.href);
   }
 
   function trimToBytes(text, maxBytes) {
