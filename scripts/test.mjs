@@ -8,11 +8,17 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? args.splice(onlyAt, 2)[1] : null;
+// The fast tier: files named *.unit.test.ts start no server, browser or child process.
+const unitAt = args.indexOf('--unit');
+const unit = unitAt >= 0 ? args.splice(unitAt, 1).length > 0 : false;
 
-const chromium = spawnSync('bash', ['scripts/ensure-chromium.sh'], { cwd: root, stdio: 'inherit' });
-if (chromium.status !== 0) console.error('warning: chromium could not be installed; browser tests will fail');
+if (!unit) {
+  const chromium = spawnSync('bash', ['scripts/ensure-chromium.sh'], { cwd: root, stdio: 'inherit' });
+  if (chromium.status !== 0) console.error('warning: chromium could not be installed; browser tests will fail');
+}
 
-const avaArgs = ['--tap', ...(only ? [`${only}/**/*.test.ts`] : []), ...args];
+const files = unit ? ['test/**/*.unit.test.ts'] : only ? [`${only}/**/*.test.ts`] : [];
+const avaArgs = ['--tap', ...files, ...args];
 const child = spawn(process.execPath, ['node_modules/ava/entrypoints/cli.mjs', ...avaArgs], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
 let passed = 0;
 let failed = 0;
