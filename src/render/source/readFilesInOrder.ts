@@ -22,7 +22,8 @@ const YIELD_EVERY_FILES = 64;
  * Docs sources are thousands of small files, and a promise-based read costs four trips through
  * the thread pool per file, several times the render thread's time of reading them
  * synchronously. So small files are read synchronously in batches, with a turn of the event
- * loop between batches (a batch holds the loop for a few milliseconds at most). A read that fails rejects with a SourceReadError.
+ * loop between batches (a batch holds the loop for a few milliseconds at most). A read that
+ * fails rejects with a SourceReadError.
  */
 export async function readFilesInOrder(dir: string, files: readonly string[], consume: (rel: string, data: Buffer) => void): Promise<void> {
   let bytes = 0;
