@@ -43,7 +43,7 @@ interface Pending {
 /**
  * Prepares zip entries (deflate, SHA-256, CRC-32) on a thread of their own, so on a machine with
  * a spare core that work overlaps with rendering instead of adding to it. Deflating was the
- * largest single cost of a render on the main thread (about a fifth of a synthetic export).
+ * largest single cost of a render on the main thread.
  * A thread that fails or can't start is not an error: the remaining files are prepared on the
  * calling thread, so the bundle is the same either way.
  */
