@@ -8,7 +8,7 @@ export interface SpillSlice {
 
 /**
  * An append-only scratch file for bytes that must wait but need not sit in memory: an export's
- * compressed zip entries add up to the bundle's size (38 MB for the mcp corpus, mostly images)
+ * compressed zip entries add up to the bundle's size (tens of megabytes on a large site, mostly images)
  * and wait until the archive is written. In a file they cost page cache, not the worker's RSS.
  * Synchronous on purpose: appends are small and land in the page cache, and the callers are
  * synchronous steps of a render.

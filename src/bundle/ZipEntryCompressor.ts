@@ -11,8 +11,8 @@ export interface CompressRequest {
 /** Its answer. */
 export type CompressResponse = { id: number; entry: ZipEntryData } | { id: number; error: string };
 /**
- * Files travel in batches, both ways. With one file per message, posting took 96 ms of the main
- * thread in a profile of a 1,000-page export (2,000 messages); in batches, 16–34 ms.
+ * Files travel in batches, both ways: with one file per message, posting them cost the main
+ * thread several times as much.
  */
 export type CompressBatch = CompressRequest[];
 export type ResponseBatch = CompressResponse[];
@@ -43,7 +43,7 @@ interface Pending {
 /**
  * Prepares zip entries (deflate, SHA-256, CRC-32) on a thread of their own, so on a machine with
  * a spare core that work overlaps with rendering instead of adding to it. Deflating was the
- * largest single cost of a render on the main thread (about a fifth of a synthetic export).
+ * largest single cost of a render on the main thread.
  * A thread that fails or can't start is not an error: the remaining files are prepared on the
  * calling thread, so the bundle is the same either way.
  */

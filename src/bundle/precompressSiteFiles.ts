@@ -22,7 +22,7 @@ const brotliAsync = promisify(brotliCompress);
 const MIN_COMPRESS_BYTES = 512;
 /** A variant is kept only when it saves at least this fraction. */
 const MAX_KEPT_RATIO = 0.9;
-/** Brotli's top qualities cost seconds per megabyte (q11 ≈ 0.5 MB/s); these keep a 50 MB bundle's activation to seconds. */
+/** Brotli's top qualities cost seconds per megabyte; these keep a large bundle's activation to seconds. */
 const BROTLI_QUALITY_SMALL = 6;
 const BROTLI_QUALITY_LARGE = 5;
 const LARGE_FILE_BYTES = 1024 * 1024;

@@ -14,8 +14,8 @@ export async function prepareStreamedEntry(rel: string, parts: AsyncIterable<str
   const hash = createHash('sha256');
   // An output buffer as large as the chunks that go in: zlib hands back one buffer per round trip
   // to the thread pool, and each round trip waits for a turn of the event loop, which a render
-  // gives once per batch of pages. With zlib's 16 KB default, a megabyte of mcp's Markdown took
-  // 16 turns, and 90 pages' copies (4.5 MB) were still waiting at 95% of its export.
+  // gives once per batch of pages. With zlib's 16 KB default, a megabyte took 16 turns, and on a
+  // large site many pages' copies were still waiting near the end of its export.
   const deflate = createDeflateRaw({ level: DEFLATE_LEVEL, chunkSize: TEXT_CHUNK_BYTES + 64 * 1024 });
   const compressed: Buffer[] = [];
   deflate.on('data', (chunk: Buffer) => compressed.push(chunk));

@@ -3,10 +3,9 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { describeBytes, type BundleFile } from './BundleSink.js';
 
 /**
- * Deflate level. Measured on the 2,002 pages and Markdown copies of the synthetic 1,000-page
- * export (32.7 MB): level 2 deflates them in 163 ms to 7.01 MB, level 5 in 273 ms to 6.44 MB,
- * level 6 in 346 ms to 6.37 MB. The zip thread shares the second core with the garbage
- * collector, so its time slows rendering; 9% larger bundles are the cheaper side of that trade.
+ * Deflate level: low, because the zip thread shares the second core with the garbage collector,
+ * so its time slows rendering; slightly larger bundles are the cheaper side of that trade
+ * (the levels compared are in docs/performance.md).
  */
 export const DEFLATE_LEVEL = 2;
 

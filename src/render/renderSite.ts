@@ -94,11 +94,11 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
 
   // llms-full.txt (every page's Markdown copy in nav order) is written while pages render: the
   // copies stream into it as pages finish. Assembled at the end, reading the copies back from the
-  // bundle, it took 55–63 ms after the last page of a 1,000-page export; kept in memory until
-  // then, the copies raised the mcp export's peak by 17 MB.
+  // bundle, it delayed the end of the export; kept in memory until then, the copies raised a
+  // large site's peak memory.
   const llmsFull = new InOrderParts(selected.length);
   const llmsFullWritten = out.writeParts('llms-full.txt', llmsFull);
-  // The search index likewise: built at the end, it was a 7 MB string on mcp at the export's peak.
+  // The search index likewise: built at the end, it was one large string at the export's peak.
   const searchEntries = new InOrderParts(selected.length);
   const searchIndexWritten = out.writeParts(searchIndexPath, searchIndexScript(searchEntries));
   // Both are awaited below; if the export fails first, nobody will be.

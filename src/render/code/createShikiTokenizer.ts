@@ -1,5 +1,5 @@
 // shiki's core, its language list and its oniguruma engine, not the `shiki` bundle: the bundle also
-// loads the JavaScript regex engine (about 4 MB of RSS in every export worker, unused).
+// loads the JavaScript regex engine (memory in every export worker, unused).
 import { applyColorReplacements, createCssVariablesTheme, createHighlighterCore, resolveColorReplacements, type HighlighterCore } from 'shiki/core';
 import { createOnigurumaEngine } from 'shiki/engine/oniguruma';
 import { bundledLanguages, bundledLanguagesInfo, type BundledLanguage } from 'shiki/langs';

@@ -60,11 +60,11 @@ export interface LineTokenizer {
  * Tokenizes code line by line and remembers each line's tokens by its text and the grammar
  * state it started in. A line's tokens depend on nothing else, so an identical line in the same
  * state anywhere in the site is taken from memory. Docs repeat lines a great deal (imports,
- * closing braces, the same call in every version of a page): half of the distinct code blocks'
- * lines in the mcp corpus, and two thirds in unstructured, repeat a line seen before.
+ * closing braces, the same call in every version of a page): on real-world sites a large share
+ * of the distinct code blocks' lines repeat a line seen before.
  *
  * The output matches shiki's `codeToTokensBase` with `tokenizeMaxLineLength` (a test compares
- * the two on every code block of the corpora): empty and over-long lines leave the state alone.
+ * the two on every code block of real-world sites): empty and over-long lines leave the state alone.
  * `kindOf(foregroundId, fontStyle)` maps a token's theme metadata to our token, or null for plain text.
  */
 export function createLineTokenizer(opts: { maxLineLength: number; kindOf: (foreground: number, fontStyle: number) => number | null }): LineTokenizer {

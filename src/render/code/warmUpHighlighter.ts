@@ -1,11 +1,11 @@
 import { createShikiTokenizer } from './createShikiTokenizer.js';
 
 /**
- * Short, ordinary programs in the languages docs sites fence most (counted over the corpora:
- * json, bash, python and typescript lead by far; javascript and yaml are close behind in
+ * Short, ordinary programs in the languages docs sites fence most (counted over real-world
+ * sites: json, bash, python and typescript lead by far; javascript and yaml are close behind in
  * Mintlify sites). Tokenizing one makes the regex engine compile the grammar states almost every
  * block of that language goes through; otherwise the first page that uses the language pays a
- * few hundred milliseconds for it (about 0.2 s of a 3 s export of the synthetic 1,000 pages).
+ * few hundred milliseconds for it, a visible share of a small site's export.
  */
 export const WARM_UP_SAMPLES: readonly (readonly [lang: string, code: string])[] = [
   ['json', '{ "id": "item_1", "count": 2, "ratio": -0.5e2, "tags": ["a", "b"], "active": true, "parent": null, "meta": { "note": "x\\ty" } }'],
@@ -67,9 +67,9 @@ export const WARM_UP_SAMPLES: readonly (readonly [lang: string, code: string])[]
 
 /**
  * Sites with more fence languages than this only get their grammars loaded, not compiled ahead:
- * their grammars already take a lot of memory (mcp's 31 languages about 60 MB), and compiled
- * regexes live in WebAssembly memory, which never shrinks. On a re-export that finds everything
- * in the highlight cache, compiling ahead cost mcp's worker 60 MB for nothing (344 → 407 MB peak).
+ * their grammars already take a lot of memory, and compiled regexes live in WebAssembly memory,
+ * which never shrinks. On a re-export that finds everything in the highlight cache, compiling
+ * ahead would raise a large site's worker peak for nothing.
  */
 const MAX_LANGUAGES_TO_COMPILE = 8;
 

@@ -77,8 +77,8 @@ type FoundIcon = { svg: Element; library: 'fontawesome' | 'lucide' };
 
 /**
  * Lookups by library, type and name. The same few icons appear on every page (each callout has
- * one), and a lookup builds and tries up to six file paths: with this, `renderIcon` went from 69
- * to 20 ms (inclusive) in a CPU profile of a 1,000-page render.
+ * one), and a lookup builds and tries up to six file paths: remembering the result saves most
+ * of `renderIcon`'s time.
  */
 const lookups = new Map<string, FoundIcon | null>();
 const MAX_LOOKUPS = 10_000;

@@ -37,8 +37,7 @@ export async function checkAnchors(out: BundleSink, checks: AnchorCheck[], ids: 
   for (const [page, pairs] of fixes) {
     const file = pageFile(page);
     // On bytes, not strings: a large page as a string, split and joined again was held several
-    // times over; on the mcp corpus this step raised the export's memory high-water mark by
-    // 10 MB, on bytes by 0–2 MB.
+    // times over, at the export's memory high-water mark.
     let html = await out.read(file);
     for (const [from, to] of pairs) html = replaceAll(html, Buffer.from(`href="${escapeAttributeValue(from)}"`), Buffer.from(`href="${escapeAttributeValue(to)}"`));
     await out.write(file, html);

@@ -8,7 +8,7 @@ import { cloneHast } from '../page/cloneHast.js';
 /** TeX longer than this is refused (KaTeX time grows with input; a docs formula is far shorter). */
 const MAX_TEX_CHARS = 20_000;
 
-/** KaTeX is loaded with the first formula: about 10 MB of RSS that sites without math never pay. */
+/** KaTeX is loaded with the first formula: memory that sites without math never pay. */
 let katex: typeof Katex | undefined;
 const loadKatex = () => (katex ??= createRequire(import.meta.url)('katex') as typeof Katex);
 

@@ -21,7 +21,7 @@ export class SnippetComponent {
   constructor(readonly module: LoadedModule) {}
 }
 
-/** An import whose file is missing (the corpora had their scripts removed): renders its children. */
+/** An import whose file is missing (a docs tree copied without its scripts): renders its children. */
 export class MissingImport {
   constructor(readonly name: string, readonly source: string) {}
 }

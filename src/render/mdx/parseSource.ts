@@ -22,8 +22,8 @@ import { gfmTaskListItemFromMarkdown } from 'mdast-util-gfm-task-list-item';
 import type { Processor } from 'unified';
 import { fastParse } from './fastParse/fastParse.js';
 
-// The package's entry also loads its HTML compiler, and with it a second copy of KaTeX: about
-// 10 MB of RSS in every export worker, for nothing (formulas are typeset by renderMath). Only the
+// The package's entry also loads its HTML compiler, and with it a second copy of KaTeX: memory
+// in every export worker, for nothing (formulas are typeset by renderMath). Only the
 // syntax is needed, so it is imported by its path (which the package's exports map would refuse).
 const { math } = (await import(new URL('lib/syntax.js', import.meta.resolve('micromark-extension-math')).href)) as typeof import('micromark-extension-math');
 

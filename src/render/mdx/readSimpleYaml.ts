@@ -2,9 +2,8 @@
  * Reads the YAML that nearly every page's frontmatter is: one `key: value` per line, the values
  * strings (plain, single- or double-quoted without escapes) or `true`/`false`. Anything else
  * (nesting, lists, numbers, nulls, escapes, comments, multi-line scalars, duplicate keys, a
- * value YAML would type differently) returns null, and the full YAML parser reads it. Parsing a
- * thousand pages' frontmatter with the full parser costs about 0.1 s of a cold export, most of
- * it the parser's own start-up, for documents this simple.
+ * value YAML would type differently) returns null, and the full YAML parser reads it. On
+ * documents this simple the full parser's cost is mostly its own start-up, paid once per page.
  */
 export function readSimpleYaml(raw: string): Record<string, string | boolean> | null {
   const out: Record<string, string | boolean> = {};

@@ -1,8 +1,8 @@
 /**
  * A deep copy of a hast tree (plain objects, arrays and primitives only, as hast is), without
  * the nodes' source positions: a copy placed into another page has no position of its own. For
- * the memoised pieces reused across pages (icons, formulas): copying a Font Awesome icon took
- * 5.4–6.0 µs with `structuredClone` and takes 1.0–1.4 µs here (20,000 copies, twice each).
+ * the memoised pieces reused across pages (icons, formulas), copied many times per export and
+ * several times faster this way than with `structuredClone`.
  */
 export function cloneHast<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;

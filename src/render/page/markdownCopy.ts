@@ -20,6 +20,6 @@ export function markdownCopy(source: string, mdast: Root, title: string, descrip
   }
   body += text.slice(at);
   const head = `# ${title}\n\n${description ? `> ${description}\n\n` : ''}`;
-  // trim() removes exactly what `\s` matches; the regex /\s+$/ retried at every run of spaces (17 ms of a 1,000-page export).
+  // trim() removes exactly what `\s` matches; the regex /\s+$/ retried at every run of spaces.
   return `${head}${body.trim()}\n`;
 }

@@ -17,8 +17,8 @@ export function searchEntryJson(entry: SearchEntry): string {
 
 /**
  * The index script around `entries` (each from `searchEntryJson`, in order), as pieces: it is
- * written while pages render rather than built as one string at the end (a 7 MB string on the
- * mcp corpus, at the export's peak memory).
+ * written while pages render rather than built as one string at the end (megabytes on a large
+ * site, at the export's peak memory).
  */
 export async function* searchIndexScript(entries: AsyncIterable<string>): AsyncGenerator<string> {
   yield OPENING;

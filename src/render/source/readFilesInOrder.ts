@@ -20,10 +20,10 @@ const YIELD_EVERY_FILES = 64;
  * Reads `files` (relative to `dir`) and hands each to `consume` strictly in the given order.
  *
  * Docs sources are thousands of small files, and a promise-based read costs four trips through
- * the thread pool per file: on the 1,000 synthetic pages that was about 200 ms of the render
- * thread's time, against about 40 ms reading them synchronously. So small files are read
- * synchronously in batches, with a turn of the event loop between batches (a batch holds the
- * loop for a few milliseconds at most). A read that fails rejects with a SourceReadError.
+ * the thread pool per file, several times the render thread's time of reading them
+ * synchronously. So small files are read synchronously in batches, with a turn of the event
+ * loop between batches (a batch holds the loop for a few milliseconds at most). A read that
+ * fails rejects with a SourceReadError.
  */
 export async function readFilesInOrder(dir: string, files: readonly string[], consume: (rel: string, data: Buffer) => void): Promise<void> {
   let bytes = 0;

@@ -30,7 +30,7 @@ export function assetDir(relative: string, base: string = import.meta.url): stri
  * feedback widget's assets into `_assets/` with content-hashed names (other files in those
  * folders, such as fonts a stylesheet references, keep their names). The files are small and
  * read synchronously; their writes are issued together and awaited once: awaited one by one,
- * each a round trip through the zip thread, they held up the first page by 38 ms.
+ * each a round trip through the zip thread, they held up the first page.
  */
 export async function prepareThemeAssets(out: BundleSink, config: SiteConfig, fontUrl: (src: string) => string | null): Promise<ThemeAssets> {
   const themeDir = assetDir('./assets/');

@@ -148,8 +148,8 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
  * Specialises a sidebar template for one page: links relative to the page's folder (`rootPrefix`),
  * the current page marked, its groups opened. The template is made relative once per depth, and a
  * page's sidebar is that string with a few attributes spliced in. Splitting and joining the whole
- * template per page (about 20 KB on the synthetic site, most of a page) allocated 45 MB over a
- * 1,000-page export, a tenth of everything it allocated.
+ * template per page (often most of a page's size) was a large share of everything an export
+ * allocated.
  */
 export function sidebarForPage(t: SidebarTemplate, path: string, rootPrefix: string): string {
   let relative = t.byPrefix.get(rootPrefix);

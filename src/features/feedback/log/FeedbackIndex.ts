@@ -57,8 +57,8 @@ const COLUMN_NAMES = Object.keys(COLUMN_TYPES) as ColumnName[];
 
 /**
  * The in-memory index of one project's feedback: parallel typed arrays (35 bytes an entry,
- * so a million entries cost ~40 MB instead of the ~500 MB of JS objects, and nothing for the
- * garbage collector to trace) kept sorted by `(createdAt, id)`. Full entries stay on disk and
+ * a small fraction of what JS objects cost, and nothing for the garbage collector to trace)
+ * kept sorted by `(createdAt, id)`. Full entries stay on disk and
  * are read by offset for the page shown. Two summaries ride along so no request walks all
  * rows: per-page counts with checkpoints (by-page) and per-block facet masks (filters).
  */
@@ -157,7 +157,7 @@ export class FeedbackIndex {
     };
   }
 
-  /** Position of the entry with this id, or -1. A linear scan of two typed arrays: ~1 ms per million. */
+  /** Position of the entry with this id, or -1. A linear scan of two typed arrays: cheap enough for a status change. */
   find(idHi: number, idLo: number): number {
     const { idHi: hi, idLo: lo } = this.columns;
     for (let i = this.rows - 1; i >= 0; i--) if (hi[i] === idHi && lo[i] === idLo) return i;

@@ -53,7 +53,7 @@ export function parseFeedbackRecord(text: string): ParsedFeedbackRecord {
 
 const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-/** Epoch ms of an ISO timestamp; the fixed form this store writes is read digit by digit (5x faster than Date.parse). */
+/** Epoch ms of an ISO timestamp; the fixed form this store writes is read digit by digit (far faster than Date.parse). */
 function parseIsoMs(text: string): number {
   if (!ISO_MS.test(text)) return Date.parse(text);
   return Date.UTC(digits(text, 0, 4), digits(text, 5, 7) - 1, digits(text, 8, 10), digits(text, 11, 13), digits(text, 14, 16), digits(text, 17, 19), digits(text, 20, 23));
@@ -104,8 +104,8 @@ export function feedbackIdParts(id: string): { idHi: number; idLo: number } | nu
 
 /**
  * The 8 lowercase hex digits of `text` from `from` as a number, or -1 if any isn't one. Read
- * digit by digit: a regular expression, two slices and two parseInt per id cost ~0.35 s of
- * startup per million entries.
+ * digit by digit: a regular expression, two slices and two parseInt per id were a visible
+ * share of startup, which does this for every entry.
  */
 function hexHalf(text: string, from: number): number {
   let value = 0;

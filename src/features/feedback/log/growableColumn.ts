@@ -14,7 +14,7 @@ const ResizableArrayBuffer = ArrayBuffer as unknown as new (byteLength: number, 
  * A typed array of `rows` elements that `growColumn` can lengthen in place. Its buffer reserves
  * address space for MAX_COLUMN_ROWS up front and the kernel backs pages only as rows are
  * written, so growing copies nothing: doubling plain arrays copied every row at once, a
- * 150–300 ms stall of the event loop when the index passed 1,048,576 entries.
+ * long stall of the event loop whenever a large index doubled.
  */
 export function growableColumn<T extends ArrayBufferView>(type: ColumnType<T>, rows: number): T {
   return new type(new ResizableArrayBuffer(rows * type.BYTES_PER_ELEMENT, { maxByteLength: MAX_COLUMN_ROWS * type.BYTES_PER_ELEMENT }));

@@ -64,7 +64,7 @@ export async function loadSegment(path: string, segment: number, index: Feedback
 
   if (statuses.size > 0) {
     // Matched on the id's low half, a number, then the high half: building the id text of
-    // every row to look it up cost ~0.7 s of startup per million entries.
+    // every row to look it up was a large share of startup.
     const byLowHalf = new Map<number, { idHi: number; status: number }[]>();
     for (const [id, status] of statuses) {
       const { idHi, idLo } = feedbackIdParts(id)!;
