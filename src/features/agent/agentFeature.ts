@@ -30,7 +30,7 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
   const store = await AgentJobStore.open(ctx.config.dataDir);
   // Captured before any route can answer: only these can belong to a previous process.
   const leftActive = new Set(store.withStatus('active').map((j) => j.id));
-  const paths = agentPaths(ctx.config.dataDir);
+  const paths = agentPaths(ctx.config.dataDir, settings.workDir);
   const base = { store, settings, paths, clock: ctx.clock, logger };
   const queue = new AgentRunQueue(settings.concurrency, (task, signal) => executeAgentRun(base, task, signal), logger);
   const runtime: AgentRuntime = { ...base, queue };
