@@ -1,6 +1,6 @@
 import test from 'ava';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/platform/Clock.js';
 import type { AgentFeature } from '../../src/features/agent/agentFeature.js';
@@ -138,6 +138,7 @@ for (const concurrency of [1, 2]) {
     const spans = join(dir, 'spans');
     const marks = join(dir, 'marks');
     await mkdir(marks);
+    await chmod(marks, 0o777); // the agent runs as another user when the tests run as root
     // Each run marks its start and waits (at most 5 s) until `concurrency` runs have started, so
     // runs that may overlap really do, however long each clone took; then it stays a moment
     // longer, in which a run beyond the limit would be caught overlapping.
