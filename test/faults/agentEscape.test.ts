@@ -1,11 +1,12 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { chmod, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keyringPath } from '../../src/bundle/SigningKeyring.js';
 import { killJobProcesses } from '../../src/features/agent/killJobProcesses.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
+import { makeTempDir } from '../helpers/testAppliance.js';
 import { waitUntil } from '../helpers/waitUntil.js';
 import { git, makeDocsRemote, runJob, startAgentAppliance, startGitHttpServer, writeAgentScript } from '../agent/agentFixture.js';
 
@@ -183,6 +184,19 @@ test('the agent cannot read the server\'s environment (deploy token), its data d
   t.false(listing.includes('control.json'), 'no listing of the data directory');
   t.regex(listing, /Permission denied/);
   t.regex(await readFile(join(seen, 'keyring'), 'utf8'), /Permission denied/);
+});
+
+test('a data directory others may enter (0755, as a Docker volume starts) is closed to them when the agent has its own user', async (t) => {
+  if (process.getuid?.() !== 0) {
+    t.log('SKIPPED: needs root (the agent only gets its own user when the server is root)');
+    t.pass();
+    return;
+  }
+  const dataDir = await makeTempDir();
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  await chmod(dataDir, 0o755);
+  await startAgentAppliance(t, { command: ['true'] }, { dataDir });
+  t.is((await stat(dataDir)).mode & 0o777, 0o750);
 });
 
 test('a setsid child the agent leaves behind does not outlive the job', async (t) => {

@@ -1,6 +1,8 @@
 import { AgentJobStore } from './AgentJobStore.js';
 import type { AgentRuntime } from './AgentRuntime.js';
 import { agentPaths } from './agentPaths.js';
+import { closeDataDirToOthers } from './closeDataDirToOthers.js';
+import { resolveAgentUser } from './resolveAgentUser.js';
 import { failAgentJob } from './failAgentJob.js';
 import { executeAgentRun } from './executeAgentRun.js';
 import { RateLimiter } from '../../http/RateLimiter.js';
@@ -48,6 +50,7 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
       return { status: 'ok', running, waiting };
     },
     async start() {
+      if (settings.command.length > 0 && resolveAgentUser(settings.runAsUser, process.getuid?.() ?? -1)) await closeDataDirToOthers(ctx.config.dataDir, logger);
       const recovered = await recoverInterruptedAgentJobs(store, paths, leftActive, ctx.clock.now());
       if (recovered.length > 0) logger.warn({ jobIds: recovered }, 'agent jobs left active by a previous run were marked failed (interrupted)');
       scheduler.add('agent-archive', settings.archiveCron, async () => {
