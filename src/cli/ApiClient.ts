@@ -1,4 +1,5 @@
 import { ExitCode, type CliIo } from './CliIo.js';
+import { escapeControls } from './escapeControls.js';
 
 /** The API answered with an error status; `body` is the spec's `{error, details?}`. */
 export class ApiError extends Error {
@@ -61,11 +62,11 @@ export function apiClientFromEnv(io: CliIo): ApiClient | null {
 /** Prints an error from an API verb and maps it to the shared exit codes. */
 export function reportApiFailure(io: CliIo, err: unknown): number {
   if (err instanceof ApiError) {
-    io.err.write(`enclave: ${err.message}\n`);
+    io.err.write(`enclave: ${escapeControls(err.message)}\n`);
     return ExitCode.apiError;
   }
   if (err instanceof UnreachableError) {
-    io.err.write(`enclave: ${err.message}\n`);
+    io.err.write(`enclave: ${escapeControls(err.message)}\n`);
     return ExitCode.unreachable;
   }
   throw err;

@@ -8,6 +8,7 @@ import { loadConfigOrExplain } from './loadConfigOrExplain.js';
 import { withOfflineStore } from './openStoreOffline.js';
 import { parseDuration } from './parseDuration.js';
 import { formatTable } from './printTable.js';
+import { formatJson } from './escapeControls.js';
 
 const USAGE = `usage:
   enclave keys create --name NAME [--scope read|write] [--expires-in 30d | --expires-at ISO] [--project proj_…]
@@ -75,7 +76,7 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
     if (action === 'list') {
       const keys = control.keys.list(values.project);
       if (values.json) {
-        io.out.write(`${JSON.stringify(keys.map(({ hash: _hash, ...rest }) => rest), null, 2)}\n`);
+        io.out.write(`${formatJson(keys.map(({ hash: _hash, ...rest }) => rest))}\n`);
       } else {
         io.out.write(formatTable(['ID', 'NAME', 'SCOPE', 'KEY', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'], keys.map((k) => [k.id, k.name, k.scope, `enc_…${k.last4}`, k.createdAt, k.expiresAt, k.lastUsedAt, k.revokedAt])));
       }
