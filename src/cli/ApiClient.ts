@@ -4,7 +4,9 @@ import { escapeControls } from './escapeControls.js';
 /** The API answered with an error status; `body` is the spec's `{error, details?}`. */
 export class ApiError extends Error {
   constructor(readonly status: number, readonly body: { error?: string; details?: { message: string }[] } | null) {
-    super(`${status}: ${body?.error ?? 'request failed'}${body?.details ? `\n${body.details.map((d) => `  - ${d.message}`).join('\n')}` : ''}`);
+    // Each server-provided piece is escaped on its own, so the server can't fake extra lines either.
+    const details = Array.isArray(body?.details) ? body.details.map((d) => `\n  - ${escapeControls(String(d?.message))}`).join('') : '';
+    super(`${status}: ${escapeControls(String(body?.error ?? 'request failed'))}${details}`);
     this.name = 'ApiError';
   }
 }
@@ -62,7 +64,7 @@ export function apiClientFromEnv(io: CliIo): ApiClient | null {
 /** Prints an error from an API verb and maps it to the shared exit codes. */
 export function reportApiFailure(io: CliIo, err: unknown): number {
   if (err instanceof ApiError) {
-    io.err.write(`enclave: ${escapeControls(err.message)}\n`);
+    io.err.write(`enclave: ${err.message}\n`);
     return ExitCode.apiError;
   }
   if (err instanceof UnreachableError) {

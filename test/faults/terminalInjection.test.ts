@@ -95,6 +95,7 @@ test('API error messages and failed-job reasons from the server are escaped too'
     t.is(await runCli(argv, run.io), 3, `${argv.join(' ')}: ${run.err()}`);
     t.false(RAW_CONTROL.test(run.err().replace(/\n/g, '')), `${argv.join(' ')}: ${JSON.stringify(run.err())}`);
     t.true(run.err().includes('bad\\u001b]0;owned\\u0007 request'), run.err());
+    t.true(run.err().includes('\n  - x\\u001b[31my'), 'details stay one per line');
   }
 });
 
