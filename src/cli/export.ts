@@ -113,7 +113,7 @@ async function downloadBundle(io: CliIo, link: BundleLink, out: string): Promise
     return ExitCode.failed;
   }
   await rename(part, out);
-  io.out.write(`${formatJson({ file: out, sizeBytes: link.sizeBytes, sha256: actual }, undefined)}\n`);
+  io.out.write(`${formatJson({ file: out, sizeBytes: link.sizeBytes, sha256: actual }, null)}\n`);
   return ExitCode.ok;
 }
 

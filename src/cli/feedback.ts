@@ -95,7 +95,7 @@ async function exportAll(client: ApiClient, io: CliIo, base: string, query: URLS
     // Bounded by the data: every page moves the keyset cursor strictly forward.
     for (let pages = 0; pages < 1_000_000; pages++) {
       const page = await getPage(client, io, `${base}?${query}`);
-      const text = page.feedback.map((e) => (format === 'jsonl' ? `${formatJson(e, undefined)}\n` : `${CSV_COLUMNS.map((c) => csvCell(e[c])).join(',')}\r\n`)).join('');
+      const text = page.feedback.map((e) => (format === 'jsonl' ? `${formatJson(e, null)}\n` : `${CSV_COLUMNS.map((c) => csvCell(e[c])).join(',')}\r\n`)).join('');
       if (text) await write(text);
       count += page.feedback.length;
       io.err.write(`\rexported ${count} entries`);
@@ -144,8 +144,7 @@ async function getPage(client: ApiClient, io: CliIo, path: string): Promise<Page
 
 /** Shows stored text safely in a terminal: control characters (escape sequences) are made visible. */
 function printable(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  const safe = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const safe = escapeControls(text);
   return safe.length > max ? `${safe.slice(0, max - 1)}…` : safe;
 }
 
