@@ -1,10 +1,10 @@
 import test from 'ava';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { keyringPath } from '../../src/bundle/SigningKeyring.js';
 import { runCli } from '../../src/cli/enclave.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
+import { captureCliIo } from '../helpers/captureCliIo.js';
 import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 import { exportToBundle, makeTinySite } from './exportTestHelpers.js';
 
@@ -72,18 +72,8 @@ test('API: rotate, the old link still works, retire it, the old link is 403, the
   t.truthy(doc.paths['/v1/signing-keys/{kid}']?.delete);
 });
 
-function captureIo(env: Record<string, string>) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let o = '';
-  let e = '';
-  out.setEncoding('utf8').on('data', (c: string) => (o += c));
-  err.setEncoding('utf8').on('data', (c: string) => (e += c));
-  return { io: { out, err, env: { ENCLAVE_LOG_LEVEL: 'silent', ...env } }, out: () => o, err: () => e };
-}
-
 async function cli(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const run = captureIo(env);
+  const run = captureCliIo(env);
   const code = await runCli(argv, run.io);
   return { code, out: run.out(), err: run.err() };
 }

@@ -3,11 +3,11 @@ import { rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { BundleRefusedError } from '../../src/bundle/BundleRefusedError.js';
 import { extractBundle } from '../../src/bundle/extractBundle.js';
 import { runCli } from '../../src/cli/enclave.js';
 import { escapeControls } from '../../src/cli/escapeControls.js';
+import { captureCliIo } from '../helpers/captureCliIo.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 import { buildRawZip, makeManifest, makeSiteFiles } from '../deploy/helpers/testBundles.js';
 
@@ -42,16 +42,6 @@ async function hostileServer(t: import('ava').ExecutionContext, body: unknown): 
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function captureIo(env: Record<string, string>) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let o = '';
-  let e = '';
-  out.setEncoding('utf8').on('data', (c: string) => (o += c));
-  err.setEncoding('utf8').on('data', (c: string) => (e += c));
-  return { io: { out, err, env }, out: () => o, err: () => e };
-}
-
 const deployment = (i: number, status: string) => ({
   id: `dp_${HOSTILE[(i + 2) % HOSTILE.length]}`,
   status,
@@ -71,7 +61,7 @@ test('enclave deploy --status prints escapes from the server as visible text, ne
   };
   const url = await hostileServer(t, state);
   const env = { ENCLAVE_URL: url, ENCLAVE_ADMIN_KEY: `enc_${'a'.repeat(46)}`, ENCLAVE_PROJECT_ID: 'proj_0123456789abcdef' };
-  const human = captureIo(env);
+  const human = captureCliIo(env);
   t.is(await runCli(['deploy', '--status'], human.io), 0, human.err());
   t.false(RAW_CONTROL.test(human.out()), JSON.stringify(human.out()));
   t.true(human.out().includes('v1\\u001b[2J'), 'the escape is shown, not dropped');
@@ -79,7 +69,7 @@ test('enclave deploy --status prints escapes from the server as visible text, ne
   t.true(human.out().includes('name\\u202egnp.exe'));
   t.true(human.out().includes('ok\\u000dDEPLOYED'));
 
-  const json = captureIo(env);
+  const json = captureCliIo(env);
   t.is(await runCli(['deploy', '--status', '--json'], json.io), 0);
   t.false(RAW_CONTROL.test(json.out().replace(/\n/g, '')), 'no raw control in JSON output');
   t.deepEqual(JSON.parse(json.out()), state, 'the JSON still parses to exactly what the server sent');
@@ -91,7 +81,7 @@ test('API error messages and failed-job reasons from the server are escaped too'
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
   const env = { ENCLAVE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, ENCLAVE_ADMIN_KEY: `enc_${'a'.repeat(46)}`, ENCLAVE_PROJECT_ID: 'proj_0123456789abcdef' };
   for (const argv of [['deploy', '--status'], ['agent', 'get', 'aj_0123456789abcdef'], ['export', 'status', 'se_0123456789abcdef'], ['feedback', 'list']]) {
-    const run = captureIo(env);
+    const run = captureCliIo(env);
     t.is(await runCli(argv, run.io), 3, `${argv.join(' ')}: ${run.err()}`);
     t.false(RAW_CONTROL.test(run.err().replace(/\n/g, '')), `${argv.join(' ')}: ${JSON.stringify(run.err())}`);
     t.true(run.err().includes('bad\\u001b]0;owned\\u0007 request'), run.err());
