@@ -72,6 +72,18 @@ test('API: rotate, the old link still works, retire it, the old link is 403, the
   t.truthy(doc.paths['/v1/signing-keys/{kid}']?.delete);
 });
 
+test('API: rotation stops at 32 keys until old ones are retired', async (t) => {
+  const app = await startTestAppliance();
+  t.teardown(() => app.close());
+  for (let i = 1; i < 32; i++) t.is((await app.api('/v1/signing-keys/rotate', { method: 'POST' })).status, 201);
+  const full = await app.api('/v1/signing-keys/rotate', { method: 'POST' });
+  t.is(full.status, 409);
+  t.deepEqual(await full.json(), { error: '32 signing keys already verify links; retire old ones first' });
+  const [oldest] = (await json(await app.api('/v1/signing-keys'))).keys;
+  t.is((await app.api(`/v1/signing-keys/${oldest.kid}`, { method: 'DELETE' })).status, 200);
+  t.is((await app.api('/v1/signing-keys/rotate', { method: 'POST' })).status, 201);
+});
+
 async function cli(env: Record<string, string>, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   const run = captureCliIo(env);
   const code = await runCli(argv, run.io);

@@ -44,6 +44,7 @@ export function signingKeyRoutes(deps: { keyring: SigningKeyring; clock: Clock; 
         201: { description: 'The new active key', schema: signingKeySchema },
         401: { description: 'Missing or invalid key' },
         403: { description: 'Read-only key' },
+        409: { description: 'Already 32 keys: retire old ones first' },
       },
       async handler(ctx) {
         const key = await rotateSigningKey(deps.keyring, deps.clock);
