@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { keyringPath } from '../../src/bundle/SigningKeyring.js';
 import { killJobProcesses } from '../../src/features/agent/killJobProcesses.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
-import { makeTempDir } from '../helpers/testAppliance.js';
+import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { waitUntil } from '../helpers/waitUntil.js';
 import { git, makeDocsRemote, runJob, startAgentAppliance, startGitHttpServer, writeAgentScript } from '../agent/agentFixture.js';
 
@@ -197,6 +197,19 @@ test('a data directory others may enter (0755, as a Docker volume starts) is clo
   await chmod(dataDir, 0o755);
   await startAgentAppliance(t, { command: ['true'] }, { dataDir });
   t.is((await stat(dataDir)).mode & 0o777, 0o750);
+});
+
+test('an agent.workDir inside the data directory stops startup when the agent has its own user (every run would fail)', async (t) => {
+  if (process.getuid?.() !== 0) {
+    t.log('SKIPPED: needs root (the agent only gets its own user when the server is root)');
+    t.pass();
+    return;
+  }
+  const dataDir = await makeTempDir();
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const workDir = join(dataDir, 'agent-trees');
+  const err = await t.throwsAsync(startTestAppliance({ dataDir, overrides: { agent: { command: ['true'], workDir } } }));
+  t.is(err!.message, `agent.workDir (${workDir}) is inside the data directory, which the agent's user (uid 10002) cannot enter; choose a directory outside it`);
 });
 
 test('a setsid child the agent leaves behind does not outlive the job', async (t) => {
