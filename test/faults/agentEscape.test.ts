@@ -19,6 +19,21 @@ function commondirAttack(configure: string[]): string {
   return ['echo change >> index.mdx', 'cp -r .git ../evil', ...configure.map((c) => `git config -f ../evil/config ${c}`), 'echo ../../evil > .git/commondir'].join('\n');
 }
 
+/**
+ * A temp data directory for a test that needs the server to run as root (only then does the
+ * agent get a user of its own); null, with the skip logged, otherwise.
+ */
+async function rootOnlyDataDir(t: import('ava').ExecutionContext): Promise<string | null> {
+  if (process.getuid?.() !== 0) {
+    t.log('SKIPPED: needs root (the agent only gets its own user when the server is root)');
+    t.pass();
+    return null;
+  }
+  const dataDir = await makeTempDir();
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  return dataDir;
+}
+
 /** Asserts the remote got no branch from the job. */
 async function assertNothingPushed(t: import('ava').ExecutionContext, remote: string): Promise<void> {
   t.is(await git(remote, 'branch', '--list', 'enclave/*'), '', 'nothing pushed to the real remote');
@@ -131,11 +146,7 @@ test('a .git file (gitdir:) or a nested repository is refused', async (t) => {
 });
 
 test('the agent cannot read the server\'s environment (deploy token), its data directory or its secrets', async (t) => {
-  if (process.getuid?.() !== 0) {
-    t.log('SKIPPED: needs root to run the agent as another user (agent.runAsUser); as the same user the agent can read both, as SECURITY.md says');
-    t.pass();
-    return;
-  }
+  if (!(await rootOnlyDataDir(t))) return; // as the same user the agent can read both, as SECURITY.md says
   const { dir } = await makeDocsRemote(t);
   const base = await startGitHttpServer(t, dir, 'enclave-bot', 'deploy-token-5e1f');
   const dataDir = join(dir, 'data');
@@ -187,26 +198,16 @@ test('the agent cannot read the server\'s environment (deploy token), its data d
 });
 
 test('a data directory others may enter (0755, as a Docker volume starts) is closed to them when the agent has its own user', async (t) => {
-  if (process.getuid?.() !== 0) {
-    t.log('SKIPPED: needs root (the agent only gets its own user when the server is root)');
-    t.pass();
-    return;
-  }
-  const dataDir = await makeTempDir();
-  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const dataDir = await rootOnlyDataDir(t);
+  if (!dataDir) return;
   await chmod(dataDir, 0o755);
   await startAgentAppliance(t, { command: ['true'] }, { dataDir });
   t.is((await stat(dataDir)).mode & 0o777, 0o750);
 });
 
 test('an agent.workDir inside the data directory stops startup when the agent has its own user (every run would fail)', async (t) => {
-  if (process.getuid?.() !== 0) {
-    t.log('SKIPPED: needs root (the agent only gets its own user when the server is root)');
-    t.pass();
-    return;
-  }
-  const dataDir = await makeTempDir();
-  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const dataDir = await rootOnlyDataDir(t);
+  if (!dataDir) return;
   const workDir = join(dataDir, 'agent-trees');
   const err = await t.throwsAsync(startTestAppliance({ dataDir, overrides: { agent: { command: ['true'], workDir } } }));
   t.is(err!.message, `agent.workDir (${workDir}) is inside the data directory, which the agent's user (uid 10002) cannot enter; choose a directory outside it`);
