@@ -4,7 +4,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keyringPath } from '../../src/bundle/SigningKeyring.js';
+import { isolateAgentCommand } from '../../src/features/agent/isolateAgentCommand.js';
 import { killJobProcesses } from '../../src/features/agent/killJobProcesses.js';
+import { runBoundedProcess } from '../../src/features/agent/runBoundedProcess.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { waitUntil } from '../helpers/waitUntil.js';
@@ -256,3 +258,17 @@ function isAlive(pid: number): boolean {
     return false;
   }
 }
+
+test('without unshare (a server that is not root, or a container without CAP_SYS_ADMIN) the agent is spawned directly, as its user when one is set', async (t) => {
+  t.deepEqual(isolateAgentCommand(['/opt/agent', '--fast'], null, 1000), { command: '/opt/agent', args: ['--fast'], pidNamespace: false });
+  t.deepEqual(isolateAgentCommand(['/opt/agent'], { uid: 10002, gid: 10002 }, 1000), { command: '/opt/agent', args: [], uid: 10002, gid: 10002, pidNamespace: false });
+  if (process.getuid?.() !== 0) {
+    t.log('SKIPPED the spawn: switching uid needs root');
+    return;
+  }
+  // The spawn option itself (what runs when unshare is unavailable): uid, gid and no supplementary groups.
+  let out = '';
+  const outcome = await runBoundedProcess({ command: 'id', args: [], uid: 10002, gid: 10002, cwd: '/', env: { PATH: '/usr/bin:/bin' }, timeoutMs: 5000, onOutput: (c) => (out += c.toString()) });
+  t.deepEqual(outcome, { kind: 'exited', code: 0, signal: null });
+  t.is(out.trim(), 'uid=10002 gid=10002 groups=10002');
+});
