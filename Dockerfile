@@ -28,7 +28,12 @@ COPY config ./config
 COPY examples ./examples
 COPY bin ./bin
 # Everything the appliance writes lives in /data, so the root filesystem can be read-only.
-RUN mkdir -p /data && chown 10001:10001 /data
+# enclave-agent (10002) is who agent jobs run as when the server runs as root
+# (agent.runAsUser "auto"; see SECURITY.md): it can't enter /data (0700) nor read the server's
+# /proc/<pid>/environ. The default USER stays the unprivileged 10001.
+RUN groupadd --gid 10001 enclave && useradd --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin enclave \
+ && groupadd --gid 10002 enclave-agent && useradd --uid 10002 --gid 10002 --no-create-home --shell /usr/sbin/nologin enclave-agent \
+ && mkdir -p /data && chown 10001:10001 /data && chmod 700 /data
 USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8080

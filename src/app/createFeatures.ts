@@ -3,6 +3,7 @@ import { createAgentFeature } from '../features/agent/agentFeature.js';
 import { createDeploymentsFeature, type DeploymentsFeature } from '../features/deployments/deploymentsFeature.js';
 import { createExportsFeature, type ExportsFeature } from '../features/exports/exportsFeature.js';
 import { createFeedbackFeature } from '../features/feedback/feedbackFeature.js';
+import { createSigningKeysFeature } from '../features/signingKeys/signingKeysFeature.js';
 
 /** Every feature module, wired to the ones it depends on. */
 export interface Features {
@@ -19,5 +20,5 @@ export async function createFeatures(ctx: FeatureContext): Promise<Features> {
   deployments.setReexporter((domain) => exports.exportAndBundle(domain));
   const feedback = await createFeedbackFeature(ctx, { activeSite: deployments.activeSite });
   const agent = await createAgentFeature(ctx);
-  return { deployments, exports, all: [deployments, exports, feedback, agent] };
+  return { deployments, exports, all: [deployments, exports, feedback, agent, createSigningKeysFeature(ctx)] };
 }

@@ -16,6 +16,19 @@ interface KeyringFile {
   keys: SigningKey[];
 }
 
+/** A signing key as operators see it: never the secret. */
+export interface SigningKeyInfo {
+  kid: string;
+  createdAt: string;
+  active: boolean;
+}
+
+/** What `retire` did: retired it, or refused because it signs new links or does not exist. */
+export type RetireOutcome = 'retired' | 'active' | 'unknown';
+
+/** Key ids as `newKey` makes them; anything else can't name a key. */
+export const SIGNING_KID = /^k[0-9a-f]{8}$/;
+
 /** The signing secret file, mode 0600, in the data directory. */
 export function keyringPath(dataDir: string): string {
   return join(dataDir, 'secrets', 'signing-keys.json');
@@ -26,7 +39,7 @@ export function keyringPath(dataDir: string): string {
  * rotation doesn't break links already handed out.
  */
 export class SigningKeyring {
-  private constructor(private readonly file: KeyringFile, private readonly path: string) {}
+  private constructor(private file: KeyringFile, private readonly path: string) {}
 
   /** Loads the keyring; a missing, unreadable, world-readable or damaged file is an error. */
   static load(dataDir: string): SigningKeyring {
@@ -67,26 +80,37 @@ export class SigningKeyring {
     return this.file.keys.find((k) => k.kid === kid);
   }
 
+  /** Every key, oldest first, without secrets. */
+  list(): SigningKeyInfo[] {
+    return this.file.keys.map((k) => ({ kid: k.kid, createdAt: k.createdAt, active: k.kid === this.file.active }));
+  }
+
   /** Adds a new active key; older keys keep verifying until `retire`d. */
   async rotate(now: Date): Promise<SigningKey> {
     const key = newKey(now);
-    this.file.keys.push(key);
-    this.file.active = key.kid;
-    await this.save();
+    await this.replace({ active: key.kid, keys: [...this.file.keys, key] });
     return key;
   }
 
-  /** Removes a non-active key, invalidating every link it signed. */
-  async retire(kid: string): Promise<boolean> {
-    if (kid === this.file.active) return false;
-    const before = this.file.keys.length;
-    this.file.keys = this.file.keys.filter((k) => k.kid !== kid);
-    await this.save();
-    return this.file.keys.length < before;
+  /**
+   * Removes a key, so every link it signed is refused from now on. The active key is refused:
+   * retiring it would leave nothing to sign with (rotate first).
+   */
+  async retire(kid: string): Promise<RetireOutcome> {
+    if (kid === this.file.active) return 'active';
+    if (!this.find(kid)) return 'unknown';
+    await this.replace({ active: this.file.active, keys: this.file.keys.filter((k) => k.kid !== kid) });
+    return 'retired';
+  }
+
+  /** Writes `next` durably, then adopts it: a failed write (full disk) leaves memory as the file is. */
+  private async replace(next: KeyringFile): Promise<void> {
+    await writeFileDurably(this.path, JSON.stringify(next, null, 2), 0o600);
+    this.file = next;
   }
 
   private async save(): Promise<void> {
-    await writeFileDurably(this.path, JSON.stringify(this.file, null, 2), 0o600);
+    await this.replace(this.file);
   }
 }
 

@@ -1,9 +1,12 @@
 import { ExitCode, type CliIo } from './CliIo.js';
+import { escapeControls } from './escapeControls.js';
 
 /** The API answered with an error status; `body` is the spec's `{error, details?}`. */
 export class ApiError extends Error {
   constructor(readonly status: number, readonly body: { error?: string; details?: { message: string }[] } | null) {
-    super(`${status}: ${body?.error ?? 'request failed'}${body?.details ? `\n${body.details.map((d) => `  - ${d.message}`).join('\n')}` : ''}`);
+    // Each server-provided piece is escaped on its own, so the server can't fake extra lines either.
+    const details = Array.isArray(body?.details) ? body.details.map((d) => `\n  - ${escapeControls(String(d?.message))}`).join('') : '';
+    super(`${status}: ${escapeControls(String(body?.error ?? 'request failed'))}${details}`);
     this.name = 'ApiError';
   }
 }
@@ -65,7 +68,7 @@ export function reportApiFailure(io: CliIo, err: unknown): number {
     return ExitCode.apiError;
   }
   if (err instanceof UnreachableError) {
-    io.err.write(`enclave: ${err.message}\n`);
+    io.err.write(`enclave: ${escapeControls(err.message)}\n`);
     return ExitCode.unreachable;
   }
   throw err;

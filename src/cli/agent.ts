@@ -2,6 +2,7 @@ import { apiClientFromEnv, reportApiFailure, type ApiClient } from './ApiClient.
 import { ExitCode, type CliIo } from './CliIo.js';
 import { parseDuration } from './parseDuration.js';
 import { parseVerbArgs } from './parseVerbArgs.js';
+import { escapeControls, formatJson } from './escapeControls.js';
 
 const USAGE = `usage:
   enclave agent create --prompt TEXT|- [--repository R] [--ref REF] [--model M] [--wait [--timeout S]]
@@ -46,12 +47,12 @@ async function waitForJob(client: ApiClient, io: CliIo, path: string, timeoutMs:
   for (;;) {
     const job = await client.request<AgentJob>('GET', path);
     if (job.status !== 'active' || Date.now() >= deadline) {
-      io.out.write(`${JSON.stringify(job, null, 2)}\n`);
+      io.out.write(`${formatJson(job)}\n`);
       if (job.status === 'active') {
         io.err.write(`enclave: job ${job.id} is still active after the timeout\n`);
         return WAIT_TIMED_OUT;
       }
-      if (job.status === 'failed') io.err.write(`enclave: job ${job.id} failed: ${job.error ?? 'unknown reason'}\n`);
+      if (job.status === 'failed') io.err.write(`enclave: job ${escapeControls(job.id)} failed: ${escapeControls(job.error ?? 'unknown reason')}\n`);
       return job.status === 'failed' ? ExitCode.failed : ExitCode.ok;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, deadline - Date.now()))));
@@ -89,7 +90,7 @@ export async function runAgent(args: string[], io: CliIo): Promise<number> {
       const source = values.repository || values.ref ? { repository: values.repository, ref: values.ref } : undefined;
       const job = await client.request<AgentJob>('POST', `${base}/job`, { prompt, source, model: values.model });
       if (!values.wait) {
-        io.out.write(`${JSON.stringify(job, null, 2)}\n`);
+        io.out.write(`${formatJson(job)}\n`);
         return ExitCode.ok;
       }
       io.err.write(`enclave: job ${job.id} started; waiting for it to finish\n`);
@@ -97,7 +98,7 @@ export async function runAgent(args: string[], io: CliIo): Promise<number> {
     }
     const path = `${base}/job/${encodeURIComponent(positionals[0])}`;
     if (action === 'get') {
-      io.out.write(`${JSON.stringify(await client.request('GET', path), null, 2)}\n`);
+      io.out.write(`${formatJson(await client.request('GET', path))}\n`);
       return ExitCode.ok;
     }
     return await waitForJob(client, io, path, timeoutMs);

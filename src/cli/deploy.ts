@@ -3,6 +3,7 @@ import { parseArgs } from 'node:util';
 import { apiClientFromEnv, reportApiFailure, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { formatTable } from './printTable.js';
+import { escapeControls, formatJson } from './escapeControls.js';
 
 const USAGE = `usage:
   enclave deploy <url|file> [--version V]   fetch, verify and activate a bundle
@@ -59,8 +60,8 @@ export async function runDeploy(args: string[], io: CliIo): Promise<number> {
     if (values.status) return await showStatus(client, io, values.json);
     if (values.rollback) {
       const record = await client.request<Deployment>('POST', '/v1/deployments/rollback', values.to ? { version: values.to } : {});
-      io.err.write(`Rolled back: version ${record.version} is live (${record.id})\n`);
-      if (values.json) io.out.write(`${JSON.stringify(record, null, 2)}\n`);
+      io.err.write(`Rolled back: version ${escapeControls(String(record.version))} is live (${escapeControls(record.id)})\n`);
+      if (values.json) io.out.write(`${formatJson(record)}\n`);
       return ExitCode.ok;
     }
     return await deploy(client, io, positionals[0], values.version ?? null, values.json);
@@ -73,32 +74,32 @@ async function deploy(client: ApiClient, io: CliIo, source: string, version: str
   const bundleUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source) ? source : resolve(source);
   let record = await client.request<Deployment>('POST', '/v1/deployments', version ? { bundleUrl, version } : { bundleUrl });
   for (let i = 0; record.status === 'running' && i < POLL_LIMIT; i++) {
-    if (i === 0) io.err.write(`Deployment ${record.id} is running…\n`);
+    if (i === 0) io.err.write(`Deployment ${escapeControls(record.id)} is running…\n`);
     await new Promise((r) => setTimeout(r, POLL_MS));
     record = await client.request<Deployment>('GET', `/v1/deployments/${record.id}`);
   }
-  if (json) io.out.write(`${JSON.stringify(record, null, 2)}\n`);
+  if (json) io.out.write(`${formatJson(record)}\n`);
   if (record.status === 'active') {
-    io.err.write(`Version ${record.version} of ${record.domain} is live (${record.id})\n`);
+    io.err.write(`Version ${escapeControls(String(record.version))} of ${escapeControls(String(record.domain))} is live (${escapeControls(record.id)})\n`);
     return ExitCode.ok;
   }
   if (record.status === 'unchanged') {
-    io.err.write(`Nothing to do: that bundle is already live (version ${record.version})\n`);
+    io.err.write(`Nothing to do: that bundle is already live (version ${escapeControls(String(record.version))})\n`);
     return ExitCode.ok;
   }
-  io.err.write(`enclave: deployment ${record.id} ${record.status}${record.error ? `: ${record.error}` : ''}\n`);
+  io.err.write(`enclave: ${escapeControls(`deployment ${record.id} ${record.status}${record.error ? `: ${record.error}` : ''}`)}\n`);
   return ExitCode.failed;
 }
 
 async function showStatus(client: ApiClient, io: CliIo, json: boolean): Promise<number> {
   const status = await client.request<{ active: Deployment | null; kept: Deployment[]; running: Deployment | null; lastError: { at: string; reason: string } | null }>('GET', '/v1/deployments');
   if (json) {
-    io.out.write(`${JSON.stringify(status, null, 2)}\n`);
+    io.out.write(`${formatJson(status)}\n`);
     return ExitCode.ok;
   }
   const rows = [...(status.active ? [status.active] : []), ...status.kept].map((d) => [d.status === 'active' ? '* live' : 'kept', d.version ?? '', d.domain ?? '', d.activatedAt ?? '', d.id]);
   io.out.write(rows.length ? formatTable(['STATE', 'VERSION', 'DOMAIN', 'ACTIVATED', 'ID'], rows) : 'No site version is active.\n');
-  if (status.running) io.out.write(`Running: ${status.running.id} from ${status.running.source}\n`);
-  if (status.lastError) io.out.write(`Last error (${status.lastError.at}): ${status.lastError.reason}\n`);
+  if (status.running) io.out.write(`Running: ${escapeControls(status.running.id)} from ${escapeControls(status.running.source)}\n`);
+  if (status.lastError) io.out.write(`Last error (${escapeControls(status.lastError.at)}): ${escapeControls(status.lastError.reason)}\n`);
   return ExitCode.ok;
 }

@@ -5,6 +5,7 @@ import { SigningKeyring } from '../bundle/SigningKeyring.js';
 import { ConfigError, loadConfig } from '../config/loadConfig.js';
 import { sampleDocsDir } from '../app/bootstrap/sampleDocs.js';
 import { ExitCode, type CliIo } from './CliIo.js';
+import { escapeControls } from './escapeControls.js';
 
 interface Check {
   name: string;
@@ -62,7 +63,7 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
     }
     checks.push({ name: 'sample docs', ok: existsSync(join(sampleDocsDir, 'docs.json')), detail: sampleDocsDir });
   }
-  for (const c of checks) io.out.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name}: ${c.detail}\n`);
+  for (const c of checks) io.out.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name}: ${escapeControls(c.detail)}\n`);
   const failed = checks.filter((c) => !c.ok).length;
   io.out.write(failed ? `${failed} problem(s) found\n` : 'all checks passed\n');
   return failed ? ExitCode.failed : ExitCode.ok;

@@ -5,7 +5,7 @@ import { ExitCode } from './CliIo.js';
 const verbs: Record<string, { summary: string; load: () => Promise<CliVerb> }> = {
   serve: { summary: 'run the appliance (HTTP API, site, workers)', load: async () => (await import('./serve.js')).runServe },
   init: { summary: 'create the data directory, default project, signing secret and first key', load: async () => (await import('./init.js')).runInit },
-  keys: { summary: 'keys create|list|revoke (store access; server stopped)', load: async () => (await import('./keys.js')).runKeys },
+  keys: { summary: 'keys create|list|revoke (server stopped); list-signing|rotate-signing|retire-signing', load: async () => (await import('./keys.js')).runKeys },
   sites: { summary: 'sites add|list (store access; server stopped)', load: async () => (await import('./sites.js')).runSites },
   doctor: { summary: 'check config, permissions, disk and store health', load: async () => (await import('./doctor.js')).runDoctor },
   export: { summary: 'export start|status|bundle|download', load: async () => (await import('./export.js')).runExport },

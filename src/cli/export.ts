@@ -8,6 +8,7 @@ import { sha256OfFile } from '../platform/sha256OfFile.js';
 import { apiClientFromEnv, reportApiFailure, UnreachableError, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { parseVerbArgs } from './parseVerbArgs.js';
+import { escapeControls, formatJson } from './escapeControls.js';
 
 const USAGE = `usage:
   enclave export start --domain D [--version V] [--strict] [--wait]
@@ -46,12 +47,12 @@ function progressPrinter(io: CliIo): { show(job: ExportJob): void; end(): void }
     show(job) {
       const filled = Math.round((job.progress / 100) * BAR_WIDTH);
       if (tty) {
-        io.err.write(`\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(job.progress)).padStart(3)}% ${job.pageCount} pages ${job.status}\x1b[K`);
+        io.err.write(`\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(job.progress)).padStart(3)}% ${job.pageCount} pages ${escapeControls(job.status)}\x1b[K`);
         drawn = true;
         return;
       }
       const line = `${job.jobId} ${job.status} ${Math.floor(job.progress / 10) * 10}%`;
-      if (line !== lastLine) io.err.write(`${job.jobId} ${job.status} ${Math.floor(job.progress)}% (${job.pageCount} pages)\n`);
+      if (line !== lastLine) io.err.write(`${escapeControls(`${job.jobId} ${job.status} ${Math.floor(job.progress)}% (${job.pageCount} pages)`)}\n`);
       lastLine = line;
     },
     end() {
@@ -68,8 +69,8 @@ async function waitForExport(client: ApiClient, io: CliIo, jobId: string): Promi
     printer.show(job);
     if (job.status === 'completed' || job.status === 'failed') {
       printer.end();
-      io.out.write(`${JSON.stringify(job, null, 2)}\n`);
-      if (job.status === 'failed') io.err.write(`enclave: export ${job.jobId} failed: ${job.error ?? 'unknown reason'}\n`);
+      io.out.write(`${formatJson(job)}\n`);
+      if (job.status === 'failed') io.err.write(`enclave: ${escapeControls(`export ${job.jobId} failed: ${job.error ?? 'unknown reason'}`)}\n`);
       return job.status === 'completed' ? ExitCode.ok : ExitCode.failed;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
@@ -98,7 +99,7 @@ async function downloadBundle(io: CliIo, link: BundleLink, out: string): Promise
   if (response.status === 206) {
     io.err.write(`enclave: resuming at byte ${have} of ${link.sizeBytes}\n`);
   } else if (response.status !== 200 && response.status !== 416) {
-    io.err.write(`enclave: download failed: ${response.status} ${(await response.text()).slice(0, 200)}\n`);
+    io.err.write(`enclave: download failed: ${response.status} ${escapeControls((await response.text()).slice(0, 200))}\n`);
     return ExitCode.failed;
   }
   if (response.body && response.status !== 416) {
@@ -108,11 +109,11 @@ async function downloadBundle(io: CliIo, link: BundleLink, out: string): Promise
   if (actual !== link.sha256) {
     // A corrupt partial would poison every later resume: drop it.
     await rm(part, { force: true });
-    io.err.write(`enclave: sha256 mismatch: expected ${link.sha256}, got ${actual}; the download was discarded\n`);
+    io.err.write(`enclave: sha256 mismatch: expected ${escapeControls(link.sha256)}, got ${actual}; the download was discarded\n`);
     return ExitCode.failed;
   }
   await rename(part, out);
-  io.out.write(`${JSON.stringify({ file: out, sizeBytes: link.sizeBytes, sha256: actual })}\n`);
+  io.out.write(`${formatJson({ file: out, sizeBytes: link.sizeBytes, sha256: actual }, null)}\n`);
   return ExitCode.ok;
 }
 
@@ -138,20 +139,20 @@ export async function runExport(args: string[], io: CliIo): Promise<number> {
     if (action === 'start') {
       const job = await client.request<ExportJob>('POST', '/v1/static-export/jobs', { domain: values.domain, version: values.version, strict: values.strict });
       if (!values.wait) {
-        io.out.write(`${JSON.stringify(job, null, 2)}\n`);
+        io.out.write(`${formatJson(job)}\n`);
         return ExitCode.ok;
       }
-      io.err.write(`enclave: export ${job.jobId} queued\n`);
+      io.err.write(`enclave: export ${escapeControls(job.jobId)} queued\n`);
       return await waitForExport(client, io, job.jobId);
     }
     const jobPath = `/v1/static-export/jobs/${encodeURIComponent(positionals[0])}`;
     if (action === 'status') {
-      io.out.write(`${JSON.stringify(await client.request('GET', jobPath), null, 2)}\n`);
+      io.out.write(`${formatJson(await client.request('GET', jobPath))}\n`);
       return ExitCode.ok;
     }
     const link = await client.request<BundleLink>('POST', `${jobPath}/bundle`);
     if (action === 'bundle') {
-      io.out.write(`${JSON.stringify(link, null, 2)}\n`);
+      io.out.write(`${formatJson(link)}\n`);
       return ExitCode.ok;
     }
     return await downloadBundle(io, link, values.out ?? basename(new URL(link.bundleUrl).pathname));

@@ -5,6 +5,7 @@ import { ApiError, apiClientFromEnv, reportApiFailure, type ApiClient } from './
 import { ExitCode, type CliIo } from './CliIo.js';
 import { formatTable } from './printTable.js';
 import type { FeedbackEntryBody, FeedbackPageBody } from '../features/feedback/routes/presentFeedback.js';
+import { escapeControls, formatJson } from './escapeControls.js';
 
 const USAGE = `usage:
   enclave feedback list   [--from D] [--to D] [--source S] [--status a,b] [--limit N] [--cursor C] [--json] [--project ID]
@@ -75,12 +76,12 @@ export async function runFeedback(args: string[], io: CliIo): Promise<number> {
 async function list(client: ApiClient, io: CliIo, base: string, query: URLSearchParams, json: boolean): Promise<number> {
   const page = await getPage(client, io, `${base}?${query}`);
   if (json) {
-    io.out.write(`${JSON.stringify(page, null, 2)}\n`);
+    io.out.write(`${formatJson(page)}\n`);
     return ExitCode.ok;
   }
   const rows = page.feedback.map((e) => [e.createdAt, e.id, e.source, e.status, printable(e.path, 40), e.helpful == null ? null : e.helpful ? 'yes' : 'no', printable(e.comment ?? '', 60)]);
   io.out.write(formatTable(['CREATED', 'ID', 'SOURCE', 'STATUS', 'PATH', 'HELPFUL', 'COMMENT'], rows));
-  if (page.nextCursor) io.err.write(`more entries: add --cursor ${page.nextCursor}\n`);
+  if (page.nextCursor) io.err.write(`more entries: add --cursor ${escapeControls(page.nextCursor)}\n`);
   return ExitCode.ok;
 }
 
@@ -94,7 +95,7 @@ async function exportAll(client: ApiClient, io: CliIo, base: string, query: URLS
     // Bounded by the data: every page moves the keyset cursor strictly forward.
     for (let pages = 0; pages < 1_000_000; pages++) {
       const page = await getPage(client, io, `${base}?${query}`);
-      const text = page.feedback.map((e) => (format === 'jsonl' ? `${JSON.stringify(e)}\n` : `${CSV_COLUMNS.map((c) => csvCell(e[c])).join(',')}\r\n`)).join('');
+      const text = page.feedback.map((e) => (format === 'jsonl' ? `${formatJson(e, null)}\n` : `${CSV_COLUMNS.map((c) => csvCell(e[c])).join(',')}\r\n`)).join('');
       if (text) await write(text);
       count += page.feedback.length;
       io.err.write(`\rexported ${count} entries`);
@@ -143,15 +144,15 @@ async function getPage(client: ApiClient, io: CliIo, path: string): Promise<Page
 
 /** Shows stored text safely in a terminal: control characters (escape sequences) are made visible. */
 function printable(text: string, max: number): string {
-  // eslint-disable-next-line no-control-regex
-  const safe = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const safe = escapeControls(text);
   return safe.length > max ? `${safe.slice(0, max - 1)}…` : safe;
 }
 
 /** RFC 4180 quoting; a leading = + - @ is defused so a spreadsheet shows the text instead of running a formula. */
 function csvCell(value: unknown): string {
   if (value === undefined || value === null) return '';
-  let text = String(value);
+  // Reader comments are untrusted: an escape sequence in a cell would act on whoever `cat`s the file.
+  let text = escapeControls(String(value), { keepNewlines: true });
   if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

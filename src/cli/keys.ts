@@ -8,13 +8,23 @@ import { loadConfigOrExplain } from './loadConfigOrExplain.js';
 import { withOfflineStore } from './openStoreOffline.js';
 import { parseDuration } from './parseDuration.js';
 import { formatTable } from './printTable.js';
+import { formatJson } from './escapeControls.js';
+import { runSigningKeyAction } from './signingKeysCli.js';
 
 const USAGE = `usage:
   enclave keys create --name NAME [--scope read|write] [--expires-in 30d | --expires-at ISO] [--project proj_…]
   enclave keys list [--project proj_…] [--json]
-  enclave keys revoke KEY_ID [--yes]`;
+  enclave keys revoke KEY_ID [--yes]
+  enclave keys list-signing [--json]           signing keys of download links
+  enclave keys rotate-signing                  a new key signs new links; old links keep working
+  enclave keys retire-signing KID [--yes]      links signed by KID answer 403 from now on
+Admin keys: on the store directly (the server must be stopped). Signing keys: through the API
+(ENCLAVE_URL, ENCLAVE_ADMIN_KEY) while a server owns the data directory, else on its file.`;
 
-/** `enclave keys create|list|revoke`, on the store directly (the server must be stopped). */
+/**
+ * `enclave keys create|list|revoke` on the store directly (the server must be stopped), and
+ * `list-signing|rotate-signing|retire-signing` for the download-link signing keys.
+ */
 export async function runKeys(args: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = args;
   let parsed;
@@ -37,9 +47,21 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
     return ExitCode.usage;
   }
   const { values, positionals } = parsed;
-  if (!['create', 'list', 'revoke'].includes(action ?? '')) {
+  if (!['create', 'list', 'revoke', 'list-signing', 'rotate-signing', 'retire-signing'].includes(action ?? '')) {
     io.err.write(`${USAGE}\n`);
     return ExitCode.usage;
+  }
+  if (action === 'list-signing' || action === 'rotate-signing' || action === 'retire-signing') {
+    const kid = positionals[0];
+    if (positionals.length !== (action === 'retire-signing' ? 1 : 0)) {
+      io.err.write(`${USAGE}\n`);
+      return ExitCode.usage;
+    }
+    if (action === 'retire-signing' && !(await confirm(io, `Retire signing key ${kid}? Every link it signed will answer 403.`, values.yes))) return ExitCode.failed;
+    const config = loadConfigOrExplain(io);
+    if (!config) return ExitCode.config;
+    if (action === 'retire-signing') return runSigningKeyAction(config, io, { kind: action, kid });
+    return runSigningKeyAction(config, io, action === 'list-signing' ? { kind: action, json: values.json } : { kind: action });
   }
   if (action === 'create') {
     if (!values.name || (values.scope !== 'read' && values.scope !== 'write')) {
@@ -75,7 +97,7 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
     if (action === 'list') {
       const keys = control.keys.list(values.project);
       if (values.json) {
-        io.out.write(`${JSON.stringify(keys.map(({ hash: _hash, ...rest }) => rest), null, 2)}\n`);
+        io.out.write(`${formatJson(keys.map(({ hash: _hash, ...rest }) => rest))}\n`);
       } else {
         io.out.write(formatTable(['ID', 'NAME', 'SCOPE', 'KEY', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'], keys.map((k) => [k.id, k.name, k.scope, `enc_…${k.last4}`, k.createdAt, k.expiresAt, k.lastUsedAt, k.revokedAt])));
       }

@@ -7,6 +7,7 @@ import { ExitCode, type CliIo } from './CliIo.js';
 import { loadConfigOrExplain } from './loadConfigOrExplain.js';
 import { withOfflineStore } from './openStoreOffline.js';
 import { formatTable } from './printTable.js';
+import { formatJson } from './escapeControls.js';
 
 const USAGE = `usage:
   enclave sites add --domain HOST --source DIR [--ref REF] [--project proj_…]
@@ -44,7 +45,7 @@ export async function runSites(args: string[], io: CliIo): Promise<number> {
   const code = await withOfflineStore(config, io, async (control) => {
     if (action === 'list') {
       const sites = control.sites.list();
-      io.out.write(values.json ? `${JSON.stringify(sites, null, 2)}\n` : formatTable(['DOMAIN', 'PROJECT', 'SOURCE', 'REF', 'FROM'], sites.map((s) => [s.domain, s.projectId, s.source, s.ref, s.origin])));
+      io.out.write(values.json ? `${formatJson(sites)}\n` : formatTable(['DOMAIN', 'PROJECT', 'SOURCE', 'REF', 'FROM'], sites.map((s) => [s.domain, s.projectId, s.source, s.ref, s.origin])));
       return ExitCode.ok;
     }
     const projectId = values.project ?? control.projects.defaultProjectId();

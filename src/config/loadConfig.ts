@@ -27,7 +27,8 @@ type Json = Record<string, unknown>;
 
 /**
  * Loads config/default.json, then the file named by ENCLAVE_CONFIG, then ENCLAVE_* variables
- * (aliases above, or ENCLAVE_SECTION__KEY for any key), and validates the result.
+ * (aliases above, or ENCLAVE_SECTION__KEY for any key; NAME_FILE reads NAME from a file), and
+ * validates the result.
  */
 export function loadConfig(options: { env?: NodeJS.ProcessEnv; cwd?: string; defaultsPath?: string } = {}): Config {
   const env = options.env ?? process.env;
@@ -72,13 +73,25 @@ function envOverrides(env: NodeJS.ProcessEnv, problems: string[]): Json {
   const out: Json = {};
   for (const [name, raw] of Object.entries(env)) {
     if (raw === undefined || !name.startsWith('ENCLAVE_')) continue;
-    const path = envAliases[name] ?? (name.includes('__') ? name.slice('ENCLAVE_'.length).split('__').map(snakeToCamel) : null);
+    // NAME_FILE holds the path of a file with NAME's value: a secret given that way never sits
+    // in the server's environment, where any process of the same user can read it (/proc/PID/environ).
+    const fromFile = name.endsWith('_FILE') && name !== 'ENCLAVE_FILE';
+    const base = fromFile ? name.slice(0, -'_FILE'.length) : name;
+    const path = envAliases[base] ?? (base.includes('__') ? base.slice('ENCLAVE_'.length).split('__').map(snakeToCamel) : null);
     if (!path) continue;
     if (path.some((part) => part.length === 0)) {
       problems.push(`${name}: malformed variable name`);
       continue;
     }
-    setPath(out, path, parseEnvValue(raw));
+    if (!fromFile) {
+      setPath(out, path, parseEnvValue(raw));
+      continue;
+    }
+    try {
+      setPath(out, path, parseEnvValue(readFileSync(raw, 'utf8').replace(/\r?\n$/, '')));
+    } catch (err) {
+      problems.push(`${name}: cannot read ${raw} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
   }
   return out;
 }

@@ -34,6 +34,9 @@ export async function git(cwd: string, ...args: string[]): Promise<string> {
 /** A temp dir holding a bare repository `remote.git` whose `main` has one commit of docs. */
 export async function makeDocsRemote(t: ExecutionContext): Promise<{ dir: string; remote: string }> {
   const dir = await makeTempDir('enclave-agent-');
+  // The agent runs as an unprivileged user when the tests run as root: it must be able to run
+  // scripts from here and leave what it saw for the test to read.
+  await chmod(dir, 0o777);
   const remote = join(dir, 'remote.git');
   const seed = join(dir, 'seed');
   await git(dir, 'init', '--quiet', '--bare', '--initial-branch=main', remote);
@@ -48,6 +51,12 @@ export async function makeDocsRemote(t: ExecutionContext): Promise<{ dir: string
   t.teardown(() => run('rm', ['-rf', dir]).then(() => undefined));
   return { dir, remote };
 }
+
+/**
+ * Bash that prints the script's process group id as the host sees it. `$$` would not do: an
+ * agent in its own PID namespace is pid 1 there, while /proc stays the host's.
+ */
+export const PRINT_HOST_PGID = 'read -r -a __stat < /proc/self/stat; echo "${__stat[4]}"';
 
 /** Writes an executable bash agent script into `dir` and returns its path. */
 export async function writeAgentScript(dir: string, name: string, body: string): Promise<string> {

@@ -1,12 +1,12 @@
 import test from 'ava';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/platform/Clock.js';
 import type { AgentFeature } from '../../src/features/agent/agentFeature.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
-import { call, makeDocsRemote, processGroupMembers, runJob, startAgentAppliance, waitForJob, writeAgentScript } from './agentFixture.js';
+import { call, makeDocsRemote, processGroupMembers, runJob, startAgentAppliance, waitForJob, writeAgentScript, PRINT_HOST_PGID } from './agentFixture.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -69,7 +69,7 @@ test('archiving: completed and failed jobs untouched for archiveAfterDays become
 test('graceful stop during a run kills the agent and fails the job; the next start shows it', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const pidFile = join(dir, 'agent.pid');
-  const agent = await writeAgentScript(dir, 'slow.sh', `echo $$ > ${pidFile}\nsleep 300`);
+  const agent = await writeAgentScript(dir, 'slow.sh', `${PRINT_HOST_PGID} > ${pidFile}\nsleep 300`);
   const dataDir = await makeTempDir();
   const first = await startTestAppliance({ dataDir, overrides: { agent: { command: [agent], repository: remote } } });
   const key = first.key;
@@ -98,7 +98,7 @@ test('graceful stop during a run kills the agent and fails the job; the next sta
 test('a crash during a run: on the next start the job is failed "interrupted" and the orphaned agent is stopped', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const pidFile = join(dir, 'agent.pid');
-  const agent = await writeAgentScript(dir, 'slow.sh', `echo $$ > ${pidFile}\nsleep 300`);
+  const agent = await writeAgentScript(dir, 'slow.sh', `${PRINT_HOST_PGID} > ${pidFile}\nsleep 300`);
   const dataDir = await makeTempDir();
   t.teardown(() => import('node:fs/promises').then((fs) => fs.rm(dataDir, { recursive: true, force: true })));
   const server = await spawnAppliance({
@@ -138,6 +138,7 @@ for (const concurrency of [1, 2]) {
     const spans = join(dir, 'spans');
     const marks = join(dir, 'marks');
     await mkdir(marks);
+    await chmod(marks, 0o777); // the agent runs as another user when the tests run as root
     // Each run marks its start and waits (at most 5 s) until `concurrency` runs have started, so
     // runs that may overlap really do, however long each clone took; then it stays a moment
     // longer, in which a run beyond the limit would be caught overlapping.

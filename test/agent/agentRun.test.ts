@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keyringPath } from '../../src/bundle/SigningKeyring.js';
-import { call, git, makeDocsRemote, processGroupMembers, runJob, startAgentAppliance, waitForJob, writeAgentScript } from './agentFixture.js';
+import { call, git, makeDocsRemote, processGroupMembers, runJob, startAgentAppliance, waitForJob, writeAgentScript, PRINT_HOST_PGID } from './agentFixture.js';
 
 test('an agent that edits a page: branch pushed, prLink from the template, diff is exactly the change', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
@@ -67,7 +67,7 @@ test('a command that does not exist: failed, without naming the path', async (t)
 test('a hanging agent is stopped at the timeout with its whole process group, even if it ignores SIGTERM', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const pidFile = join(dir, 'agent.pid');
-  const agent = await writeAgentScript(dir, 'hang.sh', `trap '' TERM\necho $$ > ${pidFile}\nsleep 300 &\nsleep 300`);
+  const agent = await writeAgentScript(dir, 'hang.sh', `trap '' TERM\n${PRINT_HOST_PGID} > ${pidFile}\nsleep 300 &\nsleep 300`);
   const app = await startAgentAppliance(t, { command: [agent], repository: remote, timeoutSeconds: 2 });
   const started = Date.now();
   const job = await runJob(app, { prompt: 'Think forever' });
@@ -128,7 +128,9 @@ test('the agent sees a clean environment: no admin key, no signing secret, no se
   t.false(envText.includes(join(app.dataDir, 'secrets')));
   t.not(env.HOME, process.env.HOME);
   t.is(await readFile(join(seen, 'home'), 'utf8'), '.\n..\n', 'scratch HOME is empty');
-  t.true((await readFile(join(seen, 'pwd'), 'utf8')).trim().startsWith(join(app.dataDir, 'agent', 'work', job.id)));
+  const pwd = (await readFile(join(seen, 'pwd'), 'utf8')).trim();
+  t.true(pwd.endsWith(`/${job.id}/repo`), pwd);
+  t.false(pwd.startsWith(app.dataDir), 'the agent works on a copy outside the data directory');
 });
 
 test('a push the remote refuses: failed with a git error, nothing pushed', async (t) => {

@@ -1,18 +1,10 @@
 import test from 'ava';
-import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/enclave.js';
 import { openControlStore } from '../../src/features/control/ControlStore.js';
+import { captureCliIo } from '../helpers/captureCliIo.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 
-function io(env: Record<string, string>) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  let o = '';
-  let e = '';
-  out.setEncoding('utf8').on('data', (c: string) => (o += c));
-  err.setEncoding('utf8').on('data', (c: string) => (e += c));
-  return { io: { out, err, env: { ENCLAVE_LOG_LEVEL: 'silent', ...env } }, out: () => o, err: () => e };
-}
+const io = captureCliIo;
 
 test('init, keys create/list/revoke and sites add/list work on the store with the server stopped', async (t) => {
   const dir = await makeTempDir();

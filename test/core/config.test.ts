@@ -30,6 +30,19 @@ test('file then environment override the defaults; aliases and SECTION__KEY both
   t.is(config.staticExport.keepVersions, 5);
 });
 
+test('NAME_FILE reads a setting from a file, so a deploy token never sits in the environment; an unreadable one is a listed problem', async (t) => {
+  const dir = await makeTempDir();
+  t.teardown(() => import('node:fs/promises').then((fs) => fs.rm(dir, { recursive: true, force: true })));
+  const secret = join(dir, 'repository');
+  await writeFile(secret, 'https://bot:tok-42@git.corp/docs.git\n', { mode: 0o600 });
+  await writeFile(join(dir, 'port'), '9200');
+  const config = loadConfig({ env: { ENCLAVE_AGENT__REPOSITORY_FILE: secret, ENCLAVE_PORT_FILE: join(dir, 'port') } });
+  t.is(config.agent.repository, 'https://bot:tok-42@git.corp/docs.git', 'one trailing newline dropped');
+  t.is(config.server.port, 9200, 'aliases take _FILE too, and the value is parsed like the variable would be');
+  const err = t.throws(() => loadConfig({ env: { ENCLAVE_AGENT__REPOSITORY_FILE: join(dir, 'missing') } }), { instanceOf: ConfigError });
+  t.deepEqual(err!.problems, [`ENCLAVE_AGENT__REPOSITORY_FILE: cannot read ${join(dir, 'missing')} (ENOENT)`]);
+});
+
 test('every problem is listed at once, naming each key', async (t) => {
   const dir = await makeTempDir();
   const file = join(dir, 'enclave.json');

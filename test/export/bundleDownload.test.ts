@@ -164,7 +164,7 @@ test('key rotation: links signed before a rotation keep working; a retired keyâ€
   t.is((await fetch(after.bundleUrl, { method: 'HEAD' })).status, 200);
   await app.stop();
 
-  t.true(await SigningKeyring.load(dataDir).retire(oldKid));
+  t.is(await SigningKeyring.load(dataDir).retire(oldKid), 'retired');
   app = await startTestAppliance({ dataDir, overrides });
   t.teardown(() => app.close());
   const refused = await fetch(before.bundleUrl.replace(/^http:\/\/[^/]+/, app.url));

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { INTERRUPTED_MESSAGE } from '../../src/features/exports/recoverInterruptedJobs.js';
 import { siteDirs, versionLayout } from '../../src/features/deployments/versionLayout.js';
 import { exportPaths } from '../../src/features/exports/ExportPaths.js';
-import { makeDocsRemote, processGroupMembers, writeAgentScript } from '../agent/agentFixture.js';
+import { makeDocsRemote, processGroupMembers, writeAgentScript, PRINT_HOST_PGID } from '../agent/agentFixture.js';
 import { makeSiteFiles, writeBundle, type SiteFiles } from '../deploy/helpers/testBundles.js';
 import { checkBundle, makeSyntheticCorpus, makeTinySite } from '../export/exportTestHelpers.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
@@ -100,7 +100,7 @@ test(`kill -9 during agent runs (${ROUNDS} rounds): every acknowledged job is th
   const { dir, remote } = await makeDocsRemote(t);
   const dataDir = join(dir, 'data');
   const pidDir = join(dir, 'pids');
-  const agent = await writeAgentScript(dir, 'sleepy.sh', `mkdir -p ${pidDir}\necho $$ > ${pidDir}/$ENCLAVE_JOB_ID\nsleep 120`);
+  const agent = await writeAgentScript(dir, 'sleepy.sh', `mkdir -p ${pidDir}\n${PRINT_HOST_PGID} > ${pidDir}/$ENCLAVE_JOB_ID\nsleep 120`);
   const acknowledged: string[] = [];
   const agentEnv = { ENCLAVE_AGENT__COMMAND: JSON.stringify([agent]), ENCLAVE_AGENT__REPOSITORY: remote };
 

@@ -26,4 +26,12 @@ export const agentConfigSchema = z.strictObject({
   maxLogBytes: z.number().int().positive().describe('Output kept per job log.'),
   requestsPerHour: z.number().int().positive().describe('Create + message calls per project per hour.'),
   concurrency: z.number().int().min(1).max(4).describe('Agent runs executed at the same time; the rest wait in a queue.'),
+  runAsUser: z
+    .union([z.enum(['auto', 'server']), z.string().regex(/^\d+:\d+$/, 'use "auto", "server" or "uid:gid"')])
+    .describe('Who the agent runs as: "auto" (uid:gid 10002:10002 when the server runs as root, else the server\'s own user), "server" (always the server\'s user) or "uid:gid" (needs root).'),
+  workDir: z
+    .string()
+    .min(1)
+    .nullable()
+    .describe('Where the agent\'s scratch copies live; null: a directory per data directory under the system temp dir. Must not be inside the data directory when the agent runs as another user.'),
 });

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { BARE_HOSTNAME } from '../../platform/bareHostname.js';
 
 /** A bare host name: no scheme, port, path or trailing dot/slash. */
 export const domainSchema = z
   .string()
   .min(1)
   .max(253)
-  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i, 'must be a bare hostname (no scheme, port, path or trailing slash)');
+  .regex(BARE_HOSTNAME, 'must be a bare hostname (no scheme, port, path or trailing slash)');
 
 /** One docs site: a host name mapped to a project and a source directory or git repository. */
 export const siteConfigSchema = z.strictObject({

@@ -1,6 +1,9 @@
+import { isAbsolute, relative } from 'node:path';
 import { AgentJobStore } from './AgentJobStore.js';
 import type { AgentRuntime } from './AgentRuntime.js';
 import { agentPaths } from './agentPaths.js';
+import { closeDataDirToOthers } from './closeDataDirToOthers.js';
+import { resolveAgentUser } from './resolveAgentUser.js';
 import { failAgentJob } from './failAgentJob.js';
 import { executeAgentRun } from './executeAgentRun.js';
 import { RateLimiter } from '../../http/RateLimiter.js';
@@ -30,7 +33,12 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
   const store = await AgentJobStore.open(ctx.config.dataDir);
   // Captured before any route can answer: only these can belong to a previous process.
   const leftActive = new Set(store.withStatus('active').map((j) => j.id));
-  const paths = agentPaths(ctx.config.dataDir);
+  const paths = agentPaths(ctx.config.dataDir, settings.workDir);
+  const agentUser = resolveAgentUser(settings.runAsUser, process.getuid?.() ?? -1);
+  if (settings.command.length > 0 && agentUser && isInside(ctx.config.dataDir, paths.treeRoot)) {
+    // Every run would fail: the agent's user can't enter the data directory, by design.
+    throw new Error(`agent.workDir (${paths.treeRoot}) is inside the data directory, which the agent's user (uid ${agentUser.uid}) cannot enter; choose a directory outside it`);
+  }
   const base = { store, settings, paths, clock: ctx.clock, logger };
   const queue = new AgentRunQueue(settings.concurrency, (task, signal) => executeAgentRun(base, task, signal), logger);
   const runtime: AgentRuntime = { ...base, queue };
@@ -48,6 +56,7 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
       return { status: 'ok', running, waiting };
     },
     async start() {
+      if (settings.command.length > 0 && agentUser) await closeDataDirToOthers(ctx.config.dataDir, logger);
       const recovered = await recoverInterruptedAgentJobs(store, paths, leftActive, ctx.clock.now());
       if (recovered.length > 0) logger.warn({ jobIds: recovered }, 'agent jobs left active by a previous run were marked failed (interrupted)');
       scheduler.add('agent-archive', settings.archiveCron, async () => {
@@ -66,4 +75,10 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
       await store.flush();
     },
   };
+}
+
+/** True when `path` is `dir` or below it. */
+function isInside(dir: string, path: string): boolean {
+  const rel = relative(dir, path);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

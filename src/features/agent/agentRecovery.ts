@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { AgentJobStore } from './AgentJobStore.js';
 import type { AgentPaths } from './agentPaths.js';
 import { failAgentJob } from './failAgentJob.js';
+import { killJobProcesses } from './killJobProcesses.js';
 import { killProcessGroup } from './runBoundedProcess.js';
 
 /**
@@ -24,14 +25,19 @@ async function killLeftoverAgent(pid: number, workDir: string): Promise<boolean>
  */
 export async function recoverInterruptedAgentJobs(store: AgentJobStore, paths: AgentPaths, jobIds: ReadonlySet<string>, now: Date): Promise<string[]> {
   const interrupted = store.withStatus('active').filter((j) => jobIds.has(j.id));
-  for (const job of interrupted) if (job.pid) await killLeftoverAgent(job.pid, paths.work(job.id));
+  for (const job of interrupted) {
+    if (job.pid) await killLeftoverAgent(job.pid, paths.tree(job.id));
+    await killJobProcesses(job.id); // whatever escaped the group (setsid) still carries the job id
+  }
   await store.updateWhere(
     (j) => j.status === 'active' && jobIds.has(j.id),
     (j) => failAgentJob(j, 'interrupted', now),
   );
   // Scratch clones of dead runs go; a run started since boot keeps its own.
   const live = new Set(store.withStatus('active').map((j) => j.id));
-  const leftovers = await readdir(paths.workRoot).catch(() => [] as string[]);
-  for (const name of leftovers) if (!live.has(name)) await rm(join(paths.workRoot, name), { recursive: true, force: true });
+  for (const root of [paths.workRoot, paths.treeRoot]) {
+    const leftovers = await readdir(root).catch(() => [] as string[]);
+    for (const name of leftovers) if (!live.has(name)) await rm(join(root, name), { recursive: true, force: true });
+  }
   return interrupted.map((j) => j.id);
 }

@@ -1,16 +1,22 @@
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lchown, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '../../config/schema.js';
 import { agentBranchName, type AgentJobRecord } from './AgentJobRecord.js';
 import { AgentRunFailure } from './AgentRunFailure.js';
 import type { AgentPaths } from './agentPaths.js';
+import { assertPlainGitDir } from './assertPlainGitDir.js';
 import { buildCleanEnv } from './buildCleanEnv.js';
 import { buildPrLink } from './buildPrLink.js';
 import { CappedLog } from './CappedLog.js';
+import { copyWorkTree } from './copyWorkTree.js';
+import { findProgram } from './findProgram.js';
+import { isolateAgentCommand } from './isolateAgentCommand.js';
+import { killJobProcesses } from './killJobProcesses.js';
 import { prepareAgentClone } from './prepareAgentClone.js';
 import { publishAgentChanges } from './publishAgentChanges.js';
+import { resolveAgentUser } from './resolveAgentUser.js';
 import { runBoundedProcess, type ProcessOutcome } from './runBoundedProcess.js';
-import { GitCommandError, type GitContext } from './runGit.js';
+import { GitCommandError, gitPins, type GitContext } from './runGit.js';
 
 /** One run of an agent job: the job as it stands, the prompt, and the bounds. */
 export interface AgentRunRequest {
@@ -44,24 +50,68 @@ function describeAgentOutcome(outcome: ProcessOutcome, timeoutSeconds: number): 
   }
 }
 
+/** Runs the configured command in the agent's copy, as the agent's user, and ends everything it started. */
+async function runAgentCommand(request: AgentRunRequest, cwd: string, home: string, log: CappedLog): Promise<ProcessOutcome> {
+  const { job, settings } = request;
+  const serverUid = process.getuid?.() ?? -1;
+  const user = resolveAgentUser(settings.runAsUser, serverUid);
+  const env = buildCleanEnv(home, { ENCLAVE_PROMPT: request.prompt, ENCLAVE_MODEL: job.model, ENCLAVE_JOB_ID: job.id });
+  if (!findProgram(settings.command[0], env.PATH)) return { kind: 'spawnFailed', code: 'ENOENT' };
+  const spawnAs = isolateAgentCommand(settings.command, user, serverUid);
+  log.write(`$ ${settings.command.join(' ')}\n# as ${user ? `uid ${user.uid} gid ${user.gid}` : 'the server\'s user'}${spawnAs.pidNamespace ? ', in its own PID namespace' : ''}\n`);
+  try {
+    return await runBoundedProcess({
+      command: spawnAs.command,
+      args: spawnAs.args,
+      uid: spawnAs.uid,
+      gid: spawnAs.gid,
+      cwd,
+      env,
+      input: request.prompt,
+      timeoutMs: settings.timeoutSeconds * 1000,
+      signal: request.signal,
+      onOutput: (chunk) => log.write(chunk),
+      onSpawn: request.onSpawn,
+    });
+  } finally {
+    // Children that left the process group (setsid, double fork) still carry the job id.
+    const stragglers = await killJobProcesses(job.id);
+    if (stragglers > 0) log.write(`\n# killed ${stragglers} process(es) the agent left running\n`);
+  }
+}
+
+/** Empties the appliance's clone except `.git`, so the agent's tree (deletions included) can be copied in. */
+async function clearWorkTree(repoDir: string): Promise<void> {
+  for (const name of await readdir(repoDir)) if (name !== '.git') await rm(join(repoDir, name), { recursive: true, force: true });
+}
+
 /**
- * Runs an agent job once: scratch clone on `enclave/agent/<id>`, the configured command with
- * the prompt and a clean environment, then commit + push of whatever it changed. Output of
- * git and the agent goes to the job's log (capped). The scratch directory is deleted
- * afterwards, whatever happened; the log stays.
+ * Runs an agent job once: the appliance clones the repository on `enclave/agent/<id>`, hands
+ * the agent a copy (owned by the agent's user, outside the data directory), runs the
+ * configured command there, then copies the agent's work tree — never its `.git` — back into
+ * its own clone and commits and pushes from that. Output of git and the agent goes to the
+ * job's log (capped). Both scratch directories are deleted afterwards; the log stays.
  */
 export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunResult> {
   const { job, settings, paths, signal } = request;
   const branch = agentBranchName(job.id);
   const workDir = paths.work(job.id);
   const repoDir = join(workDir, 'repo');
-  const home = join(workDir, 'home');
-  await rm(workDir, { recursive: true, force: true });
-  await mkdir(home, { recursive: true, mode: 0o700 });
+  const treeDir = paths.tree(job.id);
+  const agentRepo = join(treeDir, 'repo');
+  const agentHome = join(treeDir, 'home');
+  const user = resolveAgentUser(settings.runAsUser, process.getuid?.() ?? -1);
+  await Promise.all([rm(workDir, { recursive: true, force: true }), rm(treeDir, { recursive: true, force: true })]);
+  await mkdir(join(workDir, 'home'), { recursive: true, mode: 0o700 });
   await mkdir(paths.logRoot, { recursive: true, mode: 0o700 });
+  // Others may pass through the root (to their own run's directory) but not list it.
+  await mkdir(paths.treeRoot, { recursive: true, mode: 0o711 });
+  await chmod(paths.treeRoot, 0o711);
+  await mkdir(agentHome, { recursive: true, mode: 0o700 });
+  await mkdir(agentRepo, { mode: 0o700 });
   const log = new CappedLog(paths.log(job.id), settings.maxLogBytes);
   log.write(`# enclave agent job ${job.id}, run ${job.runs}, started ${new Date().toISOString()}\n`);
-  const git: GitContext = { cwd: repoDir, home, timeoutMs: settings.timeoutSeconds * 1000, log, signal };
+  const git: GitContext = { cwd: repoDir, home: join(workDir, 'home'), timeoutMs: settings.timeoutSeconds * 1000, log, signal, pins: gitPins(job.repository, []) };
 
   // Until a clone says otherwise, the branch is where the last run left it.
   let baseRef = job.baseRef;
@@ -72,29 +122,25 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
     const clone = await prepareAgentClone(git, { workDir, repository: job.repository, requestedRef: job.requestedRef, branch });
     baseRef = clone.baseRef;
     pushed = clone.continued;
-    // The agent may rewrite .git/config (fsmonitor, url rewrites, …); put ours back before git runs again.
+    // Kept to put back should an agent running as the server's user reach into our clone.
     const gitConfig = await readFile(join(repoDir, '.git', 'config'));
+    await copyWorkTree(repoDir, agentRepo, { skipTopGit: false, refuseNestedGit: false, owner: user });
+    if (user) for (const dir of [treeDir, agentHome]) await lchown(dir, user.uid, user.gid);
 
-    log.write(`$ ${settings.command.join(' ')}\n`);
-    const outcome = await runBoundedProcess({
-      command: settings.command[0],
-      args: settings.command.slice(1),
-      cwd: repoDir,
-      env: buildCleanEnv(home, { ENCLAVE_PROMPT: request.prompt, ENCLAVE_MODEL: job.model, ENCLAVE_JOB_ID: job.id }),
-      input: request.prompt,
-      timeoutMs: settings.timeoutSeconds * 1000,
-      signal,
-      onOutput: (chunk) => log.write(chunk),
-      onSpawn: request.onSpawn,
-    });
+    const outcome = await runAgentCommand(request, agentRepo, agentHome, log);
     const agentError = describeAgentOutcome(outcome, settings.timeoutSeconds);
     log.write(`\n# agent ${agentError ?? 'exited with code 0'}\n`);
     if (agentError) throw new AgentRunFailure(agentError);
 
-    const gitDir = await stat(join(repoDir, '.git')).catch(() => null);
-    if (!gitDir?.isDirectory()) throw new AgentRunFailure('the agent removed the clone\'s .git directory; nothing could be committed');
+    await assertPlainGitDir(agentRepo, 'the agent');
+    await assertPlainGitDir(repoDir, 'a process of the agent');
+    await clearWorkTree(repoDir);
+    const filterDrivers = await copyWorkTree(agentRepo, repoDir, { skipTopGit: true, refuseNestedGit: true });
     await writeFile(join(repoDir, '.git', 'config'), gitConfig);
-    const published = await publishAgentChanges(git, { repository: job.repository, branch, startHead: clone.startHead, prompt: request.prompt, jobId: job.id });
+    const published = await publishAgentChanges(
+      { ...git, pins: gitPins(job.repository, filterDrivers) },
+      { repository: job.repository, branch, startHead: clone.startHead, prompt: request.prompt, jobId: job.id },
+    );
     pushed ||= published.pushed;
     log.write(`# completed; ${published.pushed ? `pushed ${branch}` : 'no changes to push'}\n`);
     return { status: 'completed', baseRef, pushed, prLink: linkFor() };
@@ -111,6 +157,6 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
     return { status: 'failed', baseRef, pushed, prLink: linkFor(), error };
   } finally {
     await log.close();
-    await rm(workDir, { recursive: true, force: true }).catch(() => {});
+    await Promise.all([rm(workDir, { recursive: true, force: true }).catch(() => {}), rm(treeDir, { recursive: true, force: true }).catch(() => {})]);
   }
 }

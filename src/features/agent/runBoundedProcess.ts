@@ -13,6 +13,9 @@ export interface BoundedProcessOptions {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** Run as this user and group (the server must be root). */
+  uid?: number;
+  gid?: number;
   /** Written to stdin, which is then closed (a child that never reads it is fine). */
   input?: string;
   timeoutMs: number;
@@ -53,6 +56,7 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Proce
       cwd: options.cwd,
       env: options.env,
       detached: true,
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const pid = child.pid;

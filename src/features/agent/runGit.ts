@@ -14,6 +14,8 @@ export interface GitContext {
   timeoutMs: number;
   log: CappedLog;
   signal?: AbortSignal;
+  /** Extra settings pinned like SAFE_CONFIG (through GIT_CONFIG_KEY_n, so keys may hold any character). */
+  pins?: ReadonlyArray<readonly [string, string]>;
 }
 
 /** A git command that failed; the message is for the log, not for clients. */
@@ -30,10 +32,51 @@ const STDOUT_CAP = 64 * 1024;
 const STDERR_CAP = 16 * 1024;
 
 /**
- * Settings on every git call. Hooks and fsmonitor are off because the agent has had write
- * access to the clone's `.git` and must not get code run outside its own time limit.
+ * Settings on every git call; the command line outranks every config file. The appliance
+ * commits from a clone the agent never touched, so these are the second line: whatever a
+ * config file says, git runs no hook, fsmonitor, attribute file, proxy or ssh command of
+ * anyone else's choosing.
  */
-const SAFE_CONFIG = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'credential.helper=', '-c', 'commit.gpgSign=false'];
+const SAFE_CONFIG = [
+  ['core.hooksPath', '/dev/null'],
+  ['core.fsmonitor', 'false'],
+  ['core.attributesFile', '/dev/null'],
+  ['core.sshCommand', 'ssh -o BatchMode=yes'],
+  ['core.gitProxy', ''],
+  ['core.askPass', ''],
+  ['core.pager', 'cat'],
+  ['http.proxy', ''],
+  ['credential.helper', ''],
+  ['commit.gpgSign', 'false'],
+  ['gc.auto', '0'],
+].flatMap(([key, value]) => ['-c', `${key}=${value}`]);
+
+/** Git's environment form of `-c` (same precedence), for keys that may contain `=`. */
+function pinnedEnv(pins: ReadonlyArray<readonly [string, string]>): Record<string, string> {
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(pins.length) };
+  pins.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+
+/**
+ * Pins for one repository and the filter drivers its tree names: the URL can't be rewritten
+ * (`url.*.insteadOf`, longest prefix wins, so the whole URL mapped to itself beats any other),
+ * and every named filter is emptied, so a `.gitattributes` line runs nothing.
+ */
+export function gitPins(repository: string, filterDrivers: Iterable<string>): Array<[string, string]> {
+  const pins: Array<[string, string]> = [
+    [`url.${repository}.insteadOf`, repository],
+    [`url.${repository}.pushInsteadOf`, repository],
+  ];
+  for (const driver of filterDrivers) {
+    for (const key of ['clean', 'smudge', 'process']) pins.push([`filter.${driver}.${key}`, '']);
+    pins.push([`filter.${driver}.required`, 'false']);
+  }
+  return pins;
+}
 
 /**
  * Runs git with a clean environment (no system or global config, no prompts, only the common
@@ -51,6 +94,7 @@ export async function runGit(ctx: GitContext, args: string[], options: { allowed
     GIT_AUTHOR_EMAIL: AGENT_AUTHOR.email,
     GIT_COMMITTER_NAME: AGENT_AUTHOR.name,
     GIT_COMMITTER_EMAIL: AGENT_AUTHOR.email,
+    ...pinnedEnv(ctx.pins ?? []),
   });
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];

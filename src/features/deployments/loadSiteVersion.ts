@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, resolve } from 'node:path';
-import { bundleManifestSchema, type BundleManifest } from '../../bundle/bundleManifest.js';
+import { storedManifestSchema, type BundleManifest } from '../../bundle/bundleManifest.js';
 import type { FileExtras } from '../../bundle/precompressSiteFiles.js';
 import { siteFileType } from '../../bundle/siteFileType.js';
 import { SiteVersion, type ServedFile } from './SiteVersion.js';
@@ -23,7 +23,7 @@ export function isHashedAsset(path: string): boolean {
  * what makes a restart serve at once without refetching or re-hashing.
  */
 export async function loadSiteVersion(id: string, layout: VersionLayout): Promise<SiteVersion> {
-  const manifest: BundleManifest = bundleManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
+  const manifest: BundleManifest = storedManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
   const extras = JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>;
   const files = new Map<string, ServedFile>();
   for (const entry of manifest.files) {

@@ -11,6 +11,7 @@ import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import type { AuthState } from '../../../http/AuthState.js';
 import { bundleLinkSchema, exportJobSchema, presentExportJob } from './presentExportJob.js';
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
+import { VERSION_LABEL, VERSION_LABEL_RULE } from '../../../platform/versionLabel.js';
 
 /** What the static-export routes work with. */
 export interface StaticExportRouteDeps {
@@ -30,7 +31,7 @@ const startBody = z.strictObject({
   domain: domainSchema.describe('Bare host name of one of the project’s sites'),
   version: z
     .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'must be 1–64 letters, digits, dots, dashes or underscores')
+    .regex(VERSION_LABEL, VERSION_LABEL_RULE)
     .optional()
     .describe('Version label recorded in the bundle; default derived from the content'),
   paths: z.array(z.string().min(1).max(1024)).min(1).max(100_000).optional().describe('Only these page paths'),
