@@ -23,11 +23,20 @@ const envAliases: Record<string, string[]> = {
   ENCLAVE_LOG_LEVEL: ['logLevel'],
 };
 
+/**
+ * ENCLAVE_* variables that are not settings: the CLI's connection, the config file's name and
+ * what the agent command receives. Any other single-word ENCLAVE_* name must be a top-level
+ * setting; a typo is refused rather than silently ignored.
+ */
+const nonSettingVariables = new Set(['ENCLAVE_CONFIG', 'ENCLAVE_URL', 'ENCLAVE_ADMIN_KEY', 'ENCLAVE_PROJECT_ID', 'ENCLAVE_PROMPT', 'ENCLAVE_MODEL', 'ENCLAVE_JOB_ID']);
+
 type Json = Record<string, unknown>;
 
 /**
  * Loads config/default.json, then the file named by ENCLAVE_CONFIG, then ENCLAVE_* variables
- * (aliases above, or ENCLAVE_SECTION__KEY for any key), and validates the result.
+ * (aliases above, ENCLAVE_KEY for a top-level key such as ENCLAVE_SITES='[…]', or
+ * ENCLAVE_SECTION__KEY for any key), and validates the result. An ENCLAVE_* variable that names
+ * no setting is an error: a setting given in the environment is applied or refused, never ignored.
  */
 export function loadConfig(options: { env?: NodeJS.ProcessEnv; cwd?: string; defaultsPath?: string } = {}): Config {
   const env = options.env ?? process.env;
@@ -72,8 +81,12 @@ function envOverrides(env: NodeJS.ProcessEnv, problems: string[]): Json {
   const out: Json = {};
   for (const [name, raw] of Object.entries(env)) {
     if (raw === undefined || !name.startsWith('ENCLAVE_')) continue;
-    const path = envAliases[name] ?? (name.includes('__') ? name.slice('ENCLAVE_'.length).split('__').map(snakeToCamel) : null);
-    if (!path) continue;
+    if (nonSettingVariables.has(name)) continue;
+    const path = envAliases[name] ?? name.slice('ENCLAVE_'.length).split('__').map(snakeToCamel);
+    if (path.length === 1 && !(path[0] in configSchema.shape)) {
+      problems.push(`${name}: not a setting (top-level settings: ${Object.keys(configSchema.shape).join(', ')}; nested ones are ENCLAVE_SECTION__KEY)`);
+      continue;
+    }
     if (path.some((part) => part.length === 0)) {
       problems.push(`${name}: malformed variable name`);
       continue;

@@ -18,7 +18,10 @@ export interface ExportJobBody {
   updatedAt: string;
   version: string | null;
   error?: string;
-  warnings: number;
+  expectedPages: number | null;
+  failedPages: { path: string; message: string }[];
+  warnings: { kind: string; page: string | null; message: string }[];
+  warningCount: number;
 }
 
 /** The bundle link body. */

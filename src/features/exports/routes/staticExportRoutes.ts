@@ -1,12 +1,7 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
-import type { SigningKeyring } from '../../../bundle/SigningKeyring.js';
 import { domainSchema } from '../../../config/sections/sites.js';
-import type { Clock } from '../../../platform/Clock.js';
-import type { ExportJobRepository } from '../ExportJobRepository.js';
-import { findProjectJob, issueBundleLink } from '../issueBundleLink.js';
-import { startExportJob } from '../startExportJob.js';
-import type { ControlStore } from '../../control/ControlStore.js';
+import type { ExportOperations } from '../createExportOperations.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import type { AuthState } from '../../../http/AuthState.js';
 import { bundleLinkSchema, exportJobSchema, presentExportJob } from './presentExportJob.js';
@@ -14,13 +9,7 @@ import { errorBodySchema } from '../../../http/errorBodySchema.js';
 
 /** What the static-export routes work with. */
 export interface StaticExportRouteDeps {
-  jobs: ExportJobRepository;
-  control: ControlStore;
-  clock: Clock;
-  keyring: SigningKeyring;
-  linkTtlSeconds: number;
-  defaultStrict: boolean;
-  publicUrl: () => string;
+  exports: ExportOperations;
   /** Called after a job is queued (wakes the worker). */
   onQueued: () => void;
 }
@@ -61,7 +50,7 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
         409: { description: 'An export of that domain is already queued or running', schema: errorBodySchema.extend({ jobId: z.string() }) },
       },
       async handler(ctx, { body }) {
-        const job = await startExportJob(deps, projectOf(ctx), body);
+        const job = await deps.exports.start(projectOf(ctx), body);
         // Presented before the worker is woken: the 202 shows the job as it was accepted.
         ctx.body = presentExportJob(job);
         ctx.status = 202;
@@ -83,7 +72,7 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
       },
       handler(ctx, { params }) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = presentExportJob(findProjectJob(deps.jobs, projectOf(ctx), params.jobId));
+        ctx.body = presentExportJob(deps.exports.get(projectOf(ctx), params.jobId));
       },
     }),
     defineRoute({
@@ -102,7 +91,7 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
       },
       handler(ctx, { params }) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = issueBundleLink({ ...deps, ttlSeconds: deps.linkTtlSeconds }, projectOf(ctx), params.jobId);
+        ctx.body = deps.exports.issueLink(projectOf(ctx), params.jobId);
       },
     }),
   ];
