@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { SigningKeyring } from '../bundle/SigningKeyring.js';
 import { ConfigError, loadConfig } from '../config/loadConfig.js';
 import { sampleDocsDir } from '../app/bootstrap/sampleDocs.js';
+import { checkDocsSource } from '../render/source/checkDocsSource.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 
 interface Check {
@@ -56,9 +57,10 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
       const lock = join(dir, 'enclave.lock');
       checks.push({ name: 'server', ok: true, detail: existsSync(lock) ? `lock held (pid ${(await readFile(lock, 'utf8').catch(() => '?')).trim()})` : 'not running' });
     }
-    for (const site of config.sites) {
-      const ok = existsSync(site.source) && statSync(site.source).isDirectory();
-      checks.push({ name: `site ${site.domain}`, ok, detail: ok ? site.source : `source ${site.source} is missing` });
+    for (const site of [...config.sites, ...(await storedSites(dir))]) {
+      // A git source is checked out at its ref on export; here only the folder can be checked.
+      const problem = site.ref ? (existsSync(site.source) && statSync(site.source).isDirectory() ? null : `source ${site.source} is missing`) : await checkDocsSource(site.source);
+      checks.push({ name: `site ${site.domain}`, ok: problem === null, detail: problem ?? site.source });
     }
     checks.push({ name: 'sample docs', ok: existsSync(join(sampleDocsDir, 'docs.json')), detail: sampleDocsDir });
   }
@@ -66,4 +68,17 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
   const failed = checks.filter((c) => !c.ok).length;
   io.out.write(failed ? `${failed} problem(s) found\n` : 'all checks passed\n');
   return failed ? ExitCode.failed : ExitCode.ok;
+}
+
+/**
+ * Sites added at run time, read from control.json without taking the lock (doctor must work
+ * while the server runs); a damaged file is reported by the store check above.
+ */
+async function storedSites(dataDir: string): Promise<{ domain: string; source: string; ref?: string | null }[]> {
+  try {
+    const data = JSON.parse(await readFile(join(dataDir, 'control.json'), 'utf8')) as { sites?: { domain: string; source: string; ref?: string | null }[] };
+    return Array.isArray(data.sites) ? data.sites : [];
+  } catch {
+    return [];
+  }
 }
