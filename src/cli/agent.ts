@@ -3,7 +3,7 @@ import { ExitCode, type CliIo } from './CliIo.js';
 import { parseDuration } from './parseDuration.js';
 import { parseVerbArgs } from './parseVerbArgs.js';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   enclave agent create --prompt TEXT|- [--repository R] [--ref REF] [--model M] [--wait [--timeout S]]
   enclave agent get ID
   enclave agent wait ID [--timeout S]

@@ -4,7 +4,7 @@ import { apiClientFromEnv, reportApiFailure, type ApiClient } from './ApiClient.
 import { ExitCode, type CliIo } from './CliIo.js';
 import { formatTable } from './printTable.js';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   enclave deploy <url|file> [--version V]   fetch, verify and activate a bundle
   enclave deploy --rollback [--to V]        switch back to the previous (or a named) kept version
   enclave deploy --status [--json]          show the live version, kept versions and the last error`;

@@ -13,6 +13,13 @@ interface Check {
   detail: string;
 }
 
+export const USAGE = `usage: enclave doctor
+
+Checks the configuration, the data directory (exists, writable, free space), every store file,
+the signing secret, whether a server owns the data directory, and every site's docs source
+(a folder with a docs.json or mint.json that parses). Exit 0 when all pass, 1 otherwise.
+Works while the server runs.`;
+
 /** Below this much free space on the data volume, writes are at risk. */
 const MIN_FREE_BYTES = 512 * 1024 * 1024;
 

@@ -11,7 +11,7 @@ import { parseVerbArgs } from './parseVerbArgs.js';
 import { printJobProblems, type JobProblems } from './printJobProblems.js';
 import { transferMeter } from './transferMeter.js';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   enclave export start --domain D [--version V] [--strict] [--wait]
   enclave export status JOB_ID
   enclave export bundle JOB_ID

@@ -2,6 +2,8 @@ import test from 'ava';
 import { PassThrough } from 'node:stream';
 import { runCli } from '../../src/cli/enclave.js';
 import { openControlStore } from '../../src/features/control/ControlStore.js';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { makeTempDir } from '../helpers/testAppliance.js';
 
 function io(env: Record<string, string>) {
@@ -51,9 +53,17 @@ test('init, keys create/list/revoke and sites add/list work on the store with th
   const badSite = io(env);
   t.is(await runCli(['sites', 'add', '--domain', 'https://docs.x/', '--source', '/nonexistent'], badSite.io), 2);
   t.regex(badSite.err(), /bare host name/);
-  t.regex(badSite.err(), /not a directory/);
+  const missing = io(env);
+  t.is(await runCli(['sites', 'add', '--domain', 'docs.x', '--source', '/nonexistent'], missing.io), 1);
+  t.regex(missing.err(), /does not exist/);
+  const notDocs = io(env);
+  t.is(await runCli(['sites', 'add', '--domain', 'docs.x', '--source', dir], notDocs.io), 1, 'a folder without docs.json is refused');
+  t.regex(notDocs.err(), /no docs\.json or mint\.json/);
+  const docs = await makeTempDir();
+  t.teardown(() => rm(docs, { recursive: true, force: true }));
+  await writeFile(join(docs, 'docs.json'), '{"name":"Corp"}');
   const site = io(env);
-  t.is(await runCli(['sites', 'add', '--domain', 'Docs.Corp.Internal', '--source', dir], site.io), 0);
+  t.is(await runCli(['sites', 'add', '--domain', 'Docs.Corp.Internal', '--source', docs], site.io), 0, site.err());
   const sites = io(env);
   t.is(await runCli(['sites', 'list', '--json'], sites.io), 0);
   const domains = (JSON.parse(sites.out()) as { domain: string }[]).map((s) => s.domain);
@@ -82,7 +92,6 @@ test('doctor reports a damaged store file and a missing signing secret', async (
   const dir = await makeTempDir();
   const env = { ENCLAVE_DATA_DIR: dir };
   t.is(await runCli(['init'], io(env).io), 0);
-  const { writeFile, rm } = await import('node:fs/promises');
   await writeFile(`${dir}/control.json`, '{broken');
   await rm(`${dir}/secrets/signing-keys.json`);
   const doctor = io(env);
