@@ -27,11 +27,15 @@ COPY package.json ./
 COPY config ./config
 COPY examples ./examples
 COPY bin ./bin
-# Everything the appliance writes lives in /data, so the root filesystem can be read-only.
-RUN mkdir -p /data && chown 10001:10001 /data
+# `enclave` on PATH, for `docker exec CONTAINER enclave keys create …`. Everything the appliance
+# writes lives in /data, so the root filesystem can be read-only.
+RUN ln -s /app/bin/enclave.js /usr/local/bin/enclave \
+ && mkdir -p /data && chown 10001:10001 /data
 USER 10001:10001
 VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.ENCLAVE_PORT||8080)+'/_enclave/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/main.js"]
+# Arguments go to the CLI: `docker run IMAGE keys list` (or `… enclave keys list`); none means serve.
+ENTRYPOINT ["/usr/bin/tini", "--", "/app/bin/docker-entrypoint.sh"]
+CMD ["serve"]

@@ -2,6 +2,9 @@
 // Runs the ava suite and ends with one plain `N passed, N failed` line that CI can read.
 // Browser tests need Debian's Chromium: it is installed first when missing (as root).
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -13,7 +16,25 @@ const chromium = spawnSync('bash', ['scripts/ensure-chromium.sh'], { cwd: root, 
 if (chromium.status !== 0) console.error('warning: chromium could not be installed; browser tests will fail');
 
 const avaArgs = ['--tap', ...(only ? [`${only}/**/*.test.ts`] : []), ...args];
-const child = spawn(process.execPath, ['node_modules/ava/entrypoints/cli.mjs', ...avaArgs], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+// Every temp directory the run makes (data dirs with keys and secrets, sites, bundles, browser
+// profiles) goes under one directory of its own, removed when the run ends, however it ends:
+// a test that forgets its teardown, or a worker that crashes, can't leave them in /tmp.
+const runTmp = mkdtempSync(join(tmpdir(), 'enclave-test-run-'));
+const removeRunTmp = () => rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+const child = spawn(process.execPath, ['node_modules/ava/entrypoints/cli.mjs', ...avaArgs], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, TMPDIR: runTmp },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    child.kill(signal);
+    child.once('close', () => {
+      removeRunTmp();
+      process.exit(1);
+    });
+  });
+}
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -39,6 +60,7 @@ child.on('close', (code) => {
   if (buffer) count(buffer);
   // ava exits non-zero for failures it reports outside a test line too (a crashed file, a timeout).
   if (code !== 0 && failed === 0) failed = 1;
+  removeRunTmp();
   console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code ?? 1);
 });
