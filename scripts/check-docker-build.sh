@@ -82,7 +82,8 @@ for _ in $(seq 1 150); do
   sleep 0.2
 done
 kill -TERM "$pid"; wait "$pid" || true; pid=
-[ -z "$(ls -A "$work/home" "$work/tmp")" ] || { ls -laR "$work/home" "$work/tmp" >&2; fail "files were written outside the data directory (HOME/TMPDIR)"; }
+outside=$(find "$work/home" "$work/tmp" -mindepth 1 -print -quit)
+[ -z "$outside" ] || { ls -laR "$work/home" "$work/tmp" >&2; fail "files were written outside the data directory: $outside"; }
 written=$(find "$work/app" -newer "$work/marker" -print -quit)
 [ -z "$written" ] || fail "the app tree was written to: $written"
 echo "docker build replay: OK (healthcheck passed on port $port; uid $uid, read-only tree, enclave on PATH)"

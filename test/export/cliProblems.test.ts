@@ -1,21 +1,11 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import test from 'ava';
 import { transferMeter } from '../../src/cli/transferMeter.js';
 import { runEnclave } from '../helpers/runEnclave.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
-
-async function writeSite(t: { teardown(fn: () => Promise<void>): void }, files: Record<string, string>): Promise<string> {
-  const dir = await makeTempDir('enclave-clisite-');
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  for (const [rel, text] of Object.entries(files)) {
-    await mkdir(join(dir, rel, '..'), { recursive: true });
-    await writeFile(join(dir, rel), text);
-  }
-  return dir;
-}
+import { writeSite } from './exportTestHelpers.js';
 
 test('export start --wait and export status print failed pages and warnings and exit 1 when pages failed', async (t) => {
   const source = await writeSite(t, {

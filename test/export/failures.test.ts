@@ -1,19 +1,6 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import test from 'ava';
-import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
-import { finished, startExport, waitForJob } from './exportTestHelpers.js';
-
-/** Writes a small docs site from a map of relative paths to contents; removed after the test. */
-async function writeSite(t: { teardown(fn: () => Promise<void>): void }, files: Record<string, string>): Promise<string> {
-  const dir = await makeTempDir('enclave-failsite-');
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  for (const [rel, text] of Object.entries(files)) {
-    await mkdir(join(dir, rel, '..'), { recursive: true });
-    await writeFile(join(dir, rel), text);
-  }
-  return dir;
-}
+import { startTestAppliance } from '../helpers/testAppliance.js';
+import { finished, startExport, waitForJob, writeSite } from './exportTestHelpers.js';
 
 const docsJson = (pages: string[]) => JSON.stringify({ name: 'Failing', theme: 'mint', colors: { primary: '#0D9373' }, navigation: { groups: [{ group: 'G', pages }] } });
 

@@ -1,6 +1,5 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
-import type { AuthState } from '../../../http/AuthState.js';
+import { callerProject } from '../../../http/callerProject.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 import type { ControlOperations } from '../createControlOperations.js';
@@ -16,10 +15,6 @@ const keyParams = z.strictObject({ keyId: z.string().max(64).describe('Key id (k
 
 const unauthorized = { description: 'Missing or invalid key', schema: errorBodySchema };
 
-function projectOf(ctx: Context): string {
-  return (ctx.state.auth as AuthState).projectId;
-}
-
 /** `/v1/keys`: the admin keys of the caller's project, managed while the appliance runs. */
 export function keyRoutes(deps: { control: ControlOperations }): RouteSpec[] {
   return [
@@ -32,7 +27,7 @@ export function keyRoutes(deps: { control: ControlOperations }): RouteSpec[] {
       responses: { 200: { description: 'The keys, oldest first', schema: z.object({ keys: z.array(adminKeySchema) }) }, 401: unauthorized },
       handler(ctx) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { keys: deps.control.listKeys(projectOf(ctx)).map(presentAdminKey) };
+        ctx.body = { keys: deps.control.listKeys(callerProject(ctx)).map(presentAdminKey) };
       },
     }),
     defineRoute({
@@ -49,7 +44,7 @@ export function keyRoutes(deps: { control: ControlOperations }): RouteSpec[] {
         403: { description: 'Read-only key', schema: errorBodySchema },
       },
       async handler(ctx, { body }) {
-        const { key, record } = await deps.control.createKey({ projectId: projectOf(ctx), name: body.name, scope: body.scope, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
+        const { key, record } = await deps.control.createKey({ projectId: callerProject(ctx), name: body.name, scope: body.scope, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 201;
         ctx.body = { ...presentAdminKey(record), key };
@@ -69,7 +64,7 @@ export function keyRoutes(deps: { control: ControlOperations }): RouteSpec[] {
         404: { description: 'No such key in this project', schema: errorBodySchema },
       },
       async handler(ctx, { params }) {
-        ctx.body = presentAdminKey(await deps.control.revokeKey(projectOf(ctx), params.keyId));
+        ctx.body = presentAdminKey(await deps.control.revokeKey(callerProject(ctx), params.keyId));
       },
     }),
   ];

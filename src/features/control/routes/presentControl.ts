@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import type { AdminKeyRecord } from '../controlDocument.js';
-import type { Site } from '../SiteRepository.js';
+import type { ControlOperations } from '../createControlOperations.js';
+
+/** A site as the operations return it. */
+type Site = ReturnType<ControlOperations['listSites']>[number];
 
 /** The public shape of an admin key: never the secret or its hash, only the last four characters. */
 export const adminKeySchema = z.object({

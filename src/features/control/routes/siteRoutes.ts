@@ -1,7 +1,6 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { domainSchema } from '../../../config/sections/sites.js';
-import type { AuthState } from '../../../http/AuthState.js';
+import { callerProject } from '../../../http/callerProject.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 import type { ControlOperations } from '../createControlOperations.js';
@@ -16,10 +15,6 @@ const siteParams = z.strictObject({ domain: domainSchema });
 const unauthorized = { description: 'Missing or invalid key', schema: errorBodySchema };
 const readOnly = { description: 'Read-only key', schema: errorBodySchema };
 
-function projectOf(ctx: Context): string {
-  return (ctx.state.auth as AuthState).projectId;
-}
-
 /** `/v1/sites`: the project's docs sites, managed while the appliance runs. */
 export function siteRoutes(deps: { control: ControlOperations }): RouteSpec[] {
   return [
@@ -31,7 +26,7 @@ export function siteRoutes(deps: { control: ControlOperations }): RouteSpec[] {
       auth: 'admin',
       responses: { 200: { description: 'The sites', schema: z.object({ sites: z.array(siteSchema) }) }, 401: unauthorized },
       handler(ctx) {
-        ctx.body = { sites: deps.control.listSites(projectOf(ctx)).map(presentSite) };
+        ctx.body = { sites: deps.control.listSites(callerProject(ctx)).map(presentSite) };
       },
     }),
     defineRoute({
@@ -49,7 +44,7 @@ export function siteRoutes(deps: { control: ControlOperations }): RouteSpec[] {
         409: { description: 'A site with that domain exists', schema: errorBodySchema },
       },
       async handler(ctx, { body }) {
-        const site = await deps.control.addSite(projectOf(ctx), body);
+        const site = await deps.control.addSite(callerProject(ctx), body);
         ctx.status = 201;
         ctx.set('Location', `/v1/sites/${site.domain}`);
         ctx.body = presentSite(site);
@@ -72,7 +67,7 @@ export function siteRoutes(deps: { control: ControlOperations }): RouteSpec[] {
         409: { description: 'The site is declared in the config file', schema: errorBodySchema },
       },
       async handler(ctx, { params, body }) {
-        ctx.body = presentSite(await deps.control.updateSite(projectOf(ctx), params.domain, body));
+        ctx.body = presentSite(await deps.control.updateSite(callerProject(ctx), params.domain, body));
       },
     }),
     defineRoute({
@@ -90,7 +85,7 @@ export function siteRoutes(deps: { control: ControlOperations }): RouteSpec[] {
         409: { description: 'The site is declared in the config file', schema: errorBodySchema },
       },
       async handler(ctx, { params }) {
-        await deps.control.removeSite(projectOf(ctx), params.domain);
+        await deps.control.removeSite(callerProject(ctx), params.domain);
         ctx.status = 204;
       },
     }),

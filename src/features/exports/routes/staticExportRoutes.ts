@@ -1,9 +1,8 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
 import { domainSchema } from '../../../config/sections/sites.js';
 import type { ExportOperations } from '../createExportOperations.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
-import type { AuthState } from '../../../http/AuthState.js';
+import { callerProject } from '../../../http/callerProject.js';
 import { bundleLinkSchema, exportJobSchema, presentExportJob } from './presentExportJob.js';
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 
@@ -28,10 +27,6 @@ const startBody = z.strictObject({
 
 const jobParams = z.strictObject({ jobId: z.string().max(64).describe('Export job id (se_…)') });
 
-function projectOf(ctx: Context): string {
-  return (ctx.state.auth as AuthState).projectId;
-}
-
 /** `/v1/static-export`: start a job, poll it, get a signed link to its bundle. */
 export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
   return [
@@ -50,7 +45,7 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
         409: { description: 'An export of that domain is already queued or running', schema: errorBodySchema.extend({ jobId: z.string() }) },
       },
       async handler(ctx, { body }) {
-        const job = await deps.exports.start(projectOf(ctx), body);
+        const job = await deps.exports.start(callerProject(ctx), body);
         // Presented before the worker is woken: the 202 shows the job as it was accepted.
         ctx.body = presentExportJob(job);
         ctx.status = 202;
@@ -72,7 +67,7 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
       },
       handler(ctx, { params }) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = presentExportJob(deps.exports.get(projectOf(ctx), params.jobId));
+        ctx.body = presentExportJob(deps.exports.get(callerProject(ctx), params.jobId));
       },
     }),
     defineRoute({
@@ -91,7 +86,7 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
       },
       handler(ctx, { params }) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = deps.exports.issueLink(projectOf(ctx), params.jobId);
+        ctx.body = deps.exports.issueLink(callerProject(ctx), params.jobId);
       },
     }),
   ];
