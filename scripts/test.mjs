@@ -2,7 +2,7 @@
 // Runs the ava suite and ends with one plain `N passed, N failed` line that CI can read.
 // Browser tests need Debian's Chromium: it is installed first when missing (as root).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,11 @@ const avaArgs = ['--tap', ...(only ? [`${only}/**/*.test.ts`] : []), ...args];
 // a test that forgets its teardown, or a worker that crashes, can't leave them in /tmp.
 const runTmp = mkdtempSync(join(tmpdir(), 'enclave-test-run-'));
 const removeRunTmp = () => rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+// tsx keeps its compile cache in <tmpdir>/tsx-<uid>; link the usual one in, so every run does not
+// start cold (removing the run directory removes the link, not the cache).
+const tsxCache = `tsx-${process.getuid?.() ?? 0}`;
+mkdirSync(join(tmpdir(), tsxCache), { recursive: true, mode: 0o700 });
+symlinkSync(join(tmpdir(), tsxCache), join(runTmp, tsxCache));
 const child = spawn(process.execPath, ['node_modules/ava/entrypoints/cli.mjs', ...avaArgs], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
