@@ -5,6 +5,7 @@ import { SigningKeyring } from '../bundle/SigningKeyring.js';
 import { ConfigError, loadConfig } from '../config/loadConfig.js';
 import { sampleDocsDir } from '../app/bootstrap/sampleDocs.js';
 import { checkDocsSource } from '../render/source/checkDocsSource.js';
+import { DataDirLock } from '../platform/store/DataDirLock.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 
 interface Check {
@@ -61,8 +62,8 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
       } catch (err) {
         checks.push({ name: 'signing secret', ok: false, detail: (err as Error).message });
       }
-      const lock = join(dir, 'enclave.lock');
-      checks.push({ name: 'server', ok: true, detail: existsSync(lock) ? `lock held (pid ${(await readFile(lock, 'utf8').catch(() => '?')).trim()})` : 'not running' });
+      const owner = DataDirLock.owner(dir);
+      checks.push({ name: 'server', ok: true, detail: owner ? `running (pid ${owner.pid}${owner.url ? `, ${owner.url}` : ''})` : 'not running' });
     }
     for (const site of [...config.sites, ...(await storedSites(dir))]) {
       // A git source is checked out at its ref on export; here only the folder can be checked.

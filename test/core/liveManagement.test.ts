@@ -87,6 +87,9 @@ test('keys and sites verbs manage a running server through its API, with no key 
   t.is(added.code, 0, added.stderr);
   const sites = await runEnclave(['sites', 'list', '--json'], env);
   t.true(JSON.parse(sites.stdout).some((s: { domain: string }) => s.domain === 'live.test'));
+  const doctor = await runEnclave(['doctor'], env);
+  t.regex(doctor.stdout, new RegExp(`ok {4}server: running \\(pid ${server.child.pid}, ${server.url}\\)`), doctor.stdout);
+  t.regex(doctor.stdout, /ok {4}site live\.test: /, 'stored sites are checked too');
   const refused = await runEnclave(['sites', 'remove', 'live.test'], env);
   t.is(refused.code, 1, 'destructive verbs want --yes without a terminal');
   t.is((await runEnclave(['sites', 'remove', 'live.test', '--yes'], env)).code, 0);
