@@ -106,3 +106,26 @@ test('serve logs readable lines with logFormat pretty and JSON by default when s
   t.regex(pretty.stdout(), /^\S*\d\d:\d\d:\d\d\.\d{3}\S* \S*INFO/m);
   t.notRegex(pretty.stdout(), /^\{"level"/m);
 });
+
+test('on a terminal (logFormat auto) serve logs readable coloured lines, not JSON', async (t) => {
+  const dataDir = await makeTempDir();
+  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
+  const { spawn } = await import('node:child_process');
+  // util-linux `script` gives the CLI a pseudo-terminal for stdout, as an operator's shell would.
+  const child = spawn('script', ['-qec', `${process.execPath} bin/enclave.js serve`, '/dev/null'], {
+    cwd: projectRoot,
+    env: { PATH: process.env.PATH ?? '', HOME: dataDir, ENCLAVE_DATA_DIR: dataDir, ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'info' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+    detached: true,
+  });
+  t.teardown(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {}
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  await waitUntil('a log line after the banner', async () => / ready\r?\n[\s\S]*\x1b\[32mINFO /.test(out), 30_000);
+  t.regex(out, /\x1b\[2m\d\d:\d\d:\d\d\.\d{3}\x1b\[0m \x1b\[32mINFO \x1b\[0m /);
+  t.notRegex(out, /\{"level":/);
+});
