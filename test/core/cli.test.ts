@@ -99,3 +99,18 @@ test('doctor reports a damaged store file and a missing signing secret', async (
   t.regex(doctor.out(), /FAIL {2}store control\.json: damaged/);
   t.regex(doctor.out(), /FAIL {2}signing secret: .*missing/);
 });
+
+test('--yes is accepted by every verb that removes or replaces something', async (t) => {
+  const env = { ENCLAVE_URL: 'http://127.0.0.1:9', ENCLAVE_ADMIN_KEY: 'enc_x' };
+  const rollback = io(env);
+  t.is(await runCli(['deploy', '--rollback', '--yes'], rollback.io), 4, `parsed, then the server is unreachable: ${rollback.err()}`);
+  const dir = await makeTempDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const local = { ENCLAVE_DATA_DIR: dir };
+  t.is(await runCli(['init'], io(local).io), 0);
+  const revoke = io(local);
+  t.is(await runCli(['keys', 'revoke', 'key_0000000000000000', '--yes'], revoke.io), 1);
+  t.regex(revoke.err(), /No key key_0000000000000000/);
+  const remove = io(local);
+  t.is(await runCli(['sites', 'remove', 'sample.enclave.internal', '--yes'], remove.io), 0, remove.err());
+});
