@@ -27,11 +27,12 @@ COPY package.json ./
 COPY config ./config
 COPY examples ./examples
 COPY bin ./bin
-# Everything the appliance writes lives in /data, so the root filesystem can be read-only.
+# `enclave` on PATH, for `docker exec CONTAINER enclave keys create …`. Everything the appliance writes lives in /data, so the root filesystem can be read-only.
 # enclave-agent (10002) is who agent jobs run as when the server runs as root
 # (agent.runAsUser "auto"; see SECURITY.md): it can't enter /data (0700) nor read the server's
 # /proc/<pid>/environ. The default USER stays the unprivileged 10001.
-RUN groupadd --gid 10001 enclave && useradd --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin enclave \
+RUN ln -s /app/bin/enclave.js /usr/local/bin/enclave \
+ && groupadd --gid 10001 enclave && useradd --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin enclave \
  && groupadd --gid 10002 enclave-agent && useradd --uid 10002 --gid 10002 --no-create-home --shell /usr/sbin/nologin enclave-agent \
  && mkdir -p /data && chown 10001:10001 /data && chmod 700 /data
 USER 10001:10001
@@ -39,4 +40,6 @@ VOLUME ["/data"]
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.ENCLAVE_PORT||8080)+'/_enclave/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "dist/main.js"]
+# Arguments go to the CLI: `docker run IMAGE keys list` (or `… enclave keys list`); none means serve.
+ENTRYPOINT ["/usr/bin/tini", "--", "/app/bin/docker-entrypoint.sh"]
+CMD ["serve"]

@@ -2,6 +2,9 @@
 // Runs the ava suite and ends with one plain `N passed, N failed` line that CI can read.
 // Browser tests need Debian's Chromium: it is installed first when missing (as root).
 import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -19,7 +22,30 @@ if (!unit) {
 
 const files = unit ? ['test/**/*.unit.test.ts'] : only ? [`${only}/**/*.test.ts`] : [];
 const avaArgs = ['--tap', ...files, ...args];
-const child = spawn(process.execPath, ['node_modules/ava/entrypoints/cli.mjs', ...avaArgs], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+// Every temp directory the run makes (data dirs with keys and secrets, sites, bundles, browser
+// profiles) goes under one directory of its own, removed when the run ends, however it ends:
+// a test that forgets its teardown, or a worker that crashes, can't leave them in /tmp.
+const runTmp = mkdtempSync(join(tmpdir(), 'enclave-test-run-'));
+const removeRunTmp = () => rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
+// tsx keeps its compile cache in <tmpdir>/tsx-<uid>; link the usual one in, so every run does not
+// start cold (removing the run directory removes the link, not the cache).
+const tsxCache = `tsx-${process.getuid?.() ?? 0}`;
+mkdirSync(join(tmpdir(), tsxCache), { recursive: true, mode: 0o700 });
+symlinkSync(join(tmpdir(), tsxCache), join(runTmp, tsxCache));
+const child = spawn(process.execPath, ['node_modules/ava/entrypoints/cli.mjs', ...avaArgs], {
+  cwd: root,
+  stdio: ['ignore', 'pipe', 'inherit'],
+  env: { ...process.env, TMPDIR: runTmp },
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    child.kill(signal);
+    child.once('close', () => {
+      removeRunTmp();
+      process.exit(1);
+    });
+  });
+}
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -45,6 +71,7 @@ child.on('close', (code) => {
   if (buffer) count(buffer);
   // ava exits non-zero for failures it reports outside a test line too (a crashed file, a timeout).
   if (code !== 0 && failed === 0) failed = 1;
+  removeRunTmp();
   console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code ?? 1);
 });

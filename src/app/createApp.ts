@@ -13,6 +13,9 @@ import { isAdminPath } from '../http/isAdminPath.js';
 import { healthRoutes } from './routes/healthRoutes.js';
 import { openapiRoutes } from './routes/openapiRoutes.js';
 import { projectRoutes } from '../features/control/routes/projectRoutes.js';
+import { keyRoutes } from '../features/control/routes/keyRoutes.js';
+import { siteRoutes } from '../features/control/routes/siteRoutes.js';
+import { createControlOperations } from '../features/control/createControlOperations.js';
 import { authenticateAdmin } from '../features/control/authenticateAdmin.js';
 import type { Feature } from '../features/Feature.js';
 import type { ControlStore } from '../features/control/ControlStore.js';
@@ -45,7 +48,8 @@ export function createApp(deps: AppDeps): EnclaveApp {
   const routes: RouteSpec[] = [];
   routes.push(...healthRoutes({ dataDir: config.dataDir, features: deps.features }));
   routes.push(...openapiRoutes({ version: deps.version, allRoutes: () => routes }));
-  routes.push(...projectRoutes({ control: deps.control }));
+  const control = createControlOperations(deps.control, deps.clock);
+  routes.push(...projectRoutes({ control }), ...keyRoutes({ control }), ...siteRoutes({ control }));
   for (const feature of deps.features) routes.push(...feature.routes);
 
   const router = buildRouter(routes, {

@@ -12,6 +12,8 @@ import { openControlStore } from '../features/control/ControlStore.js';
 import { DataDirLock } from '../platform/store/DataDirLock.js';
 import { appVersion } from './appVersion.js';
 import { closeGracefully, listen } from './listen.js';
+import { createInitialAdminKey, forgetInitialAdminKeyOnUse } from './bootstrap/initialAdminKey.js';
+import { issueLocalCliKey } from '../features/control/localCliKey.js';
 
 /** A running appliance. */
 export interface RunningAppliance {
@@ -37,7 +39,7 @@ export async function startAppliance(options: { config: Config; logger: Logger; 
   const lock = DataDirLock.acquire(config.dataDir);
   try {
     const control = await openControlStore(config);
-    const boot = await bootstrapDataDir(config.dataDir, control, clock);
+    const boot = await bootstrapDataDir(config.dataDir, control, clock, { deferAdminKey: true });
     let publicUrl = config.server.publicUrl ?? '';
     const ctx: FeatureContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => publicUrl, version: appVersion };
     const features = await createFeatures(ctx);
@@ -46,6 +48,10 @@ export async function startAppliance(options: { config: Config; logger: Logger; 
     const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     publicUrl ||= url;
+    lock.advertise(url);
+    const createdAdminKey = await createInitialAdminKey(config.dataDir, control, clock, boot.projectId);
+    forgetInitialAdminKeyOnUse(config.dataDir, control);
+    const removeCliKey = issueLocalCliKey(control, config.dataDir, boot.projectId, clock);
     for (const feature of features.all) await feature.start?.();
     if (options.serveSample ?? true) serveSampleSite(config, features, logger);
 
@@ -55,9 +61,10 @@ export async function startAppliance(options: { config: Config; logger: Logger; 
         await closeGracefully(httpServer, config.server.shutdownTimeoutMs);
         for (const feature of [...features.all].reverse()) await feature.stop?.().catch((err) => logger.error({ err, feature: feature.name }, 'feature stop failed'));
         await control.document.flush();
+        removeCliKey();
         lock.release();
       })());
-    return { url, port, httpServer, control, features, createdAdminKey: boot.adminKey, projectId: boot.projectId, stop };
+    return { url, port, httpServer, control, features, createdAdminKey, projectId: boot.projectId, stop };
   } catch (err) {
     lock.release();
     throw err;

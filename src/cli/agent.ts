@@ -4,7 +4,7 @@ import { parseDuration } from './parseDuration.js';
 import { parseVerbArgs } from './parseVerbArgs.js';
 import { escapeControls, formatJson } from './escapeControls.js';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   enclave agent create --prompt TEXT|- [--repository R] [--ref REF] [--model M] [--wait [--timeout S]]
   enclave agent get ID
   enclave agent wait ID [--timeout S]

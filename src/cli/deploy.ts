@@ -5,10 +5,13 @@ import { ExitCode, type CliIo } from './CliIo.js';
 import { formatTable } from './printTable.js';
 import { escapeControls, formatJson } from './escapeControls.js';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   enclave deploy <url|file> [--version V]   fetch, verify and activate a bundle
   enclave deploy --rollback [--to V]        switch back to the previous (or a named) kept version
-  enclave deploy --status [--json]          show the live version, kept versions and the last error`;
+  enclave deploy --status [--json]          show the live version, kept versions and the last error
+
+Neither deploy nor rollback asks for confirmation (the kept versions undo either at once);
+--yes is accepted so scripts can pass it to every verb that changes something.`;
 
 /** A deployment as the API answers it (the fields the CLI prints). */
 interface Deployment {
@@ -42,6 +45,9 @@ export async function runDeploy(args: string[], io: CliIo): Promise<number> {
         to: { type: 'string' },
         status: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
+        // Accepted like every other verb's: deploy and rollback don't ask, since the kept
+        // versions make either one undoable at once, so scripts may pass --yes uniformly.
+        yes: { type: 'boolean', default: false },
       },
     });
   } catch (err) {

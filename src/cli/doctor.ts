@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { SigningKeyring } from '../bundle/SigningKeyring.js';
 import { ConfigError, loadConfig } from '../config/loadConfig.js';
 import { sampleDocsDir } from '../app/bootstrap/sampleDocs.js';
+import { checkDocsSource } from '../render/source/checkDocsSource.js';
+import { DataDirLock } from '../platform/store/DataDirLock.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { escapeControls } from './escapeControls.js';
 
@@ -12,6 +14,13 @@ interface Check {
   ok: boolean;
   detail: string;
 }
+
+export const USAGE = `usage: enclave doctor
+
+Checks the configuration, the data directory (exists, writable, free space), every store file,
+the signing secret, whether a server owns the data directory, and every site's docs source
+(a folder with a docs.json or mint.json that parses). Exit 0 when all pass, 1 otherwise.
+Works while the server runs.`;
 
 /** Below this much free space on the data volume, writes are at risk. */
 const MIN_FREE_BYTES = 512 * 1024 * 1024;
@@ -54,12 +63,13 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
       } catch (err) {
         checks.push({ name: 'signing secret', ok: false, detail: (err as Error).message });
       }
-      const lock = join(dir, 'enclave.lock');
-      checks.push({ name: 'server', ok: true, detail: existsSync(lock) ? `lock held (pid ${(await readFile(lock, 'utf8').catch(() => '?')).trim()})` : 'not running' });
+      const owner = DataDirLock.owner(dir);
+      checks.push({ name: 'server', ok: true, detail: owner ? `running (pid ${owner.pid}${owner.url ? `, ${owner.url}` : ''})` : 'not running' });
     }
-    for (const site of config.sites) {
-      const ok = existsSync(site.source) && statSync(site.source).isDirectory();
-      checks.push({ name: `site ${site.domain}`, ok, detail: ok ? site.source : `source ${site.source} is missing` });
+    for (const site of [...config.sites, ...(await storedSites(dir))]) {
+      // A git source is checked out at its ref on export; here only the folder can be checked.
+      const problem = site.ref ? (existsSync(site.source) && statSync(site.source).isDirectory() ? null : `source ${site.source} is missing`) : await checkDocsSource(site.source);
+      checks.push({ name: `site ${site.domain}`, ok: problem === null, detail: problem ?? site.source });
     }
     checks.push({ name: 'sample docs', ok: existsSync(join(sampleDocsDir, 'docs.json')), detail: sampleDocsDir });
   }
@@ -67,4 +77,17 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
   const failed = checks.filter((c) => !c.ok).length;
   io.out.write(failed ? `${failed} problem(s) found\n` : 'all checks passed\n');
   return failed ? ExitCode.failed : ExitCode.ok;
+}
+
+/**
+ * Sites added at run time, read from control.json without taking the lock (doctor must work
+ * while the server runs); a damaged file is reported by the store check above.
+ */
+async function storedSites(dataDir: string): Promise<{ domain: string; source: string; ref?: string | null }[]> {
+  try {
+    const data = JSON.parse(await readFile(join(dataDir, 'control.json'), 'utf8')) as { sites?: { domain: string; source: string; ref?: string | null }[] };
+    return Array.isArray(data.sites) ? data.sites : [];
+  } catch {
+    return [];
+  }
 }

@@ -9,19 +9,23 @@ import { apiClientFromEnv, reportApiFailure, UnreachableError, type ApiClient } 
 import { ExitCode, type CliIo } from './CliIo.js';
 import { parseVerbArgs } from './parseVerbArgs.js';
 import { escapeControls, formatJson } from './escapeControls.js';
+import { printJobProblems, type JobProblems } from './printJobProblems.js';
+import { transferMeter } from './transferMeter.js';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   enclave export start --domain D [--version V] [--strict] [--wait]
   enclave export status JOB_ID
   enclave export bundle JOB_ID
   enclave export download JOB_ID [--out FILE]
 
 start --wait shows a progress bar on a terminal (plain lines otherwise) and exits 0 when the
-job completes, 1 when it fails. download resumes a partial FILE.part with a Range request,
+job completes, 1 when it fails or completes with pages that did not render (failed pages and
+warnings are listed on stderr; status does the same for a finished job). download shows bytes
+and rate (a bar on a terminal, plain lines otherwise). download resumes a partial FILE.part with a Range request,
 checks the SHA-256 and only then renames it to FILE (exit 1 on a mismatch).`;
 
 /** The job fields the CLI reads. */
-interface ExportJob {
+interface ExportJob extends JobProblems {
   jobId: string;
   status: 'queued' | 'running' | 'completed' | 'failed';
   progress: number;
@@ -70,8 +74,7 @@ async function waitForExport(client: ApiClient, io: CliIo, jobId: string): Promi
     if (job.status === 'completed' || job.status === 'failed') {
       printer.end();
       io.out.write(`${formatJson(job)}\n`);
-      if (job.status === 'failed') io.err.write(`enclave: ${escapeControls(`export ${job.jobId} failed: ${job.error ?? 'unknown reason'}`)}\n`);
-      return job.status === 'completed' ? ExitCode.ok : ExitCode.failed;
+      return printJobProblems(io, job) ? ExitCode.failed : ExitCode.ok;
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -103,7 +106,8 @@ async function downloadBundle(io: CliIo, link: BundleLink, out: string): Promise
     return ExitCode.failed;
   }
   if (response.body && response.status !== 416) {
-    await pipeline(Readable.fromWeb(response.body as WebReadableStream), createWriteStream(part, { flags: response.status === 206 ? 'a' : 'w', mode: 0o600 }));
+    const start = response.status === 206 ? have : 0;
+    await pipeline(Readable.fromWeb(response.body as WebReadableStream), transferMeter(io, { total: link.sizeBytes, start }), createWriteStream(part, { flags: response.status === 206 ? 'a' : 'w', mode: 0o600 }));
   }
   const actual = await sha256OfFile(part);
   if (actual !== link.sha256) {
@@ -147,8 +151,9 @@ export async function runExport(args: string[], io: CliIo): Promise<number> {
     }
     const jobPath = `/v1/static-export/jobs/${encodeURIComponent(positionals[0])}`;
     if (action === 'status') {
-      io.out.write(`${formatJson(await client.request('GET', jobPath))}\n`);
-      return ExitCode.ok;
+      const job = await client.request<ExportJob>('GET', jobPath);
+      io.out.write(`${formatJson(job)}\n`);
+      return printJobProblems(io, job) ? ExitCode.failed : ExitCode.ok;
     }
     const link = await client.request<BundleLink>('POST', `${jobPath}/bundle`);
     if (action === 'bundle') {

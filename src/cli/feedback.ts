@@ -7,7 +7,7 @@ import { formatTable } from './printTable.js';
 import type { FeedbackEntryBody, FeedbackPageBody } from '../features/feedback/routes/presentFeedback.js';
 import { escapeControls, formatJson } from './escapeControls.js';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   enclave feedback list   [--from D] [--to D] [--source S] [--status a,b] [--limit N] [--cursor C] [--json] [--project ID]
   enclave feedback export --format jsonl|csv [--out FILE] [--from D] [--to D] [--source S] [--status a,b] [--project ID]
 

@@ -1,69 +1,72 @@
-import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { domainSchema } from '../config/sections/sites.js';
-import { systemClock } from '../platform/Clock.js';
 import { ExitCode, type CliIo } from './CliIo.js';
+import { confirm } from './confirm.js';
+import { withControlBackend } from './controlBackend.js';
 import { loadConfigOrExplain } from './loadConfigOrExplain.js';
-import { withOfflineStore } from './openStoreOffline.js';
+import { parseVerbArgs } from './parseVerbArgs.js';
 import { formatTable } from './printTable.js';
-import { formatJson } from './escapeControls.js';
+import { escapeControls, formatJson } from './escapeControls.js';
+import { reportControlFailure } from './reportControlFailure.js';
 
-const USAGE = `usage:
+export const USAGE = `usage:
   enclave sites add --domain HOST --source DIR [--ref REF] [--project proj_…]
-  enclave sites list [--json]`;
+  enclave sites list [--json]
+  enclave sites update HOST [--source DIR] [--ref REF]
+  enclave sites remove HOST [--yes]
 
-/** `enclave sites add|list`, on the store directly (the server must be stopped). */
+DIR must be a folder with a docs.json or mint.json (with --ref: a local git repository).
+While a server owns the data directory these go through its API and take effect at once;
+otherwise they work on the store directly. Sites declared in the config file are listed but
+can only be changed there.`;
+
+/** `enclave sites add|list|update|remove`, live through the API or on the store when no server runs. */
 export async function runSites(args: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = args;
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: rest,
-      options: { domain: { type: 'string' }, source: { type: 'string' }, ref: { type: 'string' }, project: { type: 'string' }, json: { type: 'boolean', default: false } },
-    }));
-  } catch (err) {
-    io.err.write(`${(err as Error).message}\n${USAGE}\n`);
-    return ExitCode.usage;
+  const parsed = parseVerbArgs(io, 'sites', USAGE, rest, {
+    domain: { type: 'string' },
+    source: { type: 'string' },
+    ref: { type: 'string' },
+    project: { type: 'string' },
+    json: { type: 'boolean', default: false },
+    yes: { type: 'boolean', default: false },
+  });
+  if (!parsed.ok) return parsed.code;
+  const { values, positionals, usage } = parsed;
+  if (!['add', 'list', 'update', 'remove'].includes(action ?? '')) return usage(action ? `unknown action '${action}'` : 'missing action');
+  const domain = action === 'add' ? values.domain : positionals[0];
+  if (action !== 'list') {
+    if (!domain || !domainSchema.safeParse(domain).success) return usage(`${action === 'add' ? '--domain' : 'HOST'} must be a bare host name (no scheme, port or path)`);
+    if (action === 'add' && !values.source) return usage('--source is required');
   }
-  if (action !== 'add' && action !== 'list') {
-    io.err.write(`${USAGE}\n`);
-    return ExitCode.usage;
-  }
-  if (action === 'add') {
-    const problems: string[] = [];
-    if (!values.domain || !domainSchema.safeParse(values.domain).success) problems.push('--domain must be a bare host name (no scheme, port or path)');
-    if (!values.source) problems.push('--source is required');
-    else if (!isDirectory(resolve(values.source))) problems.push(`--source ${values.source} is not a directory`);
-    if (problems.length) {
-      io.err.write(`${problems.join('\n')}\n${USAGE}\n`);
-      return ExitCode.usage;
-    }
-  }
+  // Paths are made absolute here: the server resolves them on its own file system.
+  const source = values.source ? resolve(values.source) : undefined;
+  if (action === 'remove' && !(await confirm(io, `Remove site ${domain}? It is no longer exported or re-exported.`, values.yes))) return ExitCode.failed;
+
   const config = loadConfigOrExplain(io);
   if (!config) return ExitCode.config;
-  const code = await withOfflineStore(config, io, async (control) => {
-    if (action === 'list') {
-      const sites = control.sites.list();
-      io.out.write(values.json ? `${formatJson(sites)}\n` : formatTable(['DOMAIN', 'PROJECT', 'SOURCE', 'REF', 'FROM'], sites.map((s) => [s.domain, s.projectId, s.source, s.ref, s.origin])));
+  const code = await withControlBackend(config, io, async (backend) => {
+    if (backend.via === 'api' && values.project) return usage('--project is not available while the server runs: its CLI key manages the default project');
+    try {
+      if (action === 'list') {
+        const sites = await backend.listSites();
+        io.out.write(values.json ? `${formatJson(sites)}\n` : formatTable(['DOMAIN', 'PROJECT', 'SOURCE', 'REF', 'FROM'], sites.map((s) => [s.domain, s.projectId, s.source, s.ref, s.origin])));
+        return ExitCode.ok;
+      }
+      if (action === 'remove') {
+        await backend.removeSite(domain!);
+        io.err.write(`Site ${domain} removed.\n`);
+        return ExitCode.ok;
+      }
+      const site =
+        action === 'add'
+          ? await backend.addSite({ domain: domain!, source: source!, ref: values.ref ?? null, projectId: values.project })
+          : await backend.updateSite(domain!, { ...(source ? { source } : {}), ...(values.ref !== undefined ? { ref: values.ref } : {}) });
+      io.err.write(`${escapeControls(`Site ${site.domain} → ${site.source}${site.ref ? ` @ ${site.ref}` : ''}`)}${backend.via === 'api' ? ' (live on the running server)' : ''}\n`);
       return ExitCode.ok;
+    } catch (err) {
+      return reportControlFailure(io, err);
     }
-    const projectId = values.project ?? control.projects.defaultProjectId();
-    if (!projectId || !control.projects.find(projectId)) {
-      io.err.write(`Unknown project ${projectId ?? '(none: run enclave init)'}\n`);
-      return ExitCode.failed;
-    }
-    await control.sites.upsert({ domain: values.domain!.toLowerCase(), source: resolve(values.source!), ref: values.ref ?? null, projectId, createdAt: systemClock.now().toISOString() });
-    io.err.write(`Site ${values.domain} → ${resolve(values.source!)}\n`);
-    return ExitCode.ok;
   });
   return code ?? ExitCode.failed;
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
 }

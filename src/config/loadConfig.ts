@@ -23,12 +23,21 @@ const envAliases: Record<string, string[]> = {
   ENCLAVE_LOG_LEVEL: ['logLevel'],
 };
 
+/**
+ * ENCLAVE_* variables that are not settings: the CLI's connection, the config file's name and
+ * what the agent command receives. Any other single-word ENCLAVE_* name must be a top-level
+ * setting; a typo is refused rather than silently ignored.
+ */
+const nonSettingVariables = new Set(['ENCLAVE_CONFIG', 'ENCLAVE_URL', 'ENCLAVE_ADMIN_KEY', 'ENCLAVE_PROJECT_ID', 'ENCLAVE_PROMPT', 'ENCLAVE_MODEL', 'ENCLAVE_JOB_ID']);
+
 type Json = Record<string, unknown>;
 
 /**
  * Loads config/default.json, then the file named by ENCLAVE_CONFIG, then ENCLAVE_* variables
- * (aliases above, or ENCLAVE_SECTION__KEY for any key; NAME_FILE reads NAME from a file), and
- * validates the result.
+ * (aliases above, ENCLAVE_KEY for a top-level key such as ENCLAVE_SITES='[…]', or
+ * ENCLAVE_SECTION__KEY for any key; NAME_FILE reads NAME from a file), and validates the result.
+ * An ENCLAVE_* variable that names no setting is an error: a setting given in the environment is
+ * applied or refused, never ignored.
  */
 export function loadConfig(options: { env?: NodeJS.ProcessEnv; cwd?: string; defaultsPath?: string } = {}): Config {
   const env = options.env ?? process.env;
@@ -77,8 +86,12 @@ function envOverrides(env: NodeJS.ProcessEnv, problems: string[]): Json {
     // in the server's environment, where any process of the same user can read it (/proc/PID/environ).
     const fromFile = name.endsWith('_FILE') && name !== 'ENCLAVE_FILE';
     const base = fromFile ? name.slice(0, -'_FILE'.length) : name;
-    const path = envAliases[base] ?? (base.includes('__') ? base.slice('ENCLAVE_'.length).split('__').map(snakeToCamel) : null);
-    if (!path) continue;
+    if (nonSettingVariables.has(base)) continue;
+    const path = envAliases[base] ?? base.slice('ENCLAVE_'.length).split('__').map(snakeToCamel);
+    if (path.length === 1 && !(path[0] in configSchema.shape)) {
+      problems.push(`${name}: not a setting (top-level settings: ${Object.keys(configSchema.shape).join(', ')}; nested ones are ENCLAVE_SECTION__KEY)`);
+      continue;
+    }
     if (path.some((part) => part.length === 0)) {
       problems.push(`${name}: malformed variable name`);
       continue;

@@ -12,6 +12,7 @@ import { exportConfigSchema, staticExportConfigSchema } from './sections/staticE
 export const configSchema = z.strictObject({
   dataDir: z.string().min(1).describe('Data directory (store, secrets, bundles, deployed versions).'),
   logLevel: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).describe('Log verbosity.'),
+  logFormat: z.enum(['auto', 'json', 'pretty']).describe('Log lines: auto = readable text when stdout is a terminal, JSON otherwise.'),
   server: serverConfigSchema,
   limits: limitsConfigSchema,
   sites: z.array(siteConfigSchema).describe('Docs sites this appliance can export.'),

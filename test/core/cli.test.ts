@@ -1,6 +1,8 @@
 import test from 'ava';
 import { runCli } from '../../src/cli/enclave.js';
 import { openControlStore } from '../../src/features/control/ControlStore.js';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { captureCliIo } from '../helpers/captureCliIo.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 
@@ -43,9 +45,17 @@ test('init, keys create/list/revoke and sites add/list work on the store with th
   const badSite = io(env);
   t.is(await runCli(['sites', 'add', '--domain', 'https://docs.x/', '--source', '/nonexistent'], badSite.io), 2);
   t.regex(badSite.err(), /bare host name/);
-  t.regex(badSite.err(), /not a directory/);
+  const missing = io(env);
+  t.is(await runCli(['sites', 'add', '--domain', 'docs.x', '--source', '/nonexistent'], missing.io), 1);
+  t.regex(missing.err(), /does not exist/);
+  const notDocs = io(env);
+  t.is(await runCli(['sites', 'add', '--domain', 'docs.x', '--source', dir], notDocs.io), 1, 'a folder without docs.json is refused');
+  t.regex(notDocs.err(), /no docs\.json or mint\.json/);
+  const docs = await makeTempDir();
+  t.teardown(() => rm(docs, { recursive: true, force: true }));
+  await writeFile(join(docs, 'docs.json'), '{"name":"Corp"}');
   const site = io(env);
-  t.is(await runCli(['sites', 'add', '--domain', 'Docs.Corp.Internal', '--source', dir], site.io), 0);
+  t.is(await runCli(['sites', 'add', '--domain', 'Docs.Corp.Internal', '--source', docs], site.io), 0, site.err());
   const sites = io(env);
   t.is(await runCli(['sites', 'list', '--json'], sites.io), 0);
   const domains = (JSON.parse(sites.out()) as { domain: string }[]).map((s) => s.domain);
@@ -74,11 +84,25 @@ test('doctor reports a damaged store file and a missing signing secret', async (
   const dir = await makeTempDir();
   const env = { ENCLAVE_DATA_DIR: dir };
   t.is(await runCli(['init'], io(env).io), 0);
-  const { writeFile, rm } = await import('node:fs/promises');
   await writeFile(`${dir}/control.json`, '{broken');
   await rm(`${dir}/secrets/signing-keys.json`);
   const doctor = io(env);
   t.is(await runCli(['doctor'], doctor.io), 1);
   t.regex(doctor.out(), /FAIL {2}store control\.json: damaged/);
   t.regex(doctor.out(), /FAIL {2}signing secret: .*missing/);
+});
+
+test('--yes is accepted by every verb that removes or replaces something', async (t) => {
+  const env = { ENCLAVE_URL: 'http://127.0.0.1:9', ENCLAVE_ADMIN_KEY: 'enc_x' };
+  const rollback = io(env);
+  t.is(await runCli(['deploy', '--rollback', '--yes'], rollback.io), 4, `parsed, then the server is unreachable: ${rollback.err()}`);
+  const dir = await makeTempDir();
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const local = { ENCLAVE_DATA_DIR: dir };
+  t.is(await runCli(['init'], io(local).io), 0);
+  const revoke = io(local);
+  t.is(await runCli(['keys', 'revoke', 'key_0000000000000000', '--yes'], revoke.io), 1);
+  t.regex(revoke.err(), /No key key_0000000000000000/);
+  const remove = io(local);
+  t.is(await runCli(['sites', 'remove', 'sample.enclave.internal', '--yes'], remove.io), 0, remove.err());
 });

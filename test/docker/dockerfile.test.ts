@@ -17,14 +17,16 @@ test('Dockerfile: multi-stage, non-root numeric user, one data volume, healthche
   const health = dockerfile.slice(dockerfile.indexOf('HEALTHCHECK'));
   t.regex(health, /CMD \["node"/, 'probe runs with node');
   t.notRegex(health, /curl|wget/);
-  t.regex(dockerfile, /^ENTRYPOINT \["\/usr\/bin\/tini", "--", "node", "dist\/main\.js"\]$/m, 'exec form behind tini');
+  t.regex(dockerfile, /^ENTRYPOINT \["\/usr\/bin\/tini", "--", "\/app\/bin\/docker-entrypoint\.sh"\]$/m, 'exec form behind tini, arguments to the CLI');
+  t.regex(dockerfile, /^CMD \["serve"\]$/m, 'no arguments means serve');
+  t.regex(dockerfile, /ln -s \/app\/bin\/enclave\.js \/usr\/local\/bin\/enclave/, 'enclave on PATH');
   t.regex(dockerfile, /ENCLAVE_DATA_DIR=\/data/);
 });
 
 test('the Dockerfile build and start steps succeed in a temp copy, and the HEALTHCHECK probe passes', async (t) => {
   const run = spawnSync('bash', ['scripts/check-docker-build.sh'], { cwd: projectRoot, encoding: 'utf8', timeout: 300_000 });
   t.is(run.status, 0, `${run.stdout}\n${run.stderr}`);
-  const port = /docker build replay: OK \(healthcheck passed on port (\d+)\)/.exec(run.stdout)?.[1];
+  const port = /docker build replay: OK \(healthcheck passed on port (\d+); uid \d+, read-only tree, enclave on PATH\)/.exec(run.stdout)?.[1];
   t.truthy(port, run.stdout);
   // The replayed server is stopped with the script, not left running.
   await t.throwsAsync(fetch(`http://127.0.0.1:${port}/_enclave/health`));

@@ -51,6 +51,8 @@ test('export start --wait (plain progress lines), status, bundle, download with 
   const bytes = await readFile(out);
   t.is(sha256(bytes), link.sha256);
   t.deepEqual(JSON.parse(got.out()), { file: out, sizeBytes: link.sizeBytes, sha256: link.sha256 });
+  t.regex(got.err(), /^download [\d.]+ (B|KiB|MiB) \/ [\d.]+ (B|KiB|MiB) 100% [\d.]+ (B|KiB|MiB)\/s$/m, 'bytes and rate as plain lines');
+  t.false(got.err().includes('\r'), 'no carriage returns when stderr is not a terminal');
   await t.throwsAsync(stat(`${out}.part`), undefined, 'the partial file is renamed away');
 });
 

@@ -37,7 +37,7 @@ async function exportAndCheck(t: import('ava').ExecutionContext, app: Awaited<Re
   const report = JSON.parse(opened.getEntry('_enclave/report.json')!.getData().toString('utf8')) as Report;
   t.is(job.pageCount, report.pages.rendered + report.pages.failed.length, `${domain}: pageCount counts every page in the bundle`);
   t.log(
-    `${domain}: ${report.pages.rendered}/${report.pages.expected} pages rendered, ${report.pages.failed.length} failed, ${job.warnings} warnings, ` +
+    `${domain}: ${report.pages.rendered}/${report.pages.expected} pages rendered, ${report.pages.failed.length} failed, ${job.warningCount} warnings, ` +
       `${Object.values(report.unknownComponents).reduce((a, b) => a + b, 0)} unknown component uses, ${report.brokenLinks.length} broken links, ` +
       `${report.missingImages.length} missing images; zip ${(link.sizeBytes / 1e6).toFixed(1)} MB; ${seconds.toFixed(1)} s`,
   );

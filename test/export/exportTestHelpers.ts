@@ -1,7 +1,7 @@
 import AdmZip from 'adm-zip';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir, type TestAppliance } from '../helpers/testAppliance.js';
 import type { IssuedBundleLink } from '../../src/features/exports/issueBundleLink.js';
@@ -18,7 +18,10 @@ export interface ExportJobBody {
   updatedAt: string;
   version: string | null;
   error?: string;
-  warnings: number;
+  expectedPages: number | null;
+  failedPages: { path: string; message: string }[];
+  warnings: { kind: string; page: string | null; message: string }[];
+  warningCount: number;
 }
 
 /** The bundle link body. */
@@ -65,6 +68,17 @@ export async function makeTinySite(pages = 2): Promise<string> {
   const names = Array.from({ length: pages }, (_, i) => (i === 0 ? 'index' : `page-${i}`));
   await writeFile(join(dir, 'docs.json'), JSON.stringify({ name: 'Tiny', theme: 'mint', colors: { primary: '#0D9373' }, navigation: { groups: [{ group: 'Start', pages: names }] } }));
   for (const [i, name] of names.entries()) await writeFile(join(dir, `${name}.mdx`), `---\ntitle: Tiny page ${i}\n---\n\nHello from page ${i}.\n`);
+  return dir;
+}
+
+/** Writes a small docs site from relative paths to contents into a temp folder removed after the test. */
+export async function writeSite(t: { teardown(fn: () => Promise<void>): void }, files: Record<string, string>): Promise<string> {
+  const dir = await makeTempDir('enclave-site-');
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  for (const [rel, text] of Object.entries(files)) {
+    await mkdir(join(dir, rel, '..'), { recursive: true });
+    await writeFile(join(dir, rel), text);
+  }
   return dir;
 }
 

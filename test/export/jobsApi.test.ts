@@ -5,7 +5,7 @@ import { createProject } from '../../src/features/control/createProject.js';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 import { finished, makeTinySite, startExport, waitForJob, type ExportJobBody } from './exportTestHelpers.js';
 
-const JOB_FIELDS = ['jobId', 'domain', 'status', 'progress', 'pageCount', 'createdAt', 'updatedAt', 'version', 'warnings'].sort();
+const JOB_FIELDS = ['jobId', 'domain', 'status', 'progress', 'pageCount', 'createdAt', 'updatedAt', 'version', 'expectedPages', 'failedPages', 'warnings', 'warningCount'].sort();
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 test('a job goes 202 queued → completed with exactly the spec fields, and its bundle link answers', async (t) => {
@@ -18,7 +18,7 @@ test('a job goes 202 queued → completed with exactly the spec fields, and its 
   const queued = (await res.json()) as ExportJobBody;
   t.regex(queued.jobId, /^se_[0-9a-f]{16}$/);
   t.deepEqual(Object.keys(queued).sort(), JOB_FIELDS);
-  t.like(queued, { domain: 'tiny.test', status: 'queued', progress: 0, pageCount: 0, version: 'v1.2.3', warnings: 0 });
+  t.like(queued, { domain: 'tiny.test', status: 'queued', progress: 0, pageCount: 0, version: 'v1.2.3', warnings: [], warningCount: 0, failedPages: [], expectedPages: null });
   t.regex(queued.createdAt, ISO);
 
   // Bundling before completion is a conflict.

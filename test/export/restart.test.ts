@@ -93,10 +93,10 @@ test(`a job cut short by ${MAX_INTERRUPTIONS} restarts is failed with "interrupt
   const dataDir = await makeTempDir();
   let app = await startTestAppliance({ dataDir });
   const key = app.key;
-  const base = { projectId: app.projectId, domain: 'sample.enclave.internal', progress: 40, pageCount: 7, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, requestedVersion: null, version: null, paths: null, strict: false, error: null, warnings: 0, failedPages: 0, expectedPages: null, bundle: null };
+  const base = { projectId: app.projectId, domain: 'sample.enclave.internal', progress: 40, pageCount: 7, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, requestedVersion: null, version: null, paths: null, strict: false, error: null, warnings: [], warningCount: 0, failedPages: [], expectedPages: null, bundle: null };
   await app.stop();
   const doc: ExportsData = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     jobs: [{ ...base, id: 'se_00000000000000aa', status: 'running', interruptions: MAX_INTERRUPTIONS - 1 }],
   };
   await writeFile(join(dataDir, 'exports.json'), JSON.stringify(doc));

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,9 +12,19 @@ import { fetchExplained } from './fetchExplained.js';
 /** Partial config, merged over the defaults (objects merge, arrays replace). */
 export type ConfigOverrides = { [K in keyof Config]?: Config[K] extends unknown[] ? Config[K] : Config[K] extends object ? Partial<Config[K]> : Config[K] };
 
-/** A fresh temp directory owned by one test. */
+/** Temp directories made by this test file's process; removed when it exits. */
+const madeDirs = new Set<string>();
+// Each ava test file runs in a process of its own: when it ends, whatever its tests made goes,
+// even when a test forgot its teardown or failed before reaching it (data directories hold keys).
+process.once('exit', () => {
+  for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temp directory owned by one test; removed at the latest when the test file's process exits. */
 export async function makeTempDir(prefix = 'enclave-test-'): Promise<string> {
-  return mkdtemp(join(tmpdir(), prefix));
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  madeDirs.add(dir);
+  return dir;
 }
 
 /** A validated config on `dataDir`, port 0, silent logs, plus overrides. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Clock } from '../../platform/Clock.js';
 import type { ControlStore } from '../../features/control/ControlStore.js';
 import { SigningKeyring, keyringPath } from '../../bundle/SigningKeyring.js';
-import { createAdminKey } from '../../features/control/createAdminKey.js';
+import { createInitialAdminKey } from './initialAdminKey.js';
 import { createProject } from '../../features/control/createProject.js';
 import { sampleDocsDir, SAMPLE_DOMAIN } from './sampleDocs.js';
 
@@ -22,7 +22,8 @@ export async function prepareDataDir(dataDir: string): Promise<void> {
 }
 
 /**
- * First start: a default project, the signing secret, the sample docs site and one admin key.
+ * First start: a default project, the signing secret, the sample docs site and one admin key
+ * (unless deferred, see createInitialAdminKey).
  * Anything that already exists is kept. A missing signing secret in a store that already has
  * projects is an error unless `recreateSigningKey` (the `enclave init` recovery) is set.
  */
@@ -30,7 +31,7 @@ export async function bootstrapDataDir(
   dataDir: string,
   control: ControlStore,
   clock: Clock,
-  options: { recreateSigningKey?: boolean } = {},
+  options: { recreateSigningKey?: boolean; deferAdminKey?: boolean } = {},
 ): Promise<BootstrapResult> {
   const firstStart = control.projects.list().length === 0;
   const projectId = control.projects.defaultProjectId() ?? (await createProject(control, clock, 'Default project')).id;
@@ -44,9 +45,8 @@ export async function bootstrapDataDir(
     await control.sites.upsert({ domain: SAMPLE_DOMAIN, source: sampleDocsDir, ref: null, projectId, createdAt: clock.now().toISOString() });
   }
 
-  let adminKey: string | null = null;
-  if (control.keys.list().length === 0) {
-    adminKey = (await createAdminKey(control, clock, { projectId, name: 'initial admin key', scope: 'write' })).key;
-  }
+  // The server creates the key only once it listens (deferAdminKey): a key made before a bind
+  // that fails would never be printed.
+  const adminKey = options.deferAdminKey ? null : await createInitialAdminKey(dataDir, control, clock, projectId);
   return { projectId, adminKey, keyring };
 }

@@ -7,6 +7,9 @@ const LAST_USED_PERSIST_MS = 60_000;
 /** Admin key records, indexed by hash for the lookup on every request. */
 export class AdminKeyRepository {
   private byHash = new Map<string, AdminKeyRecord>();
+  /** Keys that live only as long as this process (the local CLI key); never written to the store. */
+  private readonly sessionKeys = new Map<string, AdminKeyRecord>();
+  private readonly firstUseListeners = new Map<string, () => void>();
 
   constructor(private readonly store: JsonStore<ControlData>) {
     this.reindex();
@@ -14,7 +17,12 @@ export class AdminKeyRepository {
 
   /** The key record stored under `hash`, or undefined. */
   findByHash(hash: string): AdminKeyRecord | undefined {
-    return this.byHash.get(hash);
+    return this.byHash.get(hash) ?? this.sessionKeys.get(hash);
+  }
+
+  /** Accepts a key for this process's lifetime only; it is not listed and not stored. */
+  addSessionKey(record: AdminKeyRecord): void {
+    this.sessionKeys.set(record.hash, record);
   }
 
   /** The key with `id`, or undefined. */
@@ -46,12 +54,22 @@ export class AdminKeyRepository {
     return found;
   }
 
+  /** Calls `listener` once, the first time key `id` authenticates a request. */
+  onFirstUse(id: string, listener: () => void): void {
+    this.firstUseListeners.set(id, listener);
+  }
+
   /** Records use of a key; persisted at most once a minute per key. */
   touch(record: AdminKeyRecord, at: Date): void {
+    const listener = this.firstUseListeners.get(record.id);
+    if (listener) {
+      this.firstUseListeners.delete(record.id);
+      listener();
+    }
     const previous = record.lastUsedAt ? Date.parse(record.lastUsedAt) : 0;
     const due = Math.abs(at.getTime() - previous) >= LAST_USED_PERSIST_MS;
     record.lastUsedAt = at.toISOString();
-    if (due) this.store.update(() => {}).catch(() => {}); // best effort: usage time is advisory
+    if (due && !this.sessionKeys.has(record.hash)) this.store.update(() => {}).catch(() => {}); // best effort: usage time is advisory
   }
 
   private reindex(): void {

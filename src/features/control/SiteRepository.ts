@@ -47,4 +47,14 @@ export class SiteRepository {
       d.sites.push({ ...site, domain: site.domain.toLowerCase() });
     });
   }
+
+  /** Removes a stored site durably; false when none was stored under `domain`. */
+  async remove(domain: string): Promise<boolean> {
+    const wanted = domain.toLowerCase();
+    return this.store.update((d) => {
+      const before = d.sites.length;
+      d.sites = d.sites.filter((s) => s.domain !== wanted);
+      return d.sites.length !== before;
+    });
+  }
 }

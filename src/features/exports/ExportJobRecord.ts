@@ -1,6 +1,25 @@
 /** Lifecycle of an export job (SPEC section 4). */
 export type ExportJobStatus = 'queued' | 'running' | 'completed' | 'failed';
 
+/** A page that did not render, and why. */
+export interface FailedPage {
+  path: string;
+  message: string;
+}
+
+/** What kind of problem a warning is; `other` covers the renderer's free-form warnings. */
+export type ExportWarningKind = 'brokenLink' | 'missingImage' | 'unknownComponent' | 'other';
+
+/** One warning of an export run; `page` is null for site-wide findings. */
+export interface ExportWarning {
+  kind: ExportWarningKind;
+  page: string | null;
+  message: string;
+}
+
+/** How many warnings a job record keeps; the bundle's report.json has them all. */
+export const MAX_JOB_WARNINGS = 100;
+
 /** The zip a completed job produced, under `<dataDir>/bundles/<jobId>/`. */
 export interface BundleRecord {
   /** File name inside the job's bundle directory (also the last segment of the link path). */
@@ -30,8 +49,12 @@ export interface ExportJobRecord {
   paths: string[] | null;
   strict: boolean;
   error: string | null;
-  warnings: number;
-  failedPages: number;
+  /** The first warnings of the run (capped at MAX_JOB_WARNINGS); `warningCount` is the total. */
+  warnings: ExportWarning[];
+  warningCount: number;
+  /** Pages that did not render (each got an error page in the bundle). */
+  failedPages: FailedPage[];
+  /** Pages the source's navigation and files declare (the render report's `pages.expected`). */
   expectedPages: number | null;
   bundle: BundleRecord | null;
   /** Worker measurements of the last successful run (operations and benchmarks; not shown to clients). */

@@ -3,7 +3,7 @@ import { JsonStore } from '../../platform/store/JsonStore.js';
 import type { ExportJobRecord, ExportsData } from './ExportJobRecord.js';
 
 /** Current schema version of exports.json. */
-export const EXPORTS_SCHEMA_VERSION = 1;
+export const EXPORTS_SCHEMA_VERSION = 2;
 
 /** Export jobs in `<dataDir>/exports.json`, written durably through one JsonStore. */
 export class ExportJobRepository {
@@ -15,6 +15,8 @@ export class ExportJobRepository {
       path: join(dataDir, 'exports.json'),
       schemaVersion: EXPORTS_SCHEMA_VERSION,
       defaults: () => ({ schemaVersion: EXPORTS_SCHEMA_VERSION, jobs: [] }),
+      // Version 1 kept only counts of warnings and failed pages; the lists were never recorded.
+      migrations: { 1: (data) => void (data.jobs as Record<string, unknown>[]).forEach(listsFromCounts) },
     });
     return new ExportJobRepository(store);
   }
@@ -69,4 +71,11 @@ export class ExportJobRepository {
       d.jobs = d.jobs.filter((j) => !ids.has(j.id));
     });
   }
+}
+
+/** Version 1 → 2: counts become empty lists, the warning count is kept as `warningCount`. */
+function listsFromCounts(job: Record<string, unknown>): void {
+  job.warningCount = typeof job.warnings === 'number' ? job.warnings : 0;
+  job.warnings = [];
+  if (!Array.isArray(job.failedPages)) job.failedPages = [];
 }

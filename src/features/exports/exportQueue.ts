@@ -215,17 +215,18 @@ export class ExportQueue {
         j.progress = 100;
         // Pages in the bundle: a page that failed still gets its error page (and a report entry),
         // and counting it keeps pageCount from shrinking between the last progress report and now.
-        j.pageCount = result.pageCount + result.failed;
+        j.pageCount = result.pageCount + result.failedPages.length;
         j.expectedPages = result.expected;
-        j.failedPages = result.failed;
+        j.failedPages = result.failedPages;
         j.warnings = result.warnings;
+        j.warningCount = result.warningCount;
         j.version = result.version;
         j.bundle = { file: result.file, sizeBytes: result.sizeBytes, sha256: result.sha256 };
         j.stats = { renderMs: result.renderMs, packMs: result.packMs, peakRssBytes: result.peakRssBytes };
         j.finishedAt = clock.now().toISOString();
         j.updatedAt = j.finishedAt;
       });
-      logger.info({ jobId: job.id, domain: job.domain, pages: result.pageCount, failed: result.failed, warnings: result.warnings, sizeBytes: result.sizeBytes, peakRssBytes: result.peakRssBytes }, 'export completed');
+      logger.info({ jobId: job.id, domain: job.domain, pages: result.pageCount, failed: result.failedPages.length, warnings: result.warningCount, sizeBytes: result.sizeBytes, peakRssBytes: result.peakRssBytes }, 'export completed');
       this.notify(finished);
     } catch (err) {
       progress.close();

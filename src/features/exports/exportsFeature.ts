@@ -6,6 +6,7 @@ import { queueExportJob } from './queueExportJob.js';
 import type { WarmUpResult } from '../../render/code/warmUpHighlighter.js';
 import { bundleDownloadRoutes } from './routes/bundleDownloadRoutes.js';
 import { staticExportRoutes } from './routes/staticExportRoutes.js';
+import { createExportOperations } from './createExportOperations.js';
 import { cleanupExpiredExports, type ExportCleanupResult } from './exportCleanup.js';
 import { ExportQueue } from './exportQueue.js';
 import { Scheduler } from '../../platform/Scheduler.js';
@@ -51,6 +52,16 @@ export async function createExportsFeature(ctx: FeatureContext, deps: { deployme
     spareWorker: config.export.spareWorker,
   });
   const scheduler = new Scheduler(logger);
+  const operations = createExportOperations({
+    jobs,
+    control,
+    clock,
+    keyring,
+    linkTtlSeconds: config.export.linkTtlSeconds,
+    defaultStrict: config.export.strict,
+    publicUrl: ctx.publicUrl,
+    dataDir,
+  });
 
   // The bundle being served was extracted by the deployment module, but keeping the job that
   // produced it lets an operator fetch the live version again after the retention period.
@@ -72,17 +83,8 @@ export async function createExportsFeature(ctx: FeatureContext, deps: { deployme
     sparePid: () => queue.sparePid(),
     spareWarmed: () => queue.spareWarmed(),
     routes: [
-      ...staticExportRoutes({
-        jobs,
-        control,
-        clock,
-        keyring,
-        linkTtlSeconds: config.export.linkTtlSeconds,
-        defaultStrict: config.export.strict,
-        publicUrl: ctx.publicUrl,
-        onQueued: () => queue.kick(),
-      }),
-      ...bundleDownloadRoutes({ jobs, keyring, clock, dataDir }),
+      ...staticExportRoutes({ exports: operations, onQueued: () => queue.kick() }),
+      ...bundleDownloadRoutes({ exports: operations, keyring, clock }),
     ],
     readiness() {
       const running = jobs.list().filter((j) => j.status === 'running').length;

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** Another live process owns the data directory. */
@@ -35,6 +35,22 @@ export class DataDirLock {
       rmSync(path, { force: true }); // stale: its owner is gone
     }
     throw new Error(`Could not take the lock ${path}`);
+  }
+
+  /**
+   * Records where the owner answers (`<pid>\n<url>`), so CLI verbs can manage a running
+   * appliance through its API instead of refusing.
+   */
+  advertise(url: string): void {
+    writeFileSync(this.path, `${process.pid}\n${url}\n`, { mode: 0o600 });
+  }
+
+  /** The live process owning `dataDir` and the URL it advertised, or null when none runs. */
+  static owner(dataDir: string): { pid: number; url: string | null } | null {
+    const [pidLine, url] = readFileSafe(join(dataDir, 'enclave.lock')).split('\n');
+    const pid = Number.parseInt(pidLine, 10);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || !isAlive(pid)) return null;
+    return { pid, url: url?.trim() || null };
   }
 
   /** Releases the lock (on clean shutdown). */

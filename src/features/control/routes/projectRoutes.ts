@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { AppError } from '../../../platform/AppError.js';
-import type { ControlStore } from '../ControlStore.js';
+import type { ControlOperations } from '../createControlOperations.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import { presentProject, projectSchema } from './presentProject.js';
 
@@ -12,7 +11,7 @@ const projectPatch = z.strictObject({
 });
 
 /** Read access to the key's own project. */
-export function projectRoutes(deps: { control: ControlStore }): RouteSpec[] {
+export function projectRoutes(deps: { control: ControlOperations }): RouteSpec[] {
   return [
     defineRoute({
       method: 'GET',
@@ -28,9 +27,7 @@ export function projectRoutes(deps: { control: ControlStore }): RouteSpec[] {
         404: { description: 'No such project' },
       },
       handler(ctx, { params }) {
-        const project = deps.control.projects.find(params.projectId);
-        if (!project) throw AppError.notFound('Project not found');
-        ctx.body = presentProject(project);
+        ctx.body = presentProject(deps.control.getProject(params.projectId));
       },
     }),
     defineRoute({
@@ -49,9 +46,7 @@ export function projectRoutes(deps: { control: ControlStore }): RouteSpec[] {
         404: { description: 'No such project' },
       },
       async handler(ctx, { params, body }) {
-        const updated = await deps.control.projects.update(params.projectId, body);
-        if (!updated) throw AppError.notFound('Project not found');
-        ctx.body = presentProject(updated);
+        ctx.body = presentProject(await deps.control.updateProject(params.projectId, body));
       },
     }),
   ];

@@ -1,21 +1,18 @@
-import { join } from 'node:path';
 import { z } from 'zod';
 import { bundleLinkPath, verifyBundleLink } from '../../../bundle/bundleLinks.js';
 import type { SigningKeyring } from '../../../bundle/SigningKeyring.js';
 import { AppError } from '../../../platform/AppError.js';
 import type { Clock } from '../../../platform/Clock.js';
-import type { ExportJobRepository } from '../ExportJobRepository.js';
-import { exportPaths } from '../ExportPaths.js';
+import type { ExportOperations } from '../createExportOperations.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import { sendBundleFile } from './sendBundleFile.js';
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 
 /** What the download route works with. */
 export interface BundleDownloadDeps {
-  jobs: ExportJobRepository;
+  exports: Pick<ExportOperations, 'bundleFile'>;
   keyring: SigningKeyring;
   clock: Clock;
-  dataDir: string;
 }
 
 
@@ -57,9 +54,9 @@ export function bundleDownloadRoutes(deps: BundleDownloadDeps): RouteSpec[] {
       async handler(ctx, { params, query }) {
         const check = verifyBundleLink(deps.keyring, { method: ctx.method, path: bundleLinkPath(params.jobId, params.file), ...query }, deps.clock.now());
         if (!check.ok) throw AppError.forbidden(check.reason);
-        const job = deps.jobs.find(params.jobId);
-        if (!job || job.status !== 'completed' || job.bundle?.file !== params.file) throw AppError.notFound('Bundle not found');
-        await sendBundleFile(ctx, { path: join(exportPaths(deps.dataDir, job.id).bundleDir, job.bundle.file), sha256: job.bundle.sha256, sizeBytes: job.bundle.sizeBytes, downloadName: job.bundle.file });
+        const bundle = deps.exports.bundleFile(params.jobId, params.file);
+        if (!bundle) throw AppError.notFound('Bundle not found');
+        await sendBundleFile(ctx, { path: bundle.path, sha256: bundle.sha256, sizeBytes: bundle.sizeBytes, downloadName: bundle.file });
       },
     }),
   ];

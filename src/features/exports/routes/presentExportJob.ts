@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ExportJobRecord } from '../ExportJobRecord.js';
+import { MAX_JOB_WARNINGS, type ExportJobRecord } from '../ExportJobRecord.js';
 
 /** The public shape of an export job (SPEC section 4). */
 export const exportJobSchema = z.object({
@@ -12,7 +12,14 @@ export const exportJobSchema = z.object({
   updatedAt: z.string(),
   version: z.string().nullable().describe('Bundle version: requested, or derived from the content once known'),
   error: z.string().optional().describe('Only when failed'),
-  warnings: z.number().int().describe('Warnings count; details in the bundle report'),
+  expectedPages: z.number().int().nullable().describe('Pages the source declares (navigation and page files); null until the run has read the source'),
+  failedPages: z
+    .array(z.object({ path: z.string(), message: z.string() }))
+    .describe('Pages that did not render (each got an error page); a bundle with failed pages is refused by deploy unless forced'),
+  warnings: z
+    .array(z.object({ kind: z.enum(['brokenLink', 'missingImage', 'unknownComponent', 'other']), page: z.string().nullable(), message: z.string() }))
+    .describe(`The first ${MAX_JOB_WARNINGS} warnings; the bundle's _enclave/report.json has them all`),
+  warningCount: z.number().int().describe('Total number of warnings'),
 });
 
 /** Whitelists the fields of a job record that clients see. */
@@ -27,7 +34,10 @@ export function presentExportJob(job: ExportJobRecord): z.infer<typeof exportJob
     updatedAt: job.updatedAt,
     version: job.version,
     ...(job.status === 'failed' ? { error: job.error ?? 'export failed' } : {}),
-    warnings: job.warnings,
+    expectedPages: job.expectedPages,
+    failedPages: job.failedPages.map(({ path, message }) => ({ path, message })),
+    warnings: job.warnings.map(({ kind, page, message }) => ({ kind, page, message })),
+    warningCount: job.warningCount,
   };
 }
 

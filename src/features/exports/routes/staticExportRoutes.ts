@@ -1,27 +1,15 @@
-import type { Context } from 'koa';
 import { z } from 'zod';
-import type { SigningKeyring } from '../../../bundle/SigningKeyring.js';
 import { domainSchema } from '../../../config/sections/sites.js';
-import type { Clock } from '../../../platform/Clock.js';
-import type { ExportJobRepository } from '../ExportJobRepository.js';
-import { findProjectJob, issueBundleLink } from '../issueBundleLink.js';
-import { startExportJob } from '../startExportJob.js';
-import type { ControlStore } from '../../control/ControlStore.js';
+import type { ExportOperations } from '../createExportOperations.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
-import type { AuthState } from '../../../http/AuthState.js';
+import { callerProject } from '../../../http/callerProject.js';
 import { bundleLinkSchema, exportJobSchema, presentExportJob } from './presentExportJob.js';
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 import { VERSION_LABEL, VERSION_LABEL_RULE } from '../../../platform/versionLabel.js';
 
 /** What the static-export routes work with. */
 export interface StaticExportRouteDeps {
-  jobs: ExportJobRepository;
-  control: ControlStore;
-  clock: Clock;
-  keyring: SigningKeyring;
-  linkTtlSeconds: number;
-  defaultStrict: boolean;
-  publicUrl: () => string;
+  exports: ExportOperations;
   /** Called after a job is queued (wakes the worker). */
   onQueued: () => void;
 }
@@ -39,10 +27,6 @@ const startBody = z.strictObject({
 });
 
 const jobParams = z.strictObject({ jobId: z.string().max(64).describe('Export job id (se_…)') });
-
-function projectOf(ctx: Context): string {
-  return (ctx.state.auth as AuthState).projectId;
-}
 
 /** `/v1/static-export`: start a job, poll it, get a signed link to its bundle. */
 export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
@@ -62,7 +46,7 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
         409: { description: 'An export of that domain is already queued or running', schema: errorBodySchema.extend({ jobId: z.string() }) },
       },
       async handler(ctx, { body }) {
-        const job = await startExportJob(deps, projectOf(ctx), body);
+        const job = await deps.exports.start(callerProject(ctx), body);
         // Presented before the worker is woken: the 202 shows the job as it was accepted.
         ctx.body = presentExportJob(job);
         ctx.status = 202;
@@ -84,7 +68,7 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
       },
       handler(ctx, { params }) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = presentExportJob(findProjectJob(deps.jobs, projectOf(ctx), params.jobId));
+        ctx.body = presentExportJob(deps.exports.get(callerProject(ctx), params.jobId));
       },
     }),
     defineRoute({
@@ -103,7 +87,7 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
       },
       handler(ctx, { params }) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = issueBundleLink({ ...deps, ttlSeconds: deps.linkTtlSeconds }, projectOf(ctx), params.jobId);
+        ctx.body = deps.exports.issueLink(callerProject(ctx), params.jobId);
       },
     }),
   ];

@@ -10,7 +10,9 @@ import { preloadRenderer } from '../../../render/preloadRenderer.js';
 import { renderSite } from '../../../render/renderSite.js';
 import { scanSourceLanguages } from '../../../render/code/scanSourceLanguages.js';
 import { warmUpHighlighter } from '../../../render/code/warmUpHighlighter.js';
+import { checkDocsSource } from '../../../render/source/checkDocsSource.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
+import { summarizeReport } from './summarizeReport.js';
 import { relaxHeapGrowthWhileSmall } from './heapGrowthPolicy.js';
 import type { ExportTaskInput, ExportTaskResult, FromExportWorker, ToExportWorker } from './exportWorkerProtocol.js';
 
@@ -41,6 +43,8 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     sourceDir = join(input.runDir, 'source');
     await exportSourceAtRef(input.sourceDir, input.ref, sourceDir);
   }
+  const notDocs = await checkDocsSource(sourceDir);
+  if (notDocs) throw new Error(notDocs);
   let lastSent = 0;
   const renderStart = performance.now();
   // Pages go straight into the zip (deflated on a thread of its own as they arrive, then kept in a
@@ -61,6 +65,8 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     },
   });
   controller.signal.throwIfAborted();
+  // An empty bundle would deploy as a blank site: the source (or the `paths` filter) is wrong.
+  if (rendered.expected === 0) throw new Error(input.render.paths ? 'none of the requested paths is a page of this source' : `the docs source has no pages (${input.sourceDir})`);
   const packStart = performance.now();
   const file = bundleFileName(input.render.domain, rendered.version);
   void send({ type: 'packing', done: 0, total: 1, version: rendered.version, pageCount: rendered.pageCount + rendered.failed });
@@ -70,9 +76,8 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
   return {
     version: rendered.version,
     pageCount: rendered.pageCount,
-    expected: rendered.expected,
-    failed: rendered.failed,
-    warnings: rendered.warnings,
+    expected: rendered.report.pages.expected,
+    ...summarizeReport(rendered.report),
     file,
     sizeBytes: packed.sizeBytes,
     sha256: packed.sha256,

@@ -4,6 +4,7 @@
  */
 import type { WarmUpResult } from '../../../render/code/warmUpHighlighter.js';
 import type { RenderSettings } from '../../../render/renderSite.js';
+import type { ReportSummary } from './summarizeReport.js';
 
 /** Everything the worker needs to run one job; plain data only (it crosses a process boundary). */
 export interface ExportTaskInput {
@@ -20,12 +21,10 @@ export interface ExportTaskInput {
 }
 
 /** What a finished job produced. */
-export interface ExportTaskResult {
+export interface ExportTaskResult extends ReportSummary {
   version: string;
   pageCount: number;
   expected: number;
-  failed: number;
-  warnings: number;
   file: string;
   sizeBytes: number;
   sha256: string;

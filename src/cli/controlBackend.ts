@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import { systemClock } from '../platform/Clock.js';
+import type { Config } from '../config/schema.js';
+import { DataDirLock } from '../platform/store/DataDirLock.js';
+import { createControlOperations, type SiteInput } from '../features/control/createControlOperations.js';
+import { localCliKeyPath } from '../features/control/localCliKey.js';
+import { ApiClient } from './ApiClient.js';
+import type { CliIo } from './CliIo.js';
+import { withOfflineStore } from './openStoreOffline.js';
+
+/** A key as the keys verb prints it (the API's public shape). */
+export interface KeyView {
+  id: string;
+  projectId: string;
+  name: string;
+  scope: 'read' | 'write';
+  last4: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** A site as the sites verb prints it. */
+export interface SiteView {
+  domain: string;
+  projectId: string;
+  source: string;
+  ref: string | null;
+  origin: 'config' | 'store';
+}
+
+/**
+ * What `enclave keys` and `enclave sites` do, the same way whether they talk to the running
+ * server's API or, with no server, to the store directly. Failures throw (AppError offline,
+ * ApiError through the API).
+ */
+export interface ControlBackend {
+  /** `api` when a running server was used, `store` otherwise (shown to the operator). */
+  via: 'api' | 'store';
+  listKeys(projectId?: string): Promise<KeyView[]>;
+  createKey(input: { projectId?: string; name: string; scope: 'read' | 'write'; expiresAt: Date | null }): Promise<KeyView & { key: string }>;
+  revokeKey(id: string): Promise<KeyView>;
+  listSites(): Promise<SiteView[]>;
+  addSite(input: SiteInput & { projectId?: string }): Promise<SiteView>;
+  updateSite(domain: string, change: { source?: string; ref?: string | null }): Promise<SiteView>;
+  removeSite(domain: string): Promise<void>;
+}
+
+/**
+ * Runs `work` against the running appliance's API when a server owns the data directory (its
+ * lock names the URL; its local CLI key is readable by the data directory's owner), otherwise
+ * against the store under the lock. Returns null when neither is possible (explained on stderr).
+ */
+export async function withControlBackend<T>(config: Config, io: CliIo, work: (backend: ControlBackend) => Promise<T>): Promise<T | null> {
+  const owner = DataDirLock.owner(config.dataDir);
+  if (owner) {
+    let key: string;
+    try {
+      key = readFileSync(localCliKeyPath(config.dataDir), 'utf8').trim();
+    } catch (err) {
+      io.err.write(`enclave: a server (pid ${owner.pid}) owns ${config.dataDir}, but its CLI key ${localCliKeyPath(config.dataDir)} is not readable (${(err as NodeJS.ErrnoException).code}); run this as the user the server runs as (in a container: docker exec).\n`);
+      return null;
+    }
+    if (!owner.url) {
+      io.err.write(`enclave: a server (pid ${owner.pid}) owns ${config.dataDir} but is not listening yet; try again in a moment.\n`);
+      return null;
+    }
+    return work(apiBackend(new ApiClient(owner.url, key, null)));
+  }
+  return withOfflineStore(config, io, async (control) => {
+    const ops = createControlOperations(control, systemClock);
+    const defaultProject = () => {
+      const id = control.projects.defaultProjectId();
+      if (!id) throw new Error('No project exists yet; run `enclave init` first.');
+      return id;
+    };
+    const siteProject = (domain: string) => control.sites.find(domain)?.projectId ?? defaultProject();
+    const strip = <K extends { hash: string }>({ hash: _hash, ...rest }: K) => rest;
+    return work({
+      via: 'store',
+      listKeys: async (projectId) => control.keys.list(projectId).map(strip),
+      async createKey(input) {
+        const { key, record } = await ops.createKey({ ...input, projectId: input.projectId ?? defaultProject() });
+        return { ...strip(record), key };
+      },
+      revokeKey: async (id) => strip(await ops.revokeKey(control.keys.find(id)?.projectId ?? '', id)),
+      listSites: async () => control.sites.list(),
+      addSite: (input) => ops.addSite(input.projectId ?? defaultProject(), input),
+      updateSite: (domain, change) => ops.updateSite(siteProject(domain), domain, change),
+      removeSite: (domain) => ops.removeSite(siteProject(domain), domain),
+    });
+  });
+}
+
+/** The backend over the local admin API (the server's own CLI key, default project). */
+function apiBackend(client: ApiClient): ControlBackend {
+  const site = (domain: string) => `/v1/sites/${encodeURIComponent(domain.toLowerCase())}`;
+  return {
+    via: 'api',
+    listKeys: async () => (await client.request<{ keys: KeyView[] }>('GET', '/v1/keys')).keys,
+    createKey: (input) => client.request('POST', '/v1/keys', { name: input.name, scope: input.scope, ...(input.expiresAt ? { expiresAt: input.expiresAt.toISOString() } : {}) }),
+    revokeKey: (id) => client.request('DELETE', `/v1/keys/${encodeURIComponent(id)}`),
+    listSites: async () => (await client.request<{ sites: SiteView[] }>('GET', '/v1/sites')).sites,
+    addSite: (input) => client.request('POST', '/v1/sites', { domain: input.domain, source: input.source, ...(input.ref ? { ref: input.ref } : {}) }),
+    updateSite: (domain, change) => client.request('PATCH', site(domain), change),
+    removeSite: async (domain) => void (await client.request('DELETE', site(domain))),
+  };
+}

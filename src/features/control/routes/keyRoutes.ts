@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { callerProject } from '../../../http/callerProject.js';
+import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
+import { errorBodySchema } from '../../../http/errorBodySchema.js';
+import type { ControlOperations } from '../createControlOperations.js';
+import { adminKeySchema, presentAdminKey } from './presentControl.js';
+
+const createBody = z.strictObject({
+  name: z.string().trim().min(1).max(200).describe('What the key is for (a script, a person)'),
+  scope: z.enum(['read', 'write']).default('write').describe('read: GET/HEAD only'),
+  expiresAt: z.iso.datetime({ offset: true }).optional().describe('When the key stops working (ISO 8601); never when omitted'),
+});
+
+const keyParams = z.strictObject({ keyId: z.string().max(64).describe('Key id (key_…)') });
+
+const unauthorized = { description: 'Missing or invalid key', schema: errorBodySchema };
+
+/** `/v1/keys`: the admin keys of the caller's project, managed while the appliance runs. */
+export function keyRoutes(deps: { control: ControlOperations }): RouteSpec[] {
+  return [
+    defineRoute({
+      method: 'GET',
+      path: '/v1/keys',
+      summary: "List the project's admin keys (last four characters and last use; never the secret)",
+      tag: 'keys',
+      auth: 'admin',
+      responses: { 200: { description: 'The keys, oldest first', schema: z.object({ keys: z.array(adminKeySchema) }) }, 401: unauthorized },
+      handler(ctx) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { keys: deps.control.listKeys(callerProject(ctx)).map(presentAdminKey) };
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/v1/keys',
+      summary: 'Create an admin key; the response is the only time the secret is shown',
+      tag: 'keys',
+      auth: 'admin',
+      body: createBody,
+      responses: {
+        201: { description: 'The new key, with its secret in `key`', schema: adminKeySchema.extend({ key: z.string().describe('The secret: shown once, store it now') }) },
+        400: { description: 'Invalid body, or an expiry in the past', schema: errorBodySchema },
+        401: unauthorized,
+        403: { description: 'Read-only key', schema: errorBodySchema },
+      },
+      async handler(ctx, { body }) {
+        const { key, record } = await deps.control.createKey({ projectId: callerProject(ctx), name: body.name, scope: body.scope, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
+        ctx.set('Cache-Control', 'no-store');
+        ctx.status = 201;
+        ctx.body = { ...presentAdminKey(record), key };
+      },
+    }),
+    defineRoute({
+      method: 'DELETE',
+      path: '/v1/keys/:keyId',
+      summary: 'Revoke an admin key (it answers 401 from now on); revoking twice is harmless',
+      tag: 'keys',
+      auth: 'admin',
+      params: keyParams,
+      responses: {
+        200: { description: 'The revoked key', schema: adminKeySchema },
+        401: unauthorized,
+        403: { description: 'Read-only key', schema: errorBodySchema },
+        404: { description: 'No such key in this project', schema: errorBodySchema },
+      },
+      async handler(ctx, { params }) {
+        ctx.body = presentAdminKey(await deps.control.revokeKey(callerProject(ctx), params.keyId));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import type { AdminKeyRecord } from '../controlDocument.js';
+import type { ControlOperations } from '../createControlOperations.js';
+
+/** A site as the operations return it. */
+type Site = ReturnType<ControlOperations['listSites']>[number];
+
+/** The public shape of an admin key: never the secret or its hash, only the last four characters. */
+export const adminKeySchema = z.object({
+  id: z.string().describe('key_ + 16 hex'),
+  projectId: z.string(),
+  name: z.string(),
+  scope: z.enum(['read', 'write']),
+  last4: z.string().describe('Last four characters of the key, to tell keys apart'),
+  createdAt: z.string(),
+  expiresAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+
+/** The public shape of a site. */
+export const siteSchema = z.object({
+  domain: z.string(),
+  projectId: z.string(),
+  source: z.string().describe('Folder (or local git repository) on the appliance'),
+  ref: z.string().nullable().describe('Git ref exported when source is a repository'),
+  origin: z.enum(['config', 'store']).describe('config: declared in the config file (read-only here); store: added through the API or CLI'),
+});
+
+/** Whitelists the fields of a key record that clients see. */
+export function presentAdminKey(k: AdminKeyRecord): z.infer<typeof adminKeySchema> {
+  return { id: k.id, projectId: k.projectId, name: k.name, scope: k.scope, last4: k.last4, createdAt: k.createdAt, expiresAt: k.expiresAt, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt };
+}
+
+/** Whitelists the fields of a site that clients see. */
+export function presentSite(s: Site): z.infer<typeof siteSchema> {
+  return { domain: s.domain, projectId: s.projectId, source: s.source, ref: s.ref, origin: s.origin };
+}

@@ -1,0 +1,50 @@
+import { join } from 'node:path';
+import type { SigningKeyring } from '../../bundle/SigningKeyring.js';
+import type { Clock } from '../../platform/Clock.js';
+import type { ControlStore } from '../control/ControlStore.js';
+import type { ExportJobRecord } from './ExportJobRecord.js';
+import type { ExportJobRepository } from './ExportJobRepository.js';
+import { exportPaths } from './ExportPaths.js';
+import { findProjectJob, issueBundleLink, type IssuedBundleLink } from './issueBundleLink.js';
+import type { ExportOptions } from './queueExportJob.js';
+import { startExportJob } from './startExportJob.js';
+
+/** A completed job's zip on disk, as the download route needs it. */
+export interface BundleFile {
+  path: string;
+  file: string;
+  sha256: string;
+  sizeBytes: number;
+}
+
+/** What the static-export routes may do; the routes never see the job store itself. */
+export interface ExportOperations {
+  start(projectId: string, request: ExportOptions & { domain: string }): Promise<ExportJobRecord>;
+  get(projectId: string, jobId: string): ExportJobRecord;
+  issueLink(projectId: string, jobId: string): IssuedBundleLink;
+  /** The zip of completed job `jobId` named `file`, or null (the link was valid, the bundle is gone). */
+  bundleFile(jobId: string, file: string): BundleFile | null;
+}
+
+/** Binds the export operations to their store, clock and signing keys. */
+export function createExportOperations(deps: {
+  jobs: ExportJobRepository;
+  control: ControlStore;
+  clock: Clock;
+  keyring: SigningKeyring;
+  linkTtlSeconds: number;
+  defaultStrict: boolean;
+  publicUrl: () => string;
+  dataDir: string;
+}): ExportOperations {
+  return {
+    start: (projectId, request) => startExportJob(deps, projectId, request),
+    get: (projectId, jobId) => findProjectJob(deps.jobs, projectId, jobId),
+    issueLink: (projectId, jobId) => issueBundleLink({ ...deps, ttlSeconds: deps.linkTtlSeconds }, projectId, jobId),
+    bundleFile(jobId, file) {
+      const job = deps.jobs.find(jobId);
+      if (!job || job.status !== 'completed' || job.bundle?.file !== file) return null;
+      return { path: join(exportPaths(deps.dataDir, job.id).bundleDir, job.bundle.file), file: job.bundle.file, sha256: job.bundle.sha256, sizeBytes: job.bundle.sizeBytes };
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import type { BuildReport } from '../../../render/report/BuildReport.js';
+import { MAX_JOB_WARNINGS, type ExportWarning, type FailedPage } from '../ExportJobRecord.js';
+
+/** The part of a render report a job record carries. */
+export interface ReportSummary {
+  failedPages: FailedPage[];
+  warnings: ExportWarning[];
+  warningCount: number;
+}
+
+/**
+ * Turns the render report into what the job shows: every failed page (they each stop a deploy,
+ * so none may be hidden) and the first warnings with their total (the full list is in the
+ * bundle's report.json; a broken site can have thousands).
+ */
+export function summarizeReport(report: BuildReport): ReportSummary {
+  const all: ExportWarning[] = [
+    ...report.brokenLinks.map((b): ExportWarning => ({ kind: 'brokenLink', page: b.page, message: `broken link ${b.href}${b.reason ? ` (${b.reason})` : ''}` })),
+    ...report.missingImages.map((m): ExportWarning => ({ kind: 'missingImage', page: m.page, message: `missing image ${m.src}` })),
+    ...Object.entries(report.unknownComponents).map(([name, count]): ExportWarning => ({ kind: 'unknownComponent', page: null, message: `unknown component <${name}> used ${count} time${count === 1 ? '' : 's'}; its children were rendered` })),
+    ...report.warnings.map((w): ExportWarning => ({ kind: 'other', page: w.page ?? null, message: w.message })),
+  ];
+  return {
+    failedPages: report.pages.failed.map((f) => ({ path: f.path, message: f.reason })),
+    warnings: all.slice(0, MAX_JOB_WARNINGS),
+    warningCount: all.length,
+  };
+}

@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { copyFile, mkdir, readFile, rm, symlink } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import test from 'ava';
+import { projectRoot } from '../helpers/spawnAppliance.js';
+import { makeTempDir } from '../helpers/testAppliance.js';
+
+/** The first ```sh block under "## Quick start" in the README, line by line. */
+async function quickStartLines(): Promise<string[]> {
+  const readme = await readFile(join(projectRoot, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Quick start'));
+  const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!block) throw new Error('no ```sh block in the README quick start');
+  return block.trimEnd().split('\n');
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A fresh clone of the working tree: every file git tracks, and nothing else. */
+async function freshClone(): Promise<string> {
+  const dir = await makeTempDir('enclave-clone-');
+  const { execFileSync } = await import('node:child_process');
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: projectRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
+  for (const file of files) {
+    await mkdir(join(dir, dirname(file)), { recursive: true });
+    await copyFile(join(projectRoot, file), join(dir, file)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err; // deleted in the working tree, not yet committed
+    });
+  }
+  return dir;
+}
+
+test('the README quick start runs as written on a fresh clone', async (t) => {
+  const lines = await quickStartLines();
+  t.true(lines[0] === 'npm install', 'it starts with npm install');
+  t.false(lines.some((l) => /^\s*enclave\b/.test(l)), 'no bare `enclave` (not on PATH in a checkout)');
+  const clone = await freshClone();
+  t.teardown(() => rm(clone, { recursive: true, force: true }));
+  // `npm install` needs the registry; the clone borrows this checkout's installed tree instead
+  // (test/docker installs are checked by the install-hygiene steps, not here).
+  await symlink(join(projectRoot, 'node_modules'), join(clone, 'node_modules'));
+  const port = await freePort();
+  const script = ['set -e', 'set -m', ...lines.slice(1).map((l) => l.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`))].join('\n');
+  const child = spawn('bash', ['-c', script], {
+    cwd: clone,
+    env: { PATH: process.env.PATH ?? '', HOME: clone, ENCLAVE_PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  t.teardown(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {}
+  });
+  let out = '';
+  let err = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const log = await readFile(join(clone, 'start.log'), 'utf8').catch(() => '(no start.log)');
+  t.is(code, 0, `stdout:\n${out}\nstderr:\n${err}\nstart.log:\n${log}`);
+  t.regex(out, /"id":"proj_[0-9a-f]{16}"/, 'the project call answered');
+  t.regex(out, /initial admin key/, 'keys list ran against the running server');
+  t.regex(out, /"openapi":"3\.1\.0"/, 'the OpenAPI document answered');
+  // `kill %1` stopped the server: the port is free again soon after.
+  let closed = false;
+  for (let i = 0; i < 100 && !closed; i++) {
+    closed = await fetch(`http://127.0.0.1:${port}/_enclave/health`).then(() => false, () => true);
+    if (!closed) await new Promise((r) => setTimeout(r, 100));
+  }
+  t.true(closed, 'the server stopped');
+});
