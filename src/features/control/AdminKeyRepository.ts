@@ -29,21 +29,27 @@ export class AdminKeyRepository {
 
   /** Stores a new key durably. */
   async insert(record: AdminKeyRecord): Promise<void> {
-    await this.store.update((d) => {
-      d.adminKeys.push(record);
-    });
-    this.reindex();
+    // Reindexed even when the write is refused: the store then swaps in fresh records from disk.
+    try {
+      await this.store.update((d) => {
+        d.adminKeys.push(record);
+      });
+    } finally {
+      this.reindex();
+    }
   }
 
   /** Marks a key revoked durably; false when there is no such key. */
   async revoke(id: string, at: Date): Promise<boolean> {
-    const found = await this.store.update((d) => {
-      const key = d.adminKeys.find((k) => k.id === id);
-      if (key && !key.revokedAt) key.revokedAt = at.toISOString();
-      return Boolean(key);
-    });
-    this.reindex();
-    return found;
+    try {
+      return await this.store.update((d) => {
+        const key = d.adminKeys.find((k) => k.id === id);
+        if (key && !key.revokedAt) key.revokedAt = at.toISOString();
+        return Boolean(key);
+      });
+    } finally {
+      this.reindex();
+    }
   }
 
   /** Records use of a key; persisted at most once a minute per key. */
