@@ -18,6 +18,10 @@ export interface RunningAppliance {
   url: string;
   port: number;
   httpServer: Server;
+  /** Where the admin API answers: `url` unless `server.adminListen` gives it a listener of its own. */
+  adminUrl: string;
+  /** The admin listener, or null when the admin API shares the site's. */
+  adminServer: Server | null;
   control: ControlStore;
   features: Features;
   /** The admin key created by this start (first start only), or null. */
@@ -41,10 +45,21 @@ export async function startAppliance(options: { config: Config; logger: Logger; 
     let publicUrl = config.server.publicUrl ?? '';
     const ctx: FeatureContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => publicUrl, version: appVersion };
     const features = await createFeatures(ctx);
-    const { app } = createApp({ config, logger, clock, control, features: features.all, version: appVersion });
+    const appDeps = { config, logger, clock, control, features: features.all, version: appVersion };
+    const { adminListen } = config.server;
+    const { app } = createApp({ ...appDeps, surface: adminListen ? 'site' : 'all' });
     const { httpServer, port } = await listen(app, config.server);
-    const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const url = localUrl(config.server.host, port);
+    let admin: { httpServer: Server; port: number } | null = null;
+    if (adminListen) {
+      try {
+        admin = await listen(createApp({ ...appDeps, surface: 'admin' }).app, config.server, adminListen);
+      } catch (err) {
+        httpServer.close();
+        throw err;
+      }
+    }
+    const adminUrl = admin && adminListen ? localUrl(adminListen.host, admin.port) : url;
     publicUrl ||= url;
     for (const feature of features.all) await feature.start?.();
     if (options.serveSample ?? true) serveSampleSite(config, features, logger);
@@ -52,14 +67,20 @@ export async function startAppliance(options: { config: Config; logger: Logger; 
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
-        await closeGracefully(httpServer, config.server.shutdownTimeoutMs);
+        await Promise.all([httpServer, ...(admin ? [admin.httpServer] : [])].map((server) => closeGracefully(server, config.server.shutdownTimeoutMs)));
         for (const feature of [...features.all].reverse()) await feature.stop?.().catch((err) => logger.error({ err, feature: feature.name }, 'feature stop failed'));
         await control.document.flush();
         lock.release();
       })());
-    return { url, port, httpServer, control, features, createdAdminKey: boot.adminKey, projectId: boot.projectId, stop };
+    return { url, port, httpServer, adminUrl, adminServer: admin?.httpServer ?? null, control, features, createdAdminKey: boot.adminKey, projectId: boot.projectId, stop };
   } catch (err) {
     lock.release();
     throw err;
   }
+}
+
+/** A URL this machine can use to reach a listener on `host` (wildcard addresses become loopback). */
+function localUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }

@@ -28,7 +28,7 @@ export async function runServe(_args: string[], io: CliIo): Promise<number> {
     io.out.write(`ENCLAVE_ADMIN_KEY=${running.createdAdminKey}\nENCLAVE_PROJECT_ID=${running.projectId}\n`);
     io.err.write('Save the admin key above: it is shown only this once.\n');
   }
-  io.err.write(`Enclave ${running.url} (data: ${config.dataDir})\n`);
+  io.err.write(`Enclave ${running.url}${running.adminUrl === running.url ? '' : ` (admin API: ${running.adminUrl})`} (data: ${config.dataDir})\n`);
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
