@@ -10,6 +10,7 @@ import { createFeatures, type Features } from './createFeatures.js';
 import type { ControlStore } from '../features/control/ControlStore.js';
 import { openControlStore } from '../features/control/ControlStore.js';
 import { DataDirLock } from '../platform/store/DataDirLock.js';
+import { probeWritable } from '../platform/store/probeWritable.js';
 import { appVersion } from './appVersion.js';
 import { closeGracefully, listen } from './listen.js';
 
@@ -62,6 +63,10 @@ export async function startAppliance(options: { config: Config; logger: Logger; 
     const adminUrl = admin && adminListen ? localUrl(adminListen.host, admin.port) : url;
     publicUrl ||= url;
     for (const feature of features.all) await feature.start?.();
+    // A full volume does not stop the start (nothing above writes unless it must): the site is
+    // served and every write answers 507 until space is freed, with no restart needed.
+    const probe = await probeWritable(config.dataDir);
+    if (!probe.writable) logger.warn(`${probe.detail}: serving the active site version read-only; writes answer 507 until space is freed`);
     if (options.serveSample ?? true) serveSampleSite(config, features, logger);
 
     let stopping: Promise<void> | null = null;

@@ -36,6 +36,11 @@ export class DurableJsonAdapter<T> implements Adapter<T> {
     this.durableText = text;
   }
 
+  /** True when `data` is exactly what is on disk (as last read or written). */
+  matchesDisk(data: T): boolean {
+    return this.durableText !== null && JSON.stringify(data) === this.durableText;
+  }
+
   /** A fresh copy of what is on disk (as last read or written), or null before the file exists. */
   lastDurable(): T | null {
     return this.durableText === null ? null : (JSON.parse(this.durableText) as T);

@@ -59,9 +59,14 @@ export class JsonStore<T extends { schemaVersion: number }> {
     return this.db.data;
   }
 
-  /** Applies `mutate` now and resolves once the change is durable. */
+  /**
+   * Applies `mutate` now and resolves once the change is durable. A change that leaves the
+   * document as it is on disk writes nothing, so boot-time recoveries that find nothing to
+   * recover still succeed on a full volume.
+   */
   async update<R>(mutate: (data: T) => R): Promise<R> {
     const result = mutate(this.db.data);
+    if (!this.writing && this.adapter.matchesDisk(this.db.data)) return result;
     await this.scheduleWrite();
     return result;
   }

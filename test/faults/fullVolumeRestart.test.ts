@@ -1,0 +1,52 @@
+import test from 'ava';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeBundle } from '../deploy/helpers/testBundles.js';
+import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
+import { mountSmallDisk } from '../helpers/smallDisk.js';
+
+test('a restart on a full volume serves the active version read-only: reads work, writes answer 507, and it recovers once space is freed', async (t) => {
+  const disk = mountSmallDisk(16);
+  if (!disk) {
+    t.log('SKIPPED: mounting a tmpfs needs root');
+    t.pass();
+    return;
+  }
+  t.teardown(() => disk.unmount());
+  const outside = await makeTempDir('enclave-full-restart-');
+  t.teardown(() => rm(outside, { recursive: true, force: true }));
+  const dataDir = join(disk.dir, 'data');
+  const overrides = { sites: [{ domain: 'docs.test.internal', source: outside }] };
+  const first = await startTestAppliance({ dataDir, overrides });
+  await writeBundle(join(outside, 'v1.zip'), 'v1');
+  t.is((await first.api('/v1/deployments', { method: 'POST', json: { bundleUrl: join(outside, 'v1.zip') } })).status, 200);
+  await first.stop();
+  const control = await readFile(join(dataDir, 'control.json'));
+
+  disk.fill();
+  const app = await startTestAppliance({ dataDir, overrides });
+  t.teardown(() => app.stop());
+  const api = (path: string, init?: Parameters<typeof app.api>[1]) => app.api(path, { key: first.key, ...init });
+
+  const page = await fetch(`${app.url}/guides/start`);
+  t.is(page.status, 200, 'the active version is served');
+  t.regex(await page.text(), /content="v1"/);
+  t.is((await fetch(`${app.url}/_enclave/health`)).status, 200);
+  const ready = await fetch(`${app.url}/_enclave/ready`);
+  t.is(ready.status, 503, 'not ready for writes');
+  t.is(((await ready.json()) as { store: { writable: boolean } }).store.writable, false);
+  t.is((await api(`/v1/projects/${app.projectId}`)).status, 200, 'admin reads work');
+  t.is((await api('/v1/deployments')).status, 200);
+
+  const path = `/v1/projects/${app.projectId}`;
+  const refused = await api(path, { method: 'PATCH', json: { name: 'while full' } });
+  t.is(refused.status, 507);
+  t.deepEqual(await refused.json(), { error: 'The data volume is full; nothing was written' });
+  const feedback = await fetch(`${app.url}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'contextual', path: '/guides/start', helpful: true }) });
+  t.is(feedback.status, 507, 'feedback is refused, not lost');
+  t.deepEqual(await readFile(join(dataDir, 'control.json')), control, 'nothing was rewritten');
+
+  disk.free();
+  t.is((await api(path, { method: 'PATCH', json: { name: 'after freeing' } })).status, 200, 'writes work again without a restart');
+  t.is((await fetch(`${app.url}/_enclave/ready`)).status, 200);
+});
