@@ -1,25 +1,13 @@
 import test from 'ava';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeBundle } from '../deploy/helpers/testBundles.js';
-import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
-import { mountSmallDisk } from '../helpers/smallDisk.js';
+import { startTestAppliance } from '../helpers/testAppliance.js';
+import { startSiteOnSmallDisk } from '../helpers/siteOnSmallDisk.js';
 
 test('a restart on a full volume serves the active version read-only: reads work, writes answer 507, and it recovers once space is freed', async (t) => {
-  const disk = mountSmallDisk(16);
-  if (!disk) {
-    t.log('SKIPPED: mounting a tmpfs needs root');
-    t.pass();
-    return;
-  }
-  t.teardown(() => disk.unmount());
-  const outside = await makeTempDir('enclave-full-restart-');
-  t.teardown(() => rm(outside, { recursive: true, force: true }));
-  const dataDir = join(disk.dir, 'data');
-  const overrides = { sites: [{ domain: 'docs.test.internal', source: outside }] };
-  const first = await startTestAppliance({ dataDir, overrides });
-  await writeBundle(join(outside, 'v1.zip'), 'v1');
-  t.is((await first.api('/v1/deployments', { method: 'POST', json: { bundleUrl: join(outside, 'v1.zip') } })).status, 200);
+  const setup = await startSiteOnSmallDisk(t, 16, ['v1']);
+  if (!setup) return;
+  const { disk, dataDir, overrides, app: first } = setup;
   await first.stop();
   const control = await readFile(join(dataDir, 'control.json'));
 

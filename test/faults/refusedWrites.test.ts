@@ -1,20 +1,14 @@
 import test from 'ava';
-import { readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeBundle } from '../deploy/helpers/testBundles.js';
-import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
-import { mountSmallDisk } from '../helpers/smallDisk.js';
+import { startTestAppliance } from '../helpers/testAppliance.js';
+import { mountSmallDiskOrSkip, startSiteOnSmallDisk } from '../helpers/siteOnSmallDisk.js';
 
 const ROUNDS = 25;
 
 test(`a write refused with 507 is never visible afterwards nor persisted by the next successful write (${ROUNDS} rounds of two concurrent updates)`, async (t) => {
-  const disk = mountSmallDisk(8);
-  if (!disk) {
-    t.log('SKIPPED: mounting a tmpfs needs root');
-    t.pass();
-    return;
-  }
-  t.teardown(() => disk.unmount());
+  const disk = mountSmallDiskOrSkip(t, 8);
+  if (!disk) return;
   const dataDir = join(disk.dir, 'data');
   const app = await startTestAppliance({ dataDir });
   t.teardown(() => app.stop());
@@ -57,23 +51,11 @@ test(`a write refused with 507 is never visible afterwards nor persisted by the 
 
 test(`a rollback refused with 507 never goes live, not even after the next successful deployment write or a restart (${ROUNDS} rounds)`, async (t) => {
   t.timeout(3 * 60_000);
-  const disk = mountSmallDisk(16);
-  if (!disk) {
-    t.log('SKIPPED: mounting a tmpfs needs root');
-    t.pass();
-    return;
-  }
-  t.teardown(() => disk.unmount());
-  const outside = await makeTempDir('enclave-refused-rollback-');
-  t.teardown(() => rm(outside, { recursive: true, force: true }));
-  const dataDir = join(disk.dir, 'data');
-  const overrides = { sites: [{ domain: 'docs.test.internal', source: outside }] };
-  let app = await startTestAppliance({ dataDir, overrides });
+  const setup = await startSiteOnSmallDisk(t, 16, ['v1', 'v2']);
+  if (!setup) return;
+  const { disk, dataDir, overrides, bundlePath } = setup;
+  let app = setup.app;
   t.teardown(() => app.stop());
-  for (const version of ['v1', 'v2']) {
-    await writeBundle(join(outside, `${version}.zip`), version);
-    t.is((await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: join(outside, `${version}.zip`) } })).status, 200);
-  }
   const live = async () => /content="(v\d)"/.exec(await (await fetch(`${app.url}/guides/start`)).text())?.[1];
   t.is(await live(), 'v2');
 
@@ -91,7 +73,7 @@ test(`a rollback refused with 507 never goes live, not even after the next succe
     if ((await live()) !== 'v2') wrong.push(`round ${round}: the site serves the refused version`);
     disk.free();
     // The same bundle again: recorded as `unchanged`, a successful write of deployments.json.
-    const again = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: join(outside, 'v2.zip') } });
+    const again = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: bundlePath('v2') } });
     t.is(again.status, 200);
     const state = (await (await app.api('/v1/deployments')).json()) as { active: { version: string } };
     if (state.active.version !== 'v2' || (await live()) !== 'v2') wrong.push(`round ${round}: the next write made the refused rollback live`);
