@@ -64,11 +64,6 @@ export class ConnectionGuard {
     return (req, res) => this.handle(req, res, handler);
   }
 
-  /** Sockets currently counted against the caps (for tests and diagnostics). */
-  get connectionCount(): number {
-    return this.all.count;
-  }
-
   private admit(socket: Socket): void {
     const address = socket.remoteAddress ?? '';
     let group = this.byAddress.get(address);
