@@ -75,6 +75,17 @@ test('a Host with userinfo, whitespace, a comma or a bad port is refused with 40
   t.log(JSON.stringify(statuses));
 });
 
+test('behind a trusted proxy X-Forwarded-Host is checked the same way; its first value is the one routed', async (t) => {
+  const app = await startTestAppliance({ overrides: { server: { adminHosts: ['admin.local'], siteHosts: ['docs.local'], trustProxy: true } } });
+  t.teardown(() => app.close());
+  const viaProxy = (forwarded: string) => rawStatus(app.port, { path: `/v1/projects/${app.projectId}`, host: 'proxy.internal', headers: [`Authorization: Bearer ${app.key}`, `X-Forwarded-Host: ${forwarded}`] });
+  t.is(await viaProxy('docs.local@admin.local'), 400);
+  t.is(await viaProxy('admin.local:99999'), 400);
+  t.is(await viaProxy('admin.local'), 200);
+  t.is(await viaProxy('admin.local, proxy.internal'), 200, 'a chain of proxies appends; the first value counts');
+  t.is(await viaProxy('docs.local, admin.local'), 404, 'and only the first');
+});
+
 test('server.adminListen: the admin API answers only on its own listener, the site port serves no admin path', async (t) => {
   const outside = await makeTempDir('enclave-admin-listen-');
   t.teardown(() => rm(outside, { recursive: true, force: true }));

@@ -20,7 +20,8 @@ export function isWellFormedHost(value: string): boolean {
  */
 export function rejectMalformedHost(options: { trustProxy: boolean }) {
   return async function rejectMalformedHostMiddleware(ctx: Context, next: Next): Promise<void> {
-    const forwarded = options.trustProxy ? ctx.get('X-Forwarded-Host') : '';
+    // Proxies append to X-Forwarded-Host; Koa (and so routing) uses its first value only.
+    const forwarded = options.trustProxy ? (ctx.get('X-Forwarded-Host').split(',')[0]?.trim() ?? '') : '';
     const host = forwarded || ctx.get('Host');
     // HTTP/1.0 may omit Host; Node already refuses an HTTP/1.1 request without one.
     if (host !== '' && !isWellFormedHost(host)) throw AppError.badRequest('Malformed Host header');
