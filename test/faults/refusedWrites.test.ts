@@ -46,6 +46,8 @@ test(`a write refused with 507 is never visible afterwards nor persisted by the 
     if (stored !== 'durable') leaks.push(`round ${round}: control.json holds ${stored}`);
   }
   t.deepEqual(leaks, [], 'no refused change was ever visible or written');
+  // Indexes over the store follow the records put back from disk (a stale one would check keys against old objects).
+  for (const key of app.control.keys.list()) t.is(app.control.keys.findByHash(key.hash), key, 'the key index points at the live records');
   t.log(`${ROUNDS} rounds: ${leaks.length} leaks of a refused write`);
 });
 

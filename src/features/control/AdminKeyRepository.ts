@@ -10,6 +10,8 @@ export class AdminKeyRepository {
 
   constructor(private readonly store: JsonStore<ControlData>) {
     this.reindex();
+    // A refused write swaps in fresh records from disk: the index must point at those.
+    store.onRestore(() => this.reindex());
   }
 
   /** The key record stored under `hash`, or undefined. */
@@ -29,27 +31,21 @@ export class AdminKeyRepository {
 
   /** Stores a new key durably. */
   async insert(record: AdminKeyRecord): Promise<void> {
-    // Reindexed even when the write is refused: the store then swaps in fresh records from disk.
-    try {
-      await this.store.update((d) => {
-        d.adminKeys.push(record);
-      });
-    } finally {
-      this.reindex();
-    }
+    await this.store.update((d) => {
+      d.adminKeys.push(record);
+    });
+    this.reindex();
   }
 
   /** Marks a key revoked durably; false when there is no such key. */
   async revoke(id: string, at: Date): Promise<boolean> {
-    try {
-      return await this.store.update((d) => {
-        const key = d.adminKeys.find((k) => k.id === id);
-        if (key && !key.revokedAt) key.revokedAt = at.toISOString();
-        return Boolean(key);
-      });
-    } finally {
-      this.reindex();
-    }
+    const found = await this.store.update((d) => {
+      const key = d.adminKeys.find((k) => k.id === id);
+      if (key && !key.revokedAt) key.revokedAt = at.toISOString();
+      return Boolean(key);
+    });
+    this.reindex();
+    return found;
   }
 
   /** Records use of a key; persisted at most once a minute per key. */

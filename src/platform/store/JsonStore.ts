@@ -25,6 +25,7 @@ export class JsonStore<T extends { schemaVersion: number }> {
   private readonly adapter: DurableJsonAdapter<T>;
   private writing: Promise<void> | null = null;
   private pending: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
+  private readonly restoreListeners: (() => void)[] = [];
 
   private constructor(private readonly options: JsonStoreOptions<T>) {
     this.adapter = new DurableJsonAdapter<T>(options.path);
@@ -71,6 +72,11 @@ export class JsonStore<T extends { schemaVersion: number }> {
     return result;
   }
 
+  /** Calls `listener` whenever a refused write put fresh records from disk in place of the data (indexes must be rebuilt). */
+  onRestore(listener: () => void): void {
+    this.restoreListeners.push(listener);
+  }
+
   /** Resolves once every change made so far is on disk. */
   async flush(): Promise<void> {
     if (this.pending) await this.pending.promise;
@@ -103,6 +109,7 @@ export class JsonStore<T extends { schemaVersion: number }> {
       // the refusal and before the write flag clears: a read, a retry or the next write issued
       // in reaction to the refusal must never see or persist the refused changes.
       this.db.data = this.adapter.lastDurable() ?? this.options.defaults();
+      for (const listener of this.restoreListeners) listener();
       const waiting = this.pending;
       this.pending = null;
       this.writing = null;
