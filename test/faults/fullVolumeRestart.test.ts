@@ -2,6 +2,7 @@ import test from 'ava';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startTestAppliance } from '../helpers/testAppliance.js';
+import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { startSiteOnSmallDisk } from '../helpers/siteOnSmallDisk.js';
 
 test('a restart on a full volume serves the active version read-only: reads work, writes answer 507, and it recovers once space is freed', async (t) => {
@@ -37,4 +38,18 @@ test('a restart on a full volume serves the active version read-only: reads work
   disk.free();
   t.is((await api(path, { method: 'PATCH', json: { name: 'after freeing' } })).status, 200, 'writes work again without a restart');
   t.is((await fetch(`${app.url}/_enclave/ready`)).status, 200);
+
+  // The same through the real process entry (`npm start`, the container's command).
+  await app.stop();
+  disk.fill();
+  const child = await spawnAppliance({ ENCLAVE_DATA_DIR: dataDir });
+  t.teardown(() => child.child.kill('SIGKILL'));
+  const served = await fetch(`${child.url}/guides/start`);
+  t.is(served.status, 200, 'the process started and serves the site');
+  t.regex(await served.text(), /content="v1"/);
+  t.regex(child.stdout() + child.stderr(), /read-only/, 'the log says why writes are refused');
+  const write = await fetch(`${child.url}${path}`, { method: 'PATCH', headers: { Authorization: `Bearer ${first.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'x' }) });
+  t.is(write.status, 507);
+  child.child.kill('SIGTERM');
+  t.is(await child.exited, 0, 'and stops cleanly');
 });
