@@ -13,6 +13,8 @@ export interface ConnectionLimits {
 const PROBE_PATH = /^\/_enclave\/(?:health|ready)(?:[/?]|$)/;
 /** A socket admitted to the reserved slice must send its request within this time. */
 const RESERVED_REQUEST_MS = 2000;
+/** A new socket is not shed for another client's before it had this long to send its request (a probe needs milliseconds). */
+const GRACE_BEFORE_SHED_MS = 250;
 
 interface SocketState {
   address: string;
@@ -27,14 +29,14 @@ interface SocketState {
 class Sheddable {
   /** Keep-alive sockets between requests. */
   readonly idle = new Set<Socket>();
-  /** Sockets that have not finished sending a first request (idle, preconnected or slow headers). */
-  readonly waiting = new Set<Socket>();
+  /** Sockets that have not finished sending a first request (idle, preconnected or slow headers), with when they connected. */
+  readonly waiting = new Map<Socket, number>();
   count = 0;
 
-  /** The socket to close first: an idle keep-alive one, else the longest-waiting new one. */
-  pick(): Socket | undefined {
+  /** The socket to close first: an idle keep-alive one, else the longest-waiting new one if it has waited `graceMs`. */
+  pick(now: number, graceMs: number): Socket | undefined {
     for (const socket of this.idle) return socket;
-    for (const socket of this.waiting) return socket;
+    for (const [socket, since] of this.waiting) return now - since >= graceMs ? socket : undefined;
     return undefined;
   }
 }
@@ -53,7 +55,11 @@ export class ConnectionGuard {
   private readonly byAddress = new Map<string, Sheddable>();
   private readonly reservedSlots: number;
 
-  constructor(private readonly limits: ConnectionLimits) {
+  constructor(
+    private readonly limits: ConnectionLimits,
+    /** The clock for the shedding grace (tests pass their own). */
+    private readonly now: () => number = Date.now,
+  ) {
     // A small slice: enough for a few probes at once, never most of a small cap.
     this.reservedSlots = Math.min(16, Math.max(1, Math.floor(limits.maxConnections / 8)));
   }
@@ -67,12 +73,15 @@ export class ConnectionGuard {
   private admit(socket: Socket): void {
     const address = socket.remoteAddress ?? '';
     let group = this.byAddress.get(address);
-    if (group && group.count >= this.limits.maxConnectionsPerAddress && !this.shedFrom(group)) {
+    // A client at its own cap gives up its own sockets, however new: it only crowds itself.
+    if (group && group.count >= this.limits.maxConnectionsPerAddress && !this.shedFrom(group, 0)) {
       socket.destroy();
       return;
     }
     let reserved = false;
-    if (this.all.count >= this.limits.maxConnections - this.reservedSlots && !this.shedFrom(this.all)) {
+    // Others' new sockets get a grace, so a flood of connections can't keep shedding a probe's
+    // socket before its request arrives.
+    if (this.all.count >= this.limits.maxConnections - this.reservedSlots && !this.shedFrom(this.all, GRACE_BEFORE_SHED_MS)) {
       if (this.all.count >= this.limits.maxConnections) {
         socket.destroy();
         return;
@@ -87,8 +96,9 @@ export class ConnectionGuard {
     this.states.set(socket, state);
     this.all.count++;
     group.count++;
-    this.all.waiting.add(socket);
-    group.waiting.add(socket);
+    const now = this.now();
+    this.all.waiting.set(socket, now);
+    group.waiting.set(socket, now);
     socket.once('close', () => this.release(socket));
     if (reserved) {
       setTimeout(() => {
@@ -121,8 +131,8 @@ export class ConnectionGuard {
   }
 
   /** Closes the first sheddable socket of `group`; false when none can be. */
-  private shedFrom(group: Sheddable): boolean {
-    const victim = group.pick();
+  private shedFrom(group: Sheddable, graceMs: number): boolean {
+    const victim = group.pick(this.now(), graceMs);
     if (!victim) return false;
     this.release(victim);
     victim.destroy();

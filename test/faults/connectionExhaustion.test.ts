@@ -1,5 +1,7 @@
 import test from 'ava';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ConnectionGuard } from '../../src/http/ConnectionGuard.js';
 import { connect, type Socket } from 'node:net';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 
@@ -101,4 +103,48 @@ test('at the global cap idle keep-alive sockets are shed first, and probes still
   const idleOpen = idle.filter((s) => !s.destroyed && !s.readableEnded).length;
   t.true(idleOpen < idle.length, 'idle keep-alive sockets were shed');
   t.log(`cap 64 (16 per address): ${busy.length} requests in progress kept, ${idle.length - idleOpen} of ${idle.length} idle sockets shed; probes: ${JSON.stringify(tally(results))}`);
+});
+
+test('a flood of new connections cannot shed a probe before its request arrives: new sockets get a grace before they may be closed', async (t) => {
+  let clock = 0;
+  const server = createServer();
+  const guard = new ConnectionGuard({ maxConnections: 16, maxConnectionsPerAddress: 16 }, () => clock);
+  server.on('request', guard.attach(server, (_req, res) => res.end('ok')));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => server.close());
+  const port = (server.address() as AddressInfo).port;
+  const sockets: Socket[] = [];
+  t.teardown(() => sockets.forEach((s) => s.destroy()));
+  // Every ordinary slot (16 minus 2 reserved) holds a request in progress.
+  for (let i = 0; i < 14; i++) {
+    const socket = (await openFrom(`127.0.0.${2 + (i % 7)}`, port))!;
+    socket.on('error', () => {});
+    socket.write('POST /slow HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n');
+    sockets.push(socket);
+  }
+  await settle();
+  // A probe connects (a reserved slot) and, before its request is read, another client connects.
+  const probeSocket = (await openFrom('127.0.0.1', port))!;
+  sockets.push(probeSocket);
+  await settle();
+  const flood = (await openFrom('127.0.0.9', port))!;
+  flood.on('error', () => {});
+  flood.resume(); // read, so the server's close is seen
+  sockets.push(flood);
+  await settle();
+  const answer = await new Promise<string>((resolve) => {
+    let data = '';
+    probeSocket.setEncoding('utf8').on('data', (c: string) => (data += c));
+    probeSocket.on('close', () => resolve(data));
+    probeSocket.on('error', () => resolve(data));
+    probeSocket.write('GET /_enclave/health HTTP/1.1\r\nHost: x\r\n\r\n');
+  });
+  t.regex(answer, /^HTTP\/1\.1 200/, 'the probe was answered');
+
+  // Once the grace is over, a socket that never sent a request is what gets shed.
+  clock += 1000;
+  const late = (await openFrom('127.0.0.1', port))!;
+  sockets.push(late);
+  await settle();
+  t.true(flood.destroyed || flood.readableEnded, 'the silent socket was shed for the newcomer');
 });
