@@ -9,7 +9,8 @@ import { allowFeedbackOrigins } from '../features/feedback/allowFeedbackOrigins.
 import { assignRequestId } from '../http/middleware/assignRequestId.js';
 import { handleErrors } from '../http/middleware/handleErrors.js';
 import { logRequests } from '../http/middleware/logRequests.js';
-import { isAdminPath } from '../http/isAdminPath.js';
+import { isAdminApiPath, isAdminPath } from '../http/isAdminPath.js';
+import { rejectMalformedHost } from '../http/middleware/rejectMalformedHost.js';
 import { healthRoutes } from './routes/healthRoutes.js';
 import { openapiRoutes } from './routes/openapiRoutes.js';
 import { projectRoutes } from '../features/control/routes/projectRoutes.js';
@@ -28,7 +29,16 @@ export interface AppDeps {
   control: ControlStore;
   features: Feature[];
   version: string;
+  /**
+   * What this app answers: `all` (one listener for everything), `site` (the docs site and the
+   * reader endpoints, no admin API) or `admin` (the admin API, health and downloads, no site),
+   * the last two when `server.adminListen` gives the admin API a listener of its own.
+   */
+  surface?: AppSurface;
 }
+
+/** Which audiences one listener serves. */
+export type AppSurface = 'all' | 'site' | 'admin';
 
 /** The built app plus its full route list (for OpenAPI checks in tests). */
 export interface EnclaveApp {
@@ -37,8 +47,9 @@ export interface EnclaveApp {
 }
 
 /**
- * Builds the Koa application: admin API under /v1, /v2, /bundles, /_enclave and
- * /openapi.json; the live docs site everywhere else. It never listens or starts timers.
+ * Builds the Koa application: admin API under /v1, /v2 and /openapi.json, reader and machine
+ * endpoints under /_enclave and /bundles, the live docs site everywhere else. It never listens
+ * or starts timers.
  */
 export function createApp(deps: AppDeps): EnclaveApp {
   const { config, logger } = deps;
@@ -73,10 +84,17 @@ export function createApp(deps: AppDeps): EnclaveApp {
   app.use(allowFeedbackOrigins(config.feedback.allowedOrigins));
   const routerMiddleware = router.routes();
   const allowedMethods = router.allowedMethods({ throw: false });
+  const surface = deps.surface ?? 'all';
+  const servesAdminApi = (host: string) => surface !== 'site' && (adminHosts.size === 0 || adminHosts.has(host));
+  const servesSite = (host: string) => surface !== 'admin' && (siteHosts.size === 0 || siteHosts.has(host));
+  app.use(rejectMalformedHost({ trustProxy: config.server.trustProxy }));
   app.use(async function dispatch(ctx: Context, next: Next) {
     const host = ctx.hostname.toLowerCase();
     if (isAdminPath(ctx.path)) {
-      if (adminHosts.size > 0 && !adminHosts.has(host)) return; // falls to 404
+      // Only the admin API is filtered by host (a miss falls to 404). The feedback widget, probes
+      // and signed links answer on every name and listener: readers on a site host keep their
+      // widget, a HEALTHCHECK by IP or localhost keeps working, and none of them needs a key.
+      if (isAdminApiPath(ctx.path) && !servesAdminApi(host)) return;
       // The router's context type is a refinement of Koa's; the runtime object is the same.
       const routed = ctx as unknown as Parameters<typeof routerMiddleware>[0];
       await routerMiddleware(routed, async () => {
@@ -84,7 +102,7 @@ export function createApp(deps: AppDeps): EnclaveApp {
       });
       return;
     }
-    if (siteHandler && (siteHosts.size === 0 || siteHosts.has(host))) {
+    if (siteHandler && servesSite(host)) {
       await siteHandler(ctx, next);
       return;
     }

@@ -2,22 +2,25 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type Koa from 'koa';
 import type { Config } from '../config/schema.js';
+import { ConnectionGuard } from '../http/ConnectionGuard.js';
 
 /**
- * Starts the HTTP server with guards against slow and idle clients (header, request and
- * keep-alive timeouts, a connection cap) and resolves once it listens.
+ * Starts an HTTP server on `at` (the site's `server.host`/`port`, or `server.adminListen`) with
+ * guards against slow and idle clients (header, request and keep-alive timeouts, the
+ * connection caps of ConnectionGuard) and resolves once it listens.
  */
-export async function listen(app: Koa, server: Config['server']): Promise<{ httpServer: Server; port: number }> {
+export async function listen(app: Koa, server: Config['server'], at: { host: string; port: number } = server): Promise<{ httpServer: Server; port: number }> {
   // Node checks header/request deadlines on this interval (30 s by default), which would let a
   // trickling client hold a socket far past its deadline.
-  const httpServer = createServer({ connectionsCheckingInterval: 1000 }, app.callback());
+  const httpServer = createServer({ connectionsCheckingInterval: 1000 });
+  const guard = new ConnectionGuard({ maxConnections: server.maxConnections, maxConnectionsPerAddress: server.maxConnectionsPerAddress });
+  httpServer.on('request', guard.attach(httpServer, app.callback()));
   httpServer.headersTimeout = server.headersTimeoutMs;
   httpServer.requestTimeout = server.requestTimeoutMs;
   httpServer.keepAliveTimeout = server.keepAliveTimeoutMs;
-  httpServer.maxConnections = server.maxConnections;
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
-    httpServer.listen(server.port, server.host, () => {
+    httpServer.listen(at.port, at.host, () => {
       httpServer.off('error', reject);
       resolve();
     });

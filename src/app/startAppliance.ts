@@ -10,6 +10,7 @@ import { createFeatures, type Features } from './createFeatures.js';
 import type { ControlStore } from '../features/control/ControlStore.js';
 import { openControlStore } from '../features/control/ControlStore.js';
 import { DataDirLock } from '../platform/store/DataDirLock.js';
+import { probeWritable } from '../platform/store/probeWritable.js';
 import { appVersion } from './appVersion.js';
 import { closeGracefully, listen } from './listen.js';
 import { createInitialAdminKey, forgetInitialAdminKeyOnUse } from './bootstrap/initialAdminKey.js';
@@ -20,6 +21,10 @@ export interface RunningAppliance {
   url: string;
   port: number;
   httpServer: Server;
+  /** Where the admin API answers: `url` unless `server.adminListen` gives it a listener of its own. */
+  adminUrl: string;
+  /** The admin listener, or null when the admin API shares the site's. */
+  adminServer: Server | null;
   control: ControlStore;
   features: Features;
   /** The admin key created by this start (first start only), or null. */
@@ -43,30 +48,52 @@ export async function startAppliance(options: { config: Config; logger: Logger; 
     let publicUrl = config.server.publicUrl ?? '';
     const ctx: FeatureContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => publicUrl, version: appVersion };
     const features = await createFeatures(ctx);
-    const { app } = createApp({ config, logger, clock, control, features: features.all, version: appVersion });
+    const appDeps = { config, logger, clock, control, features: features.all, version: appVersion };
+    const { adminListen } = config.server;
+    const { app } = createApp({ ...appDeps, surface: adminListen ? 'site' : 'all' });
     const { httpServer, port } = await listen(app, config.server);
-    const host = config.server.host === '0.0.0.0' || config.server.host === '::' ? '127.0.0.1' : config.server.host;
-    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const url = localUrl(config.server.host, port);
+    let admin: { httpServer: Server; port: number } | null = null;
+    if (adminListen) {
+      try {
+        admin = await listen(createApp({ ...appDeps, surface: 'admin' }).app, config.server, adminListen);
+      } catch (err) {
+        httpServer.close();
+        throw err;
+      }
+    }
+    const adminUrl = admin && adminListen ? localUrl(adminListen.host, admin.port) : url;
     publicUrl ||= url;
-    lock.advertise(url);
+    // The CLI finds the admin API through the lock file, so it names the admin listener.
+    lock.advertise(adminUrl);
     const createdAdminKey = await createInitialAdminKey(config.dataDir, control, clock, boot.projectId);
     forgetInitialAdminKeyOnUse(config.dataDir, control);
     const removeCliKey = issueLocalCliKey(control, config.dataDir, boot.projectId, clock);
     for (const feature of features.all) await feature.start?.();
+    // A full volume does not stop the start (nothing above writes unless it must): the site is
+    // served and every write answers 507 until space is freed, with no restart needed.
+    const probe = await probeWritable(config.dataDir);
+    if (!probe.writable) logger.warn(`${probe.detail}: serving the active site version read-only; writes answer 507 until space is freed`);
     if (options.serveSample ?? true) serveSampleSite(config, features, logger);
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
-        await closeGracefully(httpServer, config.server.shutdownTimeoutMs);
+        await Promise.all([httpServer, ...(admin ? [admin.httpServer] : [])].map((server) => closeGracefully(server, config.server.shutdownTimeoutMs)));
         for (const feature of [...features.all].reverse()) await feature.stop?.().catch((err) => logger.error({ err, feature: feature.name }, 'feature stop failed'));
         await control.document.flush();
         removeCliKey();
         lock.release();
       })());
-    return { url, port, httpServer, control, features, createdAdminKey, projectId: boot.projectId, stop };
+    return { url, port, httpServer, adminUrl, adminServer: admin?.httpServer ?? null, control, features, createdAdminKey, projectId: boot.projectId, stop };
   } catch (err) {
     lock.release();
     throw err;
   }
+}
+
+/** A URL this machine can use to reach a listener on `host` (wildcard addresses become loopback). */
+function localUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }

@@ -24,13 +24,15 @@ const FLAG_STRONG_ENCRYPTION = 0x0040;
 const METHOD_STORED = 0;
 const METHOD_DEFLATE = 8;
 const MAX_NAME_LENGTH = 1024;
+/** NAME_MAX of Linux file systems (ext4, xfs, tmpfs, overlayfs): longer names can't be created. */
+const MAX_SEGMENT_BYTES = 255;
 // eslint-disable-next-line no-control-regex
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 /**
  * Applies the safety rules to every entry of a bundle before a byte is extracted: names
  * (no `..`, absolute paths, drive letters, backslashes, NUL or control characters, empty
- * segments), file types (no symlinks, devices, FIFOs), duplicates (exact and case-insensitive,
+ * segments, segments over 255 bytes), file types (no symlinks, devices, FIFOs), duplicates (exact and case-insensitive,
  * and a file shadowing a directory), encryption, compression method, and the caps on entry
  * count, total uncompressed size and per-entry compression ratio.
  */
@@ -102,6 +104,8 @@ export function unsafeNameReason(path: string): string | null {
     if (segment === '..') return 'contains a ".." segment';
     if (segment === '.') return 'contains a "." segment';
     if (segment === '') return 'contains an empty path segment';
+    const bytes = Buffer.byteLength(segment, 'utf8');
+    if (bytes > MAX_SEGMENT_BYTES) return `path segment of ${bytes} bytes is longer than the ${MAX_SEGMENT_BYTES}-byte limit for a file or folder name`;
   }
   return null;
 }

@@ -83,7 +83,7 @@ function startBanner(running: RunningAppliance, config: Config, env: NodeJS.Proc
     `Enclave ${running.url} ready`,
     `  config file:    ${configFile}`,
     `  data directory: ${resolve(config.dataDir)}`,
-    `  admin API:      ${running.url}/v1  (OpenAPI: ${running.url}/openapi.json)`,
+    `  admin API:      ${running.adminUrl}/v1  (OpenAPI: ${running.adminUrl}/openapi.json)`,
     `  docs site:      ${running.url}/`,
     ...(sites.length ? ['  sites (by Host name):', ...sites] : []),
     '',

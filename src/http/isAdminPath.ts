@@ -1,7 +1,20 @@
-/** Path prefixes that belong to the admin API; every other path is the docs site. */
-const ADMIN_PREFIXES = ['/v1/', '/v2/', '/bundles/', '/_enclave/'];
+/** Path prefixes answered by the router (admin API, health, feedback, signed downloads); every other path is the docs site. */
+const ROUTER_PREFIXES = ['/v1/', '/v2/', '/bundles/', '/_enclave/'];
+/** Path prefixes of the admin API proper: everything behind an admin key. */
+const ADMIN_API_PREFIXES = ['/v1/', '/v2/'];
 
-/** True when `path` is answered by the admin API rather than the live site. */
+const underAny = (path: string, prefixes: string[]) => prefixes.some((p) => path.startsWith(p) || path === p.slice(0, -1));
+
+/** True when `path` is answered by the router rather than the live site. */
 export function isAdminPath(path: string): boolean {
-  return path === '/openapi.json' || ADMIN_PREFIXES.some((p) => path.startsWith(p) || path === p.slice(0, -1));
+  return path === '/openapi.json' || underAny(path, ROUTER_PREFIXES);
+}
+
+/**
+ * True for the admin API proper (`/v1`, `/v2`, `/openapi.json`). The other router paths are
+ * for readers and machines without an admin key: the feedback widget (`/_enclave/feedback`,
+ * `/_enclave/health`), probes (`/_enclave/ready`) and signed download links (`/bundles/`).
+ */
+export function isAdminApiPath(path: string): boolean {
+  return path === '/openapi.json' || underAny(path, ADMIN_API_PREFIXES);
 }

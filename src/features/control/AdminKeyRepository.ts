@@ -13,6 +13,8 @@ export class AdminKeyRepository {
 
   constructor(private readonly store: JsonStore<ControlData>) {
     this.reindex();
+    // A refused write swaps in fresh records from disk: the index must point at those.
+    store.onRestore(() => this.reindex());
   }
 
   /** The key record stored under `hash`, or undefined. */

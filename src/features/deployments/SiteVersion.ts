@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { openVersionFile } from './site/openVersionFile.js';
 
 /** One stored representation of a served file (identity, gzip or brotli). */
 export interface FileVariant {
@@ -90,7 +89,7 @@ export class SiteVersion {
   async cachedBody(variant: FileVariant): Promise<Buffer | null> {
     if (variant.body) return variant.body;
     if (variant.size > CACHE_FILE_BYTES || this.cachedBytes + variant.size > CACHE_BUDGET_BYTES) return null;
-    variant.loading ??= readFile(variant.absPath, { flag: constants.O_RDONLY | constants.O_NOFOLLOW }).then((data) => {
+    variant.loading ??= readVersionFile(variant.absPath).then((data) => {
       // Files are immutable once activated; a size change means the disk was tampered with.
       if (data.length !== variant.size) throw new Error(`site file changed on disk: ${variant.absPath}`);
       if (!variant.body) this.cachedBytes += data.length;
@@ -102,5 +101,14 @@ export class SiteVersion {
     } finally {
       variant.loading = undefined;
     }
+  }
+}
+
+async function readVersionFile(absPath: string): Promise<Buffer> {
+  const handle = await openVersionFile(absPath);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
   }
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { storedManifestSchema, type BundleManifest } from '../../bundle/bundleManifest.js';
 import type { FileExtras } from '../../bundle/precompressSiteFiles.js';
@@ -26,6 +26,10 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
   const manifest: BundleManifest = storedManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
   const extras = JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>;
   const files = new Map<string, ServedFile>();
+  // Served paths are built on the version directory's real path: openVersionFile then refuses
+  // any file whose opened path differs, i.e. one reached through a symlink inside the version.
+  const root = await realpath(layout.dir);
+  const real = { files: join(root, relative(layout.dir, layout.files)), encoded: join(root, relative(layout.dir, layout.encoded)) };
   for (const entry of manifest.files) {
     // The verifier already refused unsafe names; the resolve-and-prefix check is done again
     // here, once per file, so no request can ever be answered from outside the version.
@@ -33,12 +37,12 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
     const type = siteFileType(entry.path);
     const tag = entry.sha256.slice(0, 32);
     const extra = extras[entry.path] ?? {};
-    const encodedBase = join(layout.encoded, entry.path);
+    const encodedBase = join(real.encoded, entry.path);
     files.set(entry.path, {
       path: entry.path,
       contentType: type.contentType,
       cacheControl: isHashedAsset(entry.path) ? IMMUTABLE : REVALIDATE,
-      identity: { absPath: join(layout.files, entry.path), size: entry.size, etag: `"${tag}"` },
+      identity: { absPath: join(real.files, entry.path), size: entry.size, etag: `"${tag}"` },
       gzip: extra.gzip === undefined ? undefined : { absPath: `${encodedBase}.gz`, size: extra.gzip, etag: `"${tag}-gz"` },
       br: extra.br === undefined ? undefined : { absPath: `${encodedBase}.br`, size: extra.br, etag: `"${tag}-br"` },
       scriptHashes: extra.scriptHashes,

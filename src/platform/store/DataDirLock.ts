@@ -1,5 +1,6 @@
 import { closeSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDiskFull } from './isDiskFull.js';
 
 /** Another live process owns the data directory. */
 export class DataDirLockedError extends Error {
@@ -22,8 +23,16 @@ export class DataDirLock {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         const fd = openSync(path, 'wx', 0o600);
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
+        try {
+          writeSync(fd, String(process.pid));
+        } catch (err) {
+          // A full volume still let the file be created, which is the lock itself; only the
+          // owner's pid (for messages and stale-lock takeover) is missing. Starting read-only
+          // beats refusing to serve the site at all.
+          if (!isDiskFull(err)) throw err;
+        } finally {
+          closeSync(fd);
+        }
         return new DataDirLock(path);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;

@@ -22,11 +22,14 @@ export interface JsonStoreOptions<T> {
  */
 export class JsonStore<T extends { schemaVersion: number }> {
   private readonly db: Low<T>;
+  private readonly adapter: DurableJsonAdapter<T>;
   private writing: Promise<void> | null = null;
   private pending: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
+  private readonly restoreListeners: (() => void)[] = [];
 
   private constructor(private readonly options: JsonStoreOptions<T>) {
-    this.db = new Low<T>(new DurableJsonAdapter<T>(options.path), options.defaults());
+    this.adapter = new DurableJsonAdapter<T>(options.path);
+    this.db = new Low<T>(this.adapter, options.defaults());
   }
 
   /** Opens (creating if absent) and migrates the document; a damaged file is refused. */
@@ -57,11 +60,21 @@ export class JsonStore<T extends { schemaVersion: number }> {
     return this.db.data;
   }
 
-  /** Applies `mutate` now and resolves once the change is durable. */
+  /**
+   * Applies `mutate` now and resolves once the change is durable. A change that leaves the
+   * document as it is on disk writes nothing, so boot-time recoveries that find nothing to
+   * recover still succeed on a full volume.
+   */
   async update<R>(mutate: (data: T) => R): Promise<R> {
     const result = mutate(this.db.data);
+    if (!this.writing && this.adapter.matchesDisk(this.db.data)) return result;
     await this.scheduleWrite();
     return result;
+  }
+
+  /** Calls `listener` whenever a refused write put fresh records from disk in place of the data (indexes must be rebuilt). */
+  onRestore(listener: () => void): void {
+    this.restoreListeners.push(listener);
   }
 
   /** Resolves once every change made so far is on disk. */
@@ -92,13 +105,15 @@ export class JsonStore<T extends { schemaVersion: number }> {
       await this.db.write();
     } catch (err) {
       // The disk refused the write (full, read-only, …). Every change not yet durable fails
-      // with it, and memory goes back to what is on disk, so a later write can't persist
-      // changes whose callers were told they failed.
+      // with it. Memory goes back to what is on disk synchronously, before any caller hears of
+      // the refusal and before the write flag clears: a read, a retry or the next write issued
+      // in reaction to the refusal must never see or persist the refused changes.
+      this.db.data = this.adapter.lastDurable() ?? this.options.defaults();
+      for (const listener of this.restoreListeners) listener();
       const waiting = this.pending;
       this.pending = null;
       this.writing = null;
       waiting?.reject(err);
-      await this.db.read().catch(() => {});
       throw err;
     }
     const next = this.pending;

@@ -1,16 +1,14 @@
-import { constants } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { Context, Middleware } from 'koa';
+import { AppError } from '../../../platform/AppError.js';
 import type { LiveSite } from '../LiveSite.js';
 import type { FileVariant, ServedFile, SiteVersion } from '../SiteVersion.js';
 import { acceptedEncodings } from './chooseEncoding.js';
+import { openVersionFile } from './openVersionFile.js';
 import { resolveSitePath } from './resolveSitePath.js';
 import { PLAIN_PAGE_POLICY, siteSecurityPolicy } from './siteSecurityPolicy.js';
 import { UNAVAILABLE_PAGE } from './unavailablePage.js';
 
 const EMPTY = Buffer.alloc(0);
-/** The activation wrote every file itself, so a symlink here means tampering: never follow one. */
-const READ_NO_SYMLINK = constants.O_RDONLY | constants.O_NOFOLLOW;
 const NOT_FOUND_TEXT = 'Not found\n';
 
 /**
@@ -118,14 +116,18 @@ async function sendFile(ctx: Context, version: SiteVersion, file: ServedFile, st
       release();
       return;
     }
-    const handle = await open(variant.absPath, READ_NO_SYMLINK);
+    const handle = await openVersionFile(variant.absPath);
     const stream = handle.createReadStream({ highWaterMark: 256 * 1024 });
     stream.once('close', release);
     ctx.body = stream;
     ctx.length = variant.size;
   } catch (err) {
     release();
-    throw err;
+    if (!(err instanceof AppError && err.status === 404)) throw err;
+    // The file is not a plain file of the version (a symlink was put in its path): answer as
+    // if it did not exist, without the headers already set for the file.
+    for (const name of ['Content-Encoding', 'ETag', 'Vary', 'Content-Length']) res.removeHeader(name);
+    sendText(ctx, 404, NOT_FOUND_TEXT);
   }
 }
 
