@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs';
 import { systemClock } from '../platform/Clock.js';
 import type { Config } from '../config/schema.js';
 import { DataDirLock } from '../platform/store/DataDirLock.js';
+import { SigningKeyring, type SigningKeyInfo } from '../bundle/SigningKeyring.js';
+import { retireSigningKey } from '../features/signingKeys/retireSigningKey.js';
+import { rotateSigningKey } from '../features/signingKeys/rotateSigningKey.js';
 import { createControlOperations, type SiteInput } from '../features/control/createControlOperations.js';
 import { localCliKeyPath } from '../features/control/localCliKey.js';
 import { ApiClient } from './ApiClient.js';
@@ -31,7 +34,7 @@ export interface SiteView {
 }
 
 /**
- * What `enclave keys` and `enclave sites` do, the same way whether they talk to the running
+ * What `enclave keys` (admin and signing keys) and `enclave sites` do, the same way whether they talk to the running
  * server's API or, with no server, to the store directly. Failures throw (AppError offline,
  * ApiError through the API).
  */
@@ -45,6 +48,11 @@ export interface ControlBackend {
   addSite(input: SiteInput & { projectId?: string }): Promise<SiteView>;
   updateSite(domain: string, change: { source?: string; ref?: string | null }): Promise<SiteView>;
   removeSite(domain: string): Promise<void>;
+  listSigningKeys(): Promise<SigningKeyInfo[]>;
+  /** Makes a new key the one that signs new links; returns it. */
+  rotateSigningKey(): Promise<SigningKeyInfo>;
+  /** Retires a key: links it signed answer 403 from then on. Returns the keys left. */
+  retireSigningKey(kid: string): Promise<SigningKeyInfo[]>;
 }
 
 /**
@@ -89,6 +97,13 @@ export async function withControlBackend<T>(config: Config, io: CliIo, work: (ba
       addSite: (input) => ops.addSite(input.projectId ?? defaultProject(), input),
       updateSite: (domain, change) => ops.updateSite(siteProject(domain), domain, change),
       removeSite: (domain) => ops.removeSite(siteProject(domain), domain),
+      listSigningKeys: async () => SigningKeyring.load(config.dataDir).list(),
+      rotateSigningKey: () => rotateSigningKey(SigningKeyring.load(config.dataDir), systemClock),
+      async retireSigningKey(kid) {
+        const keyring = SigningKeyring.load(config.dataDir);
+        await retireSigningKey(keyring, kid);
+        return keyring.list();
+      },
     });
   });
 }
@@ -105,5 +120,8 @@ function apiBackend(client: ApiClient): ControlBackend {
     addSite: (input) => client.request('POST', '/v1/sites', { domain: input.domain, source: input.source, ...(input.ref ? { ref: input.ref } : {}) }),
     updateSite: (domain, change) => client.request('PATCH', site(domain), change),
     removeSite: async (domain) => void (await client.request('DELETE', site(domain))),
+    listSigningKeys: async () => (await client.request<{ keys: SigningKeyInfo[] }>('GET', '/v1/signing-keys')).keys,
+    rotateSigningKey: () => client.request('POST', '/v1/signing-keys/rotate'),
+    retireSigningKey: async (kid) => (await client.request<{ keys: SigningKeyInfo[] }>('DELETE', `/v1/signing-keys/${encodeURIComponent(kid)}`)).keys,
   };
 }
