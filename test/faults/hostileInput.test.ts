@@ -28,7 +28,7 @@ let operations: { method: string; path: string; secured: boolean; hasBody: boole
 
 test.before(async () => {
   const site = await makeTinySite(2);
-  app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source: site }, { domain: 'docs.test.internal', source: site }], feedback: { perClientPerMinute: 100_000 }, analytics: { requestsPerHour: 100_000 } } });
+  app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source: site }, { domain: 'docs.test.internal', source: site }], feedback: { perClientPerMinute: 100_000, perPagePerMinute: 100_000, globalPerMinute: 100_000 }, analytics: { requestsPerHour: 100_000 } } });
   const { job } = await exportToBundle(app, 'tiny.test');
   bundleFile = app.features.exports.jobs.find(job.jobId)!.bundle!.file;
   const zip = join(await makeTempDir('enclave-hostile-'), 'v1.zip');

@@ -7,6 +7,12 @@ import { acceptedEncodings } from './chooseEncoding.js';
 import { resolveSitePath } from './resolveSitePath.js';
 import { PLAIN_PAGE_POLICY, siteSecurityPolicy } from './siteSecurityPolicy.js';
 import { UNAVAILABLE_PAGE } from './unavailablePage.js';
+import type { PageServedHook } from './PageServedHook.js';
+
+/** Optional observers of the site handler, read on every request so they can be set after it is built. */
+export interface SiteHandlerHooks {
+  onPageServed?: PageServedHook;
+}
 
 const EMPTY = Buffer.alloc(0);
 /** The activation wrote every file itself, so a symlink here means tampering: never follow one. */
@@ -20,7 +26,7 @@ const NOT_FOUND_TEXT = 'Not found\n';
  * `404.html` with status 404, and a 503 page while no version is active. A request holds the
  * version it started on until its body is sent, so a switch or a prune can't pull files away.
  */
-export function createSiteHandler(live: LiveSite): Middleware {
+export function createSiteHandler(live: LiveSite, hooks: SiteHandlerHooks = {}): Middleware {
   return async function siteHandler(ctx: Context): Promise<void> {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -51,6 +57,7 @@ export function createSiteHandler(live: LiveSite): Middleware {
           return;
         }
         await sendFile(ctx, version, file, 200);
+        if (hooks.onPageServed && ctx.method === 'GET') notifyPageServed(hooks.onPageServed, ctx, version, candidate.file);
         return;
       }
       const older = live.olderAsset(resolution.candidates[0].file);
@@ -126,6 +133,14 @@ async function sendFile(ctx: Context, version: SiteVersion, file: ServedFile, st
   } catch (err) {
     release();
     throw err;
+  }
+}
+
+function notifyPageServed(hook: PageServedHook, ctx: Context, version: SiteVersion, file: string): void {
+  try {
+    hook({ domain: version.domain, version: version.version, file, userAgent: ctx.req.headers['user-agent'], address: ctx.ip });
+  } catch {
+    // Counting a view must never cost the reader the page.
   }
 }
 

@@ -5,9 +5,11 @@ import {
   FEEDBACK_SOURCES,
   FEEDBACK_STATUSES,
   type FeedbackEntry,
-  type FeedbackSource,
+  type FeedbackFilter,
+  type FeedbackPageKey,
   type FeedbackStatus,
   type FeedbackSubmission,
+  type PageFeedbackCounts,
 } from '../FeedbackEntry.js';
 import { fsyncDirectory } from '../../../platform/store/writeFileDurably.js';
 import { FeedbackIdSource } from './FeedbackIdSource.js';
@@ -16,30 +18,7 @@ import { entryRecord, feedbackIdFromParts, feedbackIdParts, parseFeedbackRecord,
 import { loadSegment } from './loadSegment.js';
 import { readLines } from './readLines.js';
 import { RecentRecords } from './RecentRecords.js';
-import { SegmentAppender } from './SegmentAppender.js';
-
-/** Filters shared by listing and per-page counts. */
-export interface FeedbackFilter {
-  fromMs?: number;
-  toMs?: number;
-  source?: FeedbackSource;
-  statuses?: readonly FeedbackStatus[];
-}
-
-/** A keyset position: the last entry of the previous page. */
-export interface FeedbackPageKey {
-  createdAtMs: number;
-  id: string;
-}
-
-/** Counts for one page of the docs site. */
-export interface PageFeedbackCounts {
-  path: string;
-  helpful: number;
-  notHelpful: number;
-  code: number;
-  total: number;
-}
+import { SegmentAppender } from '../../../platform/store/SegmentAppender.js';
 
 /** Figures from opening the log (startup logging and the benchmark). */
 export interface FeedbackLogStats {
@@ -169,7 +148,7 @@ export class FeedbackLog {
     const counts = index.countByPath(toIndexFilter(filter), FEEDBACK_SOURCES.indexOf('code_snippet'));
     const pages: PageFeedbackCounts[] = [];
     for (let p = 0; p < counts.total.length; p++) {
-      if (counts.total[p] > 0) pages.push({ path: index.pathOf(p), helpful: counts.helpful[p], notHelpful: counts.notHelpful[p], code: counts.code[p], total: counts.total[p] });
+      if (counts.total[p] > 0) pages.push({ path: index.pathOf(p), thumbsUp: counts.helpful[p], thumbsDown: counts.notHelpful[p], code: counts.code[p], total: counts.total[p] });
     }
     return pages.sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }

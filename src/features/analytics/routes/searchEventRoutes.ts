@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
+import type { RateLimiter } from '../../../http/RateLimiter.js';
+import { AppError } from '../../../platform/AppError.js';
+import type { AnalyticsReports } from '../AnalyticsReports.js';
+
+const query = z.string().trim().min(1).max(200);
+/** What the search box beacons: a settled query with its result count, or the result opened. */
+const searchEventBody = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('search'), query, results: z.number().int().min(0).max(10_000) }),
+  z.strictObject({ type: z.literal('click'), query, path: z.string().min(1).max(1024).startsWith('/') }),
+]);
+
+/** `POST /_enclave/search-events`: the exported site's search box reports here (no key, same origin only). */
+export function searchEventRoutes(deps: { reports: AnalyticsReports; limiter: RateLimiter }): RouteSpec[] {
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/_enclave/search-events',
+      summary: 'Record a search of the live site, or the result a reader opened',
+      tag: 'analytics',
+      auth: 'public',
+      body: searchEventBody,
+      bodyLimitBytes: 2048,
+      rateLimit: { limiter: deps.limiter, key: (ctx) => ctx.ip },
+      responses: {
+        204: { description: 'Recorded (or collection is off)' },
+        400: { description: 'Not a search event' },
+        403: { description: 'Sent from another site' },
+        429: { description: 'Too many events from this address or from all clients (Retry-After)' },
+        507: { description: 'The data volume is below its free-space floor; nothing was stored' },
+      },
+      async handler(ctx, { body }) {
+        // Beacons are same-origin by design: a page elsewhere has no business adding searches.
+        const origin = ctx.get('Origin');
+        if (origin && origin !== ctx.origin) throw AppError.forbidden('Search events are accepted from the docs site itself only');
+        await deps.reports.recordSearchEvent(body);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.status = 204;
+      },
+    }),
+  ];
+}
