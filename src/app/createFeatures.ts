@@ -3,13 +3,14 @@ import { createAgentFeature } from '../features/agent/agentFeature.js';
 import { createDeploymentsFeature, type DeploymentsFeature } from '../features/deployments/deploymentsFeature.js';
 import { createExportsFeature, type ExportsFeature } from '../features/exports/exportsFeature.js';
 import { createFeedbackFeature } from '../features/feedback/feedbackFeature.js';
-import { createAnalyticsFeature } from '../features/analytics/analyticsFeature.js';
+import { createAnalyticsFeature, type AnalyticsFeature } from '../features/analytics/analyticsFeature.js';
 import { RateLimiter } from '../http/RateLimiter.js';
 
 /** Every feature module, wired to the ones it depends on. */
 export interface Features {
   deployments: DeploymentsFeature;
   exports: ExportsFeature;
+  analytics: AnalyticsFeature;
   all: Feature[];
 }
 
@@ -25,5 +26,5 @@ export async function createFeatures(ctx: FeatureContext): Promise<Features> {
   const analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
   if (analytics.onPageServed) deployments.setPageServedHook(analytics.onPageServed);
   const agent = await createAgentFeature(ctx);
-  return { deployments, exports, all: [deployments, exports, feedback, analytics, agent] };
+  return { deployments, exports, analytics, all: [deployments, exports, feedback, analytics, agent] };
 }

@@ -66,6 +66,8 @@ export async function createAnalyticsFeature(ctx: FeatureContext, deps: { active
     },
     async stop() {
       await scheduler.stop();
+      // Days that ended are written as rollups now, so the next start reads counts, not events.
+      await log.closeDaysBefore(today()).catch((err) => logger.warn({ err }, 'could not write analytics rollups'));
       await log.close();
       await salt.settled();
     },
