@@ -24,7 +24,7 @@ export async function createFeatures(ctx: FeatureContext): Promise<Features> {
   const analyticsLimiter = new RateLimiter('analytics', ctx.config.analytics.requestsPerHour, 60 * 60_000, ctx.clock);
   const feedback = await createFeedbackFeature(ctx, { activeSite: deployments.activeSite, analyticsLimiter });
   const analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
-  if (analytics.onPageServed) deployments.setPageServedHook(analytics.onPageServed);
+  if (analytics.onPageServed) deployments.setPageServedHook(analytics.onPageServed, analytics.searchEventsPath);
   const agent = await createAgentFeature(ctx);
   return { deployments, exports, analytics, all: [deployments, exports, feedback, analytics, agent] };
 }

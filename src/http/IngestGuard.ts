@@ -37,6 +37,11 @@ export class IngestGuard {
     this.limiter = new RateLimiter(`${options.name}-global`, options.perMinute, 60_000, options.clock);
   }
 
+  /** Measures the free space now (at startup, so the first writes are judged on a real figure). */
+  measure(): Promise<void> {
+    return this.refresh();
+  }
+
   /** Decides one write without waiting: the free space is the last one measured (refreshed in the background). */
   admitNow(): IngestVerdict {
     if (this.isStale()) void this.refresh();

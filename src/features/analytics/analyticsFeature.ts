@@ -9,7 +9,7 @@ import { AnalyticsLog } from './AnalyticsLog.js';
 import { createAnalyticsReports } from './AnalyticsReports.js';
 import { recordPageView } from './recordPageView.js';
 import { analyticsReportRoutes } from './routes/analyticsReportRoutes.js';
-import { searchEventRoutes } from './routes/searchEventRoutes.js';
+import { SEARCH_EVENTS_PATH, searchEventRoutes } from './routes/searchEventRoutes.js';
 import { VisitorSalt } from './VisitorSalt.js';
 
 /** The analytics module plus what tests and the benchmark reach into. */
@@ -18,6 +18,8 @@ export interface AnalyticsFeature extends Feature {
   salt: VisitorSalt;
   /** Counts a served page (the site handler calls it; null when `analytics.collect` is false). */
   onPageServed: PageServedHook | null;
+  /** Where the site's search box beacons to (routes/searchEventRoutes). */
+  searchEventsPath: string;
   /** Retention and day closing once with `now` (the cron task's body). */
   applyRetention(now: Date): Promise<string[]>;
 }
@@ -36,6 +38,7 @@ export async function createAnalyticsFeature(ctx: FeatureContext, deps: { active
   logger.info({ ...log.stats }, 'analytics loaded');
   const salt = await VisitorSalt.open(`${config.dataDir}/analytics`, clock, logger);
   const guard = new IngestGuard({ name: 'analytics', perMinute: settings.eventsPerMinute, minFreeBytes: config.limits.minFreeBytes, dataDir: config.dataDir, clock });
+  await guard.measure();
   const reports = createAnalyticsReports({ log, activeSite: deps.activeSite, guard, clock, collect: settings.collect });
   const projects = new Map<string, string | null>();
   // Looked up once per domain: the sites list changes rarely, and this runs for every page served.
@@ -58,6 +61,7 @@ export async function createAnalyticsFeature(ctx: FeatureContext, deps: { active
     ],
     log,
     salt,
+    searchEventsPath: SEARCH_EVENTS_PATH,
     onPageServed: settings.collect ? (page) => recordPageView({ log, salt, guard, clock, projectOf }, page) : null,
     applyRetention,
     async start() {

@@ -18,8 +18,8 @@ export interface DeploymentsFeature extends Feature {
   deployer: SiteDeployer;
   /** Lets scheduled re-exports call the export module (created after this one). */
   setReexporter(reexporter: Reexporter): void;
-  /** Lets the analytics module (created after this one) count pages as they are served. */
-  setPageServedHook(hook: PageServedHook): void;
+  /** Lets the analytics module (created after this one) count pages as they are served, and name its search-event path. */
+  setPageServedHook(hook: PageServedHook, searchEventsPath?: string): void;
   /** One scheduled re-export run (the cron task's body), callable directly by tests. */
   runReexport(entry: ReexportEntry, now: Date): Promise<ReexportOutcome>;
 }
@@ -53,8 +53,9 @@ export async function createDeploymentsFeature(ctx: FeatureContext): Promise<Dep
     setReexporter(fn) {
       reexporter = fn;
     },
-    setPageServedHook(hook) {
+    setPageServedHook(hook, searchEventsPath) {
       siteHooks.onPageServed = hook;
+      siteHooks.searchEventsPath = searchEventsPath;
     },
     runReexport,
     readiness: () => deployer.readiness(),

@@ -4,6 +4,9 @@ import type { RateLimiter } from '../../../http/RateLimiter.js';
 import { AppError } from '../../../platform/AppError.js';
 import type { AnalyticsReports } from '../AnalyticsReports.js';
 
+/** Where the search box posts its beacons. */
+export const SEARCH_EVENTS_PATH = '/_enclave/search-events';
+
 const query = z.string().trim().min(1).max(200);
 /** What the search box beacons: a settled query with its result count, or the result opened. */
 const searchEventBody = z.discriminatedUnion('type', [
@@ -11,12 +14,22 @@ const searchEventBody = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('click'), query, path: z.string().min(1).max(1024).startsWith('/') }),
 ]);
 
+/** True when there is no Origin (not a browser) or it names the host the request came to. */
+function isSameOrigin(origin: string, host: string): boolean {
+  if (!origin) return true;
+  try {
+    return new URL(origin).host === host.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 /** `POST /_enclave/search-events`: the exported site's search box reports here (no key, same origin only). */
 export function searchEventRoutes(deps: { reports: AnalyticsReports; limiter: RateLimiter }): RouteSpec[] {
   return [
     defineRoute({
       method: 'POST',
-      path: '/_enclave/search-events',
+      path: SEARCH_EVENTS_PATH,
       summary: 'Record a search of the live site, or the result a reader opened',
       tag: 'analytics',
       auth: 'public',
@@ -32,8 +45,7 @@ export function searchEventRoutes(deps: { reports: AnalyticsReports; limiter: Ra
       },
       async handler(ctx, { body }) {
         // Beacons are same-origin by design: a page elsewhere has no business adding searches.
-        const origin = ctx.get('Origin');
-        if (origin && origin !== ctx.origin) throw AppError.forbidden('Search events are accepted from the docs site itself only');
+        if (!isSameOrigin(ctx.get('Origin'), ctx.host)) throw AppError.forbidden('Search events are accepted from the docs site itself only');
         await deps.reports.recordSearchEvent(body);
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 204;

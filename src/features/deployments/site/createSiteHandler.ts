@@ -12,6 +12,8 @@ import type { PageServedHook } from './PageServedHook.js';
 /** Optional observers of the site handler, read on every request so they can be set after it is built. */
 export interface SiteHandlerHooks {
   onPageServed?: PageServedHook;
+  /** Where the site's search box may send its events (analytics on), announced in a response header. */
+  searchEventsPath?: string;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -57,7 +59,11 @@ export function createSiteHandler(live: LiveSite, hooks: SiteHandlerHooks = {}):
           return;
         }
         await sendFile(ctx, version, file, 200);
-        if (hooks.onPageServed && ctx.method === 'GET') notifyPageServed(hooks.onPageServed, ctx, version, candidate.file);
+        if (hooks.onPageServed) {
+          // Tells the site's search box where to report (see theme.js); absent, it reports nothing.
+          if (hooks.searchEventsPath) ctx.res.setHeader('Enclave-Search-Events', hooks.searchEventsPath);
+          if (ctx.method === 'GET') notifyPageServed(hooks.onPageServed, ctx, version, candidate.file);
+        }
         return;
       }
       const older = live.olderAsset(resolution.candidates[0].file);
