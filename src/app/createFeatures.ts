@@ -5,6 +5,7 @@ import { createExportsFeature, type ExportsFeature } from '../features/exports/e
 import { createFeedbackFeature } from '../features/feedback/feedbackFeature.js';
 import { createAnalyticsFeature, type AnalyticsFeature } from '../features/analytics/analyticsFeature.js';
 import { RateLimiter } from '../http/RateLimiter.js';
+import { createDashboardFeature } from '../features/dashboard/dashboardFeature.js';
 
 /** Every feature module, wired to the ones it depends on. */
 export interface Features {
@@ -26,5 +27,6 @@ export async function createFeatures(ctx: FeatureContext): Promise<Features> {
   const analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
   if (analytics.onPageServed) deployments.setPageServedHook(analytics.onPageServed, analytics.searchEventsPath);
   const agent = await createAgentFeature(ctx);
-  return { deployments, exports, analytics, all: [deployments, exports, feedback, analytics, agent] };
+  const dashboard = await createDashboardFeature();
+  return { deployments, exports, analytics, all: [deployments, exports, feedback, analytics, agent, dashboard] };
 }
