@@ -49,7 +49,7 @@ test('dashboard in real Chromium: sign in with a key, charts drawn from the test
   const today = new Date().toISOString().slice(0, 10);
   t.deepEqual(await page.locator('#views-days tbody tr').first().locator('td').allTextContents(), [today, '3', '1']);
   t.regex((await page.locator('#visitors-totals').textContent()) ?? '', /3 visitors: 2 human, 1 AI/);
-  const rows = await page.locator('#top-pages tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+  const rows = await page.locator('#top-pages tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
   t.deepEqual(rows, [['/', '2', '0', '2'], ['/guides/start', '1', '1', '2']]);
   t.true((await page.locator('#top-searches').textContent())?.includes('install'));
   t.true((await page.locator('#empty-searches').textContent())?.includes('kubernetes'));
