@@ -7,6 +7,7 @@ import { SegmentAppender } from '../../platform/store/SegmentAppender.js';
 import { fsyncDirectory, writeFileDurably } from '../../platform/store/writeFileDurably.js';
 import { eventLine, parseEventLine, type AnalyticsEvent } from './AnalyticsEvent.js';
 import { DayRollup, type DayRollupJson } from './DayRollup.js';
+import { TextInterner } from './TextInterner.js';
 
 /** One UTC day of one project: its events file, its counts, and what still waits to be written. */
 interface Day {
@@ -53,6 +54,8 @@ export class AnalyticsLog {
   private pendingCount = 0;
   /** Events refused because the in-memory batch was full (a disk far slower than the traffic). */
   dropped = 0;
+  /** Numbers of paths and queries, shared by every day (see TextInterner). */
+  readonly texts = new TextInterner();
 
   private constructor(
     private readonly root: string,
@@ -196,7 +199,7 @@ export class AnalyticsLog {
     if (!day) {
       const name = new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
       const dir = join(this.root, projectId);
-      day = { projectId, day: dayNumber, rollup: new DayRollup(), segmentPath: join(dir, `${name}.jsonl`), rollupPath: join(dir, `${name}.rollup.json`), appender: null, loadedSize: 0, pending: [], persisted: false };
+      day = { projectId, day: dayNumber, rollup: new DayRollup(this.texts), segmentPath: join(dir, `${name}.jsonl`), rollupPath: join(dir, `${name}.rollup.json`), appender: null, loadedSize: 0, pending: [], persisted: false };
       days.set(dayNumber, day);
     }
     return day;
@@ -206,7 +209,7 @@ export class AnalyticsLog {
     const size = (await stat(day.segmentPath)).size;
     const stored = await readRollup(day.rollupPath);
     if (stored && stored.rawBytes === size && day.day < today) {
-      day.rollup = DayRollup.fromJSON(stored);
+      day.rollup = DayRollup.fromJSON(stored, this.texts);
       day.loadedSize = size;
       day.persisted = true;
       return;

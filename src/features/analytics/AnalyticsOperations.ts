@@ -58,11 +58,7 @@ const byTotalThenPath = (a: PageCounts, b: PageCounts) => b.total - a.total || (
 
 /** Views per page, most viewed first, with totals; `version` narrows to one deployed version. */
 export function reportViews(log: AnalyticsLog, projectId: string, range: AnalyticsRange & { version?: string }, page: PageRequest): CountsReport {
-  return sumByPath(log, projectId, range, page, function* (rollup) {
-    for (const row of rollup.views.values()) {
-      if ((range.domain === undefined || row.domain === range.domain) && (range.version === undefined || row.version === range.version)) yield row;
-    }
-  });
+  return sumByPath(log, projectId, range, page, (rollup) => rollup.views.values(), (row) => (range.domain === undefined || row.domain === range.domain) && (range.version === undefined || row.version === range.version));
 }
 
 /**
@@ -71,9 +67,7 @@ export function reportViews(log: AnalyticsLog, projectId: string, range: Analyti
  * across days: a range's figure is the sum of its days'.
  */
 export function reportVisitors(log: AnalyticsLog, projectId: string, range: AnalyticsRange, page: PageRequest): CountsReport {
-  return sumByPath(log, projectId, range, page, function* (rollup) {
-    for (const row of rollup.visitors.values()) if (range.domain === undefined || row.domain === range.domain) yield row;
-  });
+  return sumByPath(log, projectId, range, page, (rollup) => rollup.visitors.values(), (row) => range.domain === undefined || row.domain === range.domain);
 }
 
 /** Paging of a report, and whether to add the daily series. */
@@ -83,80 +77,94 @@ export interface PageRequest {
   byDay: boolean;
 }
 
+interface CountRow {
+  domain: string;
+  pathId: number;
+  human: number;
+  ai: number;
+}
+
 /**
- * Adds up the rows `rowsOf` picks from each day in range per path. A row with a null path is
- * a site-wide figure: when a day has any, the day's totals are those, not the pages' sum.
+ * Adds up per path the rows `rowsOf` gives for each day in range that `keep` accepts, in arrays
+ * indexed by path number. A row with pathId -1 is a site-wide figure: when a day has any, the
+ * day's totals are those, not the pages' sum.
  */
-function sumByPath(log: AnalyticsLog, projectId: string, range: AnalyticsRange, page: PageRequest, rowsOf: (rollup: DayRollup) => Iterable<{ path: string | null; human: number; ai: number }>): CountsReport {
-  const perPath = new Map<string, [number, number]>();
+function sumByPath<R extends CountRow>(log: AnalyticsLog, projectId: string, range: AnalyticsRange, page: PageRequest, rowsOf: (rollup: DayRollup) => Iterable<R>, keep: (row: R) => boolean): CountsReport {
+  const size = log.texts.size;
+  const human = new Float64Array(size);
+  const ai = new Float64Array(size);
   const days: DayCounts[] = [];
-  let human = 0;
-  let ai = 0;
+  let totalHuman = 0;
+  let totalAi = 0;
   for (const { day, rollup } of log.rollups(projectId, ...dayRange(range))) {
-    const pages = [0, 0];
-    const site = [0, 0];
+    let pagesHuman = 0;
+    let pagesAi = 0;
+    let siteHuman = 0;
+    let siteAi = 0;
     let siteRows = false;
     for (const row of rowsOf(rollup)) {
-      if (row.path === null) {
+      if (!keep(row)) continue;
+      if (row.pathId < 0) {
         siteRows = true;
-        site[0] += row.human;
-        site[1] += row.ai;
+        siteHuman += row.human;
+        siteAi += row.ai;
         continue;
       }
-      const sum = perPath.get(row.path) ?? [0, 0];
-      sum[0] += row.human;
-      sum[1] += row.ai;
-      perPath.set(row.path, sum);
-      pages[0] += row.human;
-      pages[1] += row.ai;
+      human[row.pathId] += row.human;
+      ai[row.pathId] += row.ai;
+      pagesHuman += row.human;
+      pagesAi += row.ai;
     }
-    const [dayHuman, dayAi] = siteRows ? site : pages;
-    human += dayHuman;
-    ai += dayAi;
+    const dayHuman = siteRows ? siteHuman : pagesHuman;
+    const dayAi = siteRows ? siteAi : pagesAi;
+    totalHuman += dayHuman;
+    totalAi += dayAi;
     if (page.byDay) days.push({ date: isoDay(day), ...counts(dayHuman, dayAi) });
   }
-  return { totals: counts(human, ai), ...pageOf(perPath, page), ...(page.byDay ? { days } : {}) };
+  const rows: PageCounts[] = [];
+  for (let id = 0; id < size; id++) if (human[id] + ai[id] > 0) rows.push({ path: log.texts.textOf(id), ...counts(human[id], ai[id]) });
+  rows.sort(byTotalThenPath);
+  return { totals: counts(totalHuman, totalAi), rows: rows.slice(page.offset, page.offset + page.limit), hasMore: rows.length > page.offset + page.limit, ...(page.byDay ? { days } : {}) };
 }
 
 /** Search queries, most searched first; `noResults` keeps those whose last search found nothing. */
 export function reportSearches(log: AnalyticsLog, projectId: string, range: AnalyticsRange & { noResults?: boolean }, page: { limit: number; offset: number }): { searches: SearchSummary[]; totalSearches: number; hasMore: boolean } {
-  const byQuery = new Map<string, { hits: number; results: number; lastAt: number; clicks: Map<string, number> }>();
+  const size = log.texts.size;
+  const hits = new Float64Array(size);
+  const results = new Float64Array(size);
+  const lastAt = new Float64Array(size).fill(-Infinity);
+  const clicks = new Map<number, Map<string, number>>();
   let totalSearches = 0;
   for (const { rollup } of log.rollups(projectId, ...dayRange(range))) {
     for (const row of rollup.searches.values()) {
       if (range.domain !== undefined && row.domain !== range.domain) continue;
+      const q = row.queryId;
       totalSearches += row.count;
-      let sum = byQuery.get(row.query);
-      if (!sum) byQuery.set(row.query, (sum = { hits: 0, results: row.results, lastAt: row.lastAt, clicks: new Map() }));
-      sum.hits += row.count;
-      if (row.count > 0 && row.lastAt >= sum.lastAt) {
-        sum.lastAt = row.lastAt;
-        sum.results = row.results;
+      hits[q] += row.count;
+      if (row.count > 0 && row.lastAt >= lastAt[q]) {
+        lastAt[q] = row.lastAt;
+        results[q] = row.results;
       }
-      for (const [path, n] of row.clicks) sum.clicks.set(path, (sum.clicks.get(path) ?? 0) + n);
+      if (row.clicks.size === 0) continue;
+      let sum = clicks.get(q);
+      if (!sum) clicks.set(q, (sum = new Map()));
+      for (const [path, n] of row.clicks) sum.set(path, (sum.get(path) ?? 0) + n);
     }
   }
   const all: SearchSummary[] = [];
-  for (const [query, s] of byQuery) {
+  for (let q = 0; q < size; q++) {
     // A click whose search fell outside the range has no search to belong to.
-    if (s.hits === 0 || (range.noResults && s.results > 0)) continue;
-    let clicks = 0;
+    if (hits[q] === 0 || (range.noResults && results[q] > 0)) continue;
+    let clicked = 0;
     let top: [string, number] | null = null;
-    for (const entry of s.clicks) {
-      clicks += entry[1];
+    for (const entry of clicks.get(q) ?? []) {
+      clicked += entry[1];
       if (!top || entry[1] > top[1] || (entry[1] === top[1] && entry[0] < top[0])) top = entry;
     }
-    all.push({ searchQuery: query, hits: s.hits, ctr: Math.round((Math.min(clicks, s.hits) / s.hits) * 10_000) / 10_000, topClickedPage: top?.[0] ?? null, lastSearchedAt: new Date(s.lastAt).toISOString(), results: s.results });
+    all.push({ searchQuery: log.texts.textOf(q), hits: hits[q], ctr: Math.round((Math.min(clicked, hits[q]) / hits[q]) * 10_000) / 10_000, topClickedPage: top?.[0] ?? null, lastSearchedAt: new Date(lastAt[q]).toISOString(), results: results[q] });
   }
   all.sort((a, b) => b.hits - a.hits || (a.searchQuery < b.searchQuery ? -1 : a.searchQuery > b.searchQuery ? 1 : 0));
   return { searches: all.slice(page.offset, page.offset + page.limit), totalSearches, hasMore: all.length > page.offset + page.limit };
-}
-
-function pageOf(perPath: Map<string, [number, number]>, page: { limit: number; offset: number }): { rows: PageCounts[]; hasMore: boolean } {
-  const rows: PageCounts[] = [];
-  for (const [path, [human, ai]] of perPath) if (human + ai > 0) rows.push({ path, ...counts(human, ai) });
-  rows.sort(byTotalThenPath);
-  return { rows: rows.slice(page.offset, page.offset + page.limit), hasMore: rows.length > page.offset + page.limit };
 }
 
 function isoDay(day: number): string {

@@ -1,10 +1,13 @@
 import type { AnalyticsEvent } from './AnalyticsEvent.js';
+import type { TextInterner } from './TextInterner.js';
 
 /** Views of one page of one deployed version on one day. */
 export interface ViewRow {
   domain: string;
   version: string;
   path: string;
+  /** `path` numbered by the log's TextInterner. */
+  pathId: number;
   human: number;
   ai: number;
 }
@@ -13,6 +16,8 @@ export interface ViewRow {
 export interface VisitorRow {
   domain: string;
   path: string | null;
+  /** `path` numbered, -1 for the site-wide row. */
+  pathId: number;
   human: number;
   ai: number;
 }
@@ -21,6 +26,8 @@ export interface VisitorRow {
 export interface SearchRow {
   domain: string;
   query: string;
+  /** `query` numbered by the log's TextInterner. */
+  queryId: number;
   count: number;
   /** Results shown the last time it was searched. */
   results: number;
@@ -48,12 +55,14 @@ export class DayRollup {
   readonly searches = new Map<string, SearchRow>();
   private seen: Set<string> | null = new Set();
 
+  constructor(private readonly texts: TextInterner) {}
+
   /** Adds one event. */
   add(e: AnalyticsEvent): void {
     if (e.kind === 'view') {
       const key = `${e.domain}\n${e.version}\n${e.path}`;
       let row = this.views.get(key);
-      if (!row) this.views.set(key, (row = { domain: e.domain, version: e.version, path: e.path, human: 0, ai: 0 }));
+      if (!row) this.views.set(key, (row = { domain: e.domain, version: e.version, path: e.path, pathId: this.texts.idOf(e.path), human: 0, ai: 0 }));
       if (e.ai) row.ai++;
       else row.human++;
       this.countVisitor(e.domain, e.path, e.ai, e.visitor);
@@ -86,13 +95,13 @@ export class DayRollup {
   }
 
   /** Rebuilds a closed day from its persisted form. */
-  static fromJSON(json: DayRollupJson): DayRollup {
-    const day = new DayRollup();
+  static fromJSON(json: DayRollupJson, texts: TextInterner): DayRollup {
+    const day = new DayRollup(texts);
     day.seen = null;
-    for (const [domain, version, path, human, ai] of json.views) day.views.set(`${domain}\n${version}\n${path}`, { domain, version, path, human, ai });
-    for (const [domain, path, human, ai] of json.visitors) day.visitors.set(`${domain}\n${path ?? ''}`, { domain, path, human, ai });
+    for (const [domain, version, path, human, ai] of json.views) day.views.set(`${domain}\n${version}\n${path}`, { domain, version, path, pathId: texts.idOf(path), human, ai });
+    for (const [domain, path, human, ai] of json.visitors) day.visitors.set(`${domain}\n${path ?? ''}`, { domain, path, pathId: path === null ? -1 : texts.idOf(path), human, ai });
     for (const [domain, query, count, results, lastAt, clicks] of json.searches) {
-      day.searches.set(`${domain}\n${query}`, { domain, query, count, results, lastAt, clicks: new Map(clicks) });
+      day.searches.set(`${domain}\n${query}`, { domain, query, queryId: texts.idOf(query), count, results, lastAt, clicks: new Map(clicks) });
     }
     return day;
   }
@@ -105,7 +114,7 @@ export class DayRollup {
     if (this.seen.has(seenKey)) return;
     this.seen.add(seenKey);
     let row = this.visitors.get(key);
-    if (!row) this.visitors.set(key, (row = { domain, path, human: 0, ai: 0 }));
+    if (!row) this.visitors.set(key, (row = { domain, path, pathId: path === null ? -1 : this.texts.idOf(path), human: 0, ai: 0 }));
     if (ai) row.ai++;
     else row.human++;
   }
@@ -113,7 +122,7 @@ export class DayRollup {
   private searchRow(domain: string, query: string, at: number): SearchRow {
     const key = `${domain}\n${query}`;
     let row = this.searches.get(key);
-    if (!row) this.searches.set(key, (row = { domain, query, count: 0, results: 0, lastAt: at, clicks: new Map() }));
+    if (!row) this.searches.set(key, (row = { domain, query, queryId: this.texts.idOf(query), count: 0, results: 0, lastAt: at, clicks: new Map() }));
     return row;
   }
 }
