@@ -5,6 +5,9 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../platform/Clock.js';
 import { writeFileDurably } from '../../platform/store/writeFileDurably.js';
 
+/** Visitor ids kept in memory for the day; beyond this the cache starts over (ids are just recomputed). */
+const RECENT_VISITORS = 50_000;
+
 interface SaltFile {
   day: string;
   salt: string;
@@ -19,6 +22,7 @@ interface SaltFile {
 export class VisitorSalt {
   private current: SaltFile;
   private writing: Promise<void> = Promise.resolve();
+  private readonly recent = new Map<string, string>();
 
   private constructor(
     private readonly path: string,
@@ -47,7 +51,17 @@ export class VisitorSalt {
 
   /** The visitor id of `address` + `userAgent` today: 16 hex digits of a salted SHA-256. */
   visitorOf(address: string, userAgent: string): string {
-    return createHash('sha256').update(this.saltForToday()).update(address).update('\n').update(userAgent).digest('hex').slice(0, 16);
+    const salt = this.saltForToday();
+    // A reader loads many pages: their id is hashed once a day. The cache lives in memory only
+    // and goes with the salt, so it holds nothing the day's hashes don't already reveal.
+    const key = `${address}\n${userAgent}`;
+    let id = this.recent.get(key);
+    if (id === undefined) {
+      id = createHash('sha256').update(salt).update(address).update('\n').update(userAgent).digest('hex').slice(0, 16);
+      if (this.recent.size >= RECENT_VISITORS) this.recent.clear();
+      this.recent.set(key, id);
+    }
+    return id;
   }
 
   /** Waits for a pending rotation to reach the disk. */
@@ -59,6 +73,7 @@ export class VisitorSalt {
     const day = this.clock.now().toISOString().slice(0, 10);
     if (this.current.day !== day) {
       this.current = { day, salt: randomBytes(32).toString('hex') };
+      this.recent.clear();
       const snapshot = JSON.stringify(this.current);
       this.writing = this.writing
         .then(() => writeFileDurably(this.path, snapshot))

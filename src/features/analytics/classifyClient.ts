@@ -22,7 +22,21 @@ const NON_BROWSERS = /^(curl|Wget|python-requests|python-urllib|Python\/|aiohttp
  */
 export function classifyClient(userAgent: string | undefined, machineCopy: boolean): ClientKind {
   if (machineCopy) return 'ai';
-  const ua = (userAgent ?? '').trim();
+  const ua = userAgent ?? '';
+  // Most traffic comes from a few dozen user agents: the regexes run once per agent, not per page.
+  let kind = known.get(ua);
+  if (kind === undefined) {
+    kind = classifyAgent(ua.trim());
+    if (known.size >= KNOWN_AGENTS) known.clear();
+    known.set(ua, kind);
+  }
+  return kind;
+}
+
+const KNOWN_AGENTS = 1000;
+const known = new Map<string, ClientKind>();
+
+function classifyAgent(ua: string): ClientKind {
   if (AI_AGENTS.test(ua)) return 'ai';
   if (ua === '' || NON_BROWSERS.test(ua)) return 'ignored';
   return /^Mozilla\/|^Opera\//.test(ua) ? 'human' : 'ignored';
