@@ -57,7 +57,7 @@ export async function createAnalyticsFeature(ctx: FeatureContext, deps: { active
     name: 'analytics',
     routes: [
       ...analyticsReportRoutes({ reports, limiter: deps.limiter }),
-      ...searchEventRoutes({ reports, limiter: new RateLimiter('search-events', 120, 60_000, clock) }),
+      ...searchEventRoutes({ reports, limiter: new RateLimiter('search-events', 120, 60_000, clock), bodyLimitBytes: config.limits.feedbackBodyBytes }),
     ],
     log,
     salt,

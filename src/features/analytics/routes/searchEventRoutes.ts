@@ -25,7 +25,7 @@ function isSameOrigin(origin: string, host: string): boolean {
 }
 
 /** `POST /_enclave/search-events`: the exported site's search box reports here (no key, same origin only). */
-export function searchEventRoutes(deps: { reports: AnalyticsReports; limiter: RateLimiter }): RouteSpec[] {
+export function searchEventRoutes(deps: { reports: AnalyticsReports; limiter: RateLimiter; bodyLimitBytes: number }): RouteSpec[] {
   return [
     defineRoute({
       method: 'POST',
@@ -34,7 +34,7 @@ export function searchEventRoutes(deps: { reports: AnalyticsReports; limiter: Ra
       tag: 'analytics',
       auth: 'public',
       body: searchEventBody,
-      bodyLimitBytes: 2048,
+      bodyLimitBytes: deps.bodyLimitBytes,
       rateLimit: { limiter: deps.limiter, key: (ctx) => ctx.ip },
       responses: {
         204: { description: 'Recorded (or collection is off)' },
