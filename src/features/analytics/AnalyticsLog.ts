@@ -67,8 +67,14 @@ export class AnalyticsLog {
   static async open(options: { dataDir: string; logger: Logger; today: number }): Promise<AnalyticsLog> {
     const started = performance.now();
     const root = join(options.dataDir, 'analytics');
-    await mkdir(root, { recursive: true, mode: 0o700 });
     const log = new AnalyticsLog(root, options.logger, { days: 0, scannedDays: 0, scannedEvents: 0, loadMs: 0 });
+    try {
+      await mkdir(root, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      // A full or read-only volume: serve without analytics rather than not at all (appends retry later).
+      options.logger.warn({ err }, 'cannot create the analytics directory; nothing is counted until it can be');
+      return log;
+    }
     for (const projectId of (await readdir(root)).filter((n) => PROJECT_DIR.test(n)).sort()) {
       for (const file of (await readdir(join(root, projectId))).filter((n) => SEGMENT_FILE.test(n)).sort()) {
         const day = log.dayOf(projectId, Date.parse(`${SEGMENT_FILE.exec(file)![1]}T00:00:00Z`) / DAY_MS);

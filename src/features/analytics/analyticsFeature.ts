@@ -34,7 +34,8 @@ export async function createAnalyticsFeature(ctx: FeatureContext, deps: { active
   const settings = config.analytics;
   const today = () => Math.floor(clock.now().getTime() / DAY_MS);
   const log = await AnalyticsLog.open({ dataDir: config.dataDir, logger, today: today() });
-  await log.closeDaysBefore(today());
+  // Rollups only speed up the next start: a full or read-only volume must not stop this one.
+  await log.closeDaysBefore(today()).catch((err) => logger.warn({ err }, 'could not write analytics rollups'));
   logger.info({ ...log.stats }, 'analytics loaded');
   const salt = await VisitorSalt.open(`${config.dataDir}/analytics`, clock, logger);
   const guard = new IngestGuard({ name: 'analytics', perMinute: settings.eventsPerMinute, minFreeBytes: config.limits.minFreeBytes, dataDir: config.dataDir, clock });
