@@ -9,7 +9,13 @@ import { CHROME, FIREFOX, startAnalyticsAppliance } from './analyticsAppliance.j
 async function allFiles(dir: string): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) out.set(join(entry.parentPath, entry.name), await readFile(join(entry.parentPath, entry.name), 'latin1'));
+    if (!entry.isFile()) continue;
+    // Other stores replace their files through temp files that can vanish between listing and reading.
+    const text = await readFile(join(entry.parentPath, entry.name), 'latin1').catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT') return null;
+      throw err;
+    });
+    if (text !== null) out.set(join(entry.parentPath, entry.name), text);
   }
   return out;
 }

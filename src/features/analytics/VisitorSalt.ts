@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import type { Clock } from '../../platform/Clock.js';
+import { DAY_MS, type Clock } from '../../platform/Clock.js';
 import { writeFileDurably } from '../../platform/store/writeFileDurably.js';
 
 /** Visitor ids kept in memory for the day; beyond this the cache starts over (ids are just recomputed). */
@@ -23,6 +23,8 @@ export class VisitorSalt {
   private current: SaltFile;
   private writing: Promise<void> = Promise.resolve();
   private readonly recent = new Map<string, string>();
+  /** Day number of `current` once checked (NaN before), so most calls skip formatting a date. */
+  private currentDay = Number.NaN;
 
   private constructor(
     private readonly path: string,
@@ -70,7 +72,10 @@ export class VisitorSalt {
   }
 
   private saltForToday(): string {
-    const day = this.clock.now().toISOString().slice(0, 10);
+    const dayNumber = Math.floor(this.clock.now().getTime() / DAY_MS);
+    if (dayNumber === this.currentDay) return this.current.salt;
+    const day = new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
+    this.currentDay = dayNumber;
     if (this.current.day !== day) {
       this.current = { day, salt: randomBytes(32).toString('hex') };
       this.recent.clear();
