@@ -39,6 +39,8 @@ test('views: counted where pages are served; readers are human, AI agents and ev
     await app.visit('/no/such/page', CHROME),
   ];
   t.deepEqual(served, [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 404]);
+  const head = await fetch(`${app.url}/guides/start`, { method: 'HEAD', headers: { 'User-Agent': CHROME } });
+  t.is(head.headers.get('enclave-search-events'), '/_enclave/search-events', 'pages tell the search box where to report');
   const body = await app.report<ViewsBody>('/views');
   t.deepEqual(body, {
     totals: { human: 3, ai: 3, total: 6 },
@@ -149,6 +151,8 @@ test('analytics.collect: false records nothing', async (t) => {
   t.is(await app.visit('/', CHROME), 200);
   t.is(await app.visit('/llms.txt', GPTBOT), 200);
   t.deepEqual((await app.report<ViewsBody>('/views')).totals, { human: 0, ai: 0, total: 0 });
+  const head = await fetch(`${app.url}/guides/start`, { method: 'HEAD', headers: { 'User-Agent': CHROME } });
+  t.is(head.headers.get('enclave-search-events'), null, 'the search box is not told where to report, so it sends nothing');
   const beacon = await fetch(`${app.url}/_enclave/search-events`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ type: 'search', query: 'x', results: 1 }) });
   t.is(beacon.status, 204);
   t.is((await app.report<{ totalSearches: number }>('/searches')).totalSearches, 0);
