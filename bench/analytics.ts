@@ -39,7 +39,11 @@ if (process.argv[2] === '--query') {
       times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);
-    rows.push({ query, p50: times[Math.floor(times.length * 0.5)], p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))] });
+    rows.push({
+      query,
+      p50: times[Math.floor(times.length * 0.5)],
+      p99: times[Math.min(times.length - 1, Math.floor(times.length * 0.99))],
+    });
   }
   const rssMb = process.memoryUsage().rss / 1048576;
   const stats = app.features.analytics.log.stats;
@@ -73,8 +77,25 @@ try {
       // Zipf-ish page popularity; 20% AI; 5,000 visitors a day.
       const path = paths[Math.floor(PATHS * Math.random() ** 3)];
       const at = dayStart + Math.floor((i / perDay) * DAY_MS);
-      log.record(projectId, { kind: 'view', at, domain: 'docs.bench', version: d < DAYS / 2 ? 'v1' : 'v2', path, ai: Math.random() < 0.2, visitor: Math.floor(Math.random() * 5000).toString(16).padStart(16, "0") });
-      if (i % 50 === 0) log.record(projectId, { kind: 'search', at, domain: 'docs.bench', query: `query ${Math.floor(2000 * Math.random() ** 2)}`, results: Math.random() < 0.1 ? 0 : 5 });
+      log.record(projectId, {
+        kind: 'view',
+        at,
+        domain: 'docs.bench',
+        version: d < DAYS / 2 ? 'v1' : 'v2',
+        path,
+        ai: Math.random() < 0.2,
+        visitor: Math.floor(Math.random() * 5000)
+          .toString(16)
+          .padStart(16, '0'),
+      });
+      if (i % 50 === 0)
+        log.record(projectId, {
+          kind: 'search',
+          at,
+          domain: 'docs.bench',
+          query: `query ${Math.floor(2000 * Math.random() ** 2)}`,
+          results: Math.random() < 0.1 ? 0 : 5,
+        });
       if (written % 50_000 === 0) await log.flush();
     }
     await log.closeDaysBefore(firstDay + d + 1 === firstDay + DAYS ? firstDay + d : firstDay + d + 1);
@@ -82,29 +103,61 @@ try {
   await log.close();
   const ingestSeconds = (performance.now() - started) / 1000;
 
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/analytics.ts', '--query', dataDir, projectId, key, String(ROUNDS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/analytics.ts', '--query', dataDir, projectId, key, String(ROUNDS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout.on('data', (c) => (out += c));
   await new Promise((resolve) => child.on('exit', resolve));
-  const result = JSON.parse(out.trim().split('\n').at(-1)!) as { startupMs: number; rssMb: number; rows: { query: string; p50: number; p99: number }[]; stats: { days: number; scannedDays: number; scannedEvents: number; loadMs: number } };
+  const result = JSON.parse(out.trim().split('\n').at(-1)!) as {
+    startupMs: number;
+    rssMb: number;
+    rows: { query: string; p50: number; p99: number }[];
+    stats: { days: number; scannedDays: number; scannedEvents: number; loadMs: number };
+  };
 
-  console.log(`\nanalytics at ${written.toLocaleString('en')} view events over ${DAYS} days (+${Math.round(written / 50).toLocaleString('en')} searches), ${PATHS} pages\n`);
-  printTable(['figure', 'value'], [
-    ['ingest (record + batched durable append)', `${Math.round(written / ingestSeconds).toLocaleString('en')} events/s (${ingestSeconds.toFixed(1)} s)`],
-    ['appliance startup on this data dir', `${Math.round(result.startupMs)} ms (analytics load ${result.stats.loadMs} ms, ${result.stats.days} days, ${result.stats.scannedDays} scanned)`],
-    ['RSS after queries', `${Math.round(result.rssMb)} MB`],
-  ]);
+  console.log(
+    `\nanalytics at ${written.toLocaleString('en')} view events over ${DAYS} days (+${Math.round(written / 50).toLocaleString('en')} searches), ${PATHS} pages\n`,
+  );
+  printTable(
+    ['figure', 'value'],
+    [
+      [
+        'ingest (record + batched durable append)',
+        `${Math.round(written / ingestSeconds).toLocaleString('en')} events/s (${ingestSeconds.toFixed(1)} s)`,
+      ],
+      [
+        'appliance startup on this data dir',
+        `${Math.round(result.startupMs)} ms (analytics load ${result.stats.loadMs} ms, ${result.stats.days} days, ${result.stats.scannedDays} scanned)`,
+      ],
+      ['RSS after queries', `${Math.round(result.rssMb)} MB`],
+    ],
+  );
   console.log('');
-  printTable(['query (HTTP, sequential)', 'p50 ms', 'p99 ms'], result.rows.map((r) => [r.query, r.p50.toFixed(1), r.p99.toFixed(1)]));
+  printTable(
+    ['query (HTTP, sequential)', 'p50 ms', 'p99 ms'],
+    result.rows.map((r) => [r.query, r.p50.toFixed(1), r.p99.toFixed(1)]),
+  );
 
   // Serving throughput with the view hook on vs off, alternated to show the noise.
   const serve: (string | number)[][] = [];
   for (const collect of [true, false, true, false]) {
     const source = await makeTempDir('enclave-bench-site-');
-    const app = await startLoggedAppliance({ overrides: { logLevel: 'silent', sites: [{ domain: 'docs.test.internal', source }], analytics: { requestsPerHour: 100, collect, eventsPerMinute: 1e9 } } });
+    const app = await startLoggedAppliance({
+      overrides: {
+        logLevel: 'silent',
+        sites: [{ domain: 'docs.test.internal', source }],
+        analytics: { requestsPerHour: 100, collect, eventsPerMinute: 1e9 },
+      },
+    });
     await writeBundle(join(source, 'site.zip'), 'v1');
     await deployAndWait(app, { bundleUrl: join(source, 'site.zip') });
-    const r = await runAutocannon({ url: `${app.url}/guides/start`, seconds: SECONDS, connections: 32, headers: { 'User-Agent': CHROME, 'Accept-Encoding': 'br' } });
+    const r = await runAutocannon({
+      url: `${app.url}/guides/start`,
+      seconds: SECONDS,
+      connections: 32,
+      headers: { 'User-Agent': CHROME, 'Accept-Encoding': 'br' },
+    });
     serve.push([`GET /guides/start, analytics.collect ${collect}`, Math.round(r.rps), r.p99, r.non2xx + r.errors]);
     await app.close();
     await rm(source, { recursive: true, force: true });

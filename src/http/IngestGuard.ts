@@ -53,11 +53,15 @@ export class IngestGuard {
   async admit(): Promise<void> {
     if (this.isStale()) await this.refresh();
     if (this.freeBytes < this.options.minFreeBytes) {
-      throw AppError.insufficientStorage(`The data volume is nearly full (less than ${this.options.minFreeBytes} bytes free); nothing was stored`);
+      throw AppError.insufficientStorage(
+        `The data volume is nearly full (less than ${this.options.minFreeBytes} bytes free); nothing was stored`,
+      );
     }
     const decision = this.limiter.consume('all');
     if (!decision.allowed) {
-      throw new AppError(429, `Too many ${this.options.name} writes from all clients; try again later`, { headers: { 'Retry-After': String(decision.resetSeconds) } });
+      throw new AppError(429, `Too many ${this.options.name} writes from all clients; try again later`, {
+        headers: { 'Retry-After': String(decision.resetSeconds) },
+      });
     }
   }
 

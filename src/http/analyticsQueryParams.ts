@@ -8,7 +8,10 @@ export function dateBoundParam(description: string) {
     .transform((text, ctx) => {
       const ms = parseDateBound(text);
       if (ms === null) {
-        ctx.addIssue({ code: 'custom', message: 'must be a real date as YYYY-MM-DD or ISO 8601 with Z or an offset (e.g. 2026-03-01T09:30:00+02:00)' });
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a real date as YYYY-MM-DD or ISO 8601 with Z or an offset (e.g. 2026-03-01T09:30:00+02:00)',
+        });
         return z.NEVER;
       }
       return ms;

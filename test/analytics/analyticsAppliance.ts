@@ -18,13 +18,19 @@ export interface AnalyticsAppliance extends LoggedAppliance {
 }
 
 /** Starts an appliance (on `dataDir` if given) and deploys a small bundle of pages unless `deploy: false`. */
-export async function startAnalyticsAppliance(options: { clock?: Clock; overrides?: ConfigOverrides; dataDir?: string; key?: string; deploy?: boolean } = {}): Promise<AnalyticsAppliance> {
+export async function startAnalyticsAppliance(
+  options: { clock?: Clock; overrides?: ConfigOverrides; dataDir?: string; key?: string; deploy?: boolean } = {},
+): Promise<AnalyticsAppliance> {
   const source = await makeTempDir('enclave-analytics-src-');
   const app = await startLoggedAppliance({
     clock: options.clock,
     dataDir: options.dataDir,
     key: options.key,
-    overrides: { sites: [{ domain: 'docs.test.internal', source }], analytics: { requestsPerHour: 100_000 }, ...options.overrides } as ConfigOverrides,
+    overrides: {
+      sites: [{ domain: 'docs.test.internal', source }],
+      analytics: { requestsPerHour: 100_000 },
+      ...options.overrides,
+    } as ConfigOverrides,
   });
   if (options.deploy !== false) {
     const zip = join(source, 'site.zip');

@@ -42,7 +42,8 @@ test('which served files are pages: HTML pages, their Markdown copies and llms f
   t.deepEqual(pageOfFile('index.md'), { path: '/', machineCopy: true });
   t.deepEqual(pageOfFile('llms.txt'), { path: '/llms.txt', machineCopy: true });
   t.deepEqual(pageOfFile('llms-full.txt'), { path: '/llms-full.txt', machineCopy: true });
-  for (const asset of ['404.html', '_assets/theme.abc.css', '_assets/app.js', 'sitemap.xml', 'logo.png', 'search-index.js']) t.is(pageOfFile(asset), null, asset);
+  for (const asset of ['404.html', '_assets/theme.abc.css', '_assets/app.js', 'sitemap.xml', 'logo.png', 'search-index.js'])
+    t.is(pageOfFile(asset), null, asset);
 });
 
 test('a torn last event (a crash mid-append) is dropped on load and appends continue on a clean line', async (t) => {
@@ -51,7 +52,15 @@ test('a torn last event (a crash mid-append) is dropped on load and appends cont
   const logger = createLogger('silent');
   const at = Date.parse('2026-03-01T10:00:00Z');
   const today = Math.floor(at / DAY_MS);
-  const view = (path: string) => ({ kind: 'view' as const, at, domain: 'docs', version: 'v1', path, ai: false, visitor: '00000000000000aa' });
+  const view = (path: string) => ({
+    kind: 'view' as const,
+    at,
+    domain: 'docs',
+    version: 'v1',
+    path,
+    ai: false,
+    visitor: '00000000000000aa',
+  });
   const first = await AnalyticsLog.open({ dataDir, logger, today });
   first.record('proj_a', view('/'));
   first.record('proj_a', view('/b'));

@@ -17,15 +17,32 @@ function watchErrors(page: Page): string[] {
   return errors;
 }
 
-test('dashboard in real Chromium: sign in with a key, charts drawn from the test\'s data, a feedback status changed and persisted; 1366×768, phone, keyboard, dark', async (t) => {
+test("dashboard in real Chromium: sign in with a key, charts drawn from the test's data, a feedback status changed and persisted; 1366×768, phone, keyboard, dark", async (t) => {
   const app = await startAnalyticsAppliance();
   t.teardown(() => app.close());
-  for (const [path, ua] of [['/', CHROME], ['/', FIREFOX], ['/guides/start', CHROME], ['/guides/start', GPTBOT]]) await app.visit(path, ua);
-  const posted = await fetch(`${app.url}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'contextual', path: '/guides/start', helpful: false, comment: 'Step 3 is unclear' }) });
+  for (const [path, ua] of [
+    ['/', CHROME],
+    ['/', FIREFOX],
+    ['/guides/start', CHROME],
+    ['/guides/start', GPTBOT],
+  ])
+    await app.visit(path, ua);
+  const posted = await fetch(`${app.url}/_enclave/feedback`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ source: 'contextual', path: '/guides/start', helpful: false, comment: 'Step 3 is unclear' }),
+  });
   t.is(posted.status, 201);
   const feedbackId = ((await posted.json()) as { id: string }).id;
-  for (const body of [{ type: 'search', query: 'install', results: 2 }, { type: 'search', query: 'kubernetes', results: 0 }]) {
-    await fetch(`${app.url}/_enclave/search-events`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  for (const body of [
+    { type: 'search', query: 'install', results: 2 },
+    { type: 'search', query: 'kubernetes', results: 0 },
+  ]) {
+    await fetch(`${app.url}/_enclave/search-events`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   }
 
   const browser = await launchBrowser();
@@ -49,8 +66,13 @@ test('dashboard in real Chromium: sign in with a key, charts drawn from the test
   const today = new Date().toISOString().slice(0, 10);
   t.deepEqual(await page.locator('#views-days tbody tr').first().locator('td').allTextContents(), [today, '3', '1']);
   t.regex((await page.locator('#visitors-totals').textContent()) ?? '', /3 visitors: 2 human, 1 AI/);
-  const rows = await page.locator('#top-pages tbody tr').evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
-  t.deepEqual(rows, [['/', '2', '0', '2'], ['/guides/start', '1', '1', '2']]);
+  const rows = await page
+    .locator('#top-pages tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
+  t.deepEqual(rows, [
+    ['/', '2', '0', '2'],
+    ['/guides/start', '1', '1', '2'],
+  ]);
   t.true((await page.locator('#top-searches').textContent())?.includes('install'));
   t.true((await page.locator('#empty-searches').textContent())?.includes('kubernetes'));
   t.false((await page.locator('#empty-searches').textContent())?.includes('install'));
@@ -62,8 +84,13 @@ test('dashboard in real Chromium: sign in with a key, charts drawn from the test
   await select.focus();
   await select.selectOption('resolved');
   await page.locator('#status').filter({ hasText: 'set to resolved' }).waitFor({ timeout: 10_000 });
-  const stored = (await (await app.api(`/v1/analytics/${app.projectId}/feedback?status=resolved`)).json()) as { feedback: { id: string }[] };
-  t.deepEqual(stored.feedback.map((e) => e.id), [feedbackId]);
+  const stored = (await (await app.api(`/v1/analytics/${app.projectId}/feedback?status=resolved`)).json()) as {
+    feedback: { id: string }[];
+  };
+  t.deepEqual(
+    stored.feedback.map((e) => e.id),
+    [feedbackId],
+  );
   await page.reload();
   await page.locator('#views-chart canvas').waitFor({ timeout: 15_000 });
   t.true((await page.locator('#triage').textContent())?.includes('No feedback with this status'), 'pending list is empty now');
@@ -87,7 +114,10 @@ test('dashboard in real Chromium: sign in with a key, charts drawn from the test
   await page.locator('#sign-out').click();
   t.is(await page.evaluate(() => sessionStorage.getItem('enclave-admin-key')), null);
   // The test bundle names an export job of the appliance that built it; this one answers 404 and the table says so.
-  t.deepEqual(errors.filter((e) => !/^404 .*\/v1\/static-export\/jobs\/se_0123456789abcdef$/.test(e)), []);
+  t.deepEqual(
+    errors.filter((e) => !/^404 .*\/v1\/static-export\/jobs\/se_0123456789abcdef$/.test(e)),
+    [],
+  );
   t.true((await page.locator('#exports').textContent())?.includes('No export jobs behind the recent deployments'));
 });
 

@@ -41,7 +41,14 @@ test('daily salt rotation: a new salt each UTC day, the old one kept nowhere, th
   t.not(day2.salt, day1.salt);
 
   const visitors = await app.report<{ totals: { human: number }; days: { date: string; human: number }[] }>('/visitors?groupBy=day');
-  t.deepEqual(visitors.days.map((d) => [d.date, d.human]), [['2026-03-01', 1], ['2026-03-02', 2]], 'yesterday\'s reader cannot be recognised today');
+  t.deepEqual(
+    visitors.days.map((d) => [d.date, d.human]),
+    [
+      ['2026-03-01', 1],
+      ['2026-03-02', 2],
+    ],
+    "yesterday's reader cannot be recognised today",
+  );
 
   const files = await allFiles(app.dataDir);
   for (const [path, text] of files) {
@@ -51,11 +58,21 @@ test('daily salt rotation: a new salt each UTC day, the old one kept nowhere, th
       t.false(text.includes('Chrome/140'), `user agent stored in ${path}`);
     }
   }
-  const events = [...files].filter(([p]) => p.endsWith('.jsonl') && p.includes(join('analytics', app.projectId))).flatMap(([, text]) => text.trim().split('\n').map((l) => JSON.parse(l) as { t: number; h: string }));
+  const events = [...files]
+    .filter(([p]) => p.endsWith('.jsonl') && p.includes(join('analytics', app.projectId)))
+    .flatMap(([, text]) =>
+      text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { t: number; h: string }),
+    );
   const hashes = (day: string) => new Set(events.filter((e) => new Date(e.t).toISOString().startsWith(day)).map((e) => e.h));
   t.is(hashes('2026-03-01').size, 1);
   t.is(hashes('2026-03-02').size, 2);
-  t.false([...hashes('2026-03-02')].some((h) => hashes('2026-03-01').has(h)), 'the same address + agent hashes differently on another day');
+  t.false(
+    [...hashes('2026-03-02')].some((h) => hashes('2026-03-01').has(h)),
+    'the same address + agent hashes differently on another day',
+  );
 });
 
 test('analytics retention: days older than analytics.retentionDays (default 400) are deleted', async (t) => {

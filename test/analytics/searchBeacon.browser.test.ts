@@ -18,10 +18,19 @@ async function renderDocs(t: ExecutionContext): Promise<{ src: string; out: stri
   t.teardown(() => rm(work, { recursive: true, force: true }));
   const src = join(work, 'src');
   await mkdir(join(src, 'guides'), { recursive: true });
-  await writeFile(join(src, 'docs.json'), JSON.stringify({ name: 'Search Docs', theme: 'mint', colors: { primary: '#16A34A' }, navigation: { groups: [{ group: 'Start', pages: ['index', 'guides/install'] }] } }));
+  await writeFile(
+    join(src, 'docs.json'),
+    JSON.stringify({
+      name: 'Search Docs',
+      theme: 'mint',
+      colors: { primary: '#16A34A' },
+      navigation: { groups: [{ group: 'Start', pages: ['index', 'guides/install'] }] },
+    }),
+  );
   await writeFile(join(src, 'index.mdx'), '---\ntitle: Welcome\n---\n\nHello readers.\n');
   await writeFile(join(src, 'guides/install.mdx'), '---\ntitle: Installing the gadget\n---\n\nRun the gadget installer, then restart.\n');
-  const render = (out: BundleSink) => renderSite({ sourceDir: src, out, domain: DOMAIN, jobId: 'se_0000000000000002', now: new Date(), generatorVersion: 'test' });
+  const render = (out: BundleSink) =>
+    renderSite({ sourceDir: src, out, domain: DOMAIN, jobId: 'se_0000000000000002', now: new Date(), generatorVersion: 'test' });
   await render(await openFolderSink(join(work, 'out')));
   const zip = createZipSink();
   await render(zip);
@@ -49,7 +58,10 @@ async function openPage(browser: Browser, url: string): Promise<{ page: Page; er
 async function search(page: Page, query: string): Promise<void> {
   await page.keyboard.press('Control+K');
   await page.locator('#enclave-search-input').fill(query);
-  await page.locator('#enclave-search-status').filter({ hasText: /result/ }).waitFor({ timeout: 10_000 });
+  await page
+    .locator('#enclave-search-status')
+    .filter({ hasText: /result/ })
+    .waitFor({ timeout: 10_000 });
   await page.waitForTimeout(1200); // past the 800 ms settle delay
 }
 
@@ -69,14 +81,23 @@ test('search beacons from real Chromium on the served bundle: a settled query wi
   await search(second.page, 'zebra crossing');
   await second.page.keyboard.press('Escape');
 
-  let body: { searches: { searchQuery: string; hits: number; ctr: number; topClickedPage: string | null; results: number }[]; totalSearches: number } = { searches: [], totalSearches: 0 };
+  let body: {
+    searches: { searchQuery: string; hits: number; ctr: number; topClickedPage: string | null; results: number }[];
+    totalSearches: number;
+  } = { searches: [], totalSearches: 0 };
   for (let i = 0; i < 50 && body.totalSearches < 2; i++) {
     await new Promise((r) => setTimeout(r, 100));
     body = (await (await app.api(`/v1/analytics/${app.projectId}/searches`)).json()) as typeof body;
   }
   t.is(body.totalSearches, 2);
-  t.like(body.searches.find((s) => s.searchQuery === 'gadget'), { hits: 1, ctr: 1, topClickedPage: '/guides/install', results: 1 });
-  t.like(body.searches.find((s) => s.searchQuery === 'zebra crossing'), { hits: 1, ctr: 0, topClickedPage: null, results: 0 });
+  t.like(
+    body.searches.find((s) => s.searchQuery === 'gadget'),
+    { hits: 1, ctr: 1, topClickedPage: '/guides/install', results: 1 },
+  );
+  t.like(
+    body.searches.find((s) => s.searchQuery === 'zebra crossing'),
+    { hits: 1, ctr: 0, topClickedPage: null, results: 0 },
+  );
   const views = (await (await app.api(`/v1/analytics/${app.projectId}/views`)).json()) as { totals: { human: number } };
   t.true(views.totals.human >= 3, 'the pages the browser loaded were counted as human views');
   t.deepEqual([...errors, ...second.errors], []);
@@ -118,7 +139,11 @@ test('from file:// and from another web server the search box sends nothing and 
     await page.waitForTimeout(300);
     t.deepEqual(sent, [], url);
     // The feedback widget's own probe of /_enclave/health (feedback.js, not the search box) 404s on a foreign server.
-    t.deepEqual(errors.filter((e) => !e.endsWith('/_enclave/health')), [], url);
+    t.deepEqual(
+      errors.filter((e) => !e.endsWith('/_enclave/health')),
+      [],
+      url,
+    );
   }
   t.deepEqual(posts, []);
 });

@@ -13,17 +13,30 @@ interface SearchesBody {
 function postFrom(app: AnalyticsAppliance, origin: string, body: unknown): Promise<number> {
   const { hostname, port } = new URL(app.url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, path: '/_enclave/search-events', method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/json' } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = request(
+      {
+        host: hostname,
+        port,
+        path: '/_enclave/search-events',
+        method: 'POST',
+        headers: { Origin: origin, 'Content-Type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', reject);
     req.end(JSON.stringify(body));
   });
 }
 
 function beacon(app: AnalyticsAppliance, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(`${app.url}/_enclave/search-events`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(`${app.url}/_enclave/search-events`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 test('searches: hits, click-through, top clicked page, last searched, most searched first; queries grouped ignoring case and spacing', async (t) => {
@@ -49,7 +62,10 @@ test('searches: hits, click-through, top clicked page, last searched, most searc
     nextCursor: null,
   });
   const empty = await app.report<SearchesBody>('/searches?noResults=true');
-  t.deepEqual(empty.searches.map((s) => s.searchQuery), ['kubernetes operator']);
+  t.deepEqual(
+    empty.searches.map((s) => s.searchQuery),
+    ['kubernetes operator'],
+  );
 });
 
 test('searches: date range, cursor paging, and every bad parameter or beacon refused', async (t) => {
@@ -60,7 +76,10 @@ test('searches: date range, cursor paging, and every bad parameter or beacon ref
   clock.set('2026-03-03T10:00:00Z');
   await beacon(app, { type: 'search', query: 'later', results: 1 });
   t.is((await app.report<SearchesBody>('/searches?dateTo=2026-03-02')).totalSearches, 15);
-  t.deepEqual((await app.report<SearchesBody>('/searches?dateFrom=2026-03-02')).searches.map((s) => s.searchQuery), ['later']);
+  t.deepEqual(
+    (await app.report<SearchesBody>('/searches?dateFrom=2026-03-02')).searches.map((s) => s.searchQuery),
+    ['later'],
+  );
 
   const seen: string[] = [];
   let cursor: string | null = null;
@@ -78,7 +97,11 @@ test('searches: date range, cursor paging, and every bad parameter or beacon ref
   const bad = await app.api(`/v1/analytics/${app.projectId}/searches?cursor=zz&limit=5000&dateFrom=soon&noResults=maybe`);
   t.is(bad.status, 400);
   const problems = ((await bad.json()) as { details: { message: string }[] }).details.map((d) => d.message);
-  for (const name of ['cursor', 'limit', 'dateFrom', 'noResults']) t.true(problems.some((p) => p.includes(name)), `names ${name}: ${problems.join(' | ')}`);
+  for (const name of ['cursor', 'limit', 'dateFrom', 'noResults'])
+    t.true(
+      problems.some((p) => p.includes(name)),
+      `names ${name}: ${problems.join(' | ')}`,
+    );
 
   t.is((await beacon(app, { type: 'search', query: '', results: 1 })).status, 400);
   t.is((await beacon(app, { type: 'search', query: 'x', results: -1 })).status, 400);
@@ -95,7 +118,8 @@ test('one analytics budget: /views, /visitors, /searches and the feedback endpoi
   t.teardown(() => app.close());
   const paths = ['/views', '/visitors', '/searches', '/feedback', '/feedback/by-page'];
   // The deployment made no analytics requests, so the whole budget is left.
-  for (let i = 0; i < 100; i++) t.is((await app.api(`/v1/analytics/${app.projectId}${paths[i % paths.length]}`)).status, 200, `request ${i + 1}`);
+  for (let i = 0; i < 100; i++)
+    t.is((await app.api(`/v1/analytics/${app.projectId}${paths[i % paths.length]}`)).status, 200, `request ${i + 1}`);
   for (const path of paths) {
     const res = await app.api(`/v1/analytics/${app.projectId}${path}`);
     t.is(res.status, 429, path);
@@ -117,7 +141,10 @@ test('analytics flood bounds: past analytics.eventsPerMinute events are dropped 
   clock.advance(60_000);
   t.is((await beacon(app, { type: 'search', query: 'x', results: 1 })).status, 204);
 
-  const full = await startAnalyticsAppliance({ clock, overrides: { analytics: { requestsPerHour: 100_000 }, limits: { minFreeBytes: Number.MAX_SAFE_INTEGER } } });
+  const full = await startAnalyticsAppliance({
+    clock,
+    overrides: { analytics: { requestsPerHour: 100_000 }, limits: { minFreeBytes: Number.MAX_SAFE_INTEGER } },
+  });
   t.teardown(() => full.close());
   t.is(await full.visit('/', ua), 200);
   t.is((await beacon(full, { type: 'search', query: 'x', results: 1 })).status, 507);

@@ -56,7 +56,15 @@ test('views: counted where pages are served; readers are human, AI agents and ev
 test('visitors: one per address + user agent per page and per site, totals site-wide, and no cookie is set', async (t) => {
   const app = await startAnalyticsAppliance({ clock: new ManualClock('2026-03-01T10:00:00Z') });
   t.teardown(() => app.close());
-  for (const [path, ua] of [['/', CHROME], ['/', CHROME], ['/guides/start', CHROME], ['/', FIREFOX], ['/guides/start', GPTBOT], ['/reference', GPTBOT]]) await app.visit(path, ua);
+  for (const [path, ua] of [
+    ['/', CHROME],
+    ['/', CHROME],
+    ['/guides/start', CHROME],
+    ['/', FIREFOX],
+    ['/guides/start', GPTBOT],
+    ['/reference', GPTBOT],
+  ])
+    await app.visit(path, ua);
   const res = await fetch(`${app.url}/`, { headers: { 'User-Agent': CHROME } });
   t.is(res.headers.get('set-cookie'), null);
   const body = await app.report<VisitorsBody>('/visitors');
@@ -88,7 +96,11 @@ test('ranges, the daily series, paging and errors of /views and /visitors', asyn
   t.is(await total('?dateFrom=2026-03-02'), 3, 'dateFrom inclusive');
   t.is(await total('?dateTo=2026-03-02'), 2, 'dateTo exclusive');
   t.is(await total('?dateFrom=2026-03-01&dateTo=2026-03-04'), 4);
-  t.is(await total('?dateFrom=2026-03-02T12:00:00%2B02:00&dateTo=2026-03-03'), 2, 'ISO 8601 with an offset; a bound inside a day takes the whole UTC day');
+  t.is(
+    await total('?dateFrom=2026-03-02T12:00:00%2B02:00&dateTo=2026-03-03'),
+    2,
+    'ISO 8601 with an offset; a bound inside a day takes the whole UTC day',
+  );
   t.is(await total('?dateFrom=2026-03-05'), 0);
   t.is(await total('?version=v1'), 5);
   t.is(await total('?version=v9'), 0);
@@ -103,21 +115,33 @@ test('ranges, the daily series, paging and errors of /views and /visitors', asyn
   t.false('days' in (await app.report<ViewsBody>('/views')), 'the series only when asked for');
 
   const first = await app.report<ViewsBody>('/views?limit=2');
-  t.deepEqual(first.views.map((v) => v.path), ['/', '/reference']);
+  t.deepEqual(
+    first.views.map((v) => v.path),
+    ['/', '/reference'],
+  );
   t.true(first.hasMore);
   const second = await app.report<ViewsBody>('/views?limit=2&offset=2');
-  t.deepEqual(second.views.map((v) => v.path), ['/guides/start']);
+  t.deepEqual(
+    second.views.map((v) => v.path),
+    ['/guides/start'],
+  );
   t.false(second.hasMore);
   const visitors = await app.report<VisitorsBody & { days: unknown[] }>('/visitors?dateFrom=2026-03-02&dateTo=2026-03-03&groupBy=day');
   t.deepEqual(visitors.totals, { human: 2, ai: 0, total: 2 });
   t.deepEqual(visitors.days, [{ date: '2026-03-02', human: 2, ai: 0, total: 2 }]);
 
   for (const path of ['/views', '/visitors']) {
-    const res = await app.api(`/v1/analytics/${app.projectId}${path}?dateFrom=2026-02-30&dateTo=yesterday&limit=0&offset=-1&groupBy=week&color=red`);
+    const res = await app.api(
+      `/v1/analytics/${app.projectId}${path}?dateFrom=2026-02-30&dateTo=yesterday&limit=0&offset=-1&groupBy=week&color=red`,
+    );
     t.is(res.status, 400, path);
     const problems = ((await res.json()) as { error: string; details: { message: string }[] }).details.map((d) => d.message);
     t.true(problems.length >= 6, `${path}: ${problems.join(' | ')}`);
-    for (const name of ['dateFrom', 'dateTo', 'limit', 'offset', 'groupBy', 'color']) t.true(problems.some((p) => p.includes(name)), `${path} names ${name}`);
+    for (const name of ['dateFrom', 'dateTo', 'limit', 'offset', 'groupBy', 'color'])
+      t.true(
+        problems.some((p) => p.includes(name)),
+        `${path} names ${name}`,
+      );
   }
   const backwards = await app.api(`/v1/analytics/${app.projectId}/views?dateFrom=2026-03-02&dateTo=2026-03-01`);
   t.is(backwards.status, 400);
@@ -146,14 +170,21 @@ test('counts survive a restart: closed days from their rollup, today from its ev
 });
 
 test('analytics.collect: false records nothing', async (t) => {
-  const app = await startAnalyticsAppliance({ clock: new ManualClock('2026-03-01T10:00:00Z'), overrides: { analytics: { requestsPerHour: 100_000, collect: false } } });
+  const app = await startAnalyticsAppliance({
+    clock: new ManualClock('2026-03-01T10:00:00Z'),
+    overrides: { analytics: { requestsPerHour: 100_000, collect: false } },
+  });
   t.teardown(() => app.close());
   t.is(await app.visit('/', CHROME), 200);
   t.is(await app.visit('/llms.txt', GPTBOT), 200);
   t.deepEqual((await app.report<ViewsBody>('/views')).totals, { human: 0, ai: 0, total: 0 });
   const head = await fetch(`${app.url}/guides/start`, { method: 'HEAD', headers: { 'User-Agent': CHROME } });
   t.is(head.headers.get('enclave-search-events'), null, 'the search box is not told where to report, so it sends nothing');
-  const beacon = await fetch(`${app.url}/_enclave/search-events`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ type: 'search', query: 'x', results: 1 }) });
+  const beacon = await fetch(`${app.url}/_enclave/search-events`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ type: 'search', query: 'x', results: 1 }),
+  });
   t.is(beacon.status, 204);
   t.is((await app.report<{ totalSearches: number }>('/searches')).totalSearches, 0);
 });

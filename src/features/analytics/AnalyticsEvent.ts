@@ -49,7 +49,8 @@ function quote(text: string): string {
 export function eventLine(e: AnalyticsEvent): string {
   // Views are most of the traffic and are written while pages are served: built from cached
   // literals (the visitor id is hex) instead of a JSON.stringify of a fresh object each time.
-  if (e.kind === 'view') return `{"k":"v","t":${e.at},"d":${quote(e.domain)},"r":${quote(e.version)},"p":${quote(e.path)},"a":${e.ai ? 1 : 0},"h":${HEX.test(e.visitor) ? `"${e.visitor}"` : JSON.stringify(e.visitor)}}\n`;
+  if (e.kind === 'view')
+    return `{"k":"v","t":${e.at},"d":${quote(e.domain)},"r":${quote(e.version)},"p":${quote(e.path)},"a":${e.ai ? 1 : 0},"h":${HEX.test(e.visitor) ? `"${e.visitor}"` : JSON.stringify(e.visitor)}}\n`;
   if (e.kind === 'search') return `${JSON.stringify({ k: 's', t: e.at, d: e.domain, q: e.query, n: e.results })}\n`;
   return `${JSON.stringify({ k: 'c', t: e.at, d: e.domain, q: e.query, p: e.path })}\n`;
 }
@@ -65,7 +66,8 @@ export function parseEventLine(text: string): AnalyticsEvent {
     if (typeof o[k] !== 'number') throw new Error(`field ${k} is not a number`);
     return o[k] as number;
   };
-  if (o.k === 'v') return { kind: 'view', at: num('t'), domain: str('d'), version: str('r'), path: str('p'), ai: o.a === 1, visitor: str('h') };
+  if (o.k === 'v')
+    return { kind: 'view', at: num('t'), domain: str('d'), version: str('r'), path: str('p'), ai: o.a === 1, visitor: str('h') };
   if (o.k === 's') return { kind: 'search', at: num('t'), domain: str('d'), query: str('q'), results: num('n') };
   if (o.k === 'c') return { kind: 'click', at: num('t'), domain: str('d'), query: str('q'), path: str('p') };
   throw new Error('unknown event kind');

@@ -173,7 +173,8 @@ export class AnalyticsLog {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.flush();
-    for (const days of this.days.values()) for (const day of days.values()) if (day.appender) await (await day.appender.catch(() => null))?.close();
+    for (const days of this.days.values())
+      for (const day of days.values()) if (day.appender) await (await day.appender.catch(() => null))?.close();
   }
 
   private async writePending(): Promise<void> {
@@ -205,7 +206,17 @@ export class AnalyticsLog {
     if (!day) {
       const name = new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
       const dir = join(this.root, projectId);
-      day = { projectId, day: dayNumber, rollup: new DayRollup(this.texts), segmentPath: join(dir, `${name}.jsonl`), rollupPath: join(dir, `${name}.rollup.json`), appender: null, loadedSize: 0, pending: [], persisted: false };
+      day = {
+        projectId,
+        day: dayNumber,
+        rollup: new DayRollup(this.texts),
+        segmentPath: join(dir, `${name}.jsonl`),
+        rollupPath: join(dir, `${name}.rollup.json`),
+        appender: null,
+        loadedSize: 0,
+        pending: [],
+        persisted: false,
+      };
       days.set(dayNumber, day);
     }
     return day;
@@ -231,7 +242,8 @@ export class AnalyticsLog {
     });
     // A torn tail (a crash mid-append) is cut off so appends continue on a clean line.
     day.loadedSize = scan.completeBytes;
-    if (scan.tornBytes > 0) this.logger.warn({ file: day.segmentPath, droppedBytes: scan.tornBytes }, 'dropped a torn analytics event at the end of a day file');
+    if (scan.tornBytes > 0)
+      this.logger.warn({ file: day.segmentPath, droppedBytes: scan.tornBytes }, 'dropped a torn analytics event at the end of a day file');
     this.stats.scannedDays++;
     this.stats.scannedEvents += events;
   }

@@ -50,15 +50,30 @@ export interface CountsReport {
  * rounds down to its midnight, `toMs` up to the next one (a bound at midnight stays exact).
  */
 function dayRange(range: AnalyticsRange): [number, number] {
-  return [range.fromMs === undefined ? -Infinity : Math.floor(range.fromMs / DAY_MS), range.toMs === undefined ? Infinity : Math.ceil(range.toMs / DAY_MS)];
+  return [
+    range.fromMs === undefined ? -Infinity : Math.floor(range.fromMs / DAY_MS),
+    range.toMs === undefined ? Infinity : Math.ceil(range.toMs / DAY_MS),
+  ];
 }
 
 const counts = (human: number, ai: number): KindCounts => ({ human, ai, total: human + ai });
 const byTotalThenPath = (a: PageCounts, b: PageCounts) => b.total - a.total || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /** Views per page, most viewed first, with totals; `version` narrows to one deployed version. */
-export function reportViews(log: AnalyticsLog, projectId: string, range: AnalyticsRange & { version?: string }, page: PageRequest): CountsReport {
-  return sumByPath(log, projectId, range, page, (rollup) => rollup.views.values(), (row) => (range.domain === undefined || row.domain === range.domain) && (range.version === undefined || row.version === range.version));
+export function reportViews(
+  log: AnalyticsLog,
+  projectId: string,
+  range: AnalyticsRange & { version?: string },
+  page: PageRequest,
+): CountsReport {
+  return sumByPath(
+    log,
+    projectId,
+    range,
+    page,
+    (rollup) => rollup.views.values(),
+    (row) => (range.domain === undefined || row.domain === range.domain) && (range.version === undefined || row.version === range.version),
+  );
 }
 
 /**
@@ -67,7 +82,14 @@ export function reportViews(log: AnalyticsLog, projectId: string, range: Analyti
  * across days: a range's figure is the sum of its days'.
  */
 export function reportVisitors(log: AnalyticsLog, projectId: string, range: AnalyticsRange, page: PageRequest): CountsReport {
-  return sumByPath(log, projectId, range, page, (rollup) => rollup.visitors.values(), (row) => range.domain === undefined || row.domain === range.domain);
+  return sumByPath(
+    log,
+    projectId,
+    range,
+    page,
+    (rollup) => rollup.visitors.values(),
+    (row) => range.domain === undefined || row.domain === range.domain,
+  );
 }
 
 /** Paging of a report, and whether to add the daily series. */
@@ -89,7 +111,14 @@ interface CountRow {
  * indexed by path number. A row with pathId -1 is a site-wide figure: when a day has any, the
  * day's totals are those, not the pages' sum.
  */
-function sumByPath<R extends CountRow>(log: AnalyticsLog, projectId: string, range: AnalyticsRange, page: PageRequest, rowsOf: (rollup: DayRollup) => Iterable<R>, keep: (row: R) => boolean): CountsReport {
+function sumByPath<R extends CountRow>(
+  log: AnalyticsLog,
+  projectId: string,
+  range: AnalyticsRange,
+  page: PageRequest,
+  rowsOf: (rollup: DayRollup) => Iterable<R>,
+  keep: (row: R) => boolean,
+): CountsReport {
   const size = log.texts.size;
   const human = new Float64Array(size);
   const ai = new Float64Array(size);
@@ -124,11 +153,21 @@ function sumByPath<R extends CountRow>(log: AnalyticsLog, projectId: string, ran
   const rows: PageCounts[] = [];
   for (let id = 0; id < size; id++) if (human[id] + ai[id] > 0) rows.push({ path: log.texts.textOf(id), ...counts(human[id], ai[id]) });
   rows.sort(byTotalThenPath);
-  return { totals: counts(totalHuman, totalAi), rows: rows.slice(page.offset, page.offset + page.limit), hasMore: rows.length > page.offset + page.limit, ...(page.byDay ? { days } : {}) };
+  return {
+    totals: counts(totalHuman, totalAi),
+    rows: rows.slice(page.offset, page.offset + page.limit),
+    hasMore: rows.length > page.offset + page.limit,
+    ...(page.byDay ? { days } : {}),
+  };
 }
 
 /** Search queries, most searched first; `noResults` keeps those whose last search found nothing. */
-export function reportSearches(log: AnalyticsLog, projectId: string, range: AnalyticsRange & { noResults?: boolean }, page: { limit: number; offset: number }): { searches: SearchSummary[]; totalSearches: number; hasMore: boolean } {
+export function reportSearches(
+  log: AnalyticsLog,
+  projectId: string,
+  range: AnalyticsRange & { noResults?: boolean },
+  page: { limit: number; offset: number },
+): { searches: SearchSummary[]; totalSearches: number; hasMore: boolean } {
   const size = log.texts.size;
   const hits = new Float64Array(size);
   const results = new Float64Array(size);
@@ -161,7 +200,14 @@ export function reportSearches(log: AnalyticsLog, projectId: string, range: Anal
       clicked += entry[1];
       if (!top || entry[1] > top[1] || (entry[1] === top[1] && entry[0] < top[0])) top = entry;
     }
-    all.push({ searchQuery: log.texts.textOf(q), hits: hits[q], ctr: Math.round((Math.min(clicked, hits[q]) / hits[q]) * 10_000) / 10_000, topClickedPage: top?.[0] ?? null, lastSearchedAt: new Date(lastAt[q]).toISOString(), results: results[q] });
+    all.push({
+      searchQuery: log.texts.textOf(q),
+      hits: hits[q],
+      ctr: Math.round((Math.min(clicked, hits[q]) / hits[q]) * 10_000) / 10_000,
+      topClickedPage: top?.[0] ?? null,
+      lastSearchedAt: new Date(lastAt[q]).toISOString(),
+      results: results[q],
+    });
   }
   all.sort((a, b) => b.hits - a.hits || (a.searchQuery < b.searchQuery ? -1 : a.searchQuery > b.searchQuery ? 1 : 0));
   return { searches: all.slice(page.offset, page.offset + page.limit), totalSearches, hasMore: all.length > page.offset + page.limit };

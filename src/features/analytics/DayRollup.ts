@@ -62,7 +62,11 @@ export class DayRollup {
     if (e.kind === 'view') {
       const key = `${e.domain}\n${e.version}\n${e.path}`;
       let row = this.views.get(key);
-      if (!row) this.views.set(key, (row = { domain: e.domain, version: e.version, path: e.path, pathId: this.texts.idOf(e.path), human: 0, ai: 0 }));
+      if (!row)
+        this.views.set(
+          key,
+          (row = { domain: e.domain, version: e.version, path: e.path, pathId: this.texts.idOf(e.path), human: 0, ai: 0 }),
+        );
       if (e.ai) row.ai++;
       else row.human++;
       this.countVisitor(e.domain, e.path, e.ai, e.visitor);
@@ -98,10 +102,20 @@ export class DayRollup {
   static fromJSON(json: DayRollupJson, texts: TextInterner): DayRollup {
     const day = new DayRollup(texts);
     day.seen = null;
-    for (const [domain, version, path, human, ai] of json.views) day.views.set(`${domain}\n${version}\n${path}`, { domain, version, path, pathId: texts.idOf(path), human, ai });
-    for (const [domain, path, human, ai] of json.visitors) day.visitors.set(`${domain}\n${path ?? ''}`, { domain, path, pathId: path === null ? -1 : texts.idOf(path), human, ai });
+    for (const [domain, version, path, human, ai] of json.views)
+      day.views.set(`${domain}\n${version}\n${path}`, { domain, version, path, pathId: texts.idOf(path), human, ai });
+    for (const [domain, path, human, ai] of json.visitors)
+      day.visitors.set(`${domain}\n${path ?? ''}`, { domain, path, pathId: path === null ? -1 : texts.idOf(path), human, ai });
     for (const [domain, query, count, results, lastAt, clicks] of json.searches) {
-      day.searches.set(`${domain}\n${query}`, { domain, query, queryId: texts.idOf(query), count, results, lastAt, clicks: new Map(clicks) });
+      day.searches.set(`${domain}\n${query}`, {
+        domain,
+        query,
+        queryId: texts.idOf(query),
+        count,
+        results,
+        lastAt,
+        clicks: new Map(clicks),
+      });
     }
     return day;
   }
@@ -122,7 +136,11 @@ export class DayRollup {
   private searchRow(domain: string, query: string, at: number): SearchRow {
     const key = `${domain}\n${query}`;
     let row = this.searches.get(key);
-    if (!row) this.searches.set(key, (row = { domain, query, queryId: this.texts.idOf(query), count: 0, results: 0, lastAt: at, clicks: new Map() }));
+    if (!row)
+      this.searches.set(
+        key,
+        (row = { domain, query, queryId: this.texts.idOf(query), count: 0, results: 0, lastAt: at, clicks: new Map() }),
+      );
     return row;
   }
 }

@@ -41,7 +41,8 @@ export class VisitorSalt {
     let stored: SaltFile | null = null;
     try {
       const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<SaltFile>;
-      if (typeof parsed.day === 'string' && typeof parsed.salt === 'string' && /^[0-9a-f]{64}$/.test(parsed.salt)) stored = parsed as SaltFile;
+      if (typeof parsed.day === 'string' && typeof parsed.salt === 'string' && /^[0-9a-f]{64}$/.test(parsed.salt))
+        stored = parsed as SaltFile;
     } catch {
       // Missing or damaged: a new salt only means today's readers are counted afresh.
     }

@@ -29,7 +29,10 @@ export interface AnalyticsFeature extends Feature {
  * beaconed by the site's search box, and the reports under /v1/analytics on the budget the
  * feedback endpoints use (`limiter`, shared).
  */
-export async function createAnalyticsFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite; limiter: RateLimiter }): Promise<AnalyticsFeature> {
+export async function createAnalyticsFeature(
+  ctx: FeatureContext,
+  deps: { activeSite: ActiveSite; limiter: RateLimiter },
+): Promise<AnalyticsFeature> {
   const { config, logger, clock } = ctx;
   const settings = config.analytics;
   const today = () => Math.floor(clock.now().getTime() / DAY_MS);
@@ -38,7 +41,13 @@ export async function createAnalyticsFeature(ctx: FeatureContext, deps: { active
   await log.closeDaysBefore(today()).catch((err) => logger.warn({ err }, 'could not write analytics rollups'));
   logger.info({ ...log.stats }, 'analytics loaded');
   const salt = await VisitorSalt.open(`${config.dataDir}/analytics`, clock, logger);
-  const guard = new IngestGuard({ name: 'analytics', perMinute: settings.eventsPerMinute, minFreeBytes: config.limits.minFreeBytes, dataDir: config.dataDir, clock });
+  const guard = new IngestGuard({
+    name: 'analytics',
+    perMinute: settings.eventsPerMinute,
+    minFreeBytes: config.limits.minFreeBytes,
+    dataDir: config.dataDir,
+    clock,
+  });
   await guard.measure();
   const reports = createAnalyticsReports({ log, activeSite: deps.activeSite, guard, clock, collect: settings.collect });
   const projects = new Map<string, string | null>();
@@ -58,7 +67,11 @@ export async function createAnalyticsFeature(ctx: FeatureContext, deps: { active
     name: 'analytics',
     routes: [
       ...analyticsReportRoutes({ reports, limiter: deps.limiter }),
-      ...searchEventRoutes({ reports, limiter: new RateLimiter('search-events', 120, 60_000, clock), bodyLimitBytes: config.limits.feedbackBodyBytes }),
+      ...searchEventRoutes({
+        reports,
+        limiter: new RateLimiter('search-events', 120, 60_000, clock),
+        bodyLimitBytes: config.limits.feedbackBodyBytes,
+      }),
     ],
     log,
     salt,

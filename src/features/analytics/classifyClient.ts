@@ -5,13 +5,15 @@ export type ClientKind = 'human' | 'ai' | 'ignored';
  * AI agents, assistants fetching for a user, and crawlers (search engines feed AI answers too).
  * Matched as whole tokens of the user agent, case-insensitively.
  */
-const AI_AGENTS = /\b(GPTBot|ChatGPT-User|OAI-SearchBot|ClaudeBot|Claude-User|Claude-SearchBot|Claude-Web|anthropic-ai|PerplexityBot|Perplexity-User|Google-Extended|GoogleOther|Googlebot|bingbot|CCBot|Bytespider|Amazonbot|Applebot|meta-externalagent|FacebookBot|cohere-ai|Diffbot|YouBot|DuckDuckBot|DuckAssistBot|Baiduspider|YandexBot|MistralAI-User|AI2Bot|Timpibot|PetalBot)\b|bot\/|crawler|spider/i;
+const AI_AGENTS =
+  /\b(GPTBot|ChatGPT-User|OAI-SearchBot|ClaudeBot|Claude-User|Claude-SearchBot|Claude-Web|anthropic-ai|PerplexityBot|Perplexity-User|Google-Extended|GoogleOther|Googlebot|bingbot|CCBot|Bytespider|Amazonbot|Applebot|meta-externalagent|FacebookBot|cohere-ai|Diffbot|YouBot|DuckDuckBot|DuckAssistBot|Baiduspider|YandexBot|MistralAI-User|AI2Bot|Timpibot|PetalBot)\b|bot\/|crawler|spider/i;
 
 /**
  * Tools and probes that are neither a reader nor an AI agent: health checks, monitoring,
  * HTTP libraries and command-line clients. Counting them would make an idle site look busy.
  */
-const NON_BROWSERS = /^(curl|Wget|python-requests|python-urllib|Python\/|aiohttp|httpx|Go-http-client|libwww-perl|HTTPie|okhttp|Java\/|Apache-HttpClient|node-fetch|undici|axios|got|kube-probe|ELB-HealthChecker|GoogleHC|Prometheus|Blackbox|Uptime|Pingdom|StatusCake|Zabbix|check_http|Consul|HealthCheck|Docker|Wget2|PowerShell|Ruby|Faraday|Dart|Deno|Bun)\b/i;
+const NON_BROWSERS =
+  /^(curl|Wget|python-requests|python-urllib|Python\/|aiohttp|httpx|Go-http-client|libwww-perl|HTTPie|okhttp|Java\/|Apache-HttpClient|node-fetch|undici|axios|got|kube-probe|ELB-HealthChecker|GoogleHC|Prometheus|Blackbox|Uptime|Pingdom|StatusCake|Zabbix|check_http|Consul|HealthCheck|Docker|Wget2|PowerShell|Ruby|Faraday|Dart|Deno|Bun)\b/i;
 
 /**
  * Sorts a client by its User-Agent. Every fetch of a Markdown copy or llms.txt is `ai`

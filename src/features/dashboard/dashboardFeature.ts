@@ -9,7 +9,10 @@ import type { Feature } from '../Feature.js';
 const ASSETS: Record<string, { from: () => string; type: string }> = {
   'dashboard.js': { from: () => new URL('./assets/dashboard.js', import.meta.url).pathname, type: 'text/javascript; charset=utf-8' },
   'dashboard.css': { from: () => new URL('./assets/dashboard.css', import.meta.url).pathname, type: 'text/css; charset=utf-8' },
-  'uplot.js': { from: () => createRequire(import.meta.url).resolve('uplot/dist/uPlot.iife.min.js'), type: 'text/javascript; charset=utf-8' },
+  'uplot.js': {
+    from: () => createRequire(import.meta.url).resolve('uplot/dist/uPlot.iife.min.js'),
+    type: 'text/javascript; charset=utf-8',
+  },
   'uplot.css': { from: () => createRequire(import.meta.url).resolve('uplot/dist/uPlot.min.css'), type: 'text/css; charset=utf-8' },
 };
 
@@ -60,7 +63,10 @@ export async function createDashboardFeature(): Promise<Feature> {
         summary: 'The project and scope of the key the dashboard signed in with',
         tag: 'dashboard',
         auth: 'admin',
-        responses: { 200: { description: 'Who the key is', schema: z.object({ projectId: z.string(), scope: z.string() }) }, 401: { description: 'Missing or invalid admin key' } },
+        responses: {
+          200: { description: 'Who the key is', schema: z.object({ projectId: z.string(), scope: z.string() }) },
+          401: { description: 'Missing or invalid admin key' },
+        },
         handler(ctx) {
           const auth = ctx.state.auth as AuthState;
           ctx.set('Cache-Control', 'no-store');

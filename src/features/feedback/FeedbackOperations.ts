@@ -34,7 +34,9 @@ export function createFeedbackOperations(deps: {
       // Per page as well as per address: many addresses aimed at one page are one flood.
       const decision = deps.perPage.consume(submission.path);
       if (!decision.allowed) {
-        throw new AppError(429, `Too many feedback posts for ${submission.path}; try again later`, { headers: { 'Retry-After': String(decision.resetSeconds) } });
+        throw new AppError(429, `Too many feedback posts for ${submission.path}; try again later`, {
+          headers: { 'Retry-After': String(decision.resetSeconds) },
+        });
       }
       return ingestFeedback(deps, submission);
     },

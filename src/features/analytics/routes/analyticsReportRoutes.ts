@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import type { RateLimiter } from '../../../http/RateLimiter.js';
 import type { AnalyticsReports } from '../AnalyticsReports.js';
-import { searchesBodySchema, searchesQuerySchema, viewsBodySchema, viewsQuerySchema, visitorsBodySchema, visitorsQuerySchema } from './analyticsReportSchemas.js';
+import {
+  searchesBodySchema,
+  searchesQuerySchema,
+  viewsBodySchema,
+  viewsQuerySchema,
+  visitorsBodySchema,
+  visitorsQuerySchema,
+} from './analyticsReportSchemas.js';
 
 const projectParams = z.object({ projectId: z.string() });
 const errors = {
@@ -24,7 +31,11 @@ export function analyticsReportRoutes(deps: { reports: AnalyticsReports; limiter
       query: viewsQuerySchema,
       responses: { 200: { description: 'Totals and one page of rows', schema: viewsBodySchema }, ...errors },
       handler(ctx, { params, query }) {
-        const report = deps.reports.views(params.projectId, { fromMs: query.dateFrom, toMs: query.dateTo, domain: query.domain, version: query.version }, { limit: query.limit ?? 50, offset: query.offset ?? 0, byDay: query.groupBy === 'day' });
+        const report = deps.reports.views(
+          params.projectId,
+          { fromMs: query.dateFrom, toMs: query.dateTo, domain: query.domain, version: query.version },
+          { limit: query.limit ?? 50, offset: query.offset ?? 0, byDay: query.groupBy === 'day' },
+        );
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { totals: report.totals, views: report.rows, hasMore: report.hasMore, ...(report.days ? { days: report.days } : {}) };
       },
@@ -37,7 +48,11 @@ export function analyticsReportRoutes(deps: { reports: AnalyticsReports; limiter
       query: visitorsQuerySchema,
       responses: { 200: { description: 'Site-wide totals and one page of rows', schema: visitorsBodySchema }, ...errors },
       handler(ctx, { params, query }) {
-        const report = deps.reports.visitors(params.projectId, { fromMs: query.dateFrom, toMs: query.dateTo, domain: query.domain }, { limit: query.limit ?? 50, offset: query.offset ?? 0, byDay: query.groupBy === 'day' });
+        const report = deps.reports.visitors(
+          params.projectId,
+          { fromMs: query.dateFrom, toMs: query.dateTo, domain: query.domain },
+          { limit: query.limit ?? 50, offset: query.offset ?? 0, byDay: query.groupBy === 'day' },
+        );
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { totals: report.totals, visitors: report.rows, hasMore: report.hasMore, ...(report.days ? { days: report.days } : {}) };
       },
@@ -52,9 +67,17 @@ export function analyticsReportRoutes(deps: { reports: AnalyticsReports; limiter
       handler(ctx, { params, query }) {
         const limit = query.limit ?? 50;
         const offset = query.cursor ?? 0;
-        const report = deps.reports.searches(params.projectId, { fromMs: query.dateFrom, toMs: query.dateTo, domain: query.domain, noResults: query.noResults }, { limit, offset });
+        const report = deps.reports.searches(
+          params.projectId,
+          { fromMs: query.dateFrom, toMs: query.dateTo, domain: query.domain, noResults: query.noResults },
+          { limit, offset },
+        );
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { searches: report.searches, totalSearches: report.totalSearches, nextCursor: report.hasMore ? `o${offset + limit}` : null };
+        ctx.body = {
+          searches: report.searches,
+          totalSearches: report.totalSearches,
+          nextCursor: report.hasMore ? `o${offset + limit}` : null,
+        };
       },
     }),
   ];
