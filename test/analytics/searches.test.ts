@@ -116,7 +116,7 @@ test('one analytics budget: /views, /visitors, /searches and the feedback endpoi
   const clock = new ManualClock('2026-03-01T10:00:00Z');
   const app = await startAnalyticsAppliance({ clock, overrides: { analytics: { requestsPerHour: 100 } } });
   t.teardown(() => app.close());
-  const paths = ['/views', '/visitors', '/searches', '/feedback', '/feedback/by-page'];
+  const paths = ['/views', '/visitors', '/searches', '/feedback', '/feedback/by-page', '/feedback/by-day'];
   // The deployment made no analytics requests, so the whole budget is left.
   for (let i = 0; i < 100; i++)
     t.is((await app.api(`/v1/analytics/${app.projectId}${paths[i % paths.length]}`)).status, 200, `request ${i + 1}`);

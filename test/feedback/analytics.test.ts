@@ -241,6 +241,31 @@ test('by-page: the hosted shape { feedback: [{ path, thumbsUp, thumbsDown, code,
   t.false(all.hasMore);
 });
 
+test('by-day: entries per UTC day and source, oldest first, with the same filters', async (t) => {
+  const h = await startFeedbackHarness({ overrides: big });
+  t.teardown(() => h.close());
+  const ids = await seed(h, [
+    ['2026-03-01T00:00:00.000Z', ctx(true)],
+    ['2026-03-01T23:59:59.999Z', code()],
+    ['2026-03-01T12:00:00.000Z', ctx(false)],
+    ['2026-03-03T08:00:00.000Z', { source: 'agent', path: '/', comment: 'x' }],
+  ]);
+  await h.module.log.setStatus(h.projectId, ids[2], 'resolved', new Date('2026-03-05T00:00:00Z'));
+  const res = await h.api('/feedback/by-day');
+  t.is(res.status, 200);
+  t.deepEqual(await res.json(), {
+    days: [
+      { date: '2026-03-01', contextual: 2, code_snippet: 1, thumbs_only: 0, agent: 0, total: 3 },
+      { date: '2026-03-03', contextual: 0, code_snippet: 0, thumbs_only: 0, agent: 1, total: 1 },
+    ],
+  });
+  const pending = (await (await h.api('/feedback/by-day?status=pending&dateTo=2026-03-02')).json()) as { days: unknown[] };
+  t.deepEqual(pending.days, [{ date: '2026-03-01', contextual: 1, code_snippet: 1, thumbs_only: 0, agent: 0, total: 2 }]);
+  const bad = await h.api('/feedback/by-day?dateFrom=x&source=nope&limit=3');
+  t.is(bad.status, 400);
+  t.is(((await bad.json()) as { details: unknown[] }).details.length, 3);
+});
+
 test('PATCH status: persists as a record, filters see it, unknown id → 404, bad status → 400, read key → 403', async (t) => {
   const h = await startFeedbackHarness({ overrides: big });
   t.teardown(() => h.close({ keepData: true }));

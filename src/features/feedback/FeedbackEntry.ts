@@ -50,3 +50,6 @@ export interface PageFeedbackCounts {
   code: number;
   total: number;
 }
+
+/** Feedback entries of one UTC day, per source. */
+export type DayFeedbackCounts = { date: string; total: number } & Record<FeedbackSource, number>;

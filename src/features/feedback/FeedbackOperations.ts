@@ -4,7 +4,7 @@ import type { RateLimiter } from '../../http/RateLimiter.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import type { FeedbackCursor, DecodedCursor } from './FeedbackCursor.js';
-import type { FeedbackEntry, FeedbackFilter, FeedbackStatus, FeedbackSubmission, PageFeedbackCounts } from './FeedbackEntry.js';
+import type { DayFeedbackCounts, FeedbackEntry, FeedbackFilter, FeedbackStatus, FeedbackSubmission, PageFeedbackCounts } from './FeedbackEntry.js';
 import { ingestFeedback } from './ingestFeedback.js';
 import { listFeedback, type FeedbackPage } from './listFeedback.js';
 import type { FeedbackLog } from './log/FeedbackLog.js';
@@ -17,6 +17,8 @@ export interface FeedbackOperations {
   /** Per-page counts, busiest first, `limit` of them plus whether more exist. */
   countByPage(projectId: string, filter: FeedbackFilter, limit: number): { feedback: PageFeedbackCounts[]; hasMore: boolean };
   setStatus(projectId: string, id: string, status: FeedbackStatus): Promise<FeedbackEntry>;
+  /** Entries per UTC day and source (the dashboard's feedback-over-time chart). */
+  countByDay(projectId: string, filter: FeedbackFilter): DayFeedbackCounts[];
 }
 
 /** Builds the operations over the log, with the global guard and the per-page limiter in front of ingest. */
@@ -45,6 +47,7 @@ export function createFeedbackOperations(deps: {
       const pages = deps.log.countByPage(projectId, filter);
       return { feedback: pages.slice(0, limit), hasMore: pages.length > limit };
     },
+    countByDay: (projectId, filter) => deps.log.countByDay(projectId, filter),
     async setStatus(projectId, id, status) {
       const entry = await deps.log.setStatus(projectId, id, status, deps.clock.now());
       if (!entry) throw AppError.notFound(`No feedback ${id} in this project`);

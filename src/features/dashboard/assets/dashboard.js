@@ -107,15 +107,8 @@
     var status = $('status-filter').value;
     var q = range();
     return Promise.all([
-      analytics('/feedback?limit=100&' + q).then(function (page) {
-        var byDay = {};
-        page.feedback.forEach(function (e) {
-          var day = e.createdAt.slice(0, 10);
-          byDay[day] = byDay[day] || { date: day };
-          byDay[day][e.source] = (byDay[day][e.source] || 0) + 1;
-        });
-        var days = Object.keys(byDay).sort().map(function (d) { return byDay[d]; });
-        drawChart('feedback-chart', days, SOURCES.map(function (s) { return { field: s[0], label: s[0], color: s[1] }; }));
+      analytics('/feedback/by-day?' + q).then(function (body) {
+        drawChart('feedback-chart', body.days, SOURCES.map(function (s) { return { field: s[0], label: s[0], color: s[1] }; }));
       }),
       analytics('/feedback?limit=50&' + q + (status ? '&status=' + status : '')).then(function (page) {
         fill('triage', page.feedback, function (tr, e) {

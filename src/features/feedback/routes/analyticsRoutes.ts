@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { FEEDBACK_STATUSES, type FeedbackFilter } from '../FeedbackEntry.js';
+import { FEEDBACK_SOURCES, FEEDBACK_STATUSES, type FeedbackFilter } from '../FeedbackEntry.js';
 import type { FeedbackCursor } from '../FeedbackCursor.js';
 import type { FeedbackOperations } from '../FeedbackOperations.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import type { RateLimiter } from '../../../http/RateLimiter.js';
-import { feedbackByPageQuerySchema, feedbackListQuerySchema } from './feedbackQuerySchema.js';
+import { feedbackByPageQuerySchema, feedbackFilterQuerySchema, feedbackListQuerySchema } from './feedbackQuerySchema.js';
 import { feedbackEntrySchema, feedbackPageSchema, presentFeedback } from './presentFeedback.js';
 
 /** What the analytics routes need; `limiter` is one budget shared by all of them. */
@@ -71,6 +71,27 @@ export function analyticsRoutes(deps: AnalyticsRouteDeps): RouteSpec[] {
       handler(ctx, { params, query }) {
         ctx.set('Cache-Control', 'no-store');
         ctx.body = deps.ops.countByPage(params.projectId, toFilter(query), query.limit ?? 10);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/analytics/:projectId/feedback/by-day',
+      summary: 'Feedback entries per UTC day and source, oldest first (an Enclave addition for charts)',
+      tag: 'analytics',
+      auth: 'admin',
+      params: projectParams,
+      query: feedbackFilterQuerySchema,
+      rateLimit,
+      responses: {
+        200: {
+          description: 'One entry per day that has feedback',
+          schema: z.object({ days: z.array(z.object({ date: z.string(), total: z.number(), ...Object.fromEntries(FEEDBACK_SOURCES.map((s) => [s, z.number()])) })) }),
+        },
+        ...errors,
+      },
+      handler(ctx, { params, query }) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { days: deps.ops.countByDay(params.projectId, toFilter(query)) };
       },
     }),
     defineRoute({

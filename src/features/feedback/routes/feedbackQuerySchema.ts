@@ -24,6 +24,9 @@ const filterShape = {
   status: statusList,
 };
 
+/** Query of the per-day counts: the listing's filters only. */
+export const feedbackFilterQuerySchema = z.strictObject(filterShape).superRefine(checkDateRange, { when: () => true });
+
 /** Query of the per-page counts: the listing's filters and how many pages (default 10). */
 export const feedbackByPageQuerySchema = z.strictObject({ ...filterShape, limit: limitParam(10, 100) }).superRefine(checkDateRange, { when: () => true });
 
