@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../src/platform/Clock.js';
 import { makeTempDir, type ConfigOverrides } from '../helpers/testAppliance.js';
@@ -40,6 +41,14 @@ export async function startAnalyticsAppliance(
   }
   return {
     ...app,
+    async close() {
+      await app.close();
+      await rm(source, { recursive: true, force: true });
+    },
+    async stop() {
+      await app.stop();
+      await rm(source, { recursive: true, force: true });
+    },
     async visit(path, userAgent, method = 'GET') {
       const headers: Record<string, string> = userAgent ? { 'User-Agent': userAgent } : {};
       // fetch() always sends a user agent; '' asks for none at all.
