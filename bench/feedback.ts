@@ -42,7 +42,7 @@ async function serve(dataDir: string): Promise<void> {
   const { startFeedbackHarness } = await import('../test/feedback/feedbackHarness.js');
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const h = await startFeedbackHarness({ dataDir, overrides: { analytics: { requestsPerHour: 1e9 }, feedback: { perClientPerMinute: 1e9 } } });
+  const h = await startFeedbackHarness({ dataDir, overrides: { analytics: { requestsPerHour: 1e9 }, feedback: { perClientPerMinute: 1e9, perPagePerMinute: 1e9, globalPerMinute: 1e9 }, limits: { minFreeBytes: 0 } } });
   const startupMs = performance.now() - started;
   const startupCpu = process.cpuUsage(cpu);
   const startupCpuMs = (startupCpu.user + startupCpu.system) / 1000;

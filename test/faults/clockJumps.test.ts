@@ -94,7 +94,7 @@ test('cron task bodies across clock jumps: export retention, agent archiving and
       sites: [{ domain: 'tiny.test', source: site }, { domain: 'docs.test.internal', source: site }],
       export: { retentionDays: 30 },
       agent: { command: [agent], repository: remote, archiveAfterDays: 30 },
-      feedback: { retentionDays: 30, perClientPerMinute: 1000 },
+      feedback: { retentionDays: 30, perClientPerMinute: 1000, perPagePerMinute: 1000, globalPerMinute: 1000 },
     },
   });
   t.teardown(() => app.close());

@@ -57,7 +57,7 @@ async function applianceOnSmallDisk(t: ExecutionContext, sizeMb: number) {
   t.teardown(() => rm(outside, { recursive: true, force: true }));
   const dataDir = join(disk.dir, 'data');
   // The test bundles name docs.test.internal: a site of the default project, so feedback has an owner.
-  const app = await startTestAppliance({ dataDir, overrides: { sites: [{ domain: 'docs.test.internal', source: outside }], feedback: { perClientPerMinute: 1000 } } });
+  const app = await startTestAppliance({ dataDir, overrides: { sites: [{ domain: 'docs.test.internal', source: outside }], feedback: { perClientPerMinute: 1000, perPagePerMinute: 1000, globalPerMinute: 1000 }, limits: { minFreeBytes: 0 } } });
   t.teardown(() => app.stop());
   const v1 = join(outside, 'v1.zip');
   await writeBundle(v1, 'v1');

@@ -171,7 +171,7 @@ test('cursor: full walk, tampering detected, reuse with other filters refused', 
 
 test('paging while entries are inserted concurrently: no duplicates, no gaps', async (t) => {
   const clock = new ManualClock('2026-04-01T00:00:00.000Z');
-  const h = await startFeedbackHarness({ clock, overrides: { ...big, feedback: { perClientPerMinute: 100_000 } } });
+  const h = await startFeedbackHarness({ clock, overrides: { ...big, feedback: { perClientPerMinute: 100_000, perPagePerMinute: 100_000, globalPerMinute: 100_000 } } });
   t.teardown(() => h.close());
   // 300 existing entries, several per millisecond so ties on createdAt are common.
   const rows: [string, FeedbackSubmission][] = [];
@@ -206,8 +206,8 @@ test('paging while entries are inserted concurrently: no duplicates, no gaps', a
   t.true(inserted > 0);
 });
 
-test('by-page counts honour the same filters', async (t) => {
-  const h = await startFeedbackHarness({ overrides: big });
+test('by-page: the hosted shape { feedback: [{ path, thumbsUp, thumbsDown, code, total }], hasMore }, busiest first, same filters, limit (default 10)', async (t) => {
+  const h = await startFeedbackHarness({ overrides: big, pages: ['/', '/guides/start', ...Array.from({ length: 11 }, (_, i) => `/p${i}`)] });
   t.teardown(() => h.close());
   await seed(h, [
     ['2026-03-01T00:00:00.000Z', ctx(true, '/')],
@@ -219,13 +219,51 @@ test('by-page counts honour the same filters', async (t) => {
   ]);
   const res = await h.api('/feedback/by-page');
   t.is(res.status, 200);
-  t.deepEqual(((await res.json()) as { pages: unknown[] }).pages, [
-    { path: '/', helpful: 1, notHelpful: 2, code: 1, total: 4 },
-    { path: '/guides/start', helpful: 1, notHelpful: 0, code: 1, total: 2 },
-  ]);
+  t.deepEqual(await res.json(), {
+    feedback: [
+      { path: '/', thumbsUp: 1, thumbsDown: 2, code: 1, total: 4 },
+      { path: '/guides/start', thumbsUp: 1, thumbsDown: 0, code: 1, total: 2 },
+    ],
+    hasMore: false,
+  });
   const filtered = await h.api('/feedback/by-page?dateTo=2026-03-02&source=contextual');
-  t.deepEqual(((await filtered.json()) as { pages: unknown[] }).pages, [{ path: '/', helpful: 1, notHelpful: 2, code: 0, total: 3 }]);
-  t.is((await h.api('/feedback/by-page?limit=5&dateFrom=nope')).status, 400);
+  t.deepEqual(await filtered.json(), { feedback: [{ path: '/', thumbsUp: 1, thumbsDown: 2, code: 0, total: 3 }], hasMore: false });
+  const bad = await h.api('/feedback/by-page?limit=0&dateFrom=nope&status=open');
+  t.is(bad.status, 400);
+  t.is(((await bad.json()) as { details: unknown[] }).details.length, 3, 'every bad parameter is listed');
+  // Eleven more pages with one entry each: the default limit is 10, hasMore tells there are more.
+  await seed(h, Array.from({ length: 11 }, (_, i): [string, FeedbackSubmission] => ['2026-03-06T00:00:00.000Z', ctx(true, `/p${i}`)]));
+  const first = (await (await h.api('/feedback/by-page')).json()) as { feedback: { path: string }[]; hasMore: boolean };
+  t.is(first.feedback.length, 10);
+  t.true(first.hasMore);
+  const all = (await (await h.api('/feedback/by-page?limit=13')).json()) as { feedback: { path: string }[]; hasMore: boolean };
+  t.is(all.feedback.length, 13);
+  t.false(all.hasMore);
+});
+
+test('by-day: entries per UTC day and source, oldest first, with the same filters', async (t) => {
+  const h = await startFeedbackHarness({ overrides: big });
+  t.teardown(() => h.close());
+  const ids = await seed(h, [
+    ['2026-03-01T00:00:00.000Z', ctx(true)],
+    ['2026-03-01T23:59:59.999Z', code()],
+    ['2026-03-01T12:00:00.000Z', ctx(false)],
+    ['2026-03-03T08:00:00.000Z', { source: 'agent', path: '/', comment: 'x' }],
+  ]);
+  await h.module.log.setStatus(h.projectId, ids[2], 'resolved', new Date('2026-03-05T00:00:00Z'));
+  const res = await h.api('/feedback/by-day');
+  t.is(res.status, 200);
+  t.deepEqual(await res.json(), {
+    days: [
+      { date: '2026-03-01', contextual: 2, code_snippet: 1, thumbs_only: 0, agent: 0, total: 3 },
+      { date: '2026-03-03', contextual: 0, code_snippet: 0, thumbs_only: 0, agent: 1, total: 1 },
+    ],
+  });
+  const pending = (await (await h.api('/feedback/by-day?status=pending&dateTo=2026-03-02')).json()) as { days: unknown[] };
+  t.deepEqual(pending.days, [{ date: '2026-03-01', contextual: 1, code_snippet: 1, thumbs_only: 0, agent: 0, total: 2 }]);
+  const bad = await h.api('/feedback/by-day?dateFrom=x&source=nope&limit=3');
+  t.is(bad.status, 400);
+  t.is(((await bad.json()) as { details: unknown[] }).details.length, 3);
 });
 
 test('PATCH status: persists as a record, filters see it, unknown id → 404, bad status → 400, read key → 403', async (t) => {

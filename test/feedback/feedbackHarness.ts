@@ -10,6 +10,7 @@ import type { ActiveSiteInfo } from '../../src/features/deployments/ActiveSite.j
 import type { FeatureContext } from '../../src/features/Feature.js';
 import { createFeedbackFeature, type FeedbackFeature } from '../../src/features/feedback/feedbackFeature.js';
 import { closeGracefully, listen } from '../../src/app/listen.js';
+import { RateLimiter } from '../../src/http/RateLimiter.js';
 import { openControlStore, type ControlStore } from '../../src/features/control/ControlStore.js';
 import { makeTempDir, makeTestConfig, type ConfigOverrides } from '../helpers/testAppliance.js';
 
@@ -61,7 +62,8 @@ export async function startFeedbackHarness(
   }
   const site: FakeSite = { live: { domain: 'docs.test', projectId: boot.projectId, version: 'v1', pagePaths: new Set(options.pages ?? SITE_PAGES) } };
   const ctx: FeatureContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => '', version: 'test' };
-  const module = await createFeedbackFeature(ctx, { activeSite: { current: () => site.live } });
+  const analyticsLimiter = new RateLimiter('analytics', config.analytics.requestsPerHour, 60 * 60_000, clock);
+  const module = await createFeedbackFeature(ctx, { activeSite: { current: () => site.live }, analyticsLimiter });
   const features = options.siteHandler ? [module, { name: 'site', routes: [], siteHandler: options.siteHandler }] : [module];
   const { app } = createApp({ config, logger, clock, control, features, version: 'test' });
   const { httpServer, port } = await listen(app, config.server);

@@ -1,7 +1,7 @@
 import test from 'ava';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { scanSegment } from '../../src/features/feedback/log/scanSegment.js';
+import { scanSegment } from '../../src/platform/store/scanSegment.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 
 /** What scanSegment must report, worked out the slow way: every line decoded on its own. */

@@ -135,7 +135,7 @@ test('disk full: the request fails with 507, the segment is cut back to its last
   t.teardown(() => execFileSync('umount', ['-l', feedbackDir]));
   const filler = join(feedbackDir, 'filler.bin');
   await writeFile(filler, Buffer.alloc(16 * 1024));
-  const h = await startFeedbackHarness({ dataDir, overrides: { feedback: { perClientPerMinute: 100_000 } } });
+  const h = await startFeedbackHarness({ dataDir, overrides: { feedback: { perClientPerMinute: 100_000, perPagePerMinute: 100_000, globalPerMinute: 100_000 } } });
   t.teardown(() => h.close());
   const ok: string[] = [];
   let full: Response | null = null;

@@ -76,7 +76,7 @@ export async function startFuzzTarget(t: ExecutionContext): Promise<FuzzTarget> 
     overrides: {
       sites: [{ domain: 'tiny.test', source: site }, { domain: 'docs.test.internal', source: site }],
       agent: { command: [agent], repository: remote },
-      feedback: { perClientPerMinute: 1_000_000 },
+      feedback: { perClientPerMinute: 1_000_000, perPagePerMinute: 1_000_000, globalPerMinute: 1_000_000 },
       analytics: { requestsPerHour: 1_000_000 },
     },
   });

@@ -24,4 +24,5 @@ export const serverConfigSchema = z.strictObject({
 export const limitsConfigSchema = z.strictObject({
   adminBodyBytes: z.number().int().positive().describe('Largest admin API request body.'),
   feedbackBodyBytes: z.number().int().positive().describe('Largest feedback request body.'),
+  minFreeBytes: z.number().int().min(0).describe('Feedback posts and analytics events are refused (507 / dropped) while the data volume has less than this many bytes free.'),
 });

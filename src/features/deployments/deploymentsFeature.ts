@@ -3,7 +3,8 @@ import { openDeploymentStore } from './deploymentStore.js';
 import { reexportSite, type Reexporter, type ReexportEntry, type ReexportOutcome } from './reexportSite.js';
 import { SiteDeployer } from './SiteDeployer.js';
 import { deploymentRoutes } from './routes/deploymentRoutes.js';
-import { createSiteHandler } from './site/createSiteHandler.js';
+import { createSiteHandler, type SiteHandlerHooks } from './site/createSiteHandler.js';
+import type { PageServedHook } from './site/PageServedHook.js';
 import { Scheduler } from '../../platform/Scheduler.js';
 import type { ActiveSite } from './ActiveSite.js';
 import type { Feature, FeatureContext } from '../Feature.js';
@@ -17,6 +18,8 @@ export interface DeploymentsFeature extends Feature {
   deployer: SiteDeployer;
   /** Lets scheduled re-exports call the export module (created after this one). */
   setReexporter(reexporter: Reexporter): void;
+  /** Lets the analytics module (created after this one) count pages as they are served, and name its search-event path. */
+  setPageServedHook(hook: PageServedHook, searchEventsPath?: string): void;
   /** One scheduled re-export run (the cron task's body), callable directly by tests. */
   runReexport(entry: ReexportEntry, now: Date): Promise<ReexportOutcome>;
 }
@@ -32,13 +35,14 @@ export async function createDeploymentsFeature(ctx: FeatureContext): Promise<Dep
   const deployer = await SiteDeployer.open({ config, logger, clock: ctx.clock, sites: ctx.control.sites, store });
   const scheduler = new Scheduler(logger);
   let reexporter: Reexporter | null = null;
+  const siteHooks: SiteHandlerHooks = {};
 
   const runReexport = (entry: ReexportEntry, now: Date) => reexportSite(entry, { sites: ctx.control.sites, store, deployer, reexporter, logger }, now);
 
   return {
     name: 'deployments',
     routes: deploymentRoutes(deployer),
-    siteHandler: createSiteHandler(deployer.live),
+    siteHandler: createSiteHandler(deployer.live, siteHooks),
     activeSite: deployer.live,
     deployer,
     async activateBundleFile(zipPath, options) {
@@ -48,6 +52,10 @@ export async function createDeploymentsFeature(ctx: FeatureContext): Promise<Dep
     },
     setReexporter(fn) {
       reexporter = fn;
+    },
+    setPageServedHook(hook, searchEventsPath) {
+      siteHooks.onPageServed = hook;
+      siteHooks.searchEventsPath = searchEventsPath;
     },
     runReexport,
     readiness: () => deployer.readiness(),

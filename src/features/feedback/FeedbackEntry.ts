@@ -27,3 +27,29 @@ export interface FeedbackEntry extends FeedbackSubmission {
   createdAt: string;
   status: FeedbackStatus;
 }
+
+/** Filters shared by listing and per-page counts. */
+export interface FeedbackFilter {
+  fromMs?: number;
+  toMs?: number;
+  source?: FeedbackSource;
+  statuses?: readonly FeedbackStatus[];
+}
+
+/** A keyset position: the last entry of the previous page. */
+export interface FeedbackPageKey {
+  createdAtMs: number;
+  id: string;
+}
+
+/** Counts for one page of the docs site. */
+export interface PageFeedbackCounts {
+  path: string;
+  thumbsUp: number;
+  thumbsDown: number;
+  code: number;
+  total: number;
+}
+
+/** Feedback entries of one UTC day, per source. */
+export type DayFeedbackCounts = { date: string; total: number } & Record<FeedbackSource, number>;

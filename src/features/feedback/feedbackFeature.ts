@@ -1,6 +1,8 @@
 import { FeedbackCursor } from './FeedbackCursor.js';
 import { dropExpiredFeedback } from './dropExpiredFeedback.js';
 import { RateLimiter } from '../../http/RateLimiter.js';
+import { IngestGuard } from '../../http/IngestGuard.js';
+import { createFeedbackOperations } from './FeedbackOperations.js';
 import { analyticsRoutes } from './routes/analyticsRoutes.js';
 import { feedbackRoutes } from './routes/feedbackRoutes.js';
 import { Scheduler } from '../../platform/Scheduler.js';
@@ -20,27 +22,30 @@ export interface FeedbackFeature extends Feature {
  * API, and the feedback log they share. The log's index is loaded here, before the server
  * listens, so the first query already sees everything on disk.
  */
-export async function createFeedbackFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite }): Promise<FeedbackFeature> {
+export async function createFeedbackFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite; analyticsLimiter: RateLimiter }): Promise<FeedbackFeature> {
   const { config, logger, clock } = ctx;
   const log = await FeedbackLog.open({ dataDir: config.dataDir, groupCommitMs: config.feedback.groupCommitMs, logger });
   logger.info({ entries: log.stats.entries, segments: log.stats.segments, loadMs: log.stats.loadMs }, 'feedback log loaded');
   const scheduler = new Scheduler(logger);
   const applyRetention = (now: Date) => dropExpiredFeedback({ log, logger, retentionDays: config.feedback.retentionDays }, now);
+  const cursors = new FeedbackCursor(ctx.keyring);
+  const ops = createFeedbackOperations({
+    log,
+    activeSite: deps.activeSite,
+    clock,
+    cursors,
+    guard: new IngestGuard({ name: 'feedback', perMinute: config.feedback.globalPerMinute, minFreeBytes: config.limits.minFreeBytes, dataDir: config.dataDir, clock }),
+    perPage: new RateLimiter('feedback-page', config.feedback.perPagePerMinute, 60_000, clock),
+  });
   const routes = [
     ...feedbackRoutes({
-      log,
+      ops,
       activeSite: deps.activeSite,
-      clock,
       limiter: new RateLimiter('feedback', config.feedback.perClientPerMinute, 60_000, clock),
       bodyLimitBytes: config.limits.feedbackBodyBytes,
       allowedOrigins: config.feedback.allowedOrigins,
     }),
-    ...analyticsRoutes({
-      log,
-      cursors: new FeedbackCursor(ctx.keyring),
-      clock,
-      limiter: new RateLimiter('analytics', config.analytics.requestsPerHour, 60 * 60_000, clock),
-    }),
+    ...analyticsRoutes({ ops, cursors, limiter: deps.analyticsLimiter }),
   ];
   return {
     name: 'feedback',

@@ -1,6 +1,6 @@
-import type { FeedbackFilter, FeedbackLog } from './log/FeedbackLog.js';
+import type { FeedbackLog } from './log/FeedbackLog.js';
 import { AppError } from '../../platform/AppError.js';
-import type { FeedbackEntry } from './FeedbackEntry.js';
+import type { FeedbackEntry, FeedbackFilter } from './FeedbackEntry.js';
 import { hashFeedbackFilter, type DecodedCursor, type FeedbackCursor } from './FeedbackCursor.js';
 
 /** One page of the analytics listing. */

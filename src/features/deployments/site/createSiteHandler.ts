@@ -7,6 +7,14 @@ import { openVersionFile } from './openVersionFile.js';
 import { resolveSitePath } from './resolveSitePath.js';
 import { PLAIN_PAGE_POLICY, siteSecurityPolicy } from './siteSecurityPolicy.js';
 import { UNAVAILABLE_PAGE } from './unavailablePage.js';
+import type { PageServedHook } from './PageServedHook.js';
+
+/** Optional observers of the site handler, read on every request so they can be set after it is built. */
+export interface SiteHandlerHooks {
+  onPageServed?: PageServedHook;
+  /** Where the site's search box may send its events (analytics on), announced in a response header. */
+  searchEventsPath?: string;
+}
 
 const EMPTY = Buffer.alloc(0);
 const NOT_FOUND_TEXT = 'Not found\n';
@@ -18,7 +26,7 @@ const NOT_FOUND_TEXT = 'Not found\n';
  * `404.html` with status 404, and a 503 page while no version is active. A request holds the
  * version it started on until its body is sent, so a switch or a prune can't pull files away.
  */
-export function createSiteHandler(live: LiveSite): Middleware {
+export function createSiteHandler(live: LiveSite, hooks: SiteHandlerHooks = {}): Middleware {
   return async function siteHandler(ctx: Context): Promise<void> {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
@@ -49,6 +57,11 @@ export function createSiteHandler(live: LiveSite): Middleware {
           return;
         }
         await sendFile(ctx, version, file, 200);
+        if (hooks.onPageServed) {
+          // Tells the site's search box where to report (see theme.js); absent, it reports nothing.
+          if (hooks.searchEventsPath) ctx.res.setHeader('Enclave-Search-Events', hooks.searchEventsPath);
+          if (ctx.method === 'GET') notifyPageServed(hooks.onPageServed, ctx, version, candidate.file);
+        }
         return;
       }
       const older = live.olderAsset(resolution.candidates[0].file);
@@ -128,6 +141,14 @@ async function sendFile(ctx: Context, version: SiteVersion, file: ServedFile, st
     // if it did not exist, without the headers already set for the file.
     for (const name of ['Content-Encoding', 'ETag', 'Vary', 'Content-Length']) res.removeHeader(name);
     sendText(ctx, 404, NOT_FOUND_TEXT);
+  }
+}
+
+function notifyPageServed(hook: PageServedHook, ctx: Context, version: SiteVersion, file: string): void {
+  try {
+    hook({ domain: version.domain, version: version.version, file, userAgent: ctx.req.headers['user-agent'], address: ctx.ip });
+  } catch {
+    // Counting a view must never cost the reader the page.
   }
 }
 

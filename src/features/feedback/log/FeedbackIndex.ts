@@ -224,6 +224,26 @@ export class FeedbackIndex {
   }
 
   /**
+   * Rows matching `filter` per UTC day (epoch day number) and source index, oldest day first.
+   * Walks the rows of the date range (one byte test each), so its cost grows with the range.
+   */
+  countByDay(filter: IndexFilter, dayMs: number, sources: number): { day: number; bySource: Uint32Array }[] {
+    const [lo, hi] = this.range(filter);
+    const { table } = wantedFacets(filter.source, filter.statusMask);
+    const { createdAt, facets } = this.columns;
+    const out: { day: number; bySource: Uint32Array }[] = [];
+    let current: { day: number; bySource: Uint32Array } | null = null;
+    for (let i = lo; i < hi; i++) {
+      if (table[facets[i]] !== 1) continue;
+      const day = Math.floor(createdAt[i] / dayMs);
+      // Rows are sorted by time, so each day is one run.
+      if (!current || current.day !== day) out.push((current = { day, bySource: new Uint32Array(sources) }));
+      current.bySource[facetSource(facets[i])]++;
+    }
+    return out;
+  }
+
+  /**
    * Per-path counts of the rows matching `filter`: totals, helpful, not helpful, and rows from
    * `codeSource`. Taken from the checkpointed counts, so the cost is the number of pages, not
    * of rows.

@@ -6,40 +6,22 @@ import {
   FEEDBACK_STATUSES,
   type FeedbackEntry,
   type FeedbackSource,
+  type FeedbackFilter,
+  type FeedbackPageKey,
+  type DayFeedbackCounts,
   type FeedbackStatus,
   type FeedbackSubmission,
+  type PageFeedbackCounts,
 } from '../FeedbackEntry.js';
 import { fsyncDirectory } from '../../../platform/store/writeFileDurably.js';
+import { DAY_MS } from '../../../platform/Clock.js';
 import { FeedbackIdSource } from './FeedbackIdSource.js';
 import { FeedbackIndex, type IndexFilter, type IndexRow } from './FeedbackIndex.js';
 import { entryRecord, feedbackIdFromParts, feedbackIdParts, parseFeedbackRecord, recordLine, statusRecordLine, toFeedbackEntry, type EntryRecord } from './feedbackRecord.js';
 import { loadSegment } from './loadSegment.js';
 import { readLines } from './readLines.js';
 import { RecentRecords } from './RecentRecords.js';
-import { SegmentAppender } from './SegmentAppender.js';
-
-/** Filters shared by listing and per-page counts. */
-export interface FeedbackFilter {
-  fromMs?: number;
-  toMs?: number;
-  source?: FeedbackSource;
-  statuses?: readonly FeedbackStatus[];
-}
-
-/** A keyset position: the last entry of the previous page. */
-export interface FeedbackPageKey {
-  createdAtMs: number;
-  id: string;
-}
-
-/** Counts for one page of the docs site. */
-export interface PageFeedbackCounts {
-  path: string;
-  helpful: number;
-  notHelpful: number;
-  code: number;
-  total: number;
-}
+import { SegmentAppender } from '../../../platform/store/SegmentAppender.js';
 
 /** Figures from opening the log (startup logging and the benchmark). */
 export interface FeedbackLogStats {
@@ -169,9 +151,19 @@ export class FeedbackLog {
     const counts = index.countByPath(toIndexFilter(filter), FEEDBACK_SOURCES.indexOf('code_snippet'));
     const pages: PageFeedbackCounts[] = [];
     for (let p = 0; p < counts.total.length; p++) {
-      if (counts.total[p] > 0) pages.push({ path: index.pathOf(p), helpful: counts.helpful[p], notHelpful: counts.notHelpful[p], code: counts.code[p], total: counts.total[p] });
+      if (counts.total[p] > 0) pages.push({ path: index.pathOf(p), thumbsUp: counts.helpful[p], thumbsDown: counts.notHelpful[p], code: counts.code[p], total: counts.total[p] });
     }
     return pages.sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+
+  /** Entries matching `filter` per UTC day and source, oldest day first (days without any left out). */
+  countByDay(projectId: string, filter: FeedbackFilter): DayFeedbackCounts[] {
+    const index = this.indexes.get(projectId);
+    if (!index) return [];
+    return index.countByDay(toIndexFilter(filter), DAY_MS, FEEDBACK_SOURCES.length).map(({ day, bySource }) => {
+      const counts = Object.fromEntries(FEEDBACK_SOURCES.map((source, i) => [source, bySource[i]])) as Record<FeedbackSource, number>;
+      return { date: new Date(day * DAY_MS).toISOString().slice(0, 10), ...counts, total: bySource.reduce((a, b) => a + b, 0) };
+    });
   }
 
   /** Deletes every segment whose month ended at or before `cutoff`; returns the files removed. */

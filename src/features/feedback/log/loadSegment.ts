@@ -3,7 +3,7 @@ import { FEEDBACK_SOURCES, FEEDBACK_STATUSES, type FeedbackStatus } from '../Fee
 import { StoreFileError } from '../../../platform/store/StoreFileError.js';
 import type { FeedbackIndex } from './FeedbackIndex.js';
 import { feedbackIdParts, parseFeedbackRecord } from './feedbackRecord.js';
-import { scanSegment } from './scanSegment.js';
+import { scanSegment } from '../../../platform/store/scanSegment.js';
 
 /** What loading one segment found. */
 export interface LoadedSegment {

@@ -1,20 +1,16 @@
 import { z } from 'zod';
-import { AppError } from '../../../platform/AppError.js';
-import type { Clock } from '../../../platform/Clock.js';
-import { FEEDBACK_STATUSES } from '../FeedbackEntry.js';
+import { FEEDBACK_SOURCES, FEEDBACK_STATUSES, type FeedbackFilter } from '../FeedbackEntry.js';
 import type { FeedbackCursor } from '../FeedbackCursor.js';
-import { listFeedback } from '../listFeedback.js';
-import type { FeedbackFilter, FeedbackLog } from '../log/FeedbackLog.js';
+import type { FeedbackOperations } from '../FeedbackOperations.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import type { RateLimiter } from '../../../http/RateLimiter.js';
-import { feedbackFilterQuerySchema, feedbackListQuerySchema } from './feedbackQuerySchema.js';
+import { feedbackByPageQuerySchema, feedbackFilterQuerySchema, feedbackListQuerySchema } from './feedbackQuerySchema.js';
 import { feedbackEntrySchema, feedbackPageSchema, presentFeedback } from './presentFeedback.js';
 
 /** What the analytics routes need; `limiter` is one budget shared by all of them. */
 export interface AnalyticsRouteDeps {
-  log: FeedbackLog;
+  ops: FeedbackOperations;
   cursors: FeedbackCursor;
-  clock: Clock;
   limiter: RateLimiter;
 }
 
@@ -48,7 +44,7 @@ export function analyticsRoutes(deps: AnalyticsRouteDeps): RouteSpec[] {
         ...errors,
       },
       async handler(ctx, { params, query }) {
-        const page = await listFeedback(deps, params.projectId, { filter: toFilter(query), limit: query.limit ?? 50, cursor: query.cursor ?? null });
+        const page = await deps.ops.list(params.projectId, { filter: toFilter(query), limit: query.limit ?? 50, cursor: query.cursor ?? null });
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { feedback: page.feedback.map(presentFeedback), nextCursor: page.nextCursor, hasMore: page.hasMore };
       },
@@ -56,7 +52,31 @@ export function analyticsRoutes(deps: AnalyticsRouteDeps): RouteSpec[] {
     defineRoute({
       method: 'GET',
       path: '/v1/analytics/:projectId/feedback/by-page',
-      summary: 'Feedback counts per page (helpful, not helpful, code snippets)',
+      summary: 'Feedback counts per page (thumbs up, thumbs down, code snippets), busiest first',
+      tag: 'analytics',
+      auth: 'admin',
+      params: projectParams,
+      query: feedbackByPageQuerySchema,
+      rateLimit,
+      responses: {
+        200: {
+          description: 'The `limit` busiest pages; hasMore says whether more pages have feedback',
+          schema: z.object({
+            feedback: z.array(z.object({ path: z.string(), thumbsUp: z.number(), thumbsDown: z.number(), code: z.number(), total: z.number() })),
+            hasMore: z.boolean(),
+          }),
+        },
+        ...errors,
+      },
+      handler(ctx, { params, query }) {
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = deps.ops.countByPage(params.projectId, toFilter(query), query.limit ?? 10);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/analytics/:projectId/feedback/by-day',
+      summary: 'Feedback entries per UTC day and source, oldest first (an Enclave addition for charts)',
       tag: 'analytics',
       auth: 'admin',
       params: projectParams,
@@ -64,14 +84,14 @@ export function analyticsRoutes(deps: AnalyticsRouteDeps): RouteSpec[] {
       rateLimit,
       responses: {
         200: {
-          description: 'Counts per page, busiest first',
-          schema: z.object({ pages: z.array(z.object({ path: z.string(), helpful: z.number(), notHelpful: z.number(), code: z.number(), total: z.number() })) }),
+          description: 'One entry per day that has feedback',
+          schema: z.object({ days: z.array(z.object({ date: z.string(), total: z.number(), ...Object.fromEntries(FEEDBACK_SOURCES.map((s) => [s, z.number()])) })) }),
         },
         ...errors,
       },
       handler(ctx, { params, query }) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = { pages: deps.log.countByPage(params.projectId, toFilter(query)) };
+        ctx.body = { days: deps.ops.countByDay(params.projectId, toFilter(query)) };
       },
     }),
     defineRoute({
@@ -85,9 +105,7 @@ export function analyticsRoutes(deps: AnalyticsRouteDeps): RouteSpec[] {
       rateLimit,
       responses: { 200: { description: 'The updated entry', schema: feedbackEntrySchema }, ...errors, 404: { description: 'No such entry in this project' } },
       async handler(ctx, { params, body }) {
-        const entry = await deps.log.setStatus(params.projectId, params.id, body.status, deps.clock.now());
-        if (!entry) throw AppError.notFound(`No feedback ${params.id} in this project`);
-        ctx.body = presentFeedback(entry);
+        ctx.body = presentFeedback(await deps.ops.setStatus(params.projectId, params.id, body.status));
       },
     }),
   ];

@@ -1,18 +1,15 @@
 import { z } from 'zod';
-import type { Clock } from '../../../platform/Clock.js';
 import { feedbackSubmissionSchema } from '../feedbackSubmissionSchema.js';
-import { ingestFeedback } from '../ingestFeedback.js';
 import type { ActiveSite } from '../../deployments/ActiveSite.js';
-import type { FeedbackLog } from '../log/FeedbackLog.js';
+import type { FeedbackOperations } from '../FeedbackOperations.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import type { RateLimiter } from '../../../http/RateLimiter.js';
 import { allowedOriginSet, checkFeedbackOrigin } from './checkFeedbackOrigin.js';
 
 /** What the collection route needs. */
 export interface FeedbackRouteDeps {
-  log: FeedbackLog;
+  ops: FeedbackOperations;
   activeSite: ActiveSite;
-  clock: Clock;
   limiter: RateLimiter;
   bodyLimitBytes: number;
   allowedOrigins: readonly string[];
@@ -36,14 +33,14 @@ export function feedbackRoutes(deps: FeedbackRouteDeps): RouteSpec[] {
         400: { description: 'Invalid submission (every problem listed)' },
         403: { description: 'Posted from another site' },
         413: { description: 'Body too large' },
-        429: { description: 'Too many posts from this client address' },
+        429: { description: 'Too many posts from this client address, for this page, or from all clients together (Retry-After)' },
         503: { description: 'No docs site is live' },
-        507: { description: 'The data volume is full; nothing was stored' },
+        507: { description: 'The data volume is full or below its free-space floor; nothing was stored' },
       },
       async handler(ctx, { body }) {
         // Refuses other sites' posts; CORS headers for allowed origins come from allowFeedbackOrigins.
         checkFeedbackOrigin(ctx, allowed);
-        const entry = await ingestFeedback(deps, body);
+        const entry = await deps.ops.ingest(body);
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 201;
         ctx.body = { id: entry.id };

@@ -180,8 +180,47 @@
     if (results.length) select(0);
   }
 
+  /* Search analytics. The Enclave appliance serving this site names, in a response header, where
+     its search events go; from file:// or any other web server there is no such header, so
+     nothing is sent and nothing fails. One beacon per settled query, one per result opened. */
+  var beaconUrl = null;
+  var probed = false;
+  var settleTimer = null;
+  var reported = '';
+  function probeBeacon() {
+    if (probed) return;
+    probed = true;
+    if (!/^https?:$/.test(location.protocol) || !navigator.sendBeacon || typeof fetch !== 'function') return;
+    fetch(location.href, { method: 'HEAD', credentials: 'omit', cache: 'no-store' }).then(function (res) {
+      var path = res.headers.get('Enclave-Search-Events');
+      if (path && path.charAt(0) === '/') beaconUrl = new URL(path, location.href).href;
+    }).catch(function () { /* not served by Enclave */ });
+  }
+  function beacon(event) {
+    if (!beaconUrl) return;
+    try { navigator.sendBeacon(beaconUrl, new Blob([JSON.stringify(event)], { type: 'application/json' })); } catch (e) { /* never break search */ }
+  }
+  function reportSearch() {
+    if (settleTimer) { clearTimeout(settleTimer); settleTimer = null; }
+    var q = input.value.replace(/\s+/g, ' ').trim();
+    if (!q || q === reported) return;
+    reported = q;
+    beacon({ type: 'search', query: q.slice(0, 200), results: list.querySelectorAll('[role="option"]').length });
+  }
+  function settle() {
+    if (settleTimer) clearTimeout(settleTimer);
+    settleTimer = setTimeout(reportSearch, 800);
+  }
+  function reportClick(href) {
+    reportSearch();
+    var path = new URL(href, location.href).pathname.replace(/\.html$/, '').replace(/\/index$/, '/');
+    if (path.length > 1 && path.charAt(path.length - 1) === '/') path = path.slice(0, -1);
+    if (reported) beacon({ type: 'click', query: reported.slice(0, 200), path: path || '/' });
+  }
+
   function open() {
     if (!dialog) return;
+    probeBeacon();
     lastFocus = doc.activeElement;
     dialog.hidden = false;
     input.focus();
@@ -197,13 +236,17 @@
   for (var o = 0; o < openers.length; o++) openers[o].addEventListener('click', open);
   if (dialog) {
     dialog.addEventListener('click', function (e) { if (e.target === dialog) close(); });
-    input.addEventListener('input', function () { loadIndex(render); });
+    input.addEventListener('input', function () { loadIndex(render); settle(); });
+    list.addEventListener('click', function (e) {
+      var a = e.target && e.target.closest ? e.target.closest('a') : null;
+      if (a) reportClick(a.href);
+    });
     input.addEventListener('keydown', function (e) {
       if (e.key === 'ArrowDown') { e.preventDefault(); select(active + 1); }
       else if (e.key === 'ArrowUp') { e.preventDefault(); select(active - 1); }
       else if (e.key === 'Enter') {
         var items = list.querySelectorAll('[role="option"] a');
-        if (items[active]) { e.preventDefault(); window.location.href = items[active].href; }
+        if (items[active]) { e.preventDefault(); reportClick(items[active].href); window.location.href = items[active].href; }
       } else if (e.key === 'Tab') { e.preventDefault(); }
     });
   }

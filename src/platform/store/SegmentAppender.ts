@@ -48,7 +48,7 @@ export class SegmentAppender {
 
   /** Appends `data` (whole records ending in a newline); resolves with its offset once durable. */
   append(data: Buffer): Promise<number> {
-    if (this.closed) return Promise.reject(new Error('feedback segment is closed'));
+    if (this.closed) return Promise.reject(new Error('segment is closed'));
     return new Promise<number>((resolve, reject) => {
       this.queue.push({ data, resolve, reject });
       this.schedule();
@@ -101,7 +101,7 @@ export class SegmentAppender {
       // write() may be partial; the loop is bounded by the bytes left, and a zero-byte write is an error.
       while (written < data.length) {
         const { bytesWritten } = await this.handle.write(data, written, data.length - written);
-        if (bytesWritten <= 0) throw Object.assign(new Error('short write to feedback segment'), { code: 'EIO' });
+        if (bytesWritten <= 0) throw Object.assign(new Error('short write to segment'), { code: 'EIO' });
         written += bytesWritten;
       }
       if (!WRITES_ARE_DURABLE) await this.handle.datasync();

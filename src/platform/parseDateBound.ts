@@ -6,7 +6,7 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1
  * ISO 8601 date-time with `Z` or an offset is converted to UTC. Returns null for anything
  * else, including dates that don't exist (`2026-02-30`) — `Date.parse` would roll those over.
  */
-export function parseFeedbackDate(text: string): number | null {
+export function parseDateBound(text: string): number | null {
   const dateOnly = DATE_ONLY.exec(text);
   if (dateOnly) return utc(+dateOnly[1], +dateOnly[2], +dateOnly[3], 0, 0, 0, 0, 0);
   const m = DATE_TIME.exec(text);

@@ -1,0 +1,52 @@
+import type { ServedPage } from '../deployments/site/PageServedHook.js';
+import type { IngestGuard } from '../../http/IngestGuard.js';
+import type { Clock } from '../../platform/Clock.js';
+import type { AnalyticsLog } from './AnalyticsLog.js';
+import { classifyClient } from './classifyClient.js';
+import type { VisitorSalt } from './VisitorSalt.js';
+
+/** Files made for machines: every fetch of one is an AI view. */
+const MACHINE_FILES = new Set(['llms.txt', 'llms-full.txt']);
+
+/** The page a served file stands for, and whether it is a machine copy; null for assets. */
+export function pageOfFile(file: string): { path: string; machineCopy: boolean } | null {
+  if (MACHINE_FILES.has(file)) return { path: `/${file}`, machineCopy: true };
+  const m = /^(.*)\.(html|md)$/.exec(file);
+  if (!m || file === '404.html') return null;
+  const stem = m[1] === 'index' ? '' : m[1].replace(/\/index$/, '');
+  return { path: `/${stem}`, machineCopy: m[2] === 'md' };
+}
+
+/** What counting a view needs. */
+export interface PageViewDeps {
+  log: AnalyticsLog;
+  salt: VisitorSalt;
+  guard: IngestGuard;
+  clock: Clock;
+  /** The project owning a served domain, or null (its views are not counted). */
+  projectOf(domain: string): string | null;
+}
+
+/**
+ * Counts one served file as a view when it is a page (or its Markdown copy, or llms.txt),
+ * classified human or AI by its client; probes and tools are not counted. Never waits: the
+ * event is counted in memory and written with the next batch, and a flood past the global
+ * rate or a volume below its free-space floor only drops events.
+ */
+export function recordPageView(deps: PageViewDeps, served: ServedPage): void {
+  const page = pageOfFile(served.file);
+  if (!page) return;
+  const kind = classifyClient(served.userAgent, page.machineCopy);
+  if (kind === 'ignored') return;
+  const projectId = deps.projectOf(served.domain);
+  if (!projectId || deps.guard.admitNow() !== 'ok') return;
+  deps.log.record(projectId, {
+    kind: 'view',
+    at: deps.clock.now().getTime(),
+    domain: served.domain,
+    version: served.version,
+    path: page.path,
+    ai: kind === 'ai',
+    visitor: deps.salt.visitorOf(served.address, served.userAgent ?? ''),
+  });
+}

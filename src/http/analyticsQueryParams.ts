@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { parseDateBound } from '../platform/parseDateBound.js';
+
+/** A `dateFrom`/`dateTo` query parameter: YYYY-MM-DD or ISO 8601, parsed to epoch ms. */
+export function dateBoundParam(description: string) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      const ms = parseDateBound(text);
+      if (ms === null) {
+        ctx.addIssue({
+          code: 'custom',
+          message: 'must be a real date as YYYY-MM-DD or ISO 8601 with Z or an offset (e.g. 2026-03-01T09:30:00+02:00)',
+        });
+        return z.NEVER;
+      }
+      return ms;
+    })
+    .optional()
+    .describe(description);
+}
+
+/** A `limit` query parameter: an integer from 1 to `max`, `fallback` when absent. */
+export function limitParam(fallback: number, max: number) {
+  return z
+    .string()
+    .transform((text, ctx) => {
+      const n = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
+      if (!(n >= 1 && n <= max)) {
+        ctx.addIssue({ code: 'custom', message: `must be an integer from 1 to ${max}` });
+        return z.NEVER;
+      }
+      return n;
+    })
+    .optional()
+    .describe(`Page size, 1–${max} (default ${fallback}).`);
+}
+
+/** Reports `dateTo` before `dateFrom` as one more problem of the query (every problem is listed at once). */
+export function checkDateRange(q: { dateFrom?: unknown; dateTo?: unknown }, ctx: z.RefinementCtx): void {
+  if (typeof q.dateFrom === 'number' && typeof q.dateTo === 'number' && q.dateFrom > q.dateTo) {
+    ctx.addIssue({ code: 'custom', path: ['dateTo'], message: 'must not be before dateFrom' });
+  }
+}
