@@ -13,10 +13,18 @@ export interface Features {
 
 /** Builds the feature modules in dependency order. */
 export async function createFeatures(ctx: FeatureContext): Promise<Features> {
-  const deployments = await createDeploymentsFeature(ctx);
-  const exports = await createExportsFeature(ctx, { deployments });
-  // Scheduled re-exports live in the deployment module but build bundles through the export module.
-  deployments.setReexporter((domain) => exports.exportAndBundle(domain));
+  // Scheduled re-exports live in the deployment module but build bundles through the export
+  // module, which is built after it (it asks which versions are live): the function is only
+  // called by a re-export run, after start(), when both exist.
+  let exportsFeature: ExportsFeature | null = null;
+  const deployments = await createDeploymentsFeature(ctx, {
+    reexport: (domain) => {
+      if (!exportsFeature) throw new Error('re-export ran before the export module was built');
+      return exportsFeature.exportAndBundle(domain);
+    },
+  });
+  const exports = await createExportsFeature(ctx, { activeSite: deployments.activeSite });
+  exportsFeature = exports;
   const feedback = await createFeedbackFeature(ctx, { activeSite: deployments.activeSite });
   const agent = await createAgentFeature(ctx);
   return { deployments, exports, all: [deployments, exports, feedback, agent] };

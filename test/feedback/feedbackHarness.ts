@@ -61,7 +61,7 @@ export async function startFeedbackHarness(
   }
   const site: FakeSite = { live: { domain: 'docs.test', projectId: boot.projectId, version: 'v1', pagePaths: new Set(options.pages ?? SITE_PAGES) } };
   const ctx: FeatureContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => '', version: 'test' };
-  const module = await createFeedbackFeature(ctx, { activeSite: { current: () => site.live } });
+  const module = await createFeedbackFeature(ctx, { activeSite: { current: () => site.live, all: () => (site.live ? [site.live] : []) } });
   const features = options.siteHandler ? [module, { name: 'site', routes: [], siteHandler: options.siteHandler }] : [module];
   const { app } = createApp({ config, logger, clock, control, features, version: 'test' });
   const { httpServer, port } = await listen(app, config.server);

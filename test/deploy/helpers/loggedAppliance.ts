@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import { systemClock, type Clock } from '../../../src/platform/Clock.js';
 import { startAppliance, type RunningAppliance } from '../../../src/app/startAppliance.js';
 import { applianceFetch, makeTempDir, makeTestConfig, type ApiInit, type ConfigOverrides } from '../../helpers/testAppliance.js';
@@ -64,4 +65,18 @@ export async function deployAndWait(app: Pick<LoggedAppliance, 'api'>, json: { b
     record = await (await app.api(`/v1/deployments/${record.id}`)).json();
   }
   return record;
+}
+
+/** GET `url` with another Host header (fetch() may not set Host), answering status, headers and body text. */
+export function getWithHost(url: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { ...headers, Host: host } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
 }

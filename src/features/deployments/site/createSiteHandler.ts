@@ -13,6 +13,23 @@ const EMPTY = Buffer.alloc(0);
 const READ_NO_SYMLINK = constants.O_RDONLY | constants.O_NOFOLLOW;
 const NOT_FOUND_TEXT = 'Not found\n';
 
+/** A page answered by the live site (page-view counting hooks in here). */
+export interface PageServed {
+  /** The site's domain as the request named it (lower-case, no port). */
+  host: string;
+  /** The served version's site domain and version label. */
+  domain: string;
+  version: string;
+  /** The bundle file answering, e.g. `guides/start.html`. */
+  file: string;
+  status: number;
+}
+
+/** Where the handler finds the live version for a request's host. */
+export interface LiveSites {
+  forHost(host: string): { live: LiveSite };
+}
+
 /**
  * The live docs site: answers every non-admin GET/HEAD from the active version's in-memory file
  * table (see resolveSitePath for the URL rules), with ETags and 304s, precompressed gzip/brotli
@@ -20,13 +37,16 @@ const NOT_FOUND_TEXT = 'Not found\n';
  * `404.html` with status 404, and a 503 page while no version is active. A request holds the
  * version it started on until its body is sent, so a switch or a prune can't pull files away.
  */
-export function createSiteHandler(live: LiveSite): Middleware {
+export function createSiteHandler(sites: LiveSites, options: { onPageServed?: (page: PageServed) => void } = {}): Middleware {
+  const { onPageServed } = options;
   return async function siteHandler(ctx: Context): Promise<void> {
     if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
       ctx.set('Allow', 'GET, HEAD');
       sendText(ctx, 405, 'Method not allowed\n');
       return;
     }
+    const host = ctx.hostname.toLowerCase();
+    const live = sites.forHost(host).live;
     const version = live.version();
     if (!version) {
       ctx.set('Retry-After', '30');
@@ -51,6 +71,7 @@ export function createSiteHandler(live: LiveSite): Middleware {
           return;
         }
         await sendFile(ctx, version, file, 200);
+        if (onPageServed && file.contentType.startsWith('text/html')) onPageServed({ host, domain: live.current()?.domain ?? version.domain, version: version.version, file: file.path, status: ctx.status });
         return;
       }
       const older = live.olderAsset(resolution.candidates[0].file);

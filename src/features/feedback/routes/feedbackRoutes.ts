@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Clock } from '../../../platform/Clock.js';
-import { feedbackSubmissionSchema } from '../feedbackSubmissionSchema.js';
+import { checkFeedbackPath, feedbackSubmissionSchema } from '../feedbackSubmissionSchema.js';
 import { ingestFeedback } from '../ingestFeedback.js';
 import type { ActiveSite } from '../../deployments/ActiveSite.js';
 import type { FeedbackLog } from '../log/FeedbackLog.js';
@@ -28,7 +28,8 @@ export function feedbackRoutes(deps: FeedbackRouteDeps): RouteSpec[] {
       summary: 'Record reader feedback for a page of the live site',
       tag: 'feedback',
       auth: 'public',
-      body: feedbackSubmissionSchema(deps.activeSite),
+      body: feedbackSubmissionSchema(),
+      checkRequest: (ctx, body) => checkFeedbackPath(deps.activeSite, ctx.hostname.toLowerCase(), body),
       bodyLimitBytes: deps.bodyLimitBytes,
       rateLimit: { limiter: deps.limiter, key: (ctx) => ctx.ip },
       responses: {
@@ -43,7 +44,7 @@ export function feedbackRoutes(deps: FeedbackRouteDeps): RouteSpec[] {
       async handler(ctx, { body }) {
         // Refuses other sites' posts; CORS headers for allowed origins come from allowFeedbackOrigins.
         checkFeedbackOrigin(ctx, allowed);
-        const entry = await ingestFeedback(deps, body);
+        const entry = await ingestFeedback(deps, body, ctx.hostname.toLowerCase());
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 201;
         ctx.body = { id: entry.id };
