@@ -67,16 +67,25 @@ export async function deployAndWait(app: Pick<LoggedAppliance, 'api'>, json: { b
   return record;
 }
 
-/** GET `url` with another Host header (fetch() may not set Host), answering status, headers and body text. */
-export function getWithHost(url: string, host: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+/** A request to `url` with another Host header (fetch() may not set Host): status, headers and body text. */
+export function requestWithHost(
+  url: string,
+  host: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { headers: { ...headers, Host: host } }, (res) => {
+    const req = request(url, { method: init.method ?? 'GET', headers: { ...init.headers, Host: host } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end();
+    req.end(init.body);
   });
+}
+
+/** GET `url` with another Host header. */
+export function getWithHost(url: string, host: string, headers: Record<string, string> = {}): ReturnType<typeof requestWithHost> {
+  return requestWithHost(url, host, { headers });
 }
