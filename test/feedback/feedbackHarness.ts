@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
-import type { Middleware } from 'koa';
 import type { Server } from 'node:http';
 import { createApp } from '../../src/app/createApp.js';
+import type { SiteRequestHandler } from '../../src/http/SiteRequestHandler.js';
 import type { Config } from '../../src/config/schema.js';
 import { bootstrapDataDir, prepareDataDir } from '../../src/app/bootstrap/bootstrapDataDir.js';
 import { systemClock, type Clock } from '../../src/platform/Clock.js';
@@ -45,7 +45,7 @@ export interface FeedbackHarness {
  * serves pages on the non-admin paths (the browser test serves rendered output with it).
  */
 export async function startFeedbackHarness(
-  options: { overrides?: ConfigOverrides; clock?: Clock; dataDir?: string; siteHandler?: Middleware; pages?: string[] } = {},
+  options: { overrides?: ConfigOverrides; clock?: Clock; dataDir?: string; siteHandler?: SiteRequestHandler; pages?: string[] } = {},
 ): Promise<FeedbackHarness> {
   const dataDir = options.dataDir ?? (await makeTempDir('enclave-feedback-'));
   const config = makeTestConfig(dataDir, options.overrides);

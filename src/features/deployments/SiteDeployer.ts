@@ -368,7 +368,10 @@ export class SiteDeployer {
       this.versions.delete(record.id);
       // A version still answering requests is deleted when its last one finishes.
       if (loaded?.inUse()) loaded.retire(() => void remove());
-      else await remove();
+      else {
+        loaded?.retire(() => {}); // gives its cached bodies back now
+        await remove();
+      }
     }
   }
 

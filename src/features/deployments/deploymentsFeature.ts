@@ -43,7 +43,7 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
   return {
     name: 'deployments',
     routes: deploymentRoutes(sites),
-    siteHandler: createSiteHandler(sites, { onPageServed: deps.onPageServed }),
+    siteHandler: createSiteHandler(sites, { logger, onPageServed: deps.onPageServed }),
     activeSite: sites,
     sites,
     async activateBundleFile(zipPath, options) {

@@ -1,27 +1,31 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
-import type { Context, Middleware } from 'koa';
+import type { ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { matchesEtag } from '../../../http/matchesEtag.js';
+import { parseByteRange } from '../../../http/parseByteRange.js';
+import type { SiteRequest, SiteRequestHandler } from '../../../http/SiteRequestHandler.js';
 import type { LiveSite } from '../LiveSite.js';
 import type { FileVariant, ServedFile, SiteVersion } from '../SiteVersion.js';
 import { acceptedEncodings } from './chooseEncoding.js';
 import { resolveSitePath } from './resolveSitePath.js';
+import { SITE_SECURITY_HEADERS } from './siteSecurityHeaders.js';
 import { PLAIN_PAGE_POLICY, siteSecurityPolicy } from './siteSecurityPolicy.js';
 import { UNAVAILABLE_PAGE } from './unavailablePage.js';
 
-const EMPTY = Buffer.alloc(0);
 /** The activation wrote every file itself, so a symlink here means tampering: never follow one. */
 const READ_NO_SYMLINK = constants.O_RDONLY | constants.O_NOFOLLOW;
-const NOT_FOUND_TEXT = 'Not found\n';
 
 /** A page answered by the live site (page-view counting hooks in here). */
 export interface PageServed {
-  /** The site's domain as the request named it (lower-case, no port). */
+  /** The Host's name as the request gave it (lower-case, no port). */
   host: string;
-  /** The served version's site domain and version label. */
+  /** The site's domain and the version label that answered. */
   domain: string;
   version: string;
   /** The bundle file answering, e.g. `guides/start.html`. */
   file: string;
+  /** 200, or 304 when the reader's cached copy was confirmed. */
   status: number;
 }
 
@@ -30,99 +34,119 @@ export interface LiveSites {
   forHost(host: string): { live: LiveSite };
 }
 
+/** What a request path comes to within one version (memoized per version: it never changes there). */
+type Resolved = { kind: 'file'; file: ServedFile } | { kind: 'redirect'; to: string } | { kind: 'missing'; firstCandidate: string | null } | { kind: 'bad' };
+
 /**
- * The live docs site: answers every non-admin GET/HEAD from the active version's in-memory file
- * table (see resolveSitePath for the URL rules), with ETags and 304s, precompressed gzip/brotli
- * picked by Accept-Encoding, immutable caching for content-hashed assets, the site's own CSP,
- * `404.html` with status 404, and a 503 page while no version is active. A request holds the
- * version it started on until its body is sent, so a switch or a prune can't pull files away.
+ * The live docs sites: answers every non-admin GET/HEAD from the in-memory file table of the
+ * version live for the request's Host (see resolveSitePath for the URL rules), with ETags and
+ * 304s, single byte ranges, precompressed gzip/brotli picked by Accept-Encoding, immutable
+ * caching for content-hashed assets, the site's own CSP, `404.html` with status 404, and a 503
+ * page while no version is active. Response headers are built once per file and reused, bodies
+ * of small files come from memory, and the path work is memoized per version, so a request
+ * costs little more than Node's own HTTP handling. A request holds the version it started on
+ * until its body is sent, so a switch or a prune can't pull files away.
  */
-export function createSiteHandler(sites: LiveSites, options: { onPageServed?: (page: PageServed) => void } = {}): Middleware {
-  const { onPageServed } = options;
-  return async function siteHandler(ctx: Context): Promise<void> {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      ctx.set('Allow', 'GET, HEAD');
-      sendText(ctx, 405, 'Method not allowed\n');
-      return;
-    }
-    const host = ctx.hostname.toLowerCase();
-    const live = sites.forHost(host).live;
-    const version = live.version();
-    if (!version) {
-      ctx.set('Retry-After', '30');
-      ctx.set('Cache-Control', 'no-store');
-      ctx.set('Content-Security-Policy', PLAIN_PAGE_POLICY);
-      ctx.status = 503;
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = UNAVAILABLE_PAGE;
-      return;
-    }
-    const resolution = resolveSitePath(ctx.path);
-    if (resolution.kind === 'bad') {
-      sendText(ctx, 400, 'Bad request\n');
-      return;
-    }
-    if (resolution.kind === 'candidates') {
-      for (const candidate of resolution.candidates) {
-        const file = version.file(candidate.file);
-        if (!file) continue;
-        if (candidate.redirectTo) {
-          redirect(ctx, candidate.redirectTo);
-          return;
+export function createSiteHandler(sites: LiveSites, options: { logger: Logger; onPageServed?: (page: PageServed) => void }): SiteRequestHandler {
+  const { onPageServed, logger } = options;
+  return async function siteHandler(request: SiteRequest): Promise<void> {
+    const { req, res } = request;
+    try {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        sendText(request, 405, 'Method not allowed\n', ['Allow', 'GET, HEAD']);
+        return;
+      }
+      const live = sites.forHost(request.host).live;
+      const version = live.version();
+      if (!version) {
+        send(request, 503, ['Content-Type', 'text/html; charset=utf-8', 'Cache-Control', 'no-store', 'Retry-After', '30', 'Content-Security-Policy', PLAIN_PAGE_POLICY], UNAVAILABLE_PAGE);
+        return;
+      }
+      const resolved = version.memo(request.path, (path) => resolveIn(version, path));
+      if (resolved.kind === 'file') {
+        const status = await sendFile(request, version, resolved.file, 200);
+        if (onPageServed && resolved.file.contentType.startsWith('text/html') && (status === 200 || status === 304)) {
+          onPageServed({ host: request.host, domain: live.current()?.domain ?? version.domain, version: version.version, file: resolved.file.path, status });
         }
-        await sendFile(ctx, version, file, 200);
-        if (onPageServed && file.contentType.startsWith('text/html')) onPageServed({ host, domain: live.current()?.domain ?? version.domain, version: version.version, file: file.path, status: ctx.status });
         return;
       }
-      const older = live.olderAsset(resolution.candidates[0].file);
+      if (resolved.kind === 'redirect') {
+        const location = request.query ? `${resolved.to}?${request.query}` : resolved.to;
+        sendText(request, 301, `Moved to ${resolved.to}\n`, ['Location', location]);
+        return;
+      }
+      if (resolved.kind === 'bad') {
+        sendText(request, 400, 'Bad request\n');
+        return;
+      }
+      const older = resolved.firstCandidate === null ? null : live.olderAsset(resolved.firstCandidate);
       if (older) {
-        await sendFile(ctx, older.version, older.file, 200);
+        await sendFile(request, older.version, older.file, 200);
         return;
       }
+      const notFoundPage = version.file('404.html');
+      if (notFoundPage) await sendFile(request, version, notFoundPage, 404);
+      else sendText(request, 404, 'Not found\n');
+    } catch (err) {
+      // The site never answers with internals: log, then a bare 500 (or a cut connection mid-body).
+      logger.error({ err, requestId: request.requestId, url: req.url }, 'site request failed');
+      if (!res.headersSent) sendText(request, 500, 'Internal server error\n');
+      else res.destroy();
     }
-    const notFoundPage = version.file('404.html');
-    if (notFoundPage) await sendFile(ctx, version, notFoundPage, 404);
-    else sendText(ctx, 404, NOT_FOUND_TEXT);
   };
 }
 
-async function sendFile(ctx: Context, version: SiteVersion, file: ServedFile, status: number): Promise<void> {
-  // Headers go straight to the Node response: this is the hot path of the appliance, and Koa's
-  // setters add type lookups and checks that the precomputed values don't need.
-  const res = ctx.res;
-  const accepts = file.br || file.gzip ? acceptedEncodings(ctx.req.headers['accept-encoding']) : null;
-  let variant: FileVariant = file.identity;
-  let encoding: string | null = null;
-  if (accepts?.br && file.br) {
-    variant = file.br;
-    encoding = 'br';
-  } else if (accepts?.gzip && file.gzip) {
-    variant = file.gzip;
-    encoding = 'gzip';
+function resolveIn(version: SiteVersion, path: string): Resolved {
+  const resolution = resolveSitePath(path);
+  if (resolution.kind === 'bad') return { kind: 'bad' };
+  if (resolution.kind === 'hidden') return { kind: 'missing', firstCandidate: null };
+  for (const candidate of resolution.candidates) {
+    const file = version.file(candidate.file);
+    if (!file) continue;
+    if (candidate.redirectTo) return { kind: 'redirect', to: encodePath(candidate.redirectTo) };
+    return { kind: 'file', file };
   }
-  res.setHeader('Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes)));
-  res.setHeader('Cache-Control', status === 200 ? file.cacheControl : 'no-cache');
-  if (file.br || file.gzip) res.setHeader('Vary', 'Accept-Encoding');
+  return { kind: 'missing', firstCandidate: resolution.candidates[0].file };
+}
+
+/** Answers with `file` (status 200 or 404); resolves with the status sent. */
+async function sendFile(request: SiteRequest, version: SiteVersion, file: ServedFile, status: 200 | 404): Promise<number> {
+  const { req, res } = request;
+  const accepts = file.br || file.gzip ? acceptedEncodings(req.headers['accept-encoding']) : null;
+  const rangeHeader = status === 200 ? req.headers.range : undefined;
+  let variant: FileVariant = file.identity;
+  // A range is served from the identity bytes: ranges of an encoding would confuse caches.
+  if (!rangeHeader && accepts?.br && file.br) variant = file.br;
+  else if (!rangeHeader && accepts?.gzip && file.gzip) variant = file.gzip;
+  const headers = (variant.headers ??= {});
   if (status === 200) {
-    res.setHeader('ETag', variant.etag);
-    const ifNoneMatch = ctx.req.headers['if-none-match'];
+    const ifNoneMatch = req.headers['if-none-match'];
     if (ifNoneMatch && matchesEtag(ifNoneMatch, variant.etag)) {
-      ctx.status = 304;
-      return;
+      send(request, 304, (headers.notModified ??= responseHeaders(file, variant, 304)));
+      return 304;
     }
   }
-  ctx.status = status;
-  res.setHeader('Content-Type', file.contentType);
-  if (encoding) res.setHeader('Content-Encoding', encoding);
-  if (ctx.method === 'HEAD') {
-    ctx.body = EMPTY;
-    ctx.length = variant.size;
-    return;
+  const base = status === 200 ? (headers.ok ??= responseHeaders(file, variant, 200)) : (headers.notFound ??= responseHeaders(file, variant, 404));
+  let range: { start: number; end: number } | null = null;
+  if (rangeHeader) {
+    const ifRange = req.headers['if-range'];
+    const parsed = !ifRange || String(ifRange).trim() === variant.etag ? parseByteRange(rangeHeader, variant.size) : null;
+    if (parsed === 'unsatisfiable') {
+      sendText(request, 416, 'Range not satisfiable\n', ['Content-Range', `bytes */${variant.size}`]);
+      return 416;
+    }
+    range = parsed;
+  }
+  const sent = range ? withHeaders(base, 'Content-Length', String(range.end - range.start + 1), ['Content-Range', `bytes ${range.start}-${range.end}/${variant.size}`]) : base;
+  const code = range ? 206 : status;
+  if (req.method === 'HEAD') {
+    send(request, code, sent);
+    return code;
   }
   if (variant.body) {
     // Already in memory: nothing on disk is touched, so no reference on the version is needed.
-    ctx.body = variant.body;
-    return;
+    send(request, code, sent, range ? variant.body.subarray(range.start, range.end + 1) : variant.body);
+    return code;
   }
   version.acquire();
   let released = false;
@@ -135,46 +159,71 @@ async function sendFile(ctx: Context, version: SiteVersion, file: ServedFile, st
   try {
     const cached = await version.cachedBody(variant);
     if (cached) {
-      ctx.body = cached;
       release();
-      return;
+      send(request, code, sent, range ? cached.subarray(range.start, range.end + 1) : cached);
+      return code;
     }
     const handle = await open(variant.absPath, READ_NO_SYMLINK);
-    const stream = handle.createReadStream({ highWaterMark: 256 * 1024 });
+    const stream = handle.createReadStream({ highWaterMark: 256 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
     stream.once('close', release);
-    ctx.body = stream;
-    ctx.length = variant.size;
+    stream.once('error', () => res.destroy());
+    res.once('close', () => stream.destroy());
+    writeHead(request, code, sent);
+    stream.pipe(res);
+    return code;
   } catch (err) {
     release();
     throw err;
   }
 }
 
-function redirect(ctx: Context, urlPath: string): void {
-  const encoded = urlPath
+/** The headers of `file` answered through `variant` with `status`, built once and reused for every such answer. */
+function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 304 | 404): string[] {
+  const headers = ['Cache-Control', status === 404 ? 'no-cache' : file.cacheControl, 'Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes))];
+  if (file.br || file.gzip) headers.push('Vary', 'Accept-Encoding');
+  if (status !== 404) headers.push('ETag', variant.etag);
+  if (status !== 304) {
+    headers.push('Content-Type', file.contentType, 'Content-Length', String(variant.size));
+    if (variant !== file.identity) headers.push('Content-Encoding', variant === file.br ? 'br' : 'gzip');
+    else if (status === 200) headers.push('Accept-Ranges', 'bytes');
+  }
+  return [...headers, ...SITE_SECURITY_HEADERS];
+}
+
+/** `headers` with one header's value replaced and others appended (a fresh array; the shared one is never changed). */
+function withHeaders(headers: string[], name: string, value: string, extra: string[]): string[] {
+  const out = headers.slice();
+  const at = out.indexOf(name);
+  if (at >= 0) out[at + 1] = value;
+  out.push(...extra);
+  return out;
+}
+
+function sendText(request: SiteRequest, status: number, text: string, extra: string[] = []): void {
+  send(request, status, ['Content-Type', 'text/plain; charset=utf-8', 'Cache-Control', 'no-cache', 'Content-Security-Policy', PLAIN_PAGE_POLICY, ...SITE_SECURITY_HEADERS, ...extra], text);
+}
+
+/** Writes status and headers (plus the request id) and ends the response with `body`; a HEAD gets the headers only. */
+function send(request: SiteRequest, status: number, headers: string[], body?: string | Buffer): void {
+  const { req, res } = request;
+  if (body !== undefined && !headers.includes('Content-Length')) headers = [...headers, 'Content-Length', String(Buffer.byteLength(body))];
+  writeHead(request, status, headers);
+  if (req.method === 'HEAD' || status === 304) res.end();
+  else res.end(body);
+}
+
+function writeHead(request: SiteRequest, status: number, headers: string[]): void {
+  const res: ServerResponse = request.res;
+  // One flat array in a single writeHead is Node's fast path for headers; the shared arrays
+  // stay untouched because the request id goes on a copy.
+  const all = headers.slice();
+  all.push('X-Request-Id', request.requestId);
+  res.writeHead(status, all);
+}
+
+function encodePath(urlPath: string): string {
+  return urlPath
     .split('/')
     .map((segment) => encodeURIComponent(segment))
     .join('/');
-  ctx.status = 301;
-  ctx.set('Location', ctx.querystring ? `${encoded}?${ctx.querystring}` : encoded);
-  ctx.set('Cache-Control', 'no-cache');
-  ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = `Moved to ${encoded}\n`;
-}
-
-function sendText(ctx: Context, status: number, text: string): void {
-  ctx.status = status;
-  ctx.set('Cache-Control', 'no-cache');
-  ctx.set('Content-Security-Policy', PLAIN_PAGE_POLICY);
-  ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = text;
-}
-
-/** If-None-Match with weak comparison (RFC 9110 §13.1.2): `*`, or any listed tag equal ignoring `W/`. */
-function matchesEtag(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return (t.startsWith('W/') ? t.slice(2) : t) === etag;
-  });
 }
