@@ -1,7 +1,8 @@
 // npm run bench:serve — the live-site server against nginx (one worker, same extracted files, gzip
 // on), on 127.0.0.1 with 10 connections: requests/s and p99 of a typical page uncompressed and with
-// Accept-Encoding: gzip (Enclave's precompressed file vs nginx's on-the-fly gzip), as medians of
-// BENCH_ROUNDS (3) alternating rounds, plus a large asset and a 404. nginx is installed from Debian
+// Accept-Encoding: gzip (Enclave's precompressed file vs nginx's on-the-fly gzip), as the medians of
+// BENCH_ROUNDS (5) alternating rounds of 4 s (a ratio per round: the machine may be shared), plus
+// a large asset and a 404. nginx is installed from Debian
 // when missing (as root). BENCH_FULL=1 adds p99 at a fixed 2,000 req/s, process start → first 200
 // from a cached version, and the activation of a ~50 MB bundle under load.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -19,9 +20,9 @@ import { startTestAppliance } from '../test/helpers/testAppliance.js';
 import { makeManifest } from '../test/deploy/helpers/testBundles.js';
 import { printTable, runAutocannon, type LoadResult } from './runAutocannon.js';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const full = process.env.BENCH_FULL === '1';
 const work = mkdtempSync(join(tmpdir(), 'enclave-bench-serve-'));
 const dataDir = join(work, 'data');

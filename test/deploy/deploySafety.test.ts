@@ -83,7 +83,7 @@ test('redeploying a bundle already on disk adds no history row: the active one i
   t.like(same, { outcome: 'unchanged', id: v1.id });
 
   // A kept version that went live with failed pages needs allowFailed again to come back.
-  t.is((await deployAndWait(app, { bundleUrl: join(dir, 'bad.zip'), allowFailed: true } as { bundleUrl: string })).status, 'active');
+  t.is((await deployAndWait(app, { bundleUrl: join(dir, 'bad.zip'), allowFailed: true })).status, 'active');
   await deployAndWait(app, { bundleUrl: join(dir, 'v2.zip') });
   const back = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: join(dir, 'bad.zip') } });
   t.is(back.status, 409);

@@ -19,7 +19,7 @@ async function versionAt(app: LoggedAppliance, host: string): Promise<string | n
 }
 
 async function deploy(app: LoggedAppliance, bundleUrl: string, domain?: string): Promise<void> {
-  const record = await deployAndWait(app, { bundleUrl, ...(domain ? { domain } : {}) } as { bundleUrl: string });
+  const record = await deployAndWait(app, { bundleUrl, ...(domain ? { domain } : {}) });
   if (record.status !== 'active') throw new Error(`deploy ${bundleUrl} to ${domain ?? 'default'}: ${JSON.stringify(record)}`);
 }
 

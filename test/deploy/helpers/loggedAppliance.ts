@@ -54,7 +54,7 @@ export async function snapshotSite(baseUrl: string, paths: string[]): Promise<Re
  * past its 10 s wait), poll until the deployment finishes. Resolves with the final record, or
  * `{status: 'failed', error}` for a 422.
  */
-export async function deployAndWait(app: Pick<LoggedAppliance, 'api'>, json: { bundleUrl: string; version?: string }): Promise<{ status: string; id?: string; version?: string; error?: string | null }> {
+export async function deployAndWait(app: Pick<LoggedAppliance, 'api'>, json: { bundleUrl: string; version?: string; domain?: string; label?: string; allowFailed?: boolean }): Promise<{ status: string; id?: string; version?: string; error?: string | null }> {
   const res = await app.api('/v1/deployments', { method: 'POST', json });
   const body = await res.json();
   if (res.status === 422) return { status: 'failed', error: body.error, id: body.deploymentId };
