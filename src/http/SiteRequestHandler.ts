@@ -15,6 +15,7 @@ export interface SiteRequest {
 /**
  * Answers a docs-site request on the raw Node response. The site is the hot path of the
  * appliance, so it skips Koa's context, the admin middleware and per-request header work.
- * It must answer every request itself and never reject.
+ * It must answer every request itself and never throw or reject; it returns a promise only
+ * while an answer is still in progress (none when it answered synchronously).
  */
-export type SiteRequestHandler = (request: SiteRequest) => Promise<void>;
+export type SiteRequestHandler = (request: SiteRequest) => Promise<void> | undefined;

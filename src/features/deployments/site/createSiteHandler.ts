@@ -49,51 +49,65 @@ type Resolved = { kind: 'file'; file: ServedFile } | { kind: 'redirect'; to: str
  */
 export function createSiteHandler(sites: LiveSites, options: { logger: Logger; onPageServed?: (page: PageServed) => void }): SiteRequestHandler {
   const { onPageServed, logger } = options;
-  return async function siteHandler(request: SiteRequest): Promise<void> {
-    const { req, res } = request;
-    try {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        sendText(request, 405, 'Method not allowed\n', ['Allow', 'GET, HEAD']);
-        return;
-      }
-      const live = sites.forHost(request.host).live;
-      const version = live.version();
-      if (!version) {
-        send(request, 503, ['Content-Type', 'text/html; charset=utf-8', 'Cache-Control', 'no-store', 'Retry-After', '30', 'Content-Security-Policy', PLAIN_PAGE_POLICY], UNAVAILABLE_PAGE);
-        return;
-      }
-      const resolved = version.memo(request.path, (path) => resolveIn(version, path));
-      if (resolved.kind === 'file') {
-        const status = await sendFile(request, version, resolved.file, 200);
-        if (onPageServed && resolved.file.contentType.startsWith('text/html') && (status === 200 || status === 304)) {
-          onPageServed({ host: request.host, domain: live.current()?.domain ?? version.domain, version: version.version, file: resolved.file.path, status });
-        }
-        return;
-      }
-      if (resolved.kind === 'redirect') {
-        const location = request.query ? `${resolved.to}?${request.query}` : resolved.to;
-        sendText(request, 301, `Moved to ${resolved.to}\n`, ['Location', location]);
-        return;
-      }
-      if (resolved.kind === 'bad') {
-        sendText(request, 400, 'Bad request\n');
-        return;
-      }
-      const older = resolved.firstCandidate === null ? null : live.olderAsset(resolved.firstCandidate);
-      if (older) {
-        await sendFile(request, older.version, older.file, 200);
-        return;
-      }
-      const notFoundPage = version.file('404.html');
-      if (notFoundPage) await sendFile(request, version, notFoundPage, 404);
-      else sendText(request, 404, 'Not found\n');
-    } catch (err) {
-      // The site never answers with internals: log, then a bare 500 (or a cut connection mid-body).
-      logger.error({ err, requestId: request.requestId, url: req.url }, 'site request failed');
-      if (!res.headersSent) sendText(request, 500, 'Internal server error\n');
-      else res.destroy();
+  const fail = (request: SiteRequest, err: unknown) => {
+    // The site never answers with internals: log, then a bare 500 (or a cut connection mid-body).
+    logger.error({ err, requestId: request.requestId, url: request.req.url }, 'site request failed');
+    if (!request.res.headersSent) sendText(request, 500, 'Internal server error\n');
+    else request.res.destroy();
+  };
+  const served = (request: SiteRequest, live: LiveSite, version: SiteVersion, file: ServedFile, status: number) => {
+    if (onPageServed && file.contentType.startsWith('text/html') && (status === 200 || status === 304)) {
+      onPageServed({ host: request.host, domain: live.current()?.domain ?? version.domain, version: version.version, file: file.path, status });
     }
   };
+  // Synchronous whenever the answer is in memory (the common case): no promise per request.
+  function answer(request: SiteRequest): Promise<void> | undefined {
+    if (request.req.method !== 'GET' && request.req.method !== 'HEAD') {
+      sendText(request, 405, 'Method not allowed\n', ['Allow', 'GET, HEAD']);
+      return;
+    }
+    const live = sites.forHost(request.host).live;
+    const version = live.version();
+    if (!version) {
+      send(request, 503, ['Content-Type', 'text/html; charset=utf-8', 'Cache-Control', 'no-store', 'Retry-After', '30', 'Content-Security-Policy', PLAIN_PAGE_POLICY, ...SITE_SECURITY_HEADERS], UNAVAILABLE_PAGE);
+      return;
+    }
+    const resolved = version.memo(request.path, (path) => resolveIn(version, path));
+    if (resolved.kind === 'file') {
+      const status = sendFile(request, version, resolved.file, 200);
+      if (typeof status === 'number') served(request, live, version, resolved.file, status);
+      else return status.then((sent) => served(request, live, version, resolved.file, sent));
+      return;
+    }
+    if (resolved.kind === 'redirect') {
+      const location = request.query ? `${resolved.to}?${request.query}` : resolved.to;
+      sendText(request, 301, `Moved to ${resolved.to}\n`, ['Location', location]);
+      return;
+    }
+    if (resolved.kind === 'bad') {
+      sendText(request, 400, 'Bad request\n');
+      return;
+    }
+    const older = resolved.firstCandidate === null ? null : live.olderAsset(resolved.firstCandidate);
+    if (older) return settle(sendFile(request, older.version, older.file, 200));
+    const notFoundPage = version.file('404.html');
+    if (notFoundPage) return settle(sendFile(request, version, notFoundPage, 404));
+    sendText(request, 404, 'Not found\n');
+    return;
+  }
+  return function siteHandler(request: SiteRequest): Promise<void> | undefined {
+    try {
+      return answer(request)?.catch((err) => fail(request, err));
+    } catch (err) {
+      fail(request, err);
+      return undefined;
+    }
+  };
+}
+
+/** A status, or the promise of one, as a completion without a value. */
+function settle(status: number | Promise<number>): Promise<void> | undefined {
+  return typeof status === 'number' ? undefined : status.then(() => {});
 }
 
 function resolveIn(version: SiteVersion, path: string): Resolved {
@@ -109,9 +123,9 @@ function resolveIn(version: SiteVersion, path: string): Resolved {
   return { kind: 'missing', firstCandidate: resolution.candidates[0].file };
 }
 
-/** Answers with `file` (status 200 or 404); resolves with the status sent. */
-async function sendFile(request: SiteRequest, version: SiteVersion, file: ServedFile, status: 200 | 404): Promise<number> {
-  const { req, res } = request;
+/** Answers with `file` (status 200 or 404): the status sent, at once when the bytes are in memory, else once streaming began. */
+function sendFile(request: SiteRequest, version: SiteVersion, file: ServedFile, status: 200 | 404): number | Promise<number> {
+  const { req } = request;
   const accepts = file.br || file.gzip ? acceptedEncodings(req.headers['accept-encoding']) : null;
   const rangeHeader = status === 200 ? req.headers.range : undefined;
   let variant: FileVariant = file.identity;
@@ -148,6 +162,12 @@ async function sendFile(request: SiteRequest, version: SiteVersion, file: Served
     send(request, code, sent, range ? variant.body.subarray(range.start, range.end + 1) : variant.body);
     return code;
   }
+  return sendFromDisk(request, version, variant, code, sent, range);
+}
+
+/** Reads a body not (yet) in memory: into the cache when small, else streamed; the version is held meanwhile. */
+async function sendFromDisk(request: SiteRequest, version: SiteVersion, variant: FileVariant, code: number, sent: string[], range: { start: number; end: number } | null): Promise<number> {
+  const { res } = request;
   version.acquire();
   let released = false;
   const release = () => {
@@ -203,10 +223,10 @@ function sendText(request: SiteRequest, status: number, text: string, extra: str
   send(request, status, ['Content-Type', 'text/plain; charset=utf-8', 'Cache-Control', 'no-cache', 'Content-Security-Policy', PLAIN_PAGE_POLICY, ...SITE_SECURITY_HEADERS, ...extra], text);
 }
 
-/** Writes status and headers (plus the request id) and ends the response with `body`; a HEAD gets the headers only. */
+/** Writes status and headers (plus the request id) and ends the response with `body`; a HEAD gets the headers only. File headers carry their length; a text body's is added here. */
 function send(request: SiteRequest, status: number, headers: string[], body?: string | Buffer): void {
   const { req, res } = request;
-  if (body !== undefined && !headers.includes('Content-Length')) headers = [...headers, 'Content-Length', String(Buffer.byteLength(body))];
+  if (typeof body === 'string') headers = [...headers, 'Content-Length', String(Buffer.byteLength(body))];
   writeHead(request, status, headers);
   if (req.method === 'HEAD' || status === 304) res.end();
   else res.end(body);
