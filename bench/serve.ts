@@ -176,6 +176,19 @@ children.push(nginx);
 const nginxUrl = `http://127.0.0.1:${nginxPort}`;
 await waitFor200(`${nginxUrl}/`, 10_000);
 
+// The floor of any Node server on this machine: node:http alone answering the same page bytes
+// from memory with a minimal header set, in its own process. Its ratio to nginx bounds what the
+// appliance (one Node thread) can reach here.
+const plainPort = await freePort();
+const plainNode = spawn(
+  process.execPath,
+  ['-e', `const b=require('fs').readFileSync(${JSON.stringify(join(siteRoot, pageFile))});require('http').createServer((q,r)=>{r.writeHead(200,['Content-Type','text/html; charset=utf-8','Content-Length',String(b.length),'ETag','"x"']);r.end(b)}).listen(${plainPort},'127.0.0.1')`],
+  { stdio: ['ignore', 'ignore', 'inherit'] },
+);
+children.push(plainNode);
+const plainUrl = `http://127.0.0.1:${plainPort}`;
+await waitFor200(`${plainUrl}/`, 10_000);
+
 const enclaveUrl = enclave!.url;
 const rows: [string, LoadResult][] = [];
 const run = async (name: string, url: string, rate?: number, headers?: Record<string, string>) => {
@@ -196,12 +209,15 @@ for (const url of [enclaveUrl, nginxUrl]) {
 const plainRatios: number[] = [];
 const gzipRatios: number[] = [];
 const plainP99: number[] = [];
+const floorRatios: number[] = [];
 for (let round = 1; round <= rounds; round++) {
   const order = round % 2 ? ['enclave', 'nginx'] : ['nginx', 'enclave'];
   const got: Record<string, LoadResult> = {};
   for (const who of order) got[who] = await run(`${who.padEnd(7)} page, round ${round}`, `${who === 'enclave' ? enclaveUrl : nginxUrl}${targets.page}`);
   for (const who of order) got[`${who} gzip`] = await run(`${who.padEnd(7)} page gzip, round ${round}`, `${who === 'enclave' ? enclaveUrl : nginxUrl}${targets.page}`, undefined, gzip);
+  const floor = await run(`node:http alone, page, round ${round}`, `${plainUrl}${targets.page}`);
   plainRatios.push(got.enclave.rps / got.nginx.rps);
+  floorRatios.push(floor.rps / got.nginx.rps);
   gzipRatios.push(got['enclave gzip'].rps / got['nginx gzip'].rps);
   plainP99.push(got.enclave.p99);
 }
@@ -238,6 +254,7 @@ if (full) {
   loop.disable();
 }
 nginx.kill('SIGTERM');
+plainNode.kill('SIGTERM');
 enclave!.child.kill('SIGTERM');
 
 const plain = median(plainRatios);
@@ -249,6 +266,7 @@ printTable(['run', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'], rows.map((
 console.log(`
 enclave/nginx req/s, page uncompressed: median ${plain.toFixed(2)} (rounds ${plainRatios.map((r) => r.toFixed(2)).join('/')}; target ≥ 0.8: ${plain >= 0.8 ? 'met' : 'NOT met'})
 enclave/nginx req/s, page with Accept-Encoding: gzip (precompressed vs on-the-fly): median ${gz.toFixed(2)} (rounds ${gzipRatios.map((r) => r.toFixed(2)).join('/')})
+node:http alone (same bytes from memory, 3 headers)/nginx req/s, page: median ${median(floorRatios).toFixed(2)} (rounds ${floorRatios.map((r) => r.toFixed(2)).join('/')}): the ceiling of one Node thread here
 enclave p99, page uncompressed: median ${p99} ms (target < 5 ms: ${p99 < 5 ? 'met' : 'NOT met'})
 enclave/nginx req/s: ${assetName} ${(asset[0].rps / asset[1].rps).toFixed(2)}, 404 ${(missing[0].rps / missing[1].rps).toFixed(2)}`);
 if (at2k) console.log(`p99 at 2,000 req/s: enclave ${at2k[0].p99} ms, nginx ${at2k[1].p99} ms`);

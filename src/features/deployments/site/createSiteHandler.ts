@@ -207,15 +207,15 @@ function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 3
     if (variant !== file.identity) headers.push('Content-Encoding', variant === file.br ? 'br' : 'gzip');
     else if (status === 200) headers.push('Accept-Ranges', 'bytes');
   }
-  return [...headers, ...SITE_SECURITY_HEADERS];
+  return [...headers, ...SITE_SECURITY_HEADERS, ...REQUEST_ID_SLOT];
 }
 
 /** `headers` with one header's value replaced and others appended (a fresh array; the shared one is never changed). */
 function withHeaders(headers: string[], name: string, value: string, extra: string[]): string[] {
-  const out = headers.slice();
+  const out = headers.slice(0, -REQUEST_ID_SLOT.length);
   const at = out.indexOf(name);
   if (at >= 0) out[at + 1] = value;
-  out.push(...extra);
+  out.push(...extra, ...REQUEST_ID_SLOT);
   return out;
 }
 
@@ -223,10 +223,14 @@ function sendText(request: SiteRequest, status: number, text: string, extra: str
   send(request, status, ['Content-Type', 'text/plain; charset=utf-8', 'Cache-Control', 'no-cache', 'Content-Security-Policy', PLAIN_PAGE_POLICY, ...SITE_SECURITY_HEADERS, ...extra], text);
 }
 
+/** The last pair of every header array: X-Request-Id, its value set per response by writeHead. */
+const REQUEST_ID_SLOT = ['X-Request-Id', ''];
+
 /** Writes status and headers (plus the request id) and ends the response with `body`; a HEAD gets the headers only. File headers carry their length; a text body's is added here. */
 function send(request: SiteRequest, status: number, headers: string[], body?: string | Buffer): void {
   const { req, res } = request;
-  if (typeof body === 'string') headers = [...headers, 'Content-Length', String(Buffer.byteLength(body))];
+  if (typeof body === 'string') headers = [...headers, 'Content-Length', String(Buffer.byteLength(body)), ...REQUEST_ID_SLOT];
+  else if (headers[headers.length - 2] !== 'X-Request-Id') headers = [...headers, ...REQUEST_ID_SLOT];
   writeHead(request, status, headers);
   if (req.method === 'HEAD' || status === 304) res.end();
   else res.end(body);
@@ -234,11 +238,11 @@ function send(request: SiteRequest, status: number, headers: string[], body?: st
 
 function writeHead(request: SiteRequest, status: number, headers: string[]): void {
   const res: ServerResponse = request.res;
-  // One flat array in a single writeHead is Node's fast path for headers; the shared arrays
-  // stay untouched because the request id goes on a copy.
-  const all = headers.slice();
-  all.push('X-Request-Id', request.requestId);
-  res.writeHead(status, all);
+  // One flat array in a single writeHead is Node's fast path for headers. Every array ends with
+  // the X-Request-Id slot, filled just before the (synchronous) serialization: shared arrays
+  // are reused without a copy per request.
+  headers[headers.length - 1] = request.requestId;
+  res.writeHead(status, headers);
 }
 
 function encodePath(urlPath: string): string {
