@@ -25,7 +25,7 @@ export interface PageServed {
   version: string;
   /** The bundle file answering, e.g. `guides/start.html`. */
   file: string;
-  /** 200, or 304 when the reader's cached copy was confirmed. */
+  /** 200, or 304 when the reader's cached copy was confirmed (GET only: a HEAD is no view). */
   status: number;
 }
 
@@ -56,7 +56,7 @@ export function createSiteHandler(sites: LiveSites, options: { logger: Logger; o
     else request.res.destroy();
   };
   const served = (request: SiteRequest, live: LiveSite, version: SiteVersion, file: ServedFile, status: number) => {
-    if (onPageServed && file.contentType.startsWith('text/html') && (status === 200 || status === 304)) {
+    if (onPageServed && request.req.method === 'GET' && file.contentType.startsWith('text/html') && (status === 200 || status === 304)) {
       onPageServed({ host: request.host, domain: live.current()?.domain ?? version.domain, version: version.version, file: file.path, status });
     }
   };
