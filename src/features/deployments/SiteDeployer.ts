@@ -12,8 +12,9 @@ import type { SiteRepository } from '../control/SiteRepository.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import { randomId } from '../../platform/randomId.js';
-import { byActivationDesc, mergeRecord, pushEvent, trimRecords, type DeploymentOrigin, type DeploymentRecord, type DeploymentsData } from './deploymentStore.js';
+import { byActivationDesc, pushEvent, trimRecords, type DeploymentOrigin, type DeploymentRecord, type DeploymentsData } from './deploymentStore.js';
 import { failedPagesRefusal, readFailedPages } from './readFailedPages.js';
+import { applyRedeploy, findRedeployTarget } from './foldRedeploy.js';
 import { installBundleVersion } from './installBundleVersion.js';
 import { LiveSite } from './LiveSite.js';
 import { loadSiteVersion } from './loadSiteVersion.js';
@@ -306,34 +307,13 @@ export class SiteDeployer {
    * Returns the record that answers for the deployment, or null when the bundle must be installed.
    */
   private async reuseVersionOnDisk(record: DeploymentRecord, sha256: string): Promise<{ record: DeploymentRecord; outcome: DeployOutcome } | null> {
-    const { store, logger } = this.deps;
-    const data = store.data;
-    const active = data.deployments.find((d) => d.id === data.activeId) ?? null;
-    const pinOk = (r: DeploymentRecord) => record.pin === null || record.pin === r.version;
-    const sameAsActive = active !== null && active.bundleSha256 === sha256 && pinOk(active);
-    const configUnchanged = record.origin === 'config' && data.configBundleSha256 === sha256 && active !== null;
-    const kept = sameAsActive || configUnchanged ? null : data.deployments.find((d) => d.status === 'kept' && d.bundleSha256 === sha256 && pinOk(d) && this.versions.has(d.id));
-    const target = sameAsActive || configUnchanged ? active : kept;
-    if (!target) return null;
-    if (kept?.failedPages && !record.allowFailed) throw failedPagesRefusal(kept.failedPages, []);
-    const at = this.now();
-    const detail = kept ? `same bundle as kept version ${kept.version}; switched back to it` : sameAsActive ? 'same bundle is already active' : 'config bundle unchanged since it was last applied; keeping the version chosen since';
-    await store.update((d) => {
-      mergeRecord(d, record.id, target.id);
-      const into = d.deployments.find((r) => r.id === target.id)!;
-      if (record.label) into.label = record.label;
-      if (kept) {
-        for (const r of d.deployments) if (r.id === d.activeId) r.status = 'kept';
-        Object.assign(into, { status: 'active', activatedAt: at, allowFailed: into.allowFailed || record.allowFailed });
-        d.activeId = into.id;
-      }
-      if (record.origin === 'config') d.configBundleSha256 = sha256;
-      if (kept || sameAsActive) d.lastError = null;
-      pushEvent(d, { at, kind: kept ? 'reactivated' : 'unchanged', deploymentId: target.id, version: target.version, detail });
-    });
-    if (kept) this.publish();
-    logger.info({ deploymentId: target.id, site: this.deps.site, source: record.source }, `redeploy of version ${target.version}: ${detail}`);
-    return { record: this.record(target.id)!, outcome: kept ? 'reactivated' : 'unchanged' };
+    const folded = findRedeployTarget(this.deps.store.data, record, sha256, (id) => this.versions.has(id));
+    if (!folded) return null;
+    await this.deps.store.update((d) => applyRedeploy(d, record, sha256, folded, this.now()));
+    if (folded.outcome === 'reactivated') this.publish();
+    const target = this.record(folded.targetId)!;
+    this.deps.logger.info({ deploymentId: target.id, site: this.deps.site, source: record.source }, `redeploy of version ${target.version}: ${folded.detail}`);
+    return { record: target, outcome: folded.outcome };
   }
 
   /** Points the live site at the recorded active version, with the kept ones as asset fallbacks. */
