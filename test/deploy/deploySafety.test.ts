@@ -81,6 +81,11 @@ test('redeploying a bundle already on disk adds no history row: the active one i
 
   const same = await (await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: join(dir, 'v1.zip') } })).json();
   t.like(same, { outcome: 'unchanged', id: v1.id });
+  // A client polling a folded deployment's own id (after a 202) is shown the record that answers for it.
+  const started = await app.features.deployments.sites.defaultSite.begin(join(dir, 'v1.zip'), { origin: 'api', pin: null });
+  await started.done;
+  const polled = await (await app.api(`/v1/deployments/${started.record.id}`)).json();
+  t.like(polled, { id: v1.id, status: 'active' });
 
   // A kept version that went live with failed pages needs allowFailed again to come back.
   t.is((await deployAndWait(app, { bundleUrl: join(dir, 'bad.zip'), allowFailed: true })).status, 'active');

@@ -123,3 +123,16 @@ test('feedback posted on site B is checked against B’s pages and recorded with
   t.is(list.feedback.length, 1);
   t.like(list.feedback[0], { id: JSON.parse(onB.body).id, path: '/reference', domain: B });
 });
+
+test('staticExport.domain names the default site: deploys and lookups with that domain go to it, and its Host is served by it', async (t) => {
+  const dir = await makeTempDir('enclave-sites-');
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  await writeBundle(join(dir, 'v1.zip'), 'v1');
+  const app = await startLoggedAppliance({ overrides: { staticExport: { domain: A }, sites: [{ domain: A, source: dir }] } });
+  t.teardown(() => app.close());
+  await deploy(app, join(dir, 'v1.zip'), A);
+  const status = await (await app.api(`/v1/deployments?domain=${A}`)).json();
+  t.like(status, { site: null, active: { version: 'v1', site: null } });
+  t.is(await versionAt(app, A), 'v1');
+  t.is(await versionAt(app, '127.0.0.1'), 'v1', 'the default site and A are one site');
+});
