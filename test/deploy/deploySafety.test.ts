@@ -1,8 +1,8 @@
 import test from 'ava';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { runDeploy } from '../../src/cli/deploy.js';
+import { captureCliIo } from './helpers/captureCliIo.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 import { deployAndWait, startLoggedAppliance } from './helpers/loggedAppliance.js';
 import { makeSiteFiles, writeBundle } from './helpers/testBundles.js';
@@ -11,15 +11,6 @@ import { makeSiteFiles, writeBundle } from './helpers/testBundles.js';
 async function writeFailedBundle(zipPath: string, version: string, failed: string[]): Promise<void> {
   const report = { pages: { expected: 4 + failed.length, rendered: 4, failed: failed.map((path) => ({ path, reason: 'MDX parse error' })) } };
   await writeBundle(zipPath, version, { files: makeSiteFiles(version, { '_enclave/report.json': Buffer.from(JSON.stringify(report)) }) });
-}
-
-function cliIo(env: Record<string, string>) {
-  const out = new PassThrough();
-  const err = new PassThrough();
-  const text = { out: '', err: '' };
-  out.on('data', (c) => (text.out += String(c)));
-  err.on('data', (c) => (text.err += String(c)));
-  return { io: { out, err, env }, text };
 }
 
 test('a bundle with failed pages is refused with 409 naming the count and first pages, unless allowFailed, which is recorded', async (t) => {
@@ -43,16 +34,16 @@ test('a bundle with failed pages is refused with 409 naming the count and first 
 
   // The CLI: refused the same way (exit 3), forced with --allow-failed and named with --label.
   const env = { ENCLAVE_URL: app.url, ENCLAVE_ADMIN_KEY: app.key };
-  let run = cliIo(env);
+  let run = captureCliIo(env);
   t.is(await runDeploy([join(dir, 'bad.zip')], run.io), 3);
   t.regex(run.text.err, /409: Bundle refused: .*5 failed pages/);
-  run = cliIo(env);
+  run = captureCliIo(env);
   t.is(await runDeploy([join(dir, 'bad.zip'), '--allow-failed', '--label', 'hotfix despite /a', '--json'], run.io), 0, run.text.err);
   const forced = JSON.parse(run.text.out);
   t.like(forced, { status: 'active', version: 'bad', allowFailed: true, failedPages: 5, label: 'hotfix despite /a', outcome: 'activated' });
   t.regex(await (await fetch(`${app.url}/`)).text(), /content="bad"/);
   t.true(app.logs.some((l) => l.level === 40 && /went live with 5 failed pages \(allowFailed\)/.test(l.msg)));
-  run = cliIo(env);
+  run = captureCliIo(env);
   t.is(await runDeploy(['--status'], run.io), 0);
   t.regex(run.text.out, /\* live\s+bad\s+hotfix despite \/a/);
 });

@@ -1,6 +1,8 @@
 import test from 'ava';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runDeploy } from '../../src/cli/deploy.js';
+import { captureCliIo } from './helpers/captureCliIo.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 import { waitUntil } from '../helpers/waitUntil.js';
 import { deployAndWait, getWithHost, requestWithHost, startLoggedAppliance, type LoggedAppliance } from './helpers/loggedAppliance.js';
@@ -60,6 +62,20 @@ test('two sites served by Host with separate deployments and rollback; other hos
   t.regex((await notConfigured.json()).error, /No site nope\.internal is configured/);
   const byId = await (await app.api(`/v1/deployments/${statusA.active.id}`)).json();
   t.is(byId.site, A, 'GET /v1/deployments/{id} finds any site’s deployment');
+
+  // The CLI takes --domain for status, rollback and deploy.
+  const env = { ENCLAVE_URL: app.url, ENCLAVE_ADMIN_KEY: app.key };
+  let run = captureCliIo(env);
+  t.is(await runDeploy(['--status', '--domain', B], run.io), 0);
+  t.regex(run.text.out, /\* live\s+b2/);
+  run = captureCliIo(env);
+  t.is(await runDeploy(['--rollback', '--domain', B, '--yes'], run.io), 0, run.text.err);
+  t.is(await versionAt(app, B), 'b1');
+  run = captureCliIo(env);
+  t.is(await runDeploy([zips.b2, '--domain', B, '--label', 'b2 again'], run.io), 0, run.text.err);
+  t.regex(run.text.err, /switched back to version b2/);
+  t.is(await versionAt(app, B), 'b2');
+  t.is(await versionAt(app, A), 'a1');
 
   // A restart serves each site's own version at once, from disk.
   const key = app.key;
