@@ -5,6 +5,7 @@ import { createExportsFeature, type ExportsFeature } from '../features/exports/e
 import { createFeedbackFeature } from '../features/feedback/feedbackFeature.js';
 import { createSigningKeysFeature } from '../features/signingKeys/signingKeysFeature.js';
 import { createAnalyticsFeature, type AnalyticsFeature } from '../features/analytics/analyticsFeature.js';
+import { SEARCH_EVENTS_PATH } from '../features/analytics/routes/searchEventRoutes.js';
 import { RateLimiter } from '../http/RateLimiter.js';
 import { createDashboardFeature } from '../features/dashboard/dashboardFeature.js';
 
@@ -18,15 +19,26 @@ export interface Features {
 
 /** Builds the feature modules in dependency order. */
 export async function createFeatures(ctx: FeatureContext): Promise<Features> {
-  const deployments = await createDeploymentsFeature(ctx);
-  const exports = await createExportsFeature(ctx, { deployments });
-  // Scheduled re-exports live in the deployment module but build bundles through the export module.
-  deployments.setReexporter((domain) => exports.exportAndBundle(domain));
+  // Deployments serve the sites; re-exports (export module) and page-view counting (analytics)
+  // are built after it and reached through these forwarders, called only once requests and
+  // scheduled runs start, when every module exists.
+  let exportsFeature: ExportsFeature | null = null;
+  let analytics: AnalyticsFeature | null = null;
+  const deployments = await createDeploymentsFeature(ctx, {
+    reexport: (domain) => {
+      if (!exportsFeature) throw new Error('re-export ran before the export module was built');
+      return exportsFeature.exportAndBundle(domain);
+    },
+    onPageServed: (page) => analytics?.onPageServed?.(page),
+    // Tells the site's search box where to report (see theme.js); absent, it reports nothing.
+    fileHeaders: ctx.config.analytics.collect ? ['Enclave-Search-Events', SEARCH_EVENTS_PATH] : [],
+  });
+  const exports = await createExportsFeature(ctx, { activeSite: deployments.activeSite });
+  exportsFeature = exports;
   // Every /v1/analytics endpoint, feedback or reading analytics, draws on one budget per project.
   const analyticsLimiter = new RateLimiter('analytics', ctx.config.analytics.requestsPerHour, 60 * 60_000, ctx.clock);
   const feedback = await createFeedbackFeature(ctx, { activeSite: deployments.activeSite, analyticsLimiter });
-  const analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
-  if (analytics.onPageServed) deployments.setPageServedHook(analytics.onPageServed, analytics.searchEventsPath);
+  analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
   const agent = await createAgentFeature(ctx);
   const dashboard = await createDashboardFeature();
   return { deployments, exports, analytics, all: [deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx)] };

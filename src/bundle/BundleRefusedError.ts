@@ -5,8 +5,8 @@
 export class BundleRefusedError extends Error {
   constructor(
     readonly reason: string,
-    /** Which step refused it: the download/copy, or the verification of its content. */
-    readonly stage: 'fetch' | 'verify' = 'verify',
+    /** Which step refused it: the download/copy, the verification of its content, or its build report (pages that failed to render). */
+    readonly stage: 'fetch' | 'verify' | 'report' = 'verify',
   ) {
     super(reason);
     this.name = 'BundleRefusedError';

@@ -2,16 +2,21 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { apiClientFromEnv, reportApiFailure, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
+import { confirm } from './confirm.js';
 import { formatTable } from './printTable.js';
 import { escapeControls, formatJson } from './escapeControls.js';
 
 export const USAGE = `usage:
-  enclave deploy <url|file> [--version V]   fetch, verify and activate a bundle
-  enclave deploy --rollback [--to V]        switch back to the previous (or a named) kept version
+  enclave deploy <url|file> [--version V] [--label NAME] [--allow-failed]
+                                            fetch, verify and activate a bundle
+  enclave deploy --rollback [--to V] [--yes]
+                                            switch back to the previous (or a named) kept version
   enclave deploy --status [--json]          show the live version, kept versions and the last error
-
-Neither deploy nor rollback asks for confirmation (the kept versions undo either at once);
---yes is accepted so scripts can pass it to every verb that changes something.`;
+options:
+  --domain D      the site to act on (a configured site's domain); default: the default site
+  --label NAME    a name for this deployment, shown in the history
+  --allow-failed  activate even when the bundle's build report lists failed pages (recorded)
+  --yes           roll back without asking (needed when there is no terminal to ask on)`;
 
 /** A deployment as the API answers it (the fields the CLI prints). */
 interface Deployment {
@@ -19,6 +24,9 @@ interface Deployment {
   status: string;
   version: string | null;
   domain: string | null;
+  site: string | null;
+  label: string | null;
+  outcome?: 'activated' | 'unchanged' | 'reactivated';
   source: string;
   activatedAt: string | null;
   error: string | null;
@@ -45,8 +53,9 @@ export async function runDeploy(args: string[], io: CliIo): Promise<number> {
         to: { type: 'string' },
         status: { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
-        // Accepted like every other verb's: deploy and rollback don't ask, since the kept
-        // versions make either one undoable at once, so scripts may pass --yes uniformly.
+        domain: { type: 'string' },
+        label: { type: 'string' },
+        'allow-failed': { type: 'boolean', default: false },
         yes: { type: 'boolean', default: false },
       },
     });
@@ -56,55 +65,66 @@ export async function runDeploy(args: string[], io: CliIo): Promise<number> {
   }
   const { values, positionals } = parsed;
   const modes = [values.rollback, values.status, positionals.length > 0].filter(Boolean).length;
-  if (modes !== 1 || positionals.length > 1 || (values.to && !values.rollback) || (values.version && positionals.length === 0)) {
+  const deploying = positionals.length > 0;
+  const misplaced = (values.to && !values.rollback) || ((values.version || values.label || values['allow-failed']) && !deploying) || (values.yes && !values.rollback);
+  if (modes !== 1 || positionals.length > 1 || misplaced) {
     io.err.write(`${USAGE}\n`);
     return ExitCode.usage;
   }
   const client = apiClientFromEnv(io);
   if (!client) return ExitCode.usage;
   try {
-    if (values.status) return await showStatus(client, io, values.json);
+    const site = values.domain ? { domain: values.domain } : {};
+    if (values.status) return await showStatus(client, io, values.domain ?? null, values.json);
     if (values.rollback) {
-      const record = await client.request<Deployment>('POST', '/v1/deployments/rollback', values.to ? { version: values.to } : {});
+      const what = `${values.to ? `version ${values.to}` : 'the previous version'}${values.domain ? ` of ${values.domain}` : ''}`;
+      if (!(await confirm(io, `Roll the live site back to ${what}?`, values.yes))) return ExitCode.failed;
+      const record = await client.request<Deployment>('POST', '/v1/deployments/rollback', { ...(values.to ? { version: values.to } : {}), ...site });
       io.err.write(`Rolled back: version ${escapeControls(String(record.version))} is live (${escapeControls(record.id)})\n`);
       if (values.json) io.out.write(`${formatJson(record)}\n`);
       return ExitCode.ok;
     }
-    return await deploy(client, io, positionals[0], values.version ?? null, values.json);
+    const body = { ...site, ...(values.version ? { version: values.version } : {}), ...(values.label ? { label: values.label } : {}), ...(values['allow-failed'] ? { allowFailed: true } : {}) };
+    return await deploy(client, io, positionals[0], body, values.json);
   } catch (err) {
     return reportApiFailure(io, err);
   }
 }
 
-async function deploy(client: ApiClient, io: CliIo, source: string, version: string | null, json: boolean): Promise<number> {
+async function deploy(client: ApiClient, io: CliIo, source: string, options: Record<string, unknown>, json: boolean): Promise<number> {
   const bundleUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source) ? source : resolve(source);
-  let record = await client.request<Deployment>('POST', '/v1/deployments', version ? { bundleUrl, version } : { bundleUrl });
+  let record = await client.request<Deployment>('POST', '/v1/deployments', { bundleUrl, ...options });
   for (let i = 0; record.status === 'running' && i < POLL_LIMIT; i++) {
     if (i === 0) io.err.write(`Deployment ${escapeControls(record.id)} is running…\n`);
     await new Promise((r) => setTimeout(r, POLL_MS));
     record = await client.request<Deployment>('GET', `/v1/deployments/${record.id}`);
   }
   if (json) io.out.write(`${formatJson(record)}\n`);
-  if (record.status === 'active') {
-    io.err.write(`Version ${escapeControls(String(record.version))} of ${escapeControls(String(record.domain))} is live (${escapeControls(record.id)})\n`);
+  if (record.outcome === 'unchanged') {
+    io.err.write(`Nothing to do: that bundle is already live (${escapeControls(`version ${record.version}, ${record.id}`)})\n`);
     return ExitCode.ok;
   }
-  if (record.status === 'unchanged') {
-    io.err.write(`Nothing to do: that bundle is already live (version ${escapeControls(String(record.version))})\n`);
+  if (record.outcome === 'reactivated') {
+    io.err.write(`That bundle was kept on disk: switched back to ${escapeControls(`version ${record.version} (${record.id})`)}; no new history row\n`);
+    return ExitCode.ok;
+  }
+  if (record.status === 'active') {
+    io.err.write(`${escapeControls(`Version ${record.version} of ${record.domain} is live${record.site ? ` at ${record.site}` : ''} (${record.id})`)}\n`);
     return ExitCode.ok;
   }
   io.err.write(`enclave: ${escapeControls(`deployment ${record.id} ${record.status}${record.error ? `: ${record.error}` : ''}`)}\n`);
   return ExitCode.failed;
 }
 
-async function showStatus(client: ApiClient, io: CliIo, json: boolean): Promise<number> {
-  const status = await client.request<{ active: Deployment | null; kept: Deployment[]; running: Deployment | null; lastError: { at: string; reason: string } | null }>('GET', '/v1/deployments');
+async function showStatus(client: ApiClient, io: CliIo, domain: string | null, json: boolean): Promise<number> {
+  const path = domain ? `/v1/deployments?domain=${encodeURIComponent(domain)}` : '/v1/deployments';
+  const status = await client.request<{ active: Deployment | null; kept: Deployment[]; running: Deployment | null; lastError: { at: string; reason: string } | null }>('GET', path);
   if (json) {
     io.out.write(`${formatJson(status)}\n`);
     return ExitCode.ok;
   }
-  const rows = [...(status.active ? [status.active] : []), ...status.kept].map((d) => [d.status === 'active' ? '* live' : 'kept', d.version ?? '', d.domain ?? '', d.activatedAt ?? '', d.id]);
-  io.out.write(rows.length ? formatTable(['STATE', 'VERSION', 'DOMAIN', 'ACTIVATED', 'ID'], rows) : 'No site version is active.\n');
+  const rows = [...(status.active ? [status.active] : []), ...status.kept].map((d) => [d.status === 'active' ? '* live' : 'kept', d.version ?? '', d.label ?? '', d.domain ?? '', d.activatedAt ?? '', d.id]);
+  io.out.write(rows.length ? formatTable(['STATE', 'VERSION', 'LABEL', 'DOMAIN', 'ACTIVATED', 'ID'], rows) : 'No site version is active.\n');
   if (status.running) io.out.write(`Running: ${escapeControls(status.running.id)} from ${escapeControls(status.running.source)}\n`);
   if (status.lastError) io.out.write(`Last error (${escapeControls(status.lastError.at)}): ${escapeControls(status.lastError.reason)}\n`);
   return ExitCode.ok;

@@ -1,9 +1,9 @@
-import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { SigningKeyring } from '../bundle/SigningKeyring.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../platform/Clock.js';
 import type { RouteSpec } from '../http/defineRoute.js';
+import type { SiteRequestHandler } from '../http/SiteRequestHandler.js';
 import type { ControlStore } from './control/ControlStore.js';
 
 /** What every feature module is built from. */
@@ -30,8 +30,8 @@ export interface Readiness {
 export interface Feature {
   name: string;
   routes: RouteSpec[];
-  /** Answers non-admin paths (the live docs site). At most one module provides it. */
-  siteHandler?: Middleware;
+  /** Answers non-admin paths (the live docs sites). At most one module provides it. */
+  siteHandler?: SiteRequestHandler;
   readiness?(): Readiness;
   /** Background work (workers, cron). Not called by createApp, only by main/tests. */
   start?(): Promise<void>;

@@ -35,6 +35,8 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   params?: P;
   query?: Q;
   body?: B;
+  /** Checks that need the request itself (e.g. its Host), run on the raw body and reported together with the schemas' problems. */
+  checkRequest?: (ctx: Context, body: unknown) => { message: string }[];
   /** Body size cap in bytes; defaults to the admin limit. */
   bodyLimitBytes?: number;
   /** Applied after authentication; keyed by project unless `limitKey` says otherwise. */

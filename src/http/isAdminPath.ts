@@ -1,7 +1,7 @@
 /** Path prefixes answered by the router (admin API, health, feedback, signed downloads); every other path is the docs site. */
 const ROUTER_PREFIXES = ['/v1/', '/v2/', '/bundles/', '/_enclave/'];
 /** Path prefixes of the admin API proper: everything behind an admin key. */
-const ADMIN_API_PREFIXES = ['/v1/', '/v2/'];
+const ADMIN_API_PREFIXES = ['/v1/', '/v2/', '/_enclave/admin/'];
 
 const underAny = (path: string, prefixes: string[]) => prefixes.some((p) => path.startsWith(p) || path === p.slice(0, -1));
 
@@ -11,7 +11,7 @@ export function isAdminPath(path: string): boolean {
 }
 
 /**
- * True for the admin API proper (`/v1`, `/v2`, `/openapi.json`). The other router paths are
+ * True for the admin API proper (`/v1`, `/v2`, `/openapi.json`) and its dashboard (`/_enclave/admin`). The other router paths are
  * for readers and machines without an admin key: the feedback widget (`/_enclave/feedback`,
  * `/_enclave/health`), probes (`/_enclave/ready`) and signed download links (`/bundles/`).
  */

@@ -46,19 +46,22 @@ test('enclave deploy: a relative file path, --version pin, --status, --rollback 
   t.notRegex(run.stdout(), /Last error/, 'the successful v2 deploy cleared the refusal');
 
   run = cliIo(env);
-  t.is(await runDeploy(['--rollback'], run.io), 0);
+  t.is(await runDeploy(['--rollback'], run.io), 1, 'no terminal to ask on and no --yes: refused');
+  t.regex(run.stderr(), /Refusing without --yes/);
+  run = cliIo(env);
+  t.is(await runDeploy(['--rollback', '--yes'], run.io), 0);
   t.regex(run.stderr(), /version v1 is live/);
   run = cliIo(env);
-  t.is(await runDeploy(['--rollback', '--to', 'v2'], run.io), 0);
+  t.is(await runDeploy(['--rollback', '--to', 'v2', '--yes'], run.io), 0);
   run = cliIo(env);
-  t.is(await runDeploy(['--rollback', '--to', 'nope'], run.io), 3);
+  t.is(await runDeploy(['--rollback', '--to', 'nope', '--yes'], run.io), 3);
   t.regex(run.stderr(), /404: No kept version "nope"/);
 
   run = cliIo(env);
   t.is(await runDeploy(['--status', '--json'], run.io), 0);
   t.is(JSON.parse(run.stdout()).active.version, 'v2');
 
-  for (const bad of [[], ['a.zip', 'b.zip'], ['--rollback', 'a.zip'], ['--to', 'v1'], ['--status', '--rollback'], ['--bogus']]) {
+  for (const bad of [[], ['a.zip', 'b.zip'], ['--rollback', 'a.zip'], ['--to', 'v1'], ['--status', '--rollback'], ['--bogus'], ['--status', '--label', 'x'], ['--rollback', '--allow-failed'], ['a.zip', '--yes']]) {
     run = cliIo(env);
     t.is(await runDeploy(bad, run.io), 2, bad.join(' '));
   }

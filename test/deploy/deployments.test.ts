@@ -88,9 +88,10 @@ test('the config fetch skips a bundle that is already active, and does not undo 
   t.teardown(() => again.close());
   const status = await waitUntil('config fetch done', async () => {
     const s = await (await again.api('/v1/deployments')).json();
-    return s.history[0].origin === 'config' && s.history[0].status !== 'running' ? s : null;
+    return s.events[0]?.kind === 'unchanged' ? s : null;
   });
-  t.is(status.history[0].status, 'unchanged');
+  t.is(status.history.length, 2, 'the unchanged config bundle adds no history row');
+  t.is(status.running, null);
   t.is(await pageVersion(`${again.url}/`), 'v1', "the operator's choice stands");
   t.is((await readiness(again)).status, 'ok');
 });
@@ -268,16 +269,19 @@ test('rollback to the previous or a named kept version; old versions beyond keep
   t.is((await app.api('/v1/deployments/dp_0000000000000000')).status, 404);
 });
 
-test('deploying the active bundle again is `unchanged`; bad bodies are 400; a read key may look but not deploy', async (t) => {
+test('deploying the active bundle again is `unchanged` with no new history row; bad bodies are 400; a read key may look but not deploy', async (t) => {
   const dir = await makeTempDir('enclave-deploy-');
   const zip = join(dir, 'v1.zip');
   await writeBundle(zip, 'v1');
   const app = await startLoggedAppliance();
   t.teardown(() => app.close());
-  t.is((await deployAndWait(app, { bundleUrl: zip })).status, 'active');
+  const first = await deployAndWait(app, { bundleUrl: zip });
+  t.is(first.status, 'active');
   const again = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: pathToFileURL(zip).href } });
   t.is(again.status, 200);
-  t.is((await again.json()).status, 'unchanged');
+  const body = await again.json();
+  t.like(body, { outcome: 'unchanged', status: 'active', id: first.id, version: 'v1' });
+  t.is((await (await app.api('/v1/deployments')).json()).history.length, 1);
   const bad = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: 'relative/path.zip', extra: 1 } });
   t.is(bad.status, 400);
   t.is((await bad.json()).details.length, 2);

@@ -2,7 +2,7 @@ import test from 'ava';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTempDir } from '../helpers/testAppliance.js';
-import { startLoggedAppliance } from './helpers/loggedAppliance.js';
+import { getWithHost, startLoggedAppliance } from './helpers/loggedAppliance.js';
 
 const DOMAIN = 'docs.reexport.internal';
 
@@ -22,32 +22,33 @@ test('scheduled re-export: exports only when the source changed, activates when 
   t.teardown(() => app.close());
   const now = new Date('2026-04-01T03:00:00.000Z');
 
-  // createFeatures wires re-export to the export module, so the first run exports and activates.
+  // createFeatures wires re-export to the export module, so the first run exports and activates,
+  // into the site's own deployments: its Host serves it; other hosts reach the (empty) default site.
   t.is(await app.features.deployments.runReexport(entry, now), 'activated');
-  t.false(app.logs.some((l) => /not wired/.test(l.msg)));
-  const guide = await fetch(`${app.url}/guide`);
+  const guide = await getWithHost(`${app.url}/guide`, DOMAIN);
   t.is(guide.status, 200);
-  t.regex(await guide.text(), /First edition\./);
-  const firstVersion = app.features.deployments.activeSite.current()!.version;
+  t.regex(guide.body, /First edition\./);
+  t.is((await fetch(`${app.url}/guide`)).status, 503, 'the default site has nothing deployed');
+  const firstVersion = app.features.deployments.activeSite.current(DOMAIN)!.version;
 
-  let exports = 1;
-  app.features.deployments.setReexporter(async (domain) => {
-    exports++;
-    return app.features.exports.exportAndBundle(domain);
-  });
+  const exportCount = () => app.features.exports.jobs.list().length;
+  t.is(exportCount(), 1);
   t.is(await app.features.deployments.runReexport(entry, now), 'unchanged');
-  t.is(exports, 1, 'an unchanged source is not exported again');
+  t.is(exportCount(), 1, 'an unchanged source is not exported again');
 
   await writeDocs(source, 'Second edition.');
   t.is(await app.features.deployments.runReexport({ ...entry, activate: false }, now), 'exported');
-  t.is(exports, 2);
-  t.is(app.features.deployments.activeSite.current()!.version, firstVersion, 'activate: false leaves the live site alone');
-  t.regex(await (await fetch(`${app.url}/guide`)).text(), /First edition\./);
+  t.is(exportCount(), 2);
+  t.is(app.features.deployments.activeSite.current(DOMAIN)!.version, firstVersion, 'activate: false leaves the live site alone');
+  t.regex((await getWithHost(`${app.url}/guide`, DOMAIN)).body, /First edition\./);
 
   await writeDocs(source, 'Third edition.');
   t.is(await app.features.deployments.runReexport(entry, now), 'activated');
-  t.regex(await (await fetch(`${app.url}/guide`)).text(), /Third edition\./);
-  const status = await (await app.api('/v1/deployments')).json();
+  t.regex((await getWithHost(`${app.url}/guide`, DOMAIN)).body, /Third edition\./);
+  const status = await (await app.api(`/v1/deployments?domain=${DOMAIN}`)).json();
+  t.is(status.site, DOMAIN);
   t.is(status.active.origin, 'reexport');
+  t.is(status.active.site, DOMAIN);
+  t.is((await (await app.api('/v1/deployments')).json()).active, null, 'nothing went to the default site');
   t.is(await app.features.deployments.runReexport({ ...entry, domain: 'unknown.internal' }, now), 'skipped');
 });

@@ -46,7 +46,8 @@ test('entry shape per source, newest first', async (t) => {
   t.is(nextCursor, null);
   t.false(hasMore);
   const [agent, snippet, contextual] = feedback;
-  t.deepEqual(Object.keys(agent).sort(), ['comment', 'createdAt', 'id', 'path', 'source', 'status']);
+  t.deepEqual(Object.keys(agent).sort(), ['comment', 'createdAt', 'domain', 'id', 'path', 'source', 'status']);
+  t.is(agent.domain, null, 'appended without a site: no domain');
   t.like(snippet, { code: 'npm i', filename: 'a.sh', lang: 'bash', comment: null, status: 'pending', createdAt: '2026-03-01T11:00:00.000Z' });
   t.false('helpful' in snippet);
   t.like(contextual, { helpful: false, contact: 'a@b.co', comment: 'meh' });

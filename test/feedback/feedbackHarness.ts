@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
-import type { Middleware } from 'koa';
 import type { Server } from 'node:http';
 import { createApp } from '../../src/app/createApp.js';
+import type { SiteRequestHandler } from '../../src/http/SiteRequestHandler.js';
 import type { Config } from '../../src/config/schema.js';
 import { bootstrapDataDir, prepareDataDir } from '../../src/app/bootstrap/bootstrapDataDir.js';
 import { systemClock, type Clock } from '../../src/platform/Clock.js';
@@ -46,7 +46,7 @@ export interface FeedbackHarness {
  * serves pages on the non-admin paths (the browser test serves rendered output with it).
  */
 export async function startFeedbackHarness(
-  options: { overrides?: ConfigOverrides; clock?: Clock; dataDir?: string; siteHandler?: Middleware; pages?: string[] } = {},
+  options: { overrides?: ConfigOverrides; clock?: Clock; dataDir?: string; siteHandler?: SiteRequestHandler; pages?: string[] } = {},
 ): Promise<FeedbackHarness> {
   const dataDir = options.dataDir ?? (await makeTempDir('enclave-feedback-'));
   const config = makeTestConfig(dataDir, options.overrides);
@@ -63,7 +63,7 @@ export async function startFeedbackHarness(
   const site: FakeSite = { live: { domain: 'docs.test', projectId: boot.projectId, version: 'v1', pagePaths: new Set(options.pages ?? SITE_PAGES) } };
   const ctx: FeatureContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => '', version: 'test' };
   const analyticsLimiter = new RateLimiter('analytics', config.analytics.requestsPerHour, 60 * 60_000, clock);
-  const module = await createFeedbackFeature(ctx, { activeSite: { current: () => site.live }, analyticsLimiter });
+  const module = await createFeedbackFeature(ctx, { activeSite: { current: () => site.live, all: () => (site.live ? [site.live] : []) }, analyticsLimiter });
   const features = options.siteHandler ? [module, { name: 'site', routes: [], siteHandler: options.siteHandler }] : [module];
   const { app } = createApp({ config, logger, clock, control, features, version: 'test' });
   const { httpServer, port } = await listen(app, config.server);

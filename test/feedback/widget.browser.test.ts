@@ -1,7 +1,7 @@
 import test, { type ExecutionContext } from 'ava';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
-import type { Context } from 'koa';
+import type { SiteRequest } from '../../src/http/SiteRequestHandler.js';
 import type { Browser, Page } from 'playwright-core';
 import { createZipSink } from '../../src/bundle/createZipSink.js';
 import type { BundleSink } from '../../src/bundle/BundleSink.js';
@@ -51,18 +51,19 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
 /** The rendered output served by Enclave's app next to the feedback module (no deployment step). */
 async function renderedDocs(t: ExecutionContext): Promise<ServedDocs> {
   const { out } = await renderDocs(t);
-  async function serveRendered(ctx: Context): Promise<void> {
-    const rel = normalize(decodeURIComponent(ctx.path)).replace(/^\/+/, '');
-    if (rel.startsWith('..')) return;
-    for (const candidate of [rel, `${rel}.html`, join(rel, 'index.html')]) {
+  async function serveRendered({ path, res }: SiteRequest): Promise<void> {
+    const rel = normalize(decodeURIComponent(path)).replace(/^\/+/, '');
+    for (const candidate of rel.startsWith('..') ? [] : [rel, `${rel}.html`, join(rel, 'index.html')]) {
       try {
-        ctx.body = await readFile(join(out, candidate || 'index.html'));
-        ctx.type = TYPES[extname(candidate || 'index.html')] ?? 'application/octet-stream';
+        const body = await readFile(join(out, candidate || 'index.html'));
+        res.writeHead(200, { 'Content-Type': TYPES[extname(candidate || 'index.html')] ?? 'application/octet-stream' });
+        res.end(body);
         return;
       } catch {
         // try the next form of the path
       }
     }
+    res.writeHead(404).end();
   }
   const h = await startFeedbackHarness({ siteHandler: serveRendered, pages: ['/', '/guides/start'] });
   t.teardown(() => h.close());

@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { domainSchema } from './sites.js';
 
 /** The deployment config the appliance consumes on startup (SPEC section 5). */
 export const staticExportConfigSchema = z.strictObject({
   enabled: z.boolean().describe('Fetch, verify and serve bundleUrl on startup.'),
   bundleUrl: z.string().min(1).nullable().describe('http(s):// URL, file:// URL or plain path of the bundle zip.'),
   version: z.string().min(1).nullable().describe('Pin: refuse a bundle whose manifest names another version.'),
+  domain: domainSchema
+    .nullable()
+    .describe('Site whose deployments are the default site (served for unknown hosts, IP addresses and localhost; deploys without a domain). Null: the default site is whatever is deployed without a domain.'),
   keepVersions: z.number().int().min(1).max(50).describe('Extracted versions kept on disk for rollback.'),
   fetchTimeoutSeconds: z.number().int().positive().describe('Give up a bundle download after this long.'),
   maxBundleBytes: z.number().int().positive().describe('Largest bundle zip accepted.'),

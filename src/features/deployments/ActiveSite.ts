@@ -8,7 +8,10 @@ export interface ActiveSiteInfo {
   pagePaths: ReadonlySet<string>;
 }
 
-/** Read access to the live site for other modules (feedback validates paths with it). */
+/** Read access to the live sites for other modules (feedback validates paths with it). */
 export interface ActiveSite {
-  current(): ActiveSiteInfo | null;
+  /** The version serving requests for `host` (a Host header's name, no port); the default site when omitted or not a site of its own. */
+  current(host?: string): ActiveSiteInfo | null;
+  /** Every site's live version (the default site first). */
+  all(): ActiveSiteInfo[];
 }

@@ -1,4 +1,4 @@
-import type { ActiveSite, ActiveSiteInfo } from './ActiveSite.js';
+import type { ActiveSiteInfo } from './ActiveSite.js';
 import type { SiteRepository } from '../control/SiteRepository.js';
 import { isHashedAsset } from './loadSiteVersion.js';
 import type { ServedFile, SiteVersion } from './SiteVersion.js';
@@ -8,12 +8,16 @@ import type { ServedFile, SiteVersion } from './SiteVersion.js';
  * request sees either the old or the new version, never a mix; a request keeps the version it
  * started with (it holds a reference) until it finishes.
  */
-export class LiveSite implements ActiveSite {
+export class LiveSite {
   private active: SiteVersion | null = null;
   /** Other versions still on disk, newest first: they answer content-hashed assets only. */
   private kept: SiteVersion[] = [];
 
-  constructor(private readonly sites: SiteRepository) {}
+  constructor(
+    private readonly sites: SiteRepository,
+    /** The site's domain, or null for the default site (which is known by its bundle's domain). */
+    private readonly site: string | null = null,
+  ) {}
 
   /** The version serving requests now. */
   version(): SiteVersion | null {
@@ -45,10 +49,11 @@ export class LiveSite implements ActiveSite {
     return null;
   }
 
-  /** @inheritdoc */
+  /** What other modules see of the live version, or null when none is active. */
   current(): ActiveSiteInfo | null {
     const live = this.active;
     if (!live) return null;
-    return { domain: live.domain, projectId: this.sites.find(live.domain)?.projectId ?? null, version: live.version, pagePaths: live.pagePaths };
+    const domain = this.site ?? live.domain;
+    return { domain, projectId: this.sites.find(domain)?.projectId ?? null, version: live.version, pagePaths: live.pagePaths };
   }
 }

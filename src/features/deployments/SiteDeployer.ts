@@ -13,12 +13,14 @@ import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import { randomId } from '../../platform/randomId.js';
 import { byActivationDesc, pushEvent, trimRecords, type DeploymentOrigin, type DeploymentRecord, type DeploymentsData } from './deploymentStore.js';
+import { failedPagesRefusal, readFailedPages } from './readFailedPages.js';
+import { applyRedeploy, findRedeployTarget } from './foldRedeploy.js';
 import { installBundleVersion } from './installBundleVersion.js';
 import { LiveSite } from './LiveSite.js';
 import { loadSiteVersion } from './loadSiteVersion.js';
 import { restoreSiteVersions } from './restoreSiteVersions.js';
 import type { SiteVersion } from './SiteVersion.js';
-import { siteDirs, versionLayout } from './versionLayout.js';
+import { versionLayout, type SiteDirs } from './versionLayout.js';
 
 /** What the deployer is built from. */
 export interface SiteDeployerDeps {
@@ -27,6 +29,9 @@ export interface SiteDeployerDeps {
   clock: Clock;
   sites: SiteRepository;
   store: JsonStore<DeploymentsData>;
+  /** The site these deployments serve: its domain, or null for the default site. */
+  site: string | null;
+  dirs: SiteDirs;
 }
 
 /** How to deploy one bundle. */
@@ -36,12 +41,22 @@ export interface DeployRequest {
   pin: string | null;
   /** Refuse with 409 instead of waiting when another deployment is running (API callers). */
   failIfBusy?: boolean;
+  /** The operator's name for the deployment. */
+  label?: string | null;
+  /** Activate even when the bundle's build report lists failed pages (recorded on the deployment). */
+  allowFailed?: boolean;
 }
+
+/** How a deployment ended: a new version went live, the bundle was already live, or a kept copy of it was switched to. */
+export type DeployOutcome = 'activated' | 'unchanged' | 'reactivated';
 
 /** A deployment that has been recorded and is running in the background. */
 export interface StartedDeployment {
   record: DeploymentRecord;
+  /** The record that answers for it once finished (an existing one when the bundle was already on disk). */
   done: Promise<DeploymentRecord>;
+  /** The same, with how it ended. */
+  finished: Promise<{ record: DeploymentRecord; outcome: DeployOutcome }>;
 }
 
 /**
@@ -54,11 +69,16 @@ export class SiteDeployer {
   private readonly versions = new Map<string, SiteVersion>();
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
-  private readonly dirs: { versions: string; incoming: string };
+  private readonly dirs: SiteDirs;
 
   private constructor(private readonly deps: SiteDeployerDeps) {
-    this.live = new LiveSite(deps.sites);
-    this.dirs = siteDirs(deps.config.dataDir);
+    this.live = new LiveSite(deps.sites, deps.site);
+    this.dirs = deps.dirs;
+  }
+
+  /** The site served by these deployments: its domain, or null for the default site. */
+  get site(): string | null {
+    return this.deps.site;
   }
 
   /** Opens the deployer and restores the last active version from disk (no fetch). */
@@ -117,9 +137,11 @@ export class SiteDeployer {
     return this.deps.store.data.deployments.find((d) => d.status === 'running') ?? null;
   }
 
-  /** One record by id. */
+  /** One record by id (a redeploy folded into an existing version answers with that version's record). */
   record(id: string): DeploymentRecord | undefined {
-    return this.deps.store.data.deployments.find((d) => d.id === id);
+    const data = this.deps.store.data;
+    const wanted = data.merged[id] ?? id;
+    return data.deployments.find((d) => d.id === wanted);
   }
 
   /** The state shown by `GET /v1/deployments`. */
@@ -148,6 +170,23 @@ export class SiteDeployer {
     return { status: 'ok', version: live.version, domain: live.domain };
   }
 
+  /** What the last scheduled re-export of `domain` built, if any. */
+  lastReexport(domain: string): DeploymentsData['reexports'][string] | undefined {
+    return this.deps.store.data.reexports[domain];
+  }
+
+  /** Remembers a re-export of `domain` durably, so an unchanged source is not exported again. */
+  async recordReexport(domain: string, built: DeploymentsData['reexports'][string]): Promise<void> {
+    await this.deps.store.update((d) => {
+      d.reexports[domain] = built;
+    });
+  }
+
+  /** Writes pending state to disk (shutdown). */
+  async flush(): Promise<void> {
+    await this.deps.store.flush();
+  }
+
   /** Waits for queued work (shutdown). */
   async drain(): Promise<void> {
     await this.queue.catch(() => {});
@@ -174,14 +213,20 @@ export class SiteDeployer {
       finishedAt: null,
       activatedAt: null,
       error: null,
+      site: this.deps.site,
+      label: request.label ?? null,
+      failedPages: null,
+      allowFailed: request.allowFailed ?? false,
     };
-    const done = this.exclusive(async () => {
+    const finished = this.exclusive(async () => {
       await this.deps.store.update((d) => {
         d.deployments.unshift(record);
       });
       return this.run(record.id, obtain);
     });
-    return { record: { ...record }, done };
+    const done = finished.then((f) => f.record);
+    done.catch(() => {}); // callers await one of the two; the other must not go unhandled
+    return { record: { ...record }, done, finished };
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -191,7 +236,7 @@ export class SiteDeployer {
     return result;
   }
 
-  private async run(id: string, obtain: () => Promise<FetchedBundle & { owned: boolean }>): Promise<DeploymentRecord> {
+  private async run(id: string, obtain: () => Promise<FetchedBundle & { owned: boolean }>): Promise<{ record: DeploymentRecord; outcome: DeployOutcome }> {
     const record = this.record(id)!;
     const { config, logger, store } = this.deps;
     let fetched: (FetchedBundle & { owned: boolean }) | null = null;
@@ -199,22 +244,14 @@ export class SiteDeployer {
     try {
       fetched = await obtain();
       const bundle = fetched;
-      const active = this.status().active;
-      const sameAsActive = active?.bundleSha256 === bundle.sha256 && (record.pin === null || record.pin === active.version);
-      const configUnchanged = record.origin === 'config' && store.data.configBundleSha256 === bundle.sha256 && active !== null;
-      if (sameAsActive || configUnchanged) {
-        const detail = sameAsActive ? 'same bundle is already active' : 'config bundle unchanged since it was last applied; keeping the version chosen since';
-        await store.update((d) => {
-          Object.assign(this.record(id)!, { status: 'unchanged', bundleSha256: bundle.sha256, bundleBytes: bundle.sizeBytes, finishedAt: this.now(), version: active?.version ?? null });
-          if (record.origin === 'config') d.configBundleSha256 = bundle.sha256;
-          if (sameAsActive) d.lastError = null;
-          pushEvent(d, { at: this.now(), kind: 'unchanged', deploymentId: id, version: active?.version ?? null, detail });
-          trimRecords(d);
-        });
-        logger.info({ deploymentId: id, source: record.source }, `bundle not activated: ${detail}`);
-        return this.record(id)!;
-      }
-      const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin);
+      const reused = await this.reuseVersionOnDisk(record, bundle.sha256);
+      if (reused) return reused;
+      const report: { failedPages: number | null } = { failedPages: null };
+      const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, async (filesDir) => {
+        const failed = await readFailedPages(filesDir);
+        report.failedPages = failed?.length ?? null;
+        if (failed?.length && !record.allowFailed) throw failedPagesRefusal(failed.length, failed.map((f) => f.path));
+      });
       const version = await loadSiteVersion(id, installed.layout);
       const at = this.now();
       await store.update((d) => {
@@ -230,6 +267,7 @@ export class SiteDeployer {
           extractedBytes: installed.extractedBytes,
           finishedAt: at,
           activatedAt: at,
+          failedPages: report.failedPages,
         });
         d.activeId = id;
         d.lastError = null;
@@ -238,9 +276,10 @@ export class SiteDeployer {
       });
       this.versions.set(id, version);
       this.publish();
-      logger.info({ deploymentId: id, version: version.version, domain: version.domain, files: installed.fileCount, ms: Date.now() - started }, `site version ${version.version} is live`);
+      if (report.failedPages && record.allowFailed) logger.warn({ deploymentId: id, failedPages: report.failedPages }, `version ${version.version} went live with ${report.failedPages} failed pages (allowFailed)`);
+      logger.info({ deploymentId: id, site: this.deps.site, version: version.version, domain: version.domain, files: installed.fileCount, ms: Date.now() - started }, `site version ${version.version} is live`);
       await this.prune();
-      return this.record(id)!;
+      return { record: this.record(id)!, outcome: 'activated' };
     } catch (err) {
       // Internal failures are logged in full but recorded and answered without paths or internals.
       const diskFull = isDiskFull(err);
@@ -259,6 +298,22 @@ export class SiteDeployer {
     } finally {
       if (fetched?.owned) await rm(fetched.path, { force: true });
     }
+  }
+
+  /**
+   * A redeploy of a bundle already on disk adds no history row: the new record is folded into
+   * the existing one (see DeploymentsData.merged). The active bundle stays active; a kept one is
+   * switched to, like a rollback; a config bundle applied before leaves the operator's choice.
+   * Returns the record that answers for the deployment, or null when the bundle must be installed.
+   */
+  private async reuseVersionOnDisk(record: DeploymentRecord, sha256: string): Promise<{ record: DeploymentRecord; outcome: DeployOutcome } | null> {
+    const folded = findRedeployTarget(this.deps.store.data, record, sha256, (id) => this.versions.has(id));
+    if (!folded) return null;
+    await this.deps.store.update((d) => applyRedeploy(d, record, sha256, folded, this.now()));
+    if (folded.outcome === 'reactivated') this.publish();
+    const target = this.record(folded.targetId)!;
+    this.deps.logger.info({ deploymentId: target.id, site: this.deps.site, source: record.source }, `redeploy of version ${target.version}: ${folded.detail}`);
+    return { record: target, outcome: folded.outcome };
   }
 
   /** Points the live site at the recorded active version, with the kept ones as asset fallbacks. */
@@ -293,7 +348,10 @@ export class SiteDeployer {
       this.versions.delete(record.id);
       // A version still answering requests is deleted when its last one finishes.
       if (loaded?.inUse()) loaded.retire(() => void remove());
-      else await remove();
+      else {
+        loaded?.retire(() => {}); // gives its cached bodies back now
+        await remove();
+      }
     }
   }
 

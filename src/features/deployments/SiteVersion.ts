@@ -8,6 +8,8 @@ export interface FileVariant {
   /** The bytes, once read (small files only; see SiteVersion.cacheBudget). */
   body?: Buffer;
   loading?: Promise<Buffer>;
+  /** Response headers, built on first use (see createSiteHandler): as a page (200), as the 404 page, and for a 304. */
+  headers?: { ok?: string[]; notFound?: string[]; notModified?: string[] };
 }
 
 /** Everything needed to answer a request for one file, computed at activation. */
@@ -26,8 +28,12 @@ export interface ServedFile {
 
 /** Files at most this large are kept in memory after their first request. */
 const CACHE_FILE_BYTES = 256 * 1024;
-/** Total in-memory bytes per version; beyond it files are streamed from disk. */
-const CACHE_BUDGET_BYTES = 64 * 1024 * 1024;
+/** In-memory bytes across every version of every site; beyond it files are streamed from disk. */
+const CACHE_BUDGET_BYTES = 128 * 1024 * 1024;
+/** Distinct request paths remembered per version. */
+const MEMO_PATHS = 4096;
+/** Bytes cached now, process-wide (a retired version gives its share back). */
+let cachedTotal = 0;
 
 /**
  * One extracted, verified version of the site, held in memory as a lookup table (nothing is
@@ -38,6 +44,8 @@ export class SiteVersion {
   private refs = 0;
   private retiredCallback: (() => void) | null = null;
   private cachedBytes = 0;
+  /** Request paths already resolved against this version (bounded): the per-request path work is done once. */
+  private readonly resolved = new Map<string, unknown>();
 
   constructor(
     readonly id: string,
@@ -79,20 +87,37 @@ export class SiteVersion {
     return this.refs > 0;
   }
 
-  /** Calls `onIdle` once no request uses this version (at once if none does). */
+  /** Calls `onIdle` once no request uses this version (at once if none does); its cached bodies are dropped now. */
   retire(onIdle: () => void): void {
+    cachedTotal -= this.cachedBytes;
+    this.cachedBytes = 0;
+    for (const file of this.files.values()) for (const variant of [file.identity, file.gzip, file.br]) if (variant) variant.body = undefined;
     if (this.refs === 0) onIdle();
     else this.retiredCallback = onIdle;
+  }
+
+  /** A memo of `compute(path)` for this version (the answer for a path never changes within a version), bounded. */
+  memo<T>(path: string, compute: (path: string) => T): T {
+    const known = this.resolved.get(path) as T | undefined;
+    if (known !== undefined) return known;
+    const value = compute(path);
+    // Bounded: a scan of random paths must not grow memory; the popular paths come back at once.
+    if (this.resolved.size >= MEMO_PATHS) this.resolved.clear();
+    this.resolved.set(path, value);
+    return value;
   }
 
   /** The variant's bytes when it is small enough to keep in memory, else null (stream it). */
   async cachedBody(variant: FileVariant): Promise<Buffer | null> {
     if (variant.body) return variant.body;
-    if (variant.size > CACHE_FILE_BYTES || this.cachedBytes + variant.size > CACHE_BUDGET_BYTES) return null;
+    if (variant.size > CACHE_FILE_BYTES || cachedTotal + variant.size > CACHE_BUDGET_BYTES) return null;
     variant.loading ??= readVersionFile(variant.absPath).then((data) => {
       // Files are immutable once activated; a size change means the disk was tampered with.
       if (data.length !== variant.size) throw new Error(`site file changed on disk: ${variant.absPath}`);
-      if (!variant.body) this.cachedBytes += data.length;
+      if (!variant.body) {
+        this.cachedBytes += data.length;
+        cachedTotal += data.length;
+      }
       variant.body = data;
       return data;
     });

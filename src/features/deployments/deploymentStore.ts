@@ -1,42 +1,6 @@
-import { join } from 'node:path';
+import type { DeploymentEvent, DeploymentRecord } from './DeploymentRecord.js';
+export type { DeploymentEvent, DeploymentOrigin, DeploymentRecord } from './DeploymentRecord.js';
 import { JsonStore } from '../../platform/store/JsonStore.js';
-
-/** Where a deployment request came from. */
-export type DeploymentOrigin = 'config' | 'api' | 'export' | 'reexport';
-
-/**
- * One attempt to deploy a bundle, and (when it succeeded) the extracted version it produced.
- * `running` → `failed` | `unchanged` | `active`; `active` ↔ `kept` (switch, rollback);
- * `kept` → `removed` when pruned.
- */
-export interface DeploymentRecord {
-  id: string;
-  status: 'running' | 'active' | 'kept' | 'removed' | 'failed' | 'unchanged';
-  origin: DeploymentOrigin;
-  /** The bundle URL or path, with any link signature redacted. */
-  source: string;
-  pin: string | null;
-  version: string | null;
-  domain: string | null;
-  jobId: string | null;
-  bundleSha256: string | null;
-  bundleBytes: number | null;
-  fileCount: number | null;
-  extractedBytes: number | null;
-  requestedAt: string;
-  finishedAt: string | null;
-  activatedAt: string | null;
-  error: string | null;
-}
-
-/** Something that happened to the live site, for the history view. */
-export interface DeploymentEvent {
-  at: string;
-  kind: 'activated' | 'rolled_back' | 'refused' | 'removed' | 'unchanged';
-  deploymentId: string;
-  version: string | null;
-  detail: string | null;
-}
 
 /** `deployments.json`. */
 export interface DeploymentsData {
@@ -50,21 +14,35 @@ export interface DeploymentsData {
   configBundleSha256: string | null;
   /** Per re-exported domain: the source hash of the last export. */
   reexports: Record<string, { sourceHash: string; at: string; jobId: string; version: string }>;
+  /**
+   * Deployment ids folded into an existing record because they delivered a bundle already on
+   * disk (redeploys add no history row); a client polling the folded id is shown the kept one.
+   */
+  merged: Record<string, string>;
 }
 
 /** Current schema version of deployments.json. */
 export const DEPLOYMENTS_SCHEMA_VERSION = 1;
 
-/** Opens `deployments.json` in the data directory. */
-export function openDeploymentStore(dataDir: string): Promise<JsonStore<DeploymentsData>> {
+/** Opens a site's deployment state file (`deployments.json` in the data directory for the default site). */
+export function openDeploymentStore(path: string): Promise<JsonStore<DeploymentsData>> {
   return JsonStore.open<DeploymentsData>({
-    path: join(dataDir, 'deployments.json'),
+    path,
     schemaVersion: DEPLOYMENTS_SCHEMA_VERSION,
-    defaults: () => ({ schemaVersion: DEPLOYMENTS_SCHEMA_VERSION, activeId: null, deployments: [], events: [], lastError: null, configBundleSha256: null, reexports: {} }),
+    defaults: () => ({ schemaVersion: DEPLOYMENTS_SCHEMA_VERSION, activeId: null, deployments: [], events: [], lastError: null, configBundleSha256: null, reexports: {}, merged: {} }),
   });
 }
 
 const MAX_FINISHED_RECORDS = 50;
+const MAX_MERGED = 50;
+
+/** Folds deployment `id` into `into` (see DeploymentsData.merged), keeping the newest MAX_MERGED. */
+export function mergeRecord(d: DeploymentsData, id: string, into: string): void {
+  d.deployments = d.deployments.filter((r) => r.id !== id);
+  d.merged[id] = into;
+  const ids = Object.keys(d.merged);
+  for (const old of ids.slice(0, Math.max(0, ids.length - MAX_MERGED))) delete d.merged[old];
+}
 const MAX_EVENTS = 100;
 
 /** Sort order for versions: most recently activated first. */

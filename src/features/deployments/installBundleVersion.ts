@@ -22,13 +22,22 @@ export interface InstalledVersion {
  * complete, and a crash leaves only a `.partial` that the next start deletes. On any failure
  * the staging directory is removed and the error rethrown.
  */
-export async function installBundleVersion(zipPath: string, versionsDir: string, id: string, limits: BundleLimits, pin: string | null): Promise<InstalledVersion> {
+export async function installBundleVersion(
+  zipPath: string,
+  versionsDir: string,
+  id: string,
+  limits: BundleLimits,
+  pin: string | null,
+  /** Runs on the extracted files before the costly precompression; throwing refuses the bundle. */
+  inspect?: (filesDir: string) => Promise<void>,
+): Promise<InstalledVersion> {
   const staging = versionLayout(versionsDir, `${id}.partial`);
   await mkdir(versionsDir, { recursive: true, mode: 0o755 });
   await rm(staging.dir, { recursive: true, force: true });
   await mkdir(staging.dir, { mode: 0o755 });
   try {
     const extracted = await extractBundle(zipPath, staging.files, limits, pin);
+    await inspect?.(staging.files);
     await writeFileDurably(staging.manifest, JSON.stringify(extracted.manifest), 0o644);
     const served = extracted.manifest.files.filter((f) => !f.path.startsWith('_enclave/'));
     const extras = await precompressSiteFiles(staging.files, staging.encoded, served);

@@ -1,9 +1,7 @@
 import type { Logger } from 'pino';
 import { hashDocsSource } from '../../render/hashDocsSource.js';
-import type { JsonStore } from '../../platform/store/JsonStore.js';
 import type { SiteRepository } from '../control/SiteRepository.js';
-import type { DeploymentsData } from './deploymentStore.js';
-import type { SiteDeployer } from './SiteDeployer.js';
+import type { SiteDeployments } from './SiteDeployments.js';
 
 /** Exports a site and packs its bundle (the export module's `exportAndBundle`). */
 export type Reexporter = (domain: string) => Promise<{ jobId: string; zipPath: string; version: string; sha256: string }>;
@@ -20,11 +18,11 @@ export type ReexportOutcome = 'unchanged' | 'exported' | 'activated' | 'skipped'
 /**
  * The body of a scheduled re-export: hash the site's docs source, and only when it differs from
  * the source of the last re-export, export and bundle it and (when configured) activate the
- * result on this appliance. `now` stamps the record, so tests drive it without waiting for cron.
+ * result on this appliance, into the site's own deployments. `now` stamps the record, so tests drive it without waiting for cron.
  */
 export async function reexportSite(
   entry: ReexportEntry,
-  deps: { sites: SiteRepository; store: JsonStore<DeploymentsData>; deployer: SiteDeployer; reexporter: Reexporter | null; logger: Logger },
+  deps: { sites: SiteRepository; deployments: SiteDeployments; reexporter: Reexporter; logger: Logger },
   now: Date,
 ): Promise<ReexportOutcome> {
   const { logger } = deps;
@@ -33,22 +31,19 @@ export async function reexportSite(
     logger.warn({ domain: entry.domain }, `scheduled re-export skipped: no site ${entry.domain} is configured`);
     return 'skipped';
   }
-  if (!deps.reexporter) {
-    logger.warn({ domain: entry.domain }, 'scheduled re-export skipped: the export module is not wired to deployments');
-    return 'skipped';
-  }
   const sourceHash = await hashDocsSource(site.source);
-  if (deps.store.data.reexports[entry.domain]?.sourceHash === sourceHash) {
+  // The default site's state remembers every re-export (appliance-wide, as before several sites).
+  const memory = deps.deployments.defaultSite;
+  if (memory.lastReexport(site.domain)?.sourceHash === sourceHash) {
     logger.debug({ domain: entry.domain }, 'scheduled re-export: source unchanged');
     return 'unchanged';
   }
   const built = await deps.reexporter(entry.domain);
-  await deps.store.update((d) => {
-    d.reexports[entry.domain] = { sourceHash, at: now.toISOString(), jobId: built.jobId, version: built.version };
-  });
+  await memory.recordReexport(site.domain, { sourceHash, at: now.toISOString(), jobId: built.jobId, version: built.version });
   logger.info({ domain: entry.domain, jobId: built.jobId, version: built.version }, `scheduled re-export of ${entry.domain} built version ${built.version}`);
   if (!entry.activate) return 'exported';
-  const started = await deps.deployer.beginLocal(built.zipPath, `export ${built.jobId}`, { origin: 'reexport', pin: null });
+  const deployer = await deps.deployments.ensure(site.domain);
+  const started = await deployer.beginLocal(built.zipPath, `export ${built.jobId}`, { origin: 'reexport', pin: null });
   await started.done;
   return 'activated';
 }

@@ -11,7 +11,7 @@ import { cleanupExpiredExports, type ExportCleanupResult } from './exportCleanup
 import { ExportQueue } from './exportQueue.js';
 import { Scheduler } from '../../platform/Scheduler.js';
 import type { Feature, FeatureContext } from '../Feature.js';
-import type { DeploymentsFeature } from '../deployments/deploymentsFeature.js';
+import type { ActiveSite } from '../deployments/ActiveSite.js';
 
 /** The static-export feature: jobs, bundles, signed links. */
 export interface ExportsFeature extends Feature {
@@ -33,7 +33,7 @@ export interface ExportsFeature extends Feature {
  * Builds the export module: the job store (`exports.json`), the worker queue, the HTTP routes
  * and the retention cron. Nothing runs until `start()`.
  */
-export async function createExportsFeature(ctx: FeatureContext, deps: { deployments: DeploymentsFeature }): Promise<ExportsFeature> {
+export async function createExportsFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite }): Promise<ExportsFeature> {
   const { config, logger, clock, control, keyring } = ctx;
   const dataDir = config.dataDir;
   const jobs = await ExportJobRepository.open(dataDir);
@@ -63,16 +63,19 @@ export async function createExportsFeature(ctx: FeatureContext, deps: { deployme
     dataDir,
   });
 
-  // The bundle being served was extracted by the deployment module, but keeping the job that
-  // produced it lets an operator fetch the live version again after the retention period.
-  const servedJob = () => {
-    const live = deps.deployments.activeSite.current();
-    if (!live) return undefined;
-    return [...jobs.list()].reverse().find((j) => j.status === 'completed' && j.domain === live.domain && j.version === live.version)?.id;
+  // The bundles being served were extracted by the deployment module, but keeping the jobs that
+  // produced them lets an operator fetch a live version again after the retention period.
+  const servedJobs = () => {
+    const kept = new Set<string>();
+    for (const live of deps.activeSite.all()) {
+      const job = [...jobs.list()].reverse().find((j) => j.status === 'completed' && j.domain === live.domain && j.version === live.version);
+      if (job) kept.add(job.id);
+    }
+    return kept;
   };
   const cleanup = (now: Date) => {
-    const keep = servedJob();
-    return cleanupExpiredExports({ jobs, dataDir, retentionDays: config.export.retentionDays, keep: (j) => j.id === keep }, now);
+    const keep = servedJobs();
+    return cleanupExpiredExports({ jobs, dataDir, retentionDays: config.export.retentionDays, keep: (j) => keep.has(j.id) }, now);
   };
 
   return {

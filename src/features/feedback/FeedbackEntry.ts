@@ -18,6 +18,8 @@ export interface FeedbackSubmission {
   code?: string;
   filename?: string;
   lang?: string;
+  /** The site the feedback is about (its domain), set by the server from the request's Host, never by the client. */
+  domain?: string;
 }
 
 /** A stored entry: the submission plus identity, time and its current triage status. */

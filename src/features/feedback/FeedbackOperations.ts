@@ -11,8 +11,8 @@ import type { FeedbackLog } from './log/FeedbackLog.js';
 
 /** What the feedback routes may do: the operations, never the log itself. */
 export interface FeedbackOperations {
-  /** Stores a submission for the live site's project once the flood limits allow it. */
-  ingest(submission: FeedbackSubmission): Promise<FeedbackEntry>;
+  /** Stores a submission for the project of the site `host` reaches, once the flood limits allow it. */
+  ingest(submission: FeedbackSubmission, host: string): Promise<FeedbackEntry>;
   list(projectId: string, request: { filter: FeedbackFilter; limit: number; cursor: DecodedCursor | null }): Promise<FeedbackPage>;
   /** Per-page counts, busiest first, `limit` of them plus whether more exist. */
   countByPage(projectId: string, filter: FeedbackFilter, limit: number): { feedback: PageFeedbackCounts[]; hasMore: boolean };
@@ -31,7 +31,7 @@ export function createFeedbackOperations(deps: {
   perPage: RateLimiter;
 }): FeedbackOperations {
   return {
-    async ingest(submission) {
+    async ingest(submission, host) {
       await deps.guard.admit();
       // Per page as well as per address: many addresses aimed at one page are one flood.
       const decision = deps.perPage.consume(submission.path);
@@ -40,7 +40,7 @@ export function createFeedbackOperations(deps: {
           headers: { 'Retry-After': String(decision.resetSeconds) },
         });
       }
-      return ingestFeedback(deps, submission);
+      return ingestFeedback(deps, submission, host);
     },
     list: (projectId, request) => listFeedback(deps, projectId, request),
     countByPage(projectId, filter, limit) {

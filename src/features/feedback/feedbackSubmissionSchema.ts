@@ -18,10 +18,10 @@ const FIELDS: Field[] = ['helpful', 'comment', 'contact', 'code', 'filename', 'l
 
 /**
  * The body of `POST /_enclave/feedback`. Every problem is reported at once: field types and
- * lengths, e-mail syntax, fields the source requires or doesn't take, and a path that isn't a
- * page of the live site (checked only while a site is live; without one the route answers 503).
+ * lengths, e-mail syntax, fields the source requires or doesn't take (the page path is checked
+ * against the request's site by checkFeedbackPath, reported alongside).
  */
-export function feedbackSubmissionSchema(activeSite: ActiveSite) {
+export function feedbackSubmissionSchema() {
   return z
     .strictObject({
       source: z.enum(FEEDBACK_SOURCES).describe('What kind of feedback this is.'),
@@ -44,12 +44,19 @@ export function feedbackSubmissionSchema(activeSite: ActiveSite) {
             if (body[field] !== undefined && !rules.allowed.includes(field)) ctx.addIssue({ code: 'custom', path: [field], message: `not accepted when source is ${body.source}` });
           }
         }
-        const site = activeSite.current();
-        if (site && typeof body.path === 'string' && !site.pagePaths.has(body.path)) {
-          ctx.addIssue({ code: 'custom', path: ['path'], message: 'not a page of the live site' });
-        }
       },
       // Run even when fields failed, so the client sees every problem in one answer.
       { when: () => true },
     );
+}
+
+/**
+ * A posted path that isn't a page of the site live for the request's `host` (checked only while
+ * that site is live; without one the route answers 503).
+ */
+export function checkFeedbackPath(activeSite: ActiveSite, host: string, body: unknown): { message: string }[] {
+  const site = activeSite.current(host);
+  const path = body && typeof body === 'object' ? (body as { path?: unknown }).path : undefined;
+  if (site && typeof path === 'string' && path.startsWith('/') && !site.pagePaths.has(path)) return [{ message: 'body.path: not a page of the live site' }];
+  return [];
 }

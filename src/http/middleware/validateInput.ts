@@ -13,6 +13,7 @@ export function validateInput(spec: RouteSpec) {
     const params = check(spec.params, ctx.params ?? {}, 'path', details);
     const query = check(spec.query, ctx.query, 'query', details);
     const body = check(spec.body, ctx.request.body ?? {}, 'body', details);
+    if (spec.checkRequest) details.push(...spec.checkRequest(ctx, ctx.request.body ?? {}));
     if (details.length > 0) throw AppError.invalid(details);
     ctx.state.input = { params, query, body };
     await next();

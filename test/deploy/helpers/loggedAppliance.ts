@@ -1,5 +1,6 @@
 import { pino } from 'pino';
 import { rm } from 'node:fs/promises';
+import { request } from 'node:http';
 import { systemClock, type Clock } from '../../../src/platform/Clock.js';
 import { startAppliance, type RunningAppliance } from '../../../src/app/startAppliance.js';
 import { applianceFetch, makeTempDir, makeTestConfig, type ApiInit, type ConfigOverrides } from '../../helpers/testAppliance.js';
@@ -53,7 +54,7 @@ export async function snapshotSite(baseUrl: string, paths: string[]): Promise<Re
  * past its 10 s wait), poll until the deployment finishes. Resolves with the final record, or
  * `{status: 'failed', error}` for a 422.
  */
-export async function deployAndWait(app: Pick<LoggedAppliance, 'api'>, json: { bundleUrl: string; version?: string }): Promise<{ status: string; id?: string; version?: string; error?: string | null }> {
+export async function deployAndWait(app: Pick<LoggedAppliance, 'api'>, json: { bundleUrl: string; version?: string; domain?: string; label?: string; allowFailed?: boolean }): Promise<{ status: string; id?: string; version?: string; error?: string | null }> {
   const res = await app.api('/v1/deployments', { method: 'POST', json });
   const body = await res.json();
   if (res.status === 422) return { status: 'failed', error: body.error, id: body.deploymentId };
@@ -64,4 +65,27 @@ export async function deployAndWait(app: Pick<LoggedAppliance, 'api'>, json: { b
     record = await (await app.api(`/v1/deployments/${record.id}`)).json();
   }
   return record;
+}
+
+/** A request to `url` with another Host header (fetch() may not set Host): status, headers and body text. */
+export function requestWithHost(
+  url: string,
+  host: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: init.method ?? 'GET', headers: { ...init.headers, Host: host } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
+
+/** GET `url` with another Host header. */
+export function getWithHost(url: string, host: string, headers: Record<string, string> = {}): ReturnType<typeof requestWithHost> {
+  return requestWithHost(url, host, { headers });
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { DeploymentRecord } from '../deploymentStore.js';
+import type { DeploymentRecord } from '../DeploymentRecord.js';
 
 /** A deployment as the API shows it. */
 export const deploymentSchema = z.object({
@@ -19,6 +19,10 @@ export const deploymentSchema = z.object({
   finishedAt: z.string().nullable(),
   activatedAt: z.string().nullable(),
   error: z.string().nullable(),
+  site: z.string().nullable().describe('The site deployed to (its domain), or null for the default site'),
+  label: z.string().nullable().describe("The operator's name for this deployment"),
+  failedPages: z.number().int().nullable().describe("Pages the bundle's build report lists as failed (null: no report)"),
+  allowFailed: z.boolean().describe('Deployed with allowFailed: activated despite failed pages'),
 });
 
 /** Whitelists the fields of a stored deployment record for an API answer. */
@@ -40,5 +44,9 @@ export function presentDeployment(record: DeploymentRecord): z.infer<typeof depl
     finishedAt: record.finishedAt,
     activatedAt: record.activatedAt,
     error: record.error,
+    site: record.site ?? null,
+    label: record.label ?? null,
+    failedPages: record.failedPages ?? null,
+    allowFailed: record.allowFailed ?? false,
   };
 }

@@ -1,119 +1,173 @@
-import type { Context, Middleware } from 'koa';
+import type { ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
 import { AppError } from '../../../platform/AppError.js';
+import { matchesEtag } from '../../../http/matchesEtag.js';
+import { parseByteRange } from '../../../http/parseByteRange.js';
+import type { SiteRequest, SiteRequestHandler } from '../../../http/SiteRequestHandler.js';
 import type { LiveSite } from '../LiveSite.js';
 import type { FileVariant, ServedFile, SiteVersion } from '../SiteVersion.js';
 import { acceptedEncodings } from './chooseEncoding.js';
 import { openVersionFile } from './openVersionFile.js';
+import type { PageServedHook } from './PageServedHook.js';
 import { resolveSitePath } from './resolveSitePath.js';
+import { SITE_SECURITY_HEADERS } from './siteSecurityHeaders.js';
 import { PLAIN_PAGE_POLICY, siteSecurityPolicy } from './siteSecurityPolicy.js';
 import { UNAVAILABLE_PAGE } from './unavailablePage.js';
-import type { PageServedHook } from './PageServedHook.js';
 
-/** Optional observers of the site handler, read on every request so they can be set after it is built. */
-export interface SiteHandlerHooks {
+/** What the site handler is built with besides the live sites. */
+export interface SiteHandlerOptions {
+  logger: Logger;
+  /** Told of every file a GET got with 200 or 304 (page-view counting hooks in here). */
   onPageServed?: PageServedHook;
-  /** Where the site's search box may send its events (analytics on), announced in a response header. */
-  searchEventsPath?: string;
+  /** Header pairs sent with every file of the site (analytics announces its search-event path). */
+  fileHeaders?: string[];
 }
 
-const EMPTY = Buffer.alloc(0);
-const NOT_FOUND_TEXT = 'Not found\n';
+/** Where the handler finds the live version for a request's host. */
+export interface LiveSites {
+  forHost(host: string): { live: LiveSite };
+}
+
+/** What a request path comes to within one version (memoized per version: it never changes there). */
+type Resolved = { kind: 'file'; file: ServedFile } | { kind: 'redirect'; to: string } | { kind: 'missing'; firstCandidate: string | null } | { kind: 'bad' };
 
 /**
- * The live docs site: answers every non-admin GET/HEAD from the active version's in-memory file
- * table (see resolveSitePath for the URL rules), with ETags and 304s, precompressed gzip/brotli
- * picked by Accept-Encoding, immutable caching for content-hashed assets, the site's own CSP,
- * `404.html` with status 404, and a 503 page while no version is active. A request holds the
- * version it started on until its body is sent, so a switch or a prune can't pull files away.
+ * The live docs sites: answers every non-admin GET/HEAD from the in-memory file table of the
+ * version live for the request's Host (see resolveSitePath for the URL rules), with ETags and
+ * 304s, single byte ranges, precompressed gzip/brotli picked by Accept-Encoding, immutable
+ * caching for content-hashed assets, the site's own CSP, `404.html` with status 404, and a 503
+ * page while no version is active. Response headers are built once per file and reused, bodies
+ * of small files come from memory, and the path work is memoized per version, so a request
+ * costs little more than Node's own HTTP handling. A request holds the version it started on
+ * until its body is sent, so a switch or a prune can't pull files away.
  */
-export function createSiteHandler(live: LiveSite, hooks: SiteHandlerHooks = {}): Middleware {
-  return async function siteHandler(ctx: Context): Promise<void> {
-    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
-      ctx.set('Allow', 'GET, HEAD');
-      sendText(ctx, 405, 'Method not allowed\n');
+export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions): SiteRequestHandler {
+  const { onPageServed, logger } = options;
+  const fileHeaders = options.fileHeaders ?? [];
+  const fail = (request: SiteRequest, err: unknown) => {
+    // The site never answers with internals: log, then a bare 500 (or a cut connection mid-body).
+    logger.error({ err, requestId: request.requestId, url: request.req.url }, 'site request failed');
+    if (!request.res.headersSent) sendText(request, 500, 'Internal server error\n');
+    else request.res.destroy();
+  };
+  const served = (request: SiteRequest, live: LiveSite, version: SiteVersion, file: ServedFile, status: number) => {
+    if (!onPageServed || request.req.method !== 'GET' || (status !== 200 && status !== 304)) return;
+    try {
+      const domain = live.current()?.domain ?? version.domain;
+      onPageServed({ domain, version: version.version, file: file.path, userAgent: request.req.headers['user-agent'], address: request.address });
+    } catch (err) {
+      // Counting a view must never cost the reader the page.
+      logger.warn({ err, requestId: request.requestId }, 'page-served hook failed');
+    }
+  };
+  // Synchronous whenever the answer is in memory (the common case): no promise per request.
+  function answer(request: SiteRequest): Promise<void> | undefined {
+    if (request.req.method !== 'GET' && request.req.method !== 'HEAD') {
+      sendText(request, 405, 'Method not allowed\n', ['Allow', 'GET, HEAD']);
       return;
     }
+    const live = sites.forHost(request.host).live;
     const version = live.version();
     if (!version) {
-      ctx.set('Retry-After', '30');
-      ctx.set('Cache-Control', 'no-store');
-      ctx.set('Content-Security-Policy', PLAIN_PAGE_POLICY);
-      ctx.status = 503;
-      ctx.type = 'text/html; charset=utf-8';
-      ctx.body = UNAVAILABLE_PAGE;
+      send(request, 503, ['Content-Type', 'text/html; charset=utf-8', 'Cache-Control', 'no-store', 'Retry-After', '30', 'Content-Security-Policy', PLAIN_PAGE_POLICY, ...SITE_SECURITY_HEADERS], UNAVAILABLE_PAGE);
       return;
     }
-    const resolution = resolveSitePath(ctx.path);
-    if (resolution.kind === 'bad') {
-      sendText(ctx, 400, 'Bad request\n');
+    const resolved = version.memo(request.path, (path) => resolveIn(version, path));
+    if (resolved.kind === 'file') {
+      const status = sendFile(request, version, resolved.file, 200, fileHeaders);
+      if (typeof status === 'number') served(request, live, version, resolved.file, status);
+      else return status.then((sent) => served(request, live, version, resolved.file, sent));
       return;
     }
-    if (resolution.kind === 'candidates') {
-      for (const candidate of resolution.candidates) {
-        const file = version.file(candidate.file);
-        if (!file) continue;
-        if (candidate.redirectTo) {
-          redirect(ctx, candidate.redirectTo);
-          return;
-        }
-        await sendFile(ctx, version, file, 200);
-        if (hooks.onPageServed) {
-          // Tells the site's search box where to report (see theme.js); absent, it reports nothing.
-          if (hooks.searchEventsPath) ctx.res.setHeader('Enclave-Search-Events', hooks.searchEventsPath);
-          if (ctx.method === 'GET') notifyPageServed(hooks.onPageServed, ctx, version, candidate.file);
-        }
-        return;
-      }
-      const older = live.olderAsset(resolution.candidates[0].file);
-      if (older) {
-        await sendFile(ctx, older.version, older.file, 200);
-        return;
-      }
+    if (resolved.kind === 'redirect') {
+      const location = request.query ? `${resolved.to}?${request.query}` : resolved.to;
+      sendText(request, 301, `Moved to ${resolved.to}\n`, ['Location', location]);
+      return;
     }
+    if (resolved.kind === 'bad') {
+      sendText(request, 400, 'Bad request\n');
+      return;
+    }
+    const older = resolved.firstCandidate === null ? null : live.olderAsset(resolved.firstCandidate);
+    if (older) return settle(sendFile(request, older.version, older.file, 200, fileHeaders));
     const notFoundPage = version.file('404.html');
-    if (notFoundPage) await sendFile(ctx, version, notFoundPage, 404);
-    else sendText(ctx, 404, NOT_FOUND_TEXT);
+    if (notFoundPage) return settle(sendFile(request, version, notFoundPage, 404, fileHeaders));
+    sendText(request, 404, 'Not found\n');
+    return;
+  }
+  return function siteHandler(request: SiteRequest): Promise<void> | undefined {
+    try {
+      return answer(request)?.catch((err) => fail(request, err));
+    } catch (err) {
+      fail(request, err);
+      return undefined;
+    }
   };
 }
 
-async function sendFile(ctx: Context, version: SiteVersion, file: ServedFile, status: number): Promise<void> {
-  // Headers go straight to the Node response: this is the hot path of the appliance, and Koa's
-  // setters add type lookups and checks that the precomputed values don't need.
-  const res = ctx.res;
-  const accepts = file.br || file.gzip ? acceptedEncodings(ctx.req.headers['accept-encoding']) : null;
-  let variant: FileVariant = file.identity;
-  let encoding: string | null = null;
-  if (accepts?.br && file.br) {
-    variant = file.br;
-    encoding = 'br';
-  } else if (accepts?.gzip && file.gzip) {
-    variant = file.gzip;
-    encoding = 'gzip';
+/** A status, or the promise of one, as a completion without a value. */
+function settle(status: number | Promise<number>): Promise<void> | undefined {
+  return typeof status === 'number' ? undefined : status.then(() => {});
+}
+
+function resolveIn(version: SiteVersion, path: string): Resolved {
+  const resolution = resolveSitePath(path);
+  if (resolution.kind === 'bad') return { kind: 'bad' };
+  if (resolution.kind === 'hidden') return { kind: 'missing', firstCandidate: null };
+  for (const candidate of resolution.candidates) {
+    const file = version.file(candidate.file);
+    if (!file) continue;
+    if (candidate.redirectTo) return { kind: 'redirect', to: encodePath(candidate.redirectTo) };
+    return { kind: 'file', file };
   }
-  res.setHeader('Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes)));
-  res.setHeader('Cache-Control', status === 200 ? file.cacheControl : 'no-cache');
-  if (file.br || file.gzip) res.setHeader('Vary', 'Accept-Encoding');
+  return { kind: 'missing', firstCandidate: resolution.candidates[0].file };
+}
+
+/** Answers with `file` (status 200 or 404): the status sent, at once when the bytes are in memory, else once streaming began. */
+function sendFile(request: SiteRequest, version: SiteVersion, file: ServedFile, status: 200 | 404, extra: string[]): number | Promise<number> {
+  const { req } = request;
+  const accepts = file.br || file.gzip ? acceptedEncodings(req.headers['accept-encoding']) : null;
+  const rangeHeader = status === 200 ? req.headers.range : undefined;
+  let variant: FileVariant = file.identity;
+  // A range is served from the identity bytes: ranges of an encoding would confuse caches.
+  if (!rangeHeader && accepts?.br && file.br) variant = file.br;
+  else if (!rangeHeader && accepts?.gzip && file.gzip) variant = file.gzip;
+  const headers = (variant.headers ??= {});
   if (status === 200) {
-    res.setHeader('ETag', variant.etag);
-    const ifNoneMatch = ctx.req.headers['if-none-match'];
+    const ifNoneMatch = req.headers['if-none-match'];
     if (ifNoneMatch && matchesEtag(ifNoneMatch, variant.etag)) {
-      ctx.status = 304;
-      return;
+      send(request, 304, (headers.notModified ??= responseHeaders(file, variant, 304, extra)));
+      return 304;
     }
   }
-  ctx.status = status;
-  res.setHeader('Content-Type', file.contentType);
-  if (encoding) res.setHeader('Content-Encoding', encoding);
-  if (ctx.method === 'HEAD') {
-    ctx.body = EMPTY;
-    ctx.length = variant.size;
-    return;
+  const base = status === 200 ? (headers.ok ??= responseHeaders(file, variant, 200, extra)) : (headers.notFound ??= responseHeaders(file, variant, 404, extra));
+  let range: { start: number; end: number } | null = null;
+  if (rangeHeader) {
+    const ifRange = req.headers['if-range'];
+    const parsed = !ifRange || String(ifRange).trim() === variant.etag ? parseByteRange(rangeHeader, variant.size) : null;
+    if (parsed === 'unsatisfiable') {
+      sendText(request, 416, 'Range not satisfiable\n', ['Content-Range', `bytes */${variant.size}`]);
+      return 416;
+    }
+    range = parsed;
+  }
+  const sent = range ? withHeaders(base, 'Content-Length', String(range.end - range.start + 1), ['Content-Range', `bytes ${range.start}-${range.end}/${variant.size}`]) : base;
+  const code = range ? 206 : status;
+  if (req.method === 'HEAD') {
+    send(request, code, sent);
+    return code;
   }
   if (variant.body) {
     // Already in memory: nothing on disk is touched, so no reference on the version is needed.
-    ctx.body = variant.body;
-    return;
+    send(request, code, sent, range ? variant.body.subarray(range.start, range.end + 1) : variant.body);
+    return code;
   }
+  return sendFromDisk(request, version, variant, code, sent, range);
+}
+
+/** Reads a body not (yet) in memory: into the cache when small, else streamed; the version is held meanwhile. */
+async function sendFromDisk(request: SiteRequest, version: SiteVersion, variant: FileVariant, code: number, sent: string[], range: { start: number; end: number } | null): Promise<number> {
+  const { res } = request;
   version.acquire();
   let released = false;
   const release = () => {
@@ -125,58 +179,78 @@ async function sendFile(ctx: Context, version: SiteVersion, file: ServedFile, st
   try {
     const cached = await version.cachedBody(variant);
     if (cached) {
-      ctx.body = cached;
       release();
-      return;
+      send(request, code, sent, range ? cached.subarray(range.start, range.end + 1) : cached);
+      return code;
     }
     const handle = await openVersionFile(variant.absPath);
-    const stream = handle.createReadStream({ highWaterMark: 256 * 1024 });
+    const stream = handle.createReadStream({ highWaterMark: 256 * 1024, ...(range ? { start: range.start, end: range.end } : {}) });
     stream.once('close', release);
-    ctx.body = stream;
-    ctx.length = variant.size;
+    stream.once('error', () => res.destroy());
+    res.once('close', () => stream.destroy());
+    writeHead(request, code, sent);
+    stream.pipe(res);
+    return code;
   } catch (err) {
     release();
     if (!(err instanceof AppError && err.status === 404)) throw err;
-    // The file is not a plain file of the version (a symlink was put in its path): answer as
-    // if it did not exist, without the headers already set for the file.
-    for (const name of ['Content-Encoding', 'ETag', 'Vary', 'Content-Length']) res.removeHeader(name);
-    sendText(ctx, 404, NOT_FOUND_TEXT);
+    // Not a plain file of the version (a symlink was put in its path): answer as if missing.
+    sendText(request, 404, 'Not found\n');
+    return 404;
   }
 }
 
-function notifyPageServed(hook: PageServedHook, ctx: Context, version: SiteVersion, file: string): void {
-  try {
-    hook({ domain: version.domain, version: version.version, file, userAgent: ctx.req.headers['user-agent'], address: ctx.ip });
-  } catch {
-    // Counting a view must never cost the reader the page.
+/** The headers of `file` answered through `variant` with `status`, built once and reused for every such answer. */
+function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 304 | 404, extra: string[]): string[] {
+  const headers = ['Cache-Control', status === 404 ? 'no-cache' : file.cacheControl, 'Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes))];
+  if (file.br || file.gzip) headers.push('Vary', 'Accept-Encoding');
+  if (status !== 404) headers.push('ETag', variant.etag);
+  if (status !== 304) {
+    headers.push('Content-Type', file.contentType, 'Content-Length', String(variant.size));
+    if (variant !== file.identity) headers.push('Content-Encoding', variant === file.br ? 'br' : 'gzip');
+    else if (status === 200) headers.push('Accept-Ranges', 'bytes');
   }
+  return [...headers, ...SITE_SECURITY_HEADERS, ...extra, ...REQUEST_ID_SLOT];
 }
 
-function redirect(ctx: Context, urlPath: string): void {
-  const encoded = urlPath
+/** `headers` with one header's value replaced and others appended (a fresh array; the shared one is never changed). */
+function withHeaders(headers: string[], name: string, value: string, extra: string[]): string[] {
+  const out = headers.slice(0, -REQUEST_ID_SLOT.length);
+  const at = out.indexOf(name);
+  if (at >= 0) out[at + 1] = value;
+  out.push(...extra, ...REQUEST_ID_SLOT);
+  return out;
+}
+
+function sendText(request: SiteRequest, status: number, text: string, extra: string[] = []): void {
+  send(request, status, ['Content-Type', 'text/plain; charset=utf-8', 'Cache-Control', 'no-cache', 'Content-Security-Policy', PLAIN_PAGE_POLICY, ...SITE_SECURITY_HEADERS, ...extra], text);
+}
+
+/** The last pair of every header array: X-Request-Id, its value set per response by writeHead. */
+const REQUEST_ID_SLOT = ['X-Request-Id', ''];
+
+/** Writes status and headers (plus the request id) and ends the response with `body`; a HEAD gets the headers only. File headers carry their length; a text body's is added here. */
+function send(request: SiteRequest, status: number, headers: string[], body?: string | Buffer): void {
+  const { req, res } = request;
+  if (typeof body === 'string') headers = [...headers, 'Content-Length', String(Buffer.byteLength(body)), ...REQUEST_ID_SLOT];
+  else if (headers[headers.length - 2] !== 'X-Request-Id') headers = [...headers, ...REQUEST_ID_SLOT];
+  writeHead(request, status, headers);
+  if (req.method === 'HEAD' || status === 304) res.end();
+  else res.end(body);
+}
+
+function writeHead(request: SiteRequest, status: number, headers: string[]): void {
+  const res: ServerResponse = request.res;
+  // One flat array in a single writeHead is Node's fast path for headers. Every array ends with
+  // the X-Request-Id slot, filled just before the (synchronous) serialization: shared arrays
+  // are reused without a copy per request.
+  headers[headers.length - 1] = request.requestId;
+  res.writeHead(status, headers);
+}
+
+function encodePath(urlPath: string): string {
+  return urlPath
     .split('/')
     .map((segment) => encodeURIComponent(segment))
     .join('/');
-  ctx.status = 301;
-  ctx.set('Location', ctx.querystring ? `${encoded}?${ctx.querystring}` : encoded);
-  ctx.set('Cache-Control', 'no-cache');
-  ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = `Moved to ${encoded}\n`;
-}
-
-function sendText(ctx: Context, status: number, text: string): void {
-  ctx.status = status;
-  ctx.set('Cache-Control', 'no-cache');
-  ctx.set('Content-Security-Policy', PLAIN_PAGE_POLICY);
-  ctx.type = 'text/plain; charset=utf-8';
-  ctx.body = text;
-}
-
-/** If-None-Match with weak comparison (RFC 9110 §13.1.2): `*`, or any listed tag equal ignoring `W/`. */
-function matchesEtag(header: string, etag: string): boolean {
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return (t.startsWith('W/') ? t.slice(2) : t) === etag;
-  });
 }

@@ -2,13 +2,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Context } from 'koa';
 import { AppError } from '../../../platform/AppError.js';
-import { parseByteRange } from './parseByteRange.js';
-
-/** True when an `If-None-Match` list names `etag` (or is `*`); weak comparison as RFC 9110 asks. */
-function matchesEtag(header: string, etag: string): boolean {
-  const bare = (t: string) => t.trim().replace(/^W\//, '');
-  return header.split(',').some((t) => t.trim() === '*' || bare(t) === etag);
-}
+import { matchesEtag } from '../../../http/matchesEtag.js';
+import { parseByteRange } from '../../../http/parseByteRange.js';
 
 /**
  * Streams a bundle zip: Content-Length, a strong ETag (its SHA-256), resumable downloads with

@@ -25,7 +25,7 @@ export interface StatusRecord {
 /** Any line of a segment. */
 export type FeedbackRecord = EntryRecord | StatusRecord;
 
-const SUBMISSION_FIELDS = ['source', 'path', 'helpful', 'comment', 'contact', 'code', 'filename', 'lang'] as const;
+const SUBMISSION_FIELDS = ['source', 'path', 'helpful', 'comment', 'contact', 'code', 'filename', 'lang', 'domain'] as const;
 
 /** A parsed line plus its id's halves and, for entries, its creation time in ms (parsed once, as loading needs them). */
 export type ParsedFeedbackRecord = ((EntryRecord & { createdAtMs: number }) | StatusRecord) & { idHi: number; idLo: number };

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { feedbackSubmissionSchema } from '../feedbackSubmissionSchema.js';
+import { checkFeedbackPath, feedbackSubmissionSchema } from '../feedbackSubmissionSchema.js';
 import type { ActiveSite } from '../../deployments/ActiveSite.js';
 import type { FeedbackOperations } from '../FeedbackOperations.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
@@ -25,7 +25,8 @@ export function feedbackRoutes(deps: FeedbackRouteDeps): RouteSpec[] {
       summary: 'Record reader feedback for a page of the live site',
       tag: 'feedback',
       auth: 'public',
-      body: feedbackSubmissionSchema(deps.activeSite),
+      body: feedbackSubmissionSchema(),
+      checkRequest: (ctx, body) => checkFeedbackPath(deps.activeSite, ctx.hostname.toLowerCase(), body),
       bodyLimitBytes: deps.bodyLimitBytes,
       rateLimit: { limiter: deps.limiter, key: (ctx) => ctx.ip },
       responses: {
@@ -40,7 +41,7 @@ export function feedbackRoutes(deps: FeedbackRouteDeps): RouteSpec[] {
       async handler(ctx, { body }) {
         // Refuses other sites' posts; CORS headers for allowed origins come from allowFeedbackOrigins.
         checkFeedbackOrigin(ctx, allowed);
-        const entry = await deps.ops.ingest(body);
+        const entry = await deps.ops.ingest(body, ctx.hostname.toLowerCase());
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 201;
         ctx.body = { id: entry.id };

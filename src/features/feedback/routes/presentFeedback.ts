@@ -9,6 +9,7 @@ export const feedbackEntrySchema = z.object({
   createdAt: z.string(),
   source: z.enum(FEEDBACK_SOURCES),
   status: z.enum(FEEDBACK_STATUSES),
+  domain: z.string().nullable().describe('The site the feedback was posted on (null for entries recorded before sites were told apart)'),
   helpful: z.boolean().nullable().optional().describe('contextual and thumbs_only'),
   contact: z.string().nullable().optional().describe('contextual only'),
   code: z.string().optional().describe('code_snippet only'),
@@ -33,6 +34,7 @@ export function presentFeedback(entry: FeedbackEntry): z.infer<typeof feedbackEn
     createdAt: entry.createdAt,
     source: entry.source,
     status: entry.status,
+    domain: entry.domain ?? null,
   };
   if (entry.source === 'contextual' || entry.source === 'thumbs_only') out.helpful = entry.helpful ?? null;
   if (entry.source === 'contextual') out.contact = entry.contact ?? null;
