@@ -74,8 +74,9 @@ export function resolveNavigation(
     return p;
   };
 
-  const findOperation = (method: string, path: string, specHint?: string): { spec: string; op: OperationInfo } | undefined => {
-    const specs = catalog.specs().filter((s) => !specHint || s === specHint || s.endsWith(`/${specHint}`) || specHint.endsWith(s));
+  /** Finds an operation in the loaded spec `spec` (a catalog key), or in any spec without one. */
+  const findOperation = (method: string, path: string, spec?: string): { spec: string; op: OperationInfo } | undefined => {
+    const specs = spec === undefined ? catalog.specs() : [spec];
     for (const spec of specs) {
       const op = catalog.operations(spec).find((o) => o.method.toUpperCase() === method && o.path === path);
       if (op) return { spec, op };
