@@ -76,6 +76,14 @@ test('nav-level OpenAPI entries become pages (inherited from the tab, per langua
   t.regex(list, /List users/);
   t.regex(sidebar(list), /data-method="GET">GET<\/span>List users[\s\S]*data-method="POST">POST<\/span>Create user[\s\S]*Get item/);
   t.regex(await read(out, 'api/get-item.html'), /\/items\/\{id\}/);
+  // Layout: method + URL bar, then the body, then examples in their own column; Mintlify's anchors.
+  t.regex(list, /<div class="enclave-api"[^>]*><div class="enclave-api-endpoint"><span class="enclave-api-method get">GET<\/span><span class="enclave-api-server">http:\/\/127\.0\.0\.1:8080\/v1<\/span><span class="enclave-api-path">\/users<\/span><\/div><div class="enclave-api-body">[\s\S]*<\/div><div class="enclave-api-examples"><aside class="enclave-example enclave-request-example"/);
+  t.regex(list, /<div class="enclave-field" id="param-limit">[\s\S]*?<p>Most users to return, <code>1<\/code> to <code>100<\/code>\.<\/p>/);
+  t.regex(list, /<h3 id="response-200"><span class="enclave-api-status s2">200<\/span> The <code>users<\/code> page/, 'inline code in a response heading, no backticks');
+  t.regex(list, /id="response-id"/);
+  const create = await read(out, 'api/create-user.html');
+  t.regex(create, /<div class="enclave-field" id="body-name">[\s\S]*?<p>Display <strong>name<\/strong>\.<\/p>/);
+  t.regex(create, /<div class="enclave-field" id="body-age"><div class="enclave-field-head"><code class="enclave-field-name">age<\/code><span class="enclave-field-tag enclave-field-type">integer \| string<\/span><\/div><\/div>/, 'oneOf of primitives: a type, no empty expanders');
   const fr = await read(out, 'api-reference/lister-les-utilisateurs.html');
   t.regex(fr, /Lister les utilisateurs/, 'the French tab\'s spec, from openapi/<host>/<path>, not the English one');
   t.regex(fr, /<html lang="fr"/);
