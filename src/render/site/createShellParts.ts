@@ -18,6 +18,8 @@ export interface ShellParts {
   site: ShellSite;
   label(path: string): string;
   rootPrefix(path: string): string;
+  /** The language/version/product a page belongs to (`language:fr|version:v2`), '' for none. */
+  scope(path: string): string;
   page(page: SitePage, content: RenderedContent, contentHtml: string, extra: { styles: string[]; scripts: string[] }): ShellPage;
   errorPage(page: SitePage, title: string, reason: string): string;
   notFoundPage(): string;
@@ -139,13 +141,9 @@ export function createShellParts(
   };
 
   // Prev/next stay within the reader's language, version and product.
-  const scopeIds = new Map<NavDivision, number>();
   const scopeOf = (path: string): string => (nav.locations.get(path)?.divisions ?? [])
     .filter((d) => SCOPE_KINDS.has(d.kind))
-    .map((d) => {
-      if (!scopeIds.has(d)) scopeIds.set(d, scopeIds.size);
-      return scopeIds.get(d);
-    }).join('/');
+    .map((d) => `${d.kind}:${d.code ?? d.label}`).join('|');
   const sequences = new Map<string, string[]>();
   const position = new Map<string, number>();
   for (const p of nav.order) {
@@ -168,6 +166,7 @@ export function createShellParts(
       // Languages, versions and products are in the switchers, not the breadcrumb.
       breadcrumbs: [...chain.filter((d) => d.label && !SCOPE_KINDS.has(d.kind)).map((d) => d.label), ...(loc?.groups ?? [])].filter(Boolean),
       lang: language?.code ? languageTag(language.code) : undefined,
+      searchScope: scopeOf(path) || undefined,
     };
   };
 
@@ -193,7 +192,7 @@ export function createShellParts(
   }, prefix);
 
   return {
-    site, label, rootPrefix, page,
+    site, label, rootPrefix, page, scope: scopeOf,
     errorPage: (p, title, reason) => simple(p.path, title,
       `<div class="enclave-error" role="alert"><p>This page could not be rendered.</p><p><code>${escapeHtml(reason)}</code></p></div>`, rootPrefix(p.path), canonicalUrl(opts.domain, p.path)),
     // Served at any depth, so relative links can't work: it uses root-absolute ones (works when the

@@ -35,6 +35,8 @@ export interface ShellPage {
   mode?: string;
   /** The page's language tag when the nav puts it under a language (else the site's). */
   lang?: string;
+  /** The reader's language/version/product (see ShellParts.scope); search starts there. */
+  searchScope?: string;
   breadcrumbs: string[];
   tabsHtml: string;
   /** Already relative to the page (see sidebarForPage), unlike the other parts. */
@@ -78,6 +80,7 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     `<meta name="enclave-page" content="/${e(page.path === 'index' ? '' : page.path)}">`,
     site.feedbackEndpoint ? `<meta name="enclave-feedback-endpoint" content="${e(site.feedbackEndpoint)}">` : '',
     `<meta property="og:title" content="${e(page.title)}">`,
+    page.searchScope ? `<meta name="enclave-search-scope" content="${e(page.searchScope)}">` : '',
     site.favicon ? `<link rel="icon" href="${site.favicon}">` : '',
     ...site.headScripts.map((s) => `<script src="${asset(s)}"></script>`),
     ...[...site.styles, ...page.styles].map((s) => `<link rel="stylesheet" href="${asset(s)}">`),
