@@ -15,6 +15,8 @@ import { schemaTypeLabel } from './schemaTypeLabel.js';
 import { exampleFromSchema } from './exampleFromSchema.js';
 import { buildCurlExample } from './buildCurlExample.js';
 import { renderAuthRows, securityUses } from './securityHeaders.js';
+import { serverUrls } from './serverUrls.js';
+import { buildTryIt } from './buildTryIt.js';
 
 /** Extras for API pages; pass the site's highlighter so examples look like every other code block. */
 export interface RenderOperationOptions {
@@ -28,18 +30,6 @@ function codeBlock(input: CodeBlockInput, ctx: RenderContext, opts: RenderOperat
   if (opts.highlight) return opts.highlight(input, ctx);
   const { code, marks } = extractNotation(input.value);
   return buildCodeFigure({ lines: code.split('\n').map((l) => (l ? [l] : [])), lang: input.lang, meta: parseCodeMeta(input.meta), marks, isDiff: false, ctx });
-}
-
-/** The first server URL with its variables filled by their defaults. */
-function serverUrl(doc: OpenApiDocument, op: JsonObject, pathItem: JsonObject): string {
-  const servers = [op.servers, pathItem.servers, doc.spec.servers].find((s) => Array.isArray(s) && s.length > 0) as Json[] | undefined;
-  const server = servers?.find(isObject);
-  if (!server || typeof server.url !== 'string') return '';
-  const vars = isObject(server.variables) ? server.variables : {};
-  return server.url.replace(/\{([^}]+)\}/g, (m, name: string) => {
-    const v = vars[name];
-    return isObject(v) && v.default !== undefined ? String(v.default) : m;
-  }).replace(/\/+$/, '');
 }
 
 /** Path-item and operation parameters merged (the operation's win), refs resolved. */
@@ -87,7 +77,8 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
   }
   const { operation: op, pathItem, httpMethod } = found;
   const isWebhook = found.method === 'webhook';
-  const base = isWebhook ? '' : serverUrl(doc, op, pathItem);
+  const servers = isWebhook ? [] : serverUrls(doc, op, pathItem);
+  const base = servers[0] ?? '';
   const out: ElementContent[] = [];
   const side: ElementContent[] = [];
 
@@ -175,6 +166,13 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
       samples.push(codeBlock({ lang, meta: typeof sample.label === 'string' ? sample.label : lang, value: sample.source }, ctx, opts));
     }
     const request = exampleRenderer('request')({}, samples, ctx);
+    side.push(buildTryIt({
+      method: httpMethod, path: found.path, servers, auth,
+      params: params.flatMap((p) => (p.in === 'path' || p.in === 'query' || p.in === 'header'
+        ? [{ name: String(p.name), in: p.in, required: p.required === true || p.in === 'path', example: typeof p.example === 'string' || typeof p.example === 'number' ? String(p.example) : undefined }]
+        : [])),
+      body: reqMedia ? { mediaType: reqMedia[0], example: reqExample === undefined ? '' : asText(reqExample) } : undefined,
+    }, ctx));
     side.push(...(Array.isArray(request) ? request : [request]));
   }
   if (responseExamples.length > 0) {

@@ -80,7 +80,8 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
       }
       if (HEADING.test(child.tagName)) headings.push(child);
       if (child.properties.dataEnclaveAnchor !== undefined) anchored.push(child);
-      visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined);
+      // The API playground's form labels are controls, not content to search or copy.
+      visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined || child.properties.dataEnclaveTry !== undefined);
     }
   };
   visit(root, false);

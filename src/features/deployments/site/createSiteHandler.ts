@@ -79,7 +79,7 @@ async function sendFile(ctx: Context, version: SiteVersion, file: ServedFile, st
     variant = file.gzip;
     encoding = 'gzip';
   }
-  res.setHeader('Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes)));
+  res.setHeader('Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes, { apiPlayground: file.apiPlayground })));
   res.setHeader('Cache-Control', status === 200 ? file.cacheControl : 'no-cache');
   if (file.br || file.gzip) res.setHeader('Vary', 'Accept-Encoding');
   if (status === 200) {
