@@ -141,3 +141,16 @@ for (const [key, labelKey, first, second] of CONTAINERS) {
     if (scoped) t.false(breadcrumbs(aRef).includes(first), 'the switcher choice is not a breadcrumb');
   });
 }
+
+test('mint.json: topAnchor names the default section beside the anchors, in the tab bar', async (t) => {
+  const { out } = await renderFiles(t, {
+    'mint.json': JSON.stringify({
+      name: 'Legacy', topAnchor: { name: 'Handbook', icon: 'book' },
+      anchors: [{ name: 'API', url: 'api' }],
+      navigation: [{ group: 'Intro', pages: ['index'] }, { group: 'Endpoints', pages: ['api/list'] }],
+    }),
+    'index.mdx': '---\ntitle: Home\n---\n\nHome.\n',
+    'api/list.mdx': '---\ntitle: List\n---\n\nList.\n',
+  });
+  t.deepEqual(labels(tabBar(await read(out, 'index.html'))), ['Handbook', 'API']);
+});
