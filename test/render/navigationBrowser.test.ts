@@ -194,3 +194,22 @@ test('"Try it" from file:// says browsers block it there and sends nothing', asy
   t.is(t.context.seen.length, before);
   await context.close();
 });
+
+test('accessibility of an API page with "Try it" open and of a page with a tab menu open: labels, one h1, contrast', async (t) => {
+  const { readFileSync } = await import('node:fs');
+  const audit = readFileSync(new URL('../helpers/a11yAudit.browser.js', import.meta.url), 'utf8');
+  for (const [rel, opener] of [['api/create-user.html', '.enclave-try summary'], ['en/index.html', '.enclave-tab-menu summary']] as const) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const context = await t.context.browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
+      const page = await context.newPage();
+      await page.goto(fileUrl(t.context.out, rel));
+      await page.click(opener);
+      const a = await page.evaluate(audit) as { h1: number; skips: number; unlabelledControls: string[]; lowContrast: string[] };
+      t.is(a.h1, 1, `${rel} ${colorScheme}`);
+      t.is(a.skips, 0, `${rel} ${colorScheme}`);
+      t.deepEqual(a.unlabelledControls, [], `${rel} ${colorScheme}`);
+      t.deepEqual(a.lowContrast, [], `${rel} ${colorScheme}`);
+      await context.close();
+    }
+  }
+});
