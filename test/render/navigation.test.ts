@@ -100,19 +100,23 @@ test('nav-level OpenAPI entries become pages (inherited from the tab, per langua
   t.deepEqual(written.pages, result.report.pages);
 });
 
-test('a remote spec also loads from a file of the same name; nav entries naming missing files count as declared but missing', async (t) => {
+test('a remote spec also loads from a file of the same name; nav entries naming missing files or specs count as declared but missing', async (t) => {
   const spec = JSON.stringify({ openapi: '3.0.0', info: { title: 'x', version: '1' }, paths: { '/ping': { get: { summary: 'Ping', responses: { 200: { description: 'ok' } } } } } });
   const { out, result } = await renderFiles(t, {
     'docs.json': JSON.stringify({ name: 'R', navigation: { groups: [
       { group: 'API', openapi: 'https://example.org/v2/reference.json', pages: ['GET /ping'] },
       { group: 'Docs', pages: ['index', 'not-written-yet'] },
+      { group: 'Whole remote spec', openapi: 'https://example.org/elsewhere/all.yaml' },
     ] } }),
     'index.mdx': '# Home\n',
     'specs/reference.json': spec,
   });
   t.regex(await read(out, 'api-reference/ping.html'), /Ping/);
-  t.deepEqual(result.report.missingInputs.map((m) => [m.input, m.pages]), [['not-written-yet.mdx', ['not-written-yet']]]);
-  t.is(result.report.pages.expected, result.report.pages.rendered + 1);
+  t.deepEqual(result.report.missingInputs.map((m) => [m.input, m.pages]), [
+    ['not-written-yet.mdx', ['not-written-yet']],
+    ['https://example.org/elsewhere/all.yaml', ['all operations of https://example.org/elsewhere/all.yaml']],
+  ], 'a whole-spec group lost with its spec counts as one entry (its size is unknown)');
+  t.is(result.report.pages.expected, result.report.pages.rendered + 2);
 });
 
 /** Every container kind docs.json nests tabs under, with the label key it uses. */
