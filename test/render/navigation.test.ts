@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
+import { languageName } from '../../src/render/config/languageName.js';
 import { renderDocs, renderFiles } from './renderFixture.js';
 
 const FIXTURE = join(import.meta.dirname, 'fixtures', 'nav-site');
@@ -77,7 +78,7 @@ test('nav-level OpenAPI entries become pages (inherited from the tab, per langua
   t.regex(sidebar(list), /data-method="GET">GET<\/span>List users[\s\S]*data-method="POST">POST<\/span>Create user[\s\S]*Get item/);
   t.regex(await read(out, 'api/get-item.html'), /\/items\/\{id\}/);
   // Layout: method + URL bar, then the body, then examples in their own column; Mintlify's anchors.
-  t.regex(list, /<div class="enclave-api"[^>]*><div class="enclave-api-endpoint"><span class="enclave-api-method get">GET<\/span><span class="enclave-api-server">http:\/\/127\.0\.0\.1:8080\/v1<\/span><span class="enclave-api-path">\/users<\/span><\/div><div class="enclave-api-body">[\s\S]*<\/div><div class="enclave-api-examples"><aside class="enclave-example enclave-request-example"/);
+  t.regex(list, /<div class="enclave-api"[^>]*><div class="enclave-api-endpoint"><span class="enclave-api-method get">GET<\/span><span class="enclave-api-server">http:\/\/127\.0\.0\.1:8080\/v1<\/span><span class="enclave-api-path">\/users<\/span><\/div><div class="enclave-api-body">[\s\S]*<\/div><div class="enclave-api-examples"><details class="enclave-try" data-enclave-try="" data-method="GET" data-path="\/users"[\s\S]*?<\/details><aside class="enclave-example enclave-request-example"/);
   t.regex(list, /<div class="enclave-field" id="param-limit">[\s\S]*?<p>Most users to return, <code>1<\/code> to <code>100<\/code>\.<\/p>/);
   t.regex(list, /<h3 id="response-200"><span class="enclave-api-status s2">200<\/span> The <code>users<\/code> page/, 'inline code in a response heading, no backticks');
   t.regex(list, /id="response-id"/);
@@ -157,4 +158,9 @@ test('mint.json: topAnchor names the default section beside the anchors, in the 
     'api/list.mdx': '---\ntitle: List\n---\n\nList.\n',
   });
   t.deepEqual(labels(tabBar(await read(out, 'index.html'))), ['Handbook', 'API']);
+});
+
+test('language codes become the names readers know them by; docs.json aliases too; unknown codes stay', (t) => {
+  t.deepEqual(['en', 'fr', 'de', 'zh', 'cn', 'jp', 'pt-BR', 'es', 'xx-unknown'].map(languageName),
+    ['English', 'Français', 'Deutsch', '中文', '简体中文', '日本語', 'Português (Brasil)', 'Español', 'xx-unknown']);
 });

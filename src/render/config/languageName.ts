@@ -9,7 +9,8 @@ const ALIASES: Record<string, string> = { cn: 'zh-Hans', jp: 'ja', 'zh-TW': 'zh-
 export function languageName(code: string): string {
   const tag = ALIASES[code] ?? code;
   try {
-    const name = new Intl.DisplayNames([tag], { type: 'language' }).of(tag);
+    // `fallback: 'none'`: a code the locale data doesn't know comes back undefined, not as "Xx (UNKNOWN)".
+    const name = new Intl.DisplayNames([tag], { type: 'language', fallback: 'none' }).of(tag);
     if (!name || name.toLowerCase() === tag.toLowerCase()) return code;
     return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
   } catch {
