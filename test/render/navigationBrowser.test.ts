@@ -132,9 +132,9 @@ test('a page far down a long sidebar opens at the top of the window, its sidebar
   await page.waitForLoadState('load');
   t.is(await page.evaluate(() => window.scrollY), 0);
   const inView = await page.evaluate(() => {
-    const bar = document.getElementById('enclave-sidebar')!.getBoundingClientRect();
-    const link = document.querySelector('#enclave-sidebar a[aria-current="page"]')!.getBoundingClientRect();
-    return link.top >= bar.top && link.bottom <= bar.bottom;
+    const bar = document.getElementById('enclave-sidebar')?.getBoundingClientRect();
+    const link = document.querySelector('#enclave-sidebar a[aria-current="page"]')?.getBoundingClientRect();
+    return !!bar && !!link && link.top >= bar.top && link.bottom <= bar.bottom;
   });
   t.true(inView);
   await context.close();

@@ -59,8 +59,8 @@ export function resolveNavigation(
   const generatedByKey = new Map<string, string>();
   const missingByInput = new Map<string, MissingInput>();
   const lose = (input: string, reason: string, entry: string) => {
-    let m = missingByInput.get(input);
-    if (!m) missingByInput.set(input, (m = { input, reason, pages: [] }));
+    const m = missingByInput.get(input) ?? { input, reason, pages: [] };
+    missingByInput.set(input, m);
     if (!m.pages.includes(entry)) m.pages.push(entry);
   };
   const isRemote = (ref: string) => /^https?:\/\//i.test(ref);

@@ -122,8 +122,8 @@ export function createShellParts(
     const at = chain.findIndex((d) => d.kind === 'tab');
     const parent = at > 0 ? chain[at - 1] : at === 0 || chain.length === 0 ? nav.root : chain[chain.length - 1];
     const active = at >= 0 ? (chain[at + 1]?.kind === 'menu' ? chain[at + 1] : chain[at]) : undefined;
-    let byActive = tabsCache.get(parent);
-    if (!byActive) tabsCache.set(parent, (byActive = new Map()));
+    const byActive = tabsCache.get(parent) ?? new Map<NavDivision | undefined, string>();
+    tabsCache.set(parent, byActive);
     let html = byActive.get(active);
     if (html === undefined) {
       const tabs = parent.divisions.filter((d) => d.kind === 'tab' && !d.hidden);
@@ -149,8 +149,8 @@ export function createShellParts(
   for (const p of nav.order) {
     if (!selected.has(p) || frontmatter.get(p)?.hidden) continue;
     const scope = scopeOf(p);
-    if (!sequences.has(scope)) sequences.set(scope, []);
-    const list = sequences.get(scope)!;
+    const list = sequences.get(scope) ?? [];
+    sequences.set(scope, list);
     position.set(p, list.length);
     list.push(p);
   }
