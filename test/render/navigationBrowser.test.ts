@@ -6,10 +6,12 @@ import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import anyTest, { type TestFn } from 'ava';
 import type { Browser } from 'playwright-core';
+import { createZipSink } from '../../src/bundle/createZipSink.js';
 import { openFolderSink } from '../../src/bundle/openFolderSink.js';
 import { siteSecurityPolicy } from '../../src/features/deployments/site/siteSecurityPolicy.js';
 import { renderSite } from '../../src/render/renderSite.js';
 import { launchBrowser } from '../helpers/browser.js';
+import { startTestAppliance } from '../helpers/testAppliance.js';
 
 interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: string }
 const test = anyTest as TestFn<{ root: string; out: string; longOut: string; browser: Browser; site: Server; siteUrl: string; api: Server; apiUrl: string; seen: Seen[] }>;
@@ -212,4 +214,28 @@ test('accessibility of an API page with "Try it" open and of a page with a tab m
       await context.close();
     }
   }
+});
+
+test('"Try it" works from the bundle as the appliance serves it, under the appliance\'s own CSP', async (t) => {
+  const src = join(t.context.root, 'src');
+  const zip = createZipSink();
+  await renderSite({ sourceDir: src, out: zip, domain: 'nav-docs.test', jobId: 'se_0000000000000019', now: new Date(), generatorVersion: 'test' });
+  const zipPath = join(t.context.root, 'nav.zip');
+  await zip.finish(zipPath, new Date());
+  const app = await startTestAppliance({ serveSample: false });
+  t.teardown(() => app.close());
+  await app.control.sites.upsert({ domain: 'nav-docs.test', source: src, ref: null, projectId: app.projectId, createdAt: new Date().toISOString() });
+  await app.features.deployments.activateBundleFile(zipPath, { source: 'test' });
+
+  const before = t.context.seen.length;
+  const { page, context, errors } = await open(t, `${app.url}/api/get-item`);
+  await page.locator('.enclave-try summary').click();
+  await page.locator('[data-try-server]').fill(`${t.context.apiUrl}/v1`);
+  await page.locator('[data-try-name="id"]').fill('it em/1');
+  await page.locator('.enclave-try-send').click();
+  await page.locator('.enclave-try-status', { hasText: '200' }).waitFor();
+  t.is(t.context.seen.length, before + 1);
+  t.is(t.context.seen.at(-1)?.url, '/v1/items/it%20em%2F1', 'path parameters are encoded into the path');
+  t.deepEqual(errors, [], 'no CSP violation');
+  await context.close();
 });
