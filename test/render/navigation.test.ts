@@ -38,7 +38,7 @@ test('tabs under a language make a tab bar; a tab menu lists its items and each 
   t.deepEqual(pagination(faq), ['prev ../../api/get-item.html', 'next ../../en/help/contact.html']);
 
   const contact = await read(out, 'en/help/contact.html');
-  t.regex(sidebar(contact), /Reach us[\s\S]*aria-current="page">Contact</);
+  t.regex(sidebar(contact), /<p class="enclave-group-title" id="[^"]+"><svg [^>]*class="enclave-nav-icon"[\s\S]*?<\/svg>Reach us<\/p>[\s\S]*aria-current="page">Contact</, 'a group\'s icon before its name');
   t.notRegex(sidebar(contact), /Hidden page/, 'a hidden page is published but not in the sidebar');
   t.deepEqual(pagination(contact), ['prev ../../en/help/faq.html'], 'nor in prev/next');
   t.notRegex(contact, /enclave-page-header|enclave-breadcrumbs/, 'mode: custom has no title block or breadcrumb of ours');

@@ -67,9 +67,9 @@ export function createShellParts(
   };
   const hidden = (path: string) => frontmatter.get(path)?.hidden === true || !selected.has(path);
   const iconHtml = new Map<string, string>();
-  /** A sidebar icon from a name in the site's icon set; image paths and unknown names show none there. */
-  const icon = (path: string): string => {
-    const name = frontmatter.get(path)?.icon?.trim();
+  /** A navigation icon from a name in the site's icon set; image paths and unknown names show none there. */
+  const iconNamed = (raw: string | undefined): string => {
+    const name = raw?.trim();
     if (!name) return '';
     let html = iconHtml.get(name);
     if (html === undefined) {
@@ -84,8 +84,9 @@ export function createShellParts(
     }
     return html;
   };
+  const icon = (path: string) => iconNamed(frontmatter.get(path)?.icon);
   const labels = {
-    label, hidden, icon,
+    label, hidden, icon, iconNamed,
     method: (path: string) => {
       const s = nav.pages.get(path)?.source;
       if (s?.kind === 'operation') return s.method;

@@ -23,6 +23,8 @@ export interface PageLabels {
   method(path: string): string | undefined;
   /** Inline SVG of the page's frontmatter `icon`, or '' (shown before the label). */
   icon(path: string): string;
+  /** Inline SVG of a named icon (a group's `icon`), or ''. */
+  iconNamed(name: string | undefined): string;
 }
 
 /** A sidebar rendered once per navigation division and specialised cheaply per page. */
@@ -110,7 +112,7 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
   };
   /** A collapsible group row: one line (the root page's link under the group's name, or the name) with its chevron. */
   const groupRow = (item: NavGroup, id: number, inner: string) =>
-    `<details data-gid="${id}"${item.expanded ? ' open' : ''}${item.root ? ' class="enclave-root-group"' : ''}><summary>${item.root ? pageLink(item.root, item.title || undefined) : escapeHtml(item.title)}</summary><ul>${inner}</ul></details>`;
+    `<details data-gid="${id}"${item.expanded ? ' open' : ''}${item.root ? ' class="enclave-root-group"' : ''}><summary>${item.root ? pageLink(item.root, item.title || undefined) : `${labels.iconNamed(item.icon)}${escapeHtml(item.title)}`}</summary><ul>${inner}</ul></details>`;
 
   const renderItems = (items: NavItem[], ancestors: number[]): string => items.map((item) => {
     if (item.kind === 'page') {
@@ -150,7 +152,7 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
     const body = renderItems(item.items, []);
     if (!body) continue;
     const gid = `enclave-g-${++nextGroup}`;
-    const title = item.title ? `<p class="enclave-group-title" id="${gid}">${escapeHtml(item.title)}</p>` : '';
+    const title = item.title ? `<p class="enclave-group-title" id="${gid}">${labels.iconNamed(item.icon)}${escapeHtml(item.title)}</p>` : '';
     out.push(`<section class="enclave-group"${item.title ? ` aria-labelledby="${gid}"` : ''}>${title}<ul>${body}</ul></section>`);
   }
   flush();
