@@ -32,6 +32,8 @@ for (const dir of dirs) {
     console.log(`\n== ${basename(resolve(dir))} (${dir})`);
     console.log(`pages rendered: ${rep.pages.rendered}/${rep.pages.expected} in ${seconds.toFixed(1)} s (${(r.pageCount / seconds).toFixed(0)} pages/s)`);
     for (const f of rep.pages.failed) console.log(`  FAILED /${f.path}: ${f.reason}`);
+    console.log(`declared by the navigation but not generated: ${rep.pages.missing}`);
+    for (const m of rep.missingInputs) console.log(`  ${m.input} (${m.reason}): ${limit(m.pages).join(', ')}`);
     console.log(`pages that fell back: ${r.fallbackPages?.length ?? 0}`);
     for (const p of limit(r.fallbackPages ?? [])) console.log(`  ${p}`);
     const unknown = Object.entries(rep.unknownComponents).sort((a, b) => b[1] - a[1]);

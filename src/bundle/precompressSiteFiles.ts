@@ -14,6 +14,8 @@ export interface FileExtras {
   br?: number;
   /** CSP hashes (`sha256-…`) of the page's inline scripts, so the policy can allow exactly those. */
   scriptHashes?: string[];
+  /** The page has an API playground ("Try it"), so its policy lets it reach the API the reader names. */
+  apiPlayground?: boolean;
 }
 
 const gzipAsync = promisify(gzip);
@@ -30,6 +32,8 @@ const LARGE_FILE_BYTES = 1024 * 1024;
 const MAX_COMPRESS_BYTES = 32 * 1024 * 1024;
 /** Two at a time: compression runs on the libuv pool, which requests' file reads also use. */
 const COMPRESS_CONCURRENCY = 2;
+/** The attribute renderOperation's "Try it" form carries (see src/render/openapi/buildTryIt.ts). */
+const PLAYGROUND_MARK = ' data-enclave-try=';
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 
 /**
@@ -50,6 +54,7 @@ export async function precompressSiteFiles(filesDir: string, encodedDir: string,
     if (isHtml) {
       const hashes = inlineScriptHashes(data.toString('utf8'));
       if (hashes.length) found.scriptHashes = hashes;
+      if (data.includes(PLAYGROUND_MARK)) found.apiPlayground = true;
     }
     if (type.compressible && data.length >= MIN_COMPRESS_BYTES) {
       const quality = data.length > LARGE_FILE_BYTES ? BROTLI_QUALITY_LARGE : BROTLI_QUALITY_SMALL;

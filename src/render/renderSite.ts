@@ -45,7 +45,11 @@ export type RenderSettings = Pick<RenderSiteOptions, 'domain' | 'jobId' | 'versi
 
 /** Outcome of an export; details are in `report` (also written to `_enclave/report.json`). */
 export interface RenderSiteResult {
-  version: string; pageCount: number; expected: number; failed: number; warnings: number; report: BuildReport;
+  version: string; pageCount: number; failed: number; warnings: number; report: BuildReport;
+  /** Pages the navigation declares (plus published pages outside it); see BuildReport.pages. */
+  expected: number;
+  /** Nav entries that could not become pages for want of an input (`report.missingInputs`). */
+  missingPages: number;
   /** Pages where something fell back (unknown component, unevaluable expression, missing import). */
   fallbackPages?: string[];
   /** Pages rendered by extra threads (0 unless `threads` was set). */
@@ -69,7 +73,11 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const version = opts.version ?? `${opts.now.toISOString().slice(0, 10)}.${sourceHash.slice(0, 6)}`;
   const site = await loadSite(sourceDir, source, report, opts.paths);
   const { config, nav, selected, index } = site;
-  report.setExpected(selected.length);
+  // Counted from what the navigation declares: pages lost to a missing input keep rendered < expected.
+  // A subset export (`paths`) expects only what it asked for.
+  if (!opts.paths) for (const m of nav.missing) report.missingInput(m.input, m.reason, m.pages);
+  const expected = selected.length + (opts.paths ? 0 : nav.missing.reduce((n, m) => n + m.pages.length, 0));
+  report.setExpected(expected);
 
   for (const rel of site.inventory.staticFiles) await out.copy(join(sourceDir, rel), rel);
   const fontUrl = (src: string) => (/^https?:/i.test(src) ? null : src.replace(/^\/+/, '../'));
@@ -175,7 +183,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     domain, version, jobId: opts.jobId, createdAt: opts.now.toISOString(),
     generator: { name: 'enclave', version: opts.generatorVersion }, pages: manifestPages,
   });
-  return { version, pageCount: rendered, expected: selected.length, failed, warnings: final.warnings.length, report: final, fallbackPages, pagesByWorkers, languages };
+  return { version, pageCount: rendered, expected, missingPages: final.pages.missing, failed, warnings: final.warnings.length, report: final, fallbackPages, pagesByWorkers, languages };
 }
 
 /** The part of a page's result needed once every page is done. */

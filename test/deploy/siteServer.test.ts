@@ -14,7 +14,10 @@ let files: SiteFiles;
 test.before(async () => {
   const dir = await makeTempDir('enclave-site-');
   const zip = join(dir, 'site.zip');
-  files = await writeBundle(zip, 'site-1', { files: makeSiteFiles('site-1', { 'dir with space/page é.html': Buffer.from('<p>unicode</p>') }) });
+  files = await writeBundle(zip, 'site-1', { files: makeSiteFiles('site-1', {
+    'dir with space/page é.html': Buffer.from('<p>unicode</p>'),
+    'api/try.html': Buffer.from('<details class="enclave-try" data-enclave-try="" data-method="GET"><summary>Try it</summary></details>'),
+  }) });
   app = await startLoggedAppliance();
   const record = await deployAndWait(app, { bundleUrl: zip });
   if (record.status !== 'active') throw new Error(`deploy failed: ${JSON.stringify(record)}`);
@@ -138,6 +141,14 @@ test('CSP: own scripts, styles, images, fonts and feedback posts; inline scripts
   t.false(/https?:/.test(csp), 'no remote origin');
   t.false(csp.includes('upgrade-insecure-requests'), "the API's helmet policy is replaced");
   t.is(res.headers['x-content-type-options'], 'nosniff');
+});
+
+test('CSP: only a page with the API playground may connect to other http(s) origins (the server its reader types)', async (t) => {
+  const api = (await rawGet('/api/try')).headers['content-security-policy'] as string;
+  t.true(api.includes("connect-src 'self' http: https:"), api);
+  t.true(api.includes("script-src 'self'") && !api.includes("script-src 'self' http"), 'scripts still only from the bundle');
+  const plain = (await rawGet('/guides/start')).headers['content-security-policy'] as string;
+  t.true(plain.includes("connect-src 'self';"), plain);
 });
 
 test('traversal, encodings, NUL, backslashes, dotfiles and metadata never escape the version directory and never 500', async (t) => {

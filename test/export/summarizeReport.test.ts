@@ -5,7 +5,7 @@ import { summarizeReport } from '../../src/features/exports/worker/summarizeRepo
 test('a job keeps every failed page but only the first warnings, with the total count', (t) => {
   const brokenLinks = Array.from({ length: 150 }, (_, i) => ({ page: `p${i}`, href: `/gone-${i}`, reason: 'no such page' }));
   const summary = summarizeReport({
-    pages: { expected: 200, rendered: 190, failed: Array.from({ length: 10 }, (_, i) => ({ path: `bad-${i}`, reason: 'Unexpected end of file' })) },
+    pages: { expected: 200, rendered: 190, missing: 0, failed: Array.from({ length: 10 }, (_, i) => ({ path: `bad-${i}`, reason: 'Unexpected end of file' })) },
     brokenLinks,
     missingImages: [{ page: 'p1', src: '/img/x.png' }],
     unknownComponents: { Frobnicator: 3 },

@@ -103,7 +103,7 @@ test('the report lists broken links and anchors, missing images and external URL
   const { out, result } = await renderFiles(t, SITE);
   const report = JSON.parse(await read(out, '_enclave/report.json'));
   t.deepEqual(report, result.report);
-  t.deepEqual(report.pages, { expected: 4, rendered: 4, failed: [] });
+  t.deepEqual(report.pages, { expected: 4, rendered: 4, missing: 0, failed: [] });
   t.deepEqual(report.brokenLinks.map((b: { page: string; href: string; reason: string }) => `${b.page} ${b.href}: ${b.reason}`).sort(), [
     'guides/setup #nope: no heading or anchor #nope on /guides/setup',
     'guides/setup /does/not/exist: no page, redirect or file at /does/not/exist',

@@ -22,6 +22,8 @@ export interface ServedFile {
   br?: FileVariant;
   /** CSP hashes of the inline scripts of an HTML page. */
   scriptHashes?: string[];
+  /** An API page with a "Try it" form (see siteSecurityPolicy). */
+  apiPlayground?: boolean;
   /** Memo for the handler's per-file header value. */
   csp?: string;
 }

@@ -46,6 +46,7 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
       gzip: extra.gzip === undefined ? undefined : { absPath: `${encodedBase}.gz`, size: extra.gzip, etag: `"${tag}-gz"` },
       br: extra.br === undefined ? undefined : { absPath: `${encodedBase}.br`, size: extra.br, etag: `"${tag}-br"` },
       scriptHashes: extra.scriptHashes,
+      apiPlayground: extra.apiPlayground,
     });
   }
   const pagePaths = new Set(manifest.pages.map((p) => normalizePagePath(p.path)));

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
+import { assetDir } from '../theme/prepareThemeAssets.js';
+
 const require = createRequire(import.meta.url);
 
 /** One file to copy into the bundle. */
@@ -36,7 +38,8 @@ export function featureAssets(feature: 'mermaid' | 'katex' | 'openapi'): Feature
   let assets: FeatureAsset[];
   if (feature === 'mermaid') assets = [{ source: require.resolve('mermaid/dist/mermaid.min.js'), target: '_assets/mermaid/mermaid.min.js' }];
   else if (feature === 'katex') assets = katexAssets();
-  else assets = []; // OpenAPI pages are static markup styled by components.css.
+  // OpenAPI pages are static markup styled by components.css, plus the "Try it" playground's script.
+  else assets = [{ source: path.join(assetDir('../openapi/assets/', import.meta.url) ?? '', 'playground.js'), target: '_assets/openapi/playground.js' }];
   cache.set(feature, assets);
   return assets;
 }

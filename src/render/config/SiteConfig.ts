@@ -17,13 +17,15 @@ export interface NavGroup {
 export interface NavLink { kind: 'link'; title: string; href: string; icon?: string }
 export type NavItem = NavPage | NavOperation | NavGroup | NavLink;
 
-/** One level of docs.json's navigation dimensions (tabs, anchors, versions, …). */
-export type DivisionKind = 'root' | 'tab' | 'anchor' | 'dropdown' | 'version' | 'language' | 'product';
+/** One level of docs.json's navigation dimensions (tabs, anchors, versions, …); `menu` is an item of a tab's menu. */
+export type DivisionKind = 'root' | 'tab' | 'menu' | 'anchor' | 'dropdown' | 'version' | 'language' | 'product';
 
 /** A navigation division: either an external link (`href`) or a container of sub-divisions and items. */
 export interface NavDivision {
   kind: DivisionKind;
   label: string;
+  /** For languages: the code as written (`fr`); `label` is then the language's own name. */
+  code?: string;
   icon?: string;
   href?: string;
   isDefault?: boolean;

@@ -1,4 +1,5 @@
 import type { DivisionKind, NavDivision, NavItem, SiteConfig, SiteLink } from './SiteConfig.js';
+import { languageName } from './languageName.js';
 import { normalizePagePath, openapiRefsOf, parseNavEntry } from './parseNavEntry.js';
 
 type Obj = Record<string, unknown>;
@@ -8,6 +9,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
 /** The navigation dimensions of docs.json, each with the key that carries its label. */
 const DIMENSIONS: { key: string; kind: DivisionKind; label: string }[] = [
   { key: 'tabs', kind: 'tab', label: 'tab' },
+  { key: 'menu', kind: 'menu', label: 'item' },
   { key: 'anchors', kind: 'anchor', label: 'anchor' },
   { key: 'dropdowns', kind: 'dropdown', label: 'dropdown' },
   { key: 'products', kind: 'product', label: 'product' },
@@ -92,7 +94,9 @@ function parseDivision(node: Obj, kind: DivisionKind, label: string, refs: Set<s
     for (const child of list) {
       if (!isObj(child)) continue;
       const childLabel = str(child[dim.label]) ?? str(child.name) ?? dim.label;
-      division.divisions.push(parseDivision(child, dim.kind, childLabel, refs, warn));
+      const parsed = parseDivision(child, dim.kind, dim.kind === 'language' ? languageName(childLabel) : childLabel, refs, warn);
+      if (dim.kind === 'language') parsed.code = childLabel;
+      division.divisions.push(parsed);
     }
   }
   for (const key of ['groups', 'pages'] as const) {

@@ -30,7 +30,8 @@ export function parseMintJson(raw: unknown, warn: (message: string) => void): Si
   if (prefixTabs.length === 0) {
     root.items = groups;
   } else {
-    const primaryTab = isObj(raw.primaryTab) ? str(raw.primaryTab.name) : undefined;
+    // `topAnchor` names the default section when the site's other sections are anchors.
+    const primaryTab = (isObj(raw.primaryTab) ? str(raw.primaryTab.name) : undefined) ?? (isObj(raw.topAnchor) ? str(raw.topAnchor.name) : undefined);
     const primary: NavDivision = { kind: 'tab', label: primaryTab ?? 'Documentation', divisions: [], items: [] };
     const tabs = prefixTabs.map((t): NavDivision => ({ kind: 'tab', label: t.label, divisions: [], items: [] }));
     for (const group of groups) {

@@ -15,9 +15,18 @@ export interface SitePage { path: string; source: PageSource; inNav: boolean }
 /** The navigation chain that leads to a page (for tabs, switchers and breadcrumbs). */
 export interface NavLocation { divisions: NavDivision[]; groups: string[] }
 
+/**
+ * Something the navigation declares that this export could not turn into pages: a remote
+ * OpenAPI spec without a local copy, or a page file that isn't there. `pages` names the nav
+ * entries lost (`GET /users`, `guides/x`); a whole-spec entry lost with its spec counts as one.
+ */
+export interface MissingInput { input: string; reason: string; pages: string[] }
+
 /** The resolved site structure. */
 export interface ResolvedNavigation {
   root: NavDivision;
+  /** What the navigation declares but could not be generated, by input (see MissingInput). */
+  missing: MissingInput[];
   pages: Map<string, SitePage>;
   /** Pages in navigation order (first occurrence), for prev/next and the home fallback. */
   order: string[];
@@ -48,6 +57,15 @@ export function resolveNavigation(
   const order: string[] = [];
   const locations = new Map<string, NavLocation>();
   const generatedByKey = new Map<string, string>();
+  const missingByInput = new Map<string, MissingInput>();
+  const lose = (input: string, reason: string, entry: string) => {
+    const m = missingByInput.get(input) ?? { input, reason, pages: [] };
+    missingByInput.set(input, m);
+    if (!m.pages.includes(entry)) m.pages.push(entry);
+  };
+  const isRemote = (ref: string) => /^https?:\/\//i.test(ref);
+  /** The loaded spec a config ref names (refs and loaded keys may differ by a leading folder). */
+  const loadedSpec = (ref: string) => catalog.specs().find((s) => s === ref || s.endsWith(`/${ref}`) || ref.endsWith(`/${s}`));
 
   const fileSource = (rel: string): PageSource => ({ kind: 'file', file: rel, format: rel.toLowerCase().endsWith('.mdx') ? 'mdx' : 'md' });
   const uniquePath = (wanted: string): string => {
@@ -56,8 +74,9 @@ export function resolveNavigation(
     return p;
   };
 
-  const findOperation = (method: string, path: string, specHint?: string): { spec: string; op: OperationInfo } | undefined => {
-    const specs = catalog.specs().filter((s) => !specHint || s === specHint || s.endsWith(`/${specHint}`) || specHint.endsWith(s));
+  /** Finds an operation in the loaded spec `spec` (a catalog key), or in any spec without one. */
+  const findOperation = (method: string, path: string, spec?: string): { spec: string; op: OperationInfo } | undefined => {
+    const specs = spec === undefined ? catalog.specs() : [spec];
     for (const spec of specs) {
       const op = catalog.operations(spec).find((o) => o.method.toUpperCase() === method && o.path === path);
       if (op) return { spec, op };
@@ -69,7 +88,8 @@ export function resolveNavigation(
     const key = `${spec}\0${op.method.toUpperCase()}\0${op.path}`;
     const existing = generatedByKey.get(key);
     if (existing) return existing;
-    const dir = posix.dirname(spec) === '.' ? '' : posix.dirname(spec);
+    // A remote spec's pages go where the hosted product puts generated pages by default.
+    const dir = isRemote(spec) ? 'api-reference' : posix.dirname(spec) === '.' ? '' : posix.dirname(spec);
     const name = pathSlug(op.summary ?? op.operationId ?? `${op.method} ${op.path}`);
     const tag = tagged && op.tags?.[0] ? pathSlug(op.tags[0]) : '';
     const path = uniquePath([dir, tag, name].filter(Boolean).join('/'));
@@ -85,9 +105,10 @@ export function resolveNavigation(
   const specGroups = (refs: string[]): NavItem[] => {
     const byTag = new Map<string, NavItem[]>();
     for (const ref of refs) {
-      const spec = catalog.specs().find((s) => s === ref || s.endsWith(ref) || ref.endsWith(s));
+      const spec = loadedSpec(ref);
       if (!spec) {
         warn(`OpenAPI file ${ref} could not be loaded; its pages were skipped`);
+        lose(ref, specLossReason(ref), `all operations of ${ref}`);
         continue;
       }
       for (const op of catalog.operations(spec)) {
@@ -106,15 +127,27 @@ export function resolveNavigation(
         const rel = filePages.get(item.path);
         if (!rel) {
           warn(`navigation names page "${item.path}" but no such .mdx/.md file exists`);
+          lose(`${item.path}.mdx`, 'no such .mdx/.md file in the source', item.path);
           continue;
         }
         if (!pages.has(item.path)) pages.set(item.path, { path: item.path, inNav: true, source: fileSource(rel) });
         out.push(item);
       } else if (item.kind === 'operation') {
-        const hint = item.spec ?? (specContext?.length === 1 ? specContext[0] : undefined);
-        const found = findOperation(item.method, item.path, hint) ?? (hint ? findOperation(item.method, item.path) : undefined);
+        const entry = `${item.method} ${item.path}`;
+        const named = item.spec ? [item.spec] : specContext ?? [];
+        const loaded = named.flatMap((ref) => loadedSpec(ref) ?? []);
+        // The spec this entry belongs to is not here (remote without a local copy, or unreadable):
+        // its page is lost, and said so, rather than taken from some other spec that has the path.
+        if (named.length > 0 && loaded.length === 0) {
+          lose(named[0], specLossReason(named[0]), entry);
+          continue;
+        }
+        let found: { spec: string; op: OperationInfo } | undefined;
+        for (const spec of loaded) found ??= findOperation(item.method, item.path, spec);
+        found ??= findOperation(item.method, item.path);
         if (!found) {
-          warn(`navigation names operation ${item.method} ${item.path} but no loaded OpenAPI file defines it`);
+          warn(`navigation names operation ${entry} but no loaded OpenAPI file defines it`);
+          lose(entry, 'no loaded OpenAPI file defines this operation', entry);
           continue;
         }
         out.push({ kind: 'page', path: operationPage(found.spec, found.op, false) });
@@ -164,5 +197,11 @@ export function resolveNavigation(
   for (const [path, rel] of filePages) {
     if (!pages.has(path)) pages.set(path, { path, inNav: false, source: fileSource(rel) });
   }
-  return { root, pages, order, locations };
+  return { root, pages, order, locations, missing: [...missingByInput.values()] };
+}
+
+function specLossReason(ref: string): string {
+  return /^https?:\/\//i.test(ref)
+    ? 'remote OpenAPI spec: not fetched offline, and no local copy in the source (same file name, or openapi/<host>/<path>)'
+    : 'OpenAPI file missing or unreadable';
 }

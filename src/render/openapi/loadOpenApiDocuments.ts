@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { ReportCollector } from '../types.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from './OpenApiDocument.js';
+import { findLocalSpecCopy } from './findLocalSpecCopy.js';
 import { normalizeSwagger2 } from './normalizeSwagger2.js';
 
 /** Spec files larger than this are refused (a real API spec is far smaller). */
@@ -26,7 +27,7 @@ function parseSpec(text: string): Json {
 }
 
 /** Loads one document and the local files it references, making every `$ref` absolute. */
-async function loadDocument(ref: string, sourceDir: string, report: ReportCollector): Promise<OpenApiDocument | undefined> {
+async function loadDocument(ref: string, sourceDir: string, report: ReportCollector, localFiles: readonly string[]): Promise<OpenApiDocument | undefined> {
   const root = path.resolve(sourceDir);
   const inside = (p: string): boolean => p === root || p.startsWith(root + path.sep);
   const files = new Map<string, Json>();
@@ -72,12 +73,13 @@ async function loadDocument(ref: string, sourceDir: string, report: ReportCollec
     }
   };
 
-  if (isRemote(ref)) {
-    report.warning(`OpenAPI spec ${ref} is remote and can't be fetched offline; its pages are skipped`);
+  const local = isRemote(ref) ? findLocalSpecCopy(ref, localFiles) : ref;
+  if (local === undefined) {
+    report.warning(`OpenAPI spec ${ref} is remote and can't be fetched offline, and the source has no local copy of it (see README: OpenAPI specs); its pages are skipped`);
     report.externalUrl(ref, ref);
     return undefined;
   }
-  const main = path.resolve(root, ref.replace(/^\/+/, ''));
+  const main = path.resolve(root, local.replace(/^\/+/, ''));
   if (!inside(main)) {
     report.warning(`OpenAPI spec ${ref} is outside the docs folder`);
     return undefined;
@@ -116,11 +118,15 @@ async function loadDocument(ref: string, sourceDir: string, report: ReportCollec
   return { ref, file: main, version, spec: shaped, files };
 }
 
-/** Loads the OpenAPI files the docs name (YAML or JSON; 3.1, 3.0, Swagger 2.0), keyed by the ref as given. Remote specs are reported, never fetched. */
-export async function loadOpenApiDocuments(sourceDir: string, refs: string[], report: ReportCollector): Promise<Map<string, OpenApiDocument>> {
+/**
+ * Loads the OpenAPI files the docs name (YAML or JSON; 3.1, 3.0, Swagger 2.0), keyed by the ref as
+ * given. Remote specs are never fetched: they load from their local copy among `localFiles` (the
+ * source's files, see findLocalSpecCopy) or are reported.
+ */
+export async function loadOpenApiDocuments(sourceDir: string, refs: string[], report: ReportCollector, localFiles: readonly string[] = []): Promise<Map<string, OpenApiDocument>> {
   const out = new Map<string, OpenApiDocument>();
   for (const ref of new Set(refs)) {
-    const doc = await loadDocument(ref, sourceDir, report);
+    const doc = await loadDocument(ref, sourceDir, report, localFiles);
     if (doc) out.set(ref, doc);
   }
   return out;

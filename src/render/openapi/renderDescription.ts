@@ -2,7 +2,7 @@ import type { ElementContent, RenderContext } from '../types.js';
 import { el } from '../components/buildElement.js';
 
 /** Inline Markdown that spec descriptions commonly use: `code`, **bold**, and [links](url). */
-function inline(text: string, ctx: RenderContext): ElementContent[] {
+export function renderInlineMarkdown(text: string, ctx: RenderContext): ElementContent[] {
   const out: ElementContent[] = [];
   const re = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)/g;
   let last = 0;
@@ -23,5 +23,5 @@ function inline(text: string, ctx: RenderContext): ElementContent[] {
  */
 export function renderDescription(text: unknown, ctx: RenderContext): ElementContent[] {
   if (typeof text !== 'string' || text.trim() === '') return [];
-  return text.trim().split(/\n\s*\n/).slice(0, 200).map((para) => el('p', {}, inline(para.replace(/\s*\n\s*/g, ' '), ctx)));
+  return text.trim().split(/\n\s*\n/).slice(0, 200).map((para) => el('p', {}, renderInlineMarkdown(para.replace(/\s*\n\s*/g, ' '), ctx)));
 }

@@ -8,12 +8,15 @@ import { extractNotation } from '../code/extractNotation.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from './OpenApiDocument.js';
 import { findOperation } from './findOperation.js';
 import { resolveRef } from './resolveRef.js';
-import { renderDescription } from './renderDescription.js';
+import { renderDescription, renderInlineMarkdown } from './renderDescription.js';
+import { fieldAnchor } from '../components/componentAnchors.js';
 import { renderSchemaFields } from './renderSchemaFields.js';
 import { schemaTypeLabel } from './schemaTypeLabel.js';
 import { exampleFromSchema } from './exampleFromSchema.js';
 import { buildCurlExample } from './buildCurlExample.js';
 import { renderAuthRows, securityUses } from './securityHeaders.js';
+import { serverUrls } from './serverUrls.js';
+import { buildTryIt } from './buildTryIt.js';
 
 /** Extras for API pages; pass the site's highlighter so examples look like every other code block. */
 export interface RenderOperationOptions {
@@ -27,18 +30,6 @@ function codeBlock(input: CodeBlockInput, ctx: RenderContext, opts: RenderOperat
   if (opts.highlight) return opts.highlight(input, ctx);
   const { code, marks } = extractNotation(input.value);
   return buildCodeFigure({ lines: code.split('\n').map((l) => (l ? [l] : [])), lang: input.lang, meta: parseCodeMeta(input.meta), marks, isDiff: false, ctx });
-}
-
-/** The first server URL with its variables filled by their defaults. */
-function serverUrl(doc: OpenApiDocument, op: JsonObject, pathItem: JsonObject): string {
-  const servers = [op.servers, pathItem.servers, doc.spec.servers].find((s) => Array.isArray(s) && s.length > 0) as Json[] | undefined;
-  const server = servers?.find(isObject);
-  if (!server || typeof server.url !== 'string') return '';
-  const vars = isObject(server.variables) ? server.variables : {};
-  return server.url.replace(/\{([^}]+)\}/g, (m, name: string) => {
-    const v = vars[name];
-    return isObject(v) && v.default !== undefined ? String(v.default) : m;
-  }).replace(/\/+$/, '');
 }
 
 /** Path-item and operation parameters merged (the operation's win), refs resolved. */
@@ -86,8 +77,10 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
   }
   const { operation: op, pathItem, httpMethod } = found;
   const isWebhook = found.method === 'webhook';
-  const base = isWebhook ? '' : serverUrl(doc, op, pathItem);
+  const servers = isWebhook ? [] : serverUrls(doc, op, pathItem);
+  const base = servers[0] ?? '';
   const out: ElementContent[] = [];
+  const side: ElementContent[] = [];
 
   out.push(el('div', { className: ['enclave-api-endpoint'] }, [
     el('span', { className: ['enclave-api-method', httpMethod] }, isWebhook ? `WEBHOOK ${httpMethod.toUpperCase()}` : httpMethod.toUpperCase()),
@@ -111,7 +104,8 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
         name: String(p.name), location: where, type: schemaTypeLabel(doc, schema),
         required: p.required === true || where === 'path', deprecated: p.deprecated === true,
         default: isObject(s) && s.default !== undefined ? asText(s.default) : undefined,
-        body, id: `parameter-${where}-${String(p.name)}`.replace(/[^\w-]/g, '-'),
+        // Named as the hosted product names them, so links to `#param-limit` keep working.
+        body, anchor: `param-${fieldAnchor({}, String(p.name)) ?? ''}`.replace(/-$/, ''),
       });
     });
     if (rows.length > 0) out.push(section(`${where}-parameters`, title, rows));
@@ -124,7 +118,7 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
     out.push(section('body', 'Body', [
       el('p', { className: ['enclave-api-media'] }, [el('code', {}, mediaType), requestBody.required === true ? ' · required' : '']),
       ...renderDescription(requestBody.description, ctx),
-      ...renderSchemaFields(doc, media.schema, { mode: 'request', ctx, depth: 0, seen: [] }),
+      ...renderSchemaFields(doc, media.schema, { mode: 'request', ctx, depth: 0, seen: [], anchor: 'body' }),
     ]));
   }
 
@@ -137,9 +131,9 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
     const picked = pickMedia(r.content);
     const klass = `s${status[0]}`;
     responseParts.push(el('div', { className: ['enclave-api-response'], dataStatus: status }, [
-      el('h3', { id: `response-${status}`.replace(/[^\w-]/g, '-') }, [el('span', { className: ['enclave-api-status', klass] }, status), ' ', typeof r.description === 'string' ? r.description.split('\n')[0] : '']),
+      el('h3', { id: `response-${status}`.replace(/[^\w-]/g, '-') }, [el('span', { className: ['enclave-api-status', klass] }, status), ' ', ...(typeof r.description === 'string' ? renderInlineMarkdown(r.description.trim().split('\n')[0], ctx) : [])]),
       picked ? el('p', { className: ['enclave-api-media'] }, el('code', {}, picked[0])) : null,
-      ...(picked ? renderSchemaFields(doc, picked[1].schema, { mode: 'response', ctx, depth: 0, seen: [] }) : []),
+      ...(picked ? renderSchemaFields(doc, picked[1].schema, { mode: 'response', ctx, depth: 0, seen: [], anchor: 'response' }) : []),
     ]));
     if (picked) {
       const named = mediaExamples(doc, picked[1]);
@@ -172,12 +166,25 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
       samples.push(codeBlock({ lang, meta: typeof sample.label === 'string' ? sample.label : lang, value: sample.source }, ctx, opts));
     }
     const request = exampleRenderer('request')({}, samples, ctx);
-    out.push(...(Array.isArray(request) ? request : [request]));
+    side.push(buildTryIt({
+      method: httpMethod, path: found.path, servers, auth,
+      params: params.flatMap((p) => (p.in === 'path' || p.in === 'query' || p.in === 'header'
+        ? [{ name: String(p.name), in: p.in, required: p.required === true || p.in === 'path', example: typeof p.example === 'string' || typeof p.example === 'number' ? String(p.example) : undefined }]
+        : [])),
+      body: reqMedia ? { mediaType: reqMedia[0], example: reqExample === undefined ? '' : asText(reqExample) } : undefined,
+    }, ctx));
+    side.push(...(Array.isArray(request) ? request : [request]));
   }
   if (responseExamples.length > 0) {
     const response = exampleRenderer('response')({}, responseExamples, ctx);
-    out.push(...(Array.isArray(response) ? response : [response]));
+    side.push(...(Array.isArray(response) ? response : [response]));
   }
   ctx.assets.use('openapi');
-  return [el('div', { className: ['enclave-api'], dataEnclaveApi: '', dataMethod: found.method, dataPath: found.path }, out)];
+  // The method + URL bar spans the page; the examples form a right-hand column on wide screens.
+  const [endpoint, ...body] = out;
+  return [el('div', { className: ['enclave-api'], dataEnclaveApi: '', dataMethod: found.method, dataPath: found.path }, [
+    endpoint,
+    el('div', { className: ['enclave-api-body'] }, body),
+    side.length > 0 ? el('div', { className: ['enclave-api-examples'] }, side) : null,
+  ])];
 }

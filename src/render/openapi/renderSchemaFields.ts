@@ -6,6 +6,7 @@ import { isObject, type Json, type JsonObject, type OpenApiDocument } from './Op
 import { mergeSchema } from './mergeSchema.js';
 import { schemaTypeLabel } from './schemaTypeLabel.js';
 import { renderDescription } from './renderDescription.js';
+import { fieldAnchor } from '../components/componentAnchors.js';
 
 /** Nesting deeper than this is cut off (real specs rarely go past 5; recursion is caught separately). */
 const MAX_DEPTH = 8;
@@ -19,6 +20,8 @@ export interface SchemaView {
   depth: number;
   /** Refs of the schemas we are inside, to stop at recursion. */
   seen: string[];
+  /** Anchor of the enclosing field (`body`, `response`, `body-user`): a property's is this plus its name. */
+  anchor?: string;
 }
 
 const show = (v: Json | undefined): string => (typeof v === 'string' ? v : JSON.stringify(v));
@@ -48,8 +51,9 @@ function propertyRow(doc: OpenApiDocument, name: string, node: Json, required: b
   // An array of the schema we're inside (e.g. `friends: Pet[]` in Pet) is recursive too.
   const itemRefs = s.items !== undefined ? mergeSchema(doc, s.items).refs : [];
   const recursive = [...merged.refs, ...itemRefs].some((r) => view.seen.includes(r));
+  const anchor = view.anchor ? `${view.anchor}-${fieldAnchor({}, name) ?? ''}`.replace(/-$/, '') : undefined;
   if (!recursive && view.depth < MAX_DEPTH && hasChildren(doc, s)) {
-    const inner = renderSchemaFields(doc, node, { ...view, depth: view.depth + 1, seen: [...view.seen, ...merged.refs] });
+    const inner = renderSchemaFields(doc, node, { ...view, depth: view.depth + 1, seen: [...view.seen, ...merged.refs], anchor });
     if (inner.length > 0) {
       const nested = Expandable({ title: 'child attributes' }, inner, view.ctx);
       body.push(...(Array.isArray(nested) ? nested : [nested]));
@@ -62,6 +66,7 @@ function propertyRow(doc: OpenApiDocument, name: string, node: Json, required: b
     deprecated: s.deprecated === true,
     default: s.default === undefined ? undefined : show(s.default),
     body,
+    anchor,
   });
 }
 

@@ -11,6 +11,8 @@ export interface ContentSummary {
   ids: Set<string>;
   /** Headings h2–h4 text, for search ranking. */
   headings: string[];
+  /** For each of `headings`: its id and where its section starts in `text` (-1 past the cap), so search can link to the section. */
+  sections: [id: string, offset: number][];
   /** Plain text of the body (code excluded), capped, for search. */
   text: string;
 }
@@ -31,7 +33,8 @@ const MAX_SEARCH_TEXT = 4000;
  */
 export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
   const slugger = new GithubSlugger();
-  const summary: ContentSummary = { toc: [], ids: new Set(), headings: [], text: '' };
+  const summary: ContentSummary = { toc: [], ids: new Set(), headings: [], sections: [], text: '' };
+  const sectionIds: string[] = [];
   const textParts: string[] = [];
   let textLength = 0;
   const headings: Element[] = [];
@@ -77,7 +80,8 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
       }
       if (HEADING.test(child.tagName)) headings.push(child);
       if (child.properties.dataEnclaveAnchor !== undefined) anchored.push(child);
-      visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined);
+      // The API playground's form labels are controls, not content to search or copy.
+      visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined || child.properties.dataEnclaveTry !== undefined);
     }
   };
   visit(root, false);
@@ -92,7 +96,10 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
       summary.ids.add(id);
     }
     const depth = Number(h.tagName[1]);
-    if (depth >= 2 && depth <= 4) summary.headings.push(text);
+    if (depth >= 2 && depth <= 4) {
+      summary.headings.push(text);
+      sectionIds.push(id);
+    }
     if (depth === 2 || depth === 3) summary.toc.push({ depth, id, text });
     if (depth >= 2) {
       h.children.push({
@@ -112,6 +119,13 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
     summary.ids.add(id);
   }
   summary.text = textParts.join(' ').replace(/\s+/g, ' ').trim().slice(0, MAX_SEARCH_TEXT);
+  // Headings are in the text in document order: find each after the previous one.
+  let from = 0;
+  summary.sections = summary.headings.map((heading, i) => {
+    const at = summary.text.indexOf(heading.replace(/\s+/g, ' '), from);
+    if (at >= 0) from = at + 1;
+    return [sectionIds[i], at];
+  });
   return summary;
 }
 

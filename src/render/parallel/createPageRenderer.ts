@@ -104,7 +104,7 @@ export async function createPageRenderer(options: {
       manifest: { path: page.path, title: content.title, file },
       indexed: indexed
         ? {
-            search: [page.path, content.title, content.summary.headings, content.description ?? '', content.summary.text],
+            search: [page.path, content.title, content.summary.headings, content.description ?? '', content.summary.text, content.summary.sections, shell.scope(page.path)],
             llms: { path: page.path, title: content.title, description: content.description, section: site.nav.locations.get(page.path)?.groups[0] },
           }
         : undefined,

@@ -1,6 +1,10 @@
 /** The shape of `_enclave/report.json` (SPEC section 4, "The bundle"). */
 export interface BuildReport {
-  pages: { expected: number; rendered: number; failed: { path: string; reason: string }[] };
+  /** `expected` counts what the navigation declares (plus published pages outside it), so pages
+   *  lost to a missing input keep `rendered` below it; `missing` counts those lost entries. */
+  pages: { expected: number; rendered: number; missing: number; failed: { path: string; reason: string }[] };
+  /** Inputs the navigation needs that the source lacks, with the nav entries lost to each. */
+  missingInputs: { input: string; reason: string; pages: string[] }[];
   brokenLinks: { page: string; href: string; reason: string }[];
   missingImages: { page: string; src: string }[];
   unknownComponents: Record<string, number>;

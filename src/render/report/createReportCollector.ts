@@ -6,6 +6,8 @@ export interface BuildReportCollector extends ReportCollector {
   pageRendered(): void;
   pageFailed(path: string, reason: string): void;
   setExpected(n: number): void;
+  /** Records what the navigation declares but the source can't provide (counted into `expected`). */
+  missingInput(input: string, reason: string, pages: string[]): void;
   /** Count of pages that fell back somewhere (unknown component, unevaluable expression). */
   warningCount(): number;
   /** Adds the page-level findings another collector made (a worker thread's share). */
@@ -19,8 +21,8 @@ const MAX_ENTRIES = 20_000;
 /** Creates an empty collector; duplicate entries (same page + target) are recorded once. */
 export function createReportCollector(): BuildReportCollector {
   const report: BuildReport = {
-    pages: { expected: 0, rendered: 0, failed: [] },
-    brokenLinks: [], missingImages: [], unknownComponents: {}, externalUrls: [], warnings: [],
+    pages: { expected: 0, rendered: 0, missing: 0, failed: [] },
+    missingInputs: [], brokenLinks: [], missingImages: [], unknownComponents: {}, externalUrls: [], warnings: [],
   };
   const seen = new Set<string>();
   const once = (key: string): boolean => {
@@ -55,6 +57,10 @@ export function createReportCollector(): BuildReportCollector {
     },
     setExpected(n) {
       report.pages.expected = n;
+    },
+    missingInput(input, reason, pages) {
+      report.missingInputs.push({ input, reason, pages });
+      report.pages.missing += pages.length;
     },
     warningCount() {
       return report.warnings.length;

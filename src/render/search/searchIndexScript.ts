@@ -1,5 +1,9 @@
-/** One searchable page: path, title, headings, description, body text. */
-export type SearchEntry = [path: string, title: string, headings: string[], description: string, text: string];
+/**
+ * One searchable page: path, title, headings, description, body text, then each heading's
+ * `[id, offset in text]` (results link to the section that matched) and the page's scope
+ * (`language:fr|version:v2`, '' for none: search stays within the reader's scope by default).
+ */
+export type SearchEntry = [path: string, title: string, headings: string[], description: string, text: string, sections: [string, number][], scope: string];
 
 /**
  * The search index is a classic script that assigns a global: it loads with a plain `<script>`

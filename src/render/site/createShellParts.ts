@@ -8,12 +8,18 @@ import { renderPageShell, type ShellPage, type ShellSite } from '../theme/render
 import { divisionHref, renderSidebarTemplate, ROOT_MARK, sidebarForPage, type SidebarTemplate } from '../theme/renderSidebar.js';
 import type { ThemeAssets } from '../theme/prepareThemeAssets.js';
 import type { LoadedSite } from './loadSite.js';
+import { languageTag } from '../config/languageName.js';
+import { findIconSvg } from '../icons/findIconSvg.js';
+import { hastToHtml } from '../page/hastToHtml.js';
+import { cloneHast } from '../page/cloneHast.js';
 
 /** The theme pieces shared by all pages of one export, with per-division caches. */
 export interface ShellParts {
   site: ShellSite;
   label(path: string): string;
   rootPrefix(path: string): string;
+  /** The language/version/product a page belongs to (`language:fr|version:v2`), '' for none. */
+  scope(path: string): string;
   page(page: SitePage, content: RenderedContent, contentHtml: string, extra: { styles: string[]; scripts: string[] }): ShellPage;
   errorPage(page: SitePage, title: string, reason: string): string;
   notFoundPage(): string;
@@ -59,8 +65,27 @@ export function createShellParts(
     return fm?.sidebarTitle ?? fm?.title ?? titleFromPath(path);
   };
   const hidden = (path: string) => frontmatter.get(path)?.hidden === true || !selected.has(path);
+  const iconHtml = new Map<string, string>();
+  /** A navigation icon from a name in the site's icon set; image paths and unknown names show none there. */
+  const iconNamed = (raw: string | undefined): string => {
+    const name = raw?.trim();
+    if (!name) return '';
+    let html = iconHtml.get(name);
+    if (html === undefined) {
+      const found = findIconSvg(name, config.iconLibrary);
+      if (found) {
+        const svg = cloneHast(found.svg);
+        const { className: _c, width: _w, height: _h, xmlns: _x, ...drawing } = svg.properties;
+        svg.properties = { ...drawing, className: ['enclave-nav-icon'], ariaHidden: 'true', focusable: 'false' };
+        html = hastToHtml(svg);
+      } else html = '';
+      iconHtml.set(name, html);
+    }
+    return html;
+  };
+  const icon = (path: string) => iconNamed(frontmatter.get(path)?.icon);
   const labels = {
-    label, hidden,
+    label, hidden, icon, iconNamed,
     method: (path: string) => {
       const s = nav.pages.get(path)?.source;
       if (s?.kind === 'operation') return s.method;
@@ -91,38 +116,63 @@ export function createShellParts(
     }
     return t;
   };
-  const topTabs = nav.root.divisions.filter((d) => d.kind === 'tab' && !d.hidden);
-  const tabsCache = new Map<NavDivision | undefined, string>();
-  const tabsFor = (active: NavDivision | undefined) => {
-    let html = tabsCache.get(active);
+  /** The tab bar for a page: the tabs beside the page's tab, wherever in the nav they sit (under a language, version, …). */
+  const tabsCache = new Map<NavDivision, Map<NavDivision | undefined, string>>();
+  const tabsFor = (chain: NavDivision[]) => {
+    const at = chain.findIndex((d) => d.kind === 'tab');
+    const parent = at > 0 ? chain[at - 1] : at === 0 || chain.length === 0 ? nav.root : chain[chain.length - 1];
+    const active = at >= 0 ? (chain[at + 1]?.kind === 'menu' ? chain[at + 1] : chain[at]) : undefined;
+    const byActive = tabsCache.get(parent) ?? new Map<NavDivision | undefined, string>();
+    tabsCache.set(parent, byActive);
+    let html = byActive.get(active);
     if (html === undefined) {
-      const items = topTabs.map((t) => {
+      const tabs = parent.divisions.filter((d) => d.kind === 'tab' && !d.hidden);
+      const items = tabs.map((t) => {
+        const menu = t.divisions.filter((d) => d.kind === 'menu' && !d.hidden);
+        if (menu.length > 0) return tabMenuHtml(t, menu, active);
         const href = divisionHref(t);
         return href ? `<li><a href="${href}"${t === active ? ' aria-current="true"' : ''}>${escapeHtml(t.label)}</a></li>` : '';
       }).join('');
-      html = topTabs.length > 1 || (topTabs.length === 1 && topTabs[0].href) ? `<nav class="enclave-tabs" aria-label="Sections"><ul>${items}</ul></nav>` : '';
-      tabsCache.set(active, html);
+      const show = tabs.length > 1 || (tabs.length === 1 && (!!tabs[0].href || tabs[0].divisions.some((d) => d.kind === 'menu')));
+      html = show ? `<nav class="enclave-tabs" aria-label="Sections"><ul>${items}</ul></nav>` : '';
+      byActive.set(active, html);
     }
     return html;
   };
 
-  const sequence = nav.order.filter((p) => selected.has(p) && !frontmatter.get(p)?.hidden);
-  const position = new Map(sequence.map((p, i) => [p, i]));
+  // Prev/next stay within the reader's language, version and product.
+  const scopeOf = (path: string): string => (nav.locations.get(path)?.divisions ?? [])
+    .filter((d) => SCOPE_KINDS.has(d.kind))
+    .map((d) => `${d.kind}:${d.code ?? d.label}`).join('|');
+  const sequences = new Map<string, string[]>();
+  const position = new Map<string, number>();
+  for (const p of nav.order) {
+    if (!selected.has(p) || frontmatter.get(p)?.hidden) continue;
+    const scope = scopeOf(p);
+    const list = sequences.get(scope) ?? [];
+    sequences.set(scope, list);
+    position.set(p, list.length);
+    list.push(p);
+  }
   const rootPrefix = (path: string) => '../'.repeat(path.split('/').length - 1);
 
   const chrome = (path: string, prefix: string) => {
     const loc = nav.locations.get(path);
     const chain = loc?.divisions ?? fallbackChain;
-    const activeTab = chain.find((d) => d.kind === 'tab');
+    const language = chain.find((d) => d.kind === 'language');
     return {
-      tabsHtml: tabsFor(activeTab),
+      tabsHtml: tabsFor(chain),
       sidebarHtml: sidebarForPage(sidebarFor(chain), path, prefix),
-      breadcrumbs: [...chain.filter((d) => d.label).map((d) => d.label), ...(loc?.groups ?? [])].filter(Boolean),
+      // Languages, versions and products are in the switchers, not the breadcrumb.
+      breadcrumbs: [...chain.filter((d) => d.label && !SCOPE_KINDS.has(d.kind)).map((d) => d.label), ...(loc?.groups ?? [])].filter(Boolean),
+      lang: language?.code ? languageTag(language.code) : undefined,
+      searchScope: scopeOf(path) || undefined,
     };
   };
 
   const page: ShellParts['page'] = (p, content, contentHtml, extra) => {
     const i = position.get(p.path);
+    const sequence = sequences.get(scopeOf(p.path)) ?? [];
     const neighbour = (j: number) => (j >= 0 && j < sequence.length ? { path: sequence[j], title: label(sequence[j]) } : undefined);
     const fm = content.frontmatter;
     return {
@@ -142,7 +192,7 @@ export function createShellParts(
   }, prefix);
 
   return {
-    site, label, rootPrefix, page,
+    site, label, rootPrefix, page, scope: scopeOf,
     errorPage: (p, title, reason) => simple(p.path, title,
       `<div class="enclave-error" role="alert"><p>This page could not be rendered.</p><p><code>${escapeHtml(reason)}</code></p></div>`, rootPrefix(p.path), canonicalUrl(opts.domain, p.path)),
     // Served at any depth, so relative links can't work: it uses root-absolute ones (works when the
@@ -150,4 +200,17 @@ export function createShellParts(
     notFoundPage: () => simple('404', 'Page not found', `<p>There is no page at this address. Use the search or go to the <a href="/">home page</a>.</p>`, '/', undefined, false),
     emptySite: () => simple('index', config.name, '<p>This site has no pages yet.</p>', ''),
   };
+}
+
+/** Division kinds that scope a reader's view: prev/next and search stay inside them. */
+const SCOPE_KINDS = new Set(['language', 'version', 'product']);
+
+/** A tab with a `menu`: a disclosure in the tab bar listing the menu's items. */
+function tabMenuHtml(tab: NavDivision, menu: NavDivision[], active: NavDivision | undefined): string {
+  const current = active === tab || menu.includes(active as NavDivision);
+  const items = menu.map((m) => {
+    const href = divisionHref(m);
+    return href ? `<li><a href="${href}"${m === active ? ' aria-current="true"' : ''}>${escapeHtml(m.label)}</a></li>` : '';
+  }).join('');
+  return `<li class="enclave-tab-menu"><details><summary${current ? ' aria-current="true"' : ''}>${escapeHtml(tab.label)}</summary><ul>${items}</ul></details></li>`;
 }

@@ -46,7 +46,7 @@ export async function loadSite(sourceDir: string, source: DocsSource, report: Re
   }
 
   const refs = [...new Set([...config.openapiRefs, ...inventory.openapiFiles, ...specHints])];
-  const openapi = refs.length ? await loadOpenApiDocuments(sourceDir, refs, report) : new Map<string, OpenApiDocument>();
+  const openapi = refs.length ? await loadOpenApiDocuments(sourceDir, refs, report, source.files) : new Map<string, OpenApiDocument>();
   const operations = new Map<string, OperationInfo[]>();
   for (const [key, doc] of openapi) operations.set(key, listOperations(doc));
   const nav = resolveNavigation(config, inventory.pages, { specs: () => [...operations.keys()], operations: (s) => operations.get(s) ?? [] }, warn);

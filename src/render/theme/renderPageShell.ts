@@ -32,6 +32,10 @@ export interface ShellPage {
   /** False on pages readers can't rate (the 404 page): no feedback control is mounted. */
   feedback?: boolean;
   mode?: string;
+  /** The page's language tag when the nav puts it under a language (else the site's). */
+  lang?: string;
+  /** The reader's language/version/product (see ShellParts.scope); search starts there. */
+  searchScope?: string;
   breadcrumbs: string[];
   tabsHtml: string;
   /** Already relative to the page (see sidebarForPage), unlike the other parts. */
@@ -63,7 +67,7 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
   const asset = (p: string) => `${R}${e(p)}`;
   const head = [
     '<!doctype html>',
-    `<html lang="${e(site.lang)}" data-theme-default="${site.appearance.default}"${site.appearance.strict ? ' data-theme-strict="true"' : ''}>`,
+    `<html lang="${e(page.lang ?? site.lang)}" data-theme-default="${site.appearance.default}"${site.appearance.strict ? ' data-theme-strict="true"' : ''}>`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
@@ -74,6 +78,7 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     `<meta name="generator" content="${e(site.generator)}">`,
     `<meta name="enclave-page" content="/${e(page.path === 'index' ? '' : page.path)}">`,
     `<meta property="og:title" content="${e(page.title)}">`,
+    page.searchScope ? `<meta name="enclave-search-scope" content="${e(page.searchScope)}">` : '',
     site.favicon ? `<link rel="icon" href="${site.favicon}">` : '',
     ...site.headScripts.map((s) => `<script src="${asset(s)}"></script>`),
     ...[...site.styles, ...page.styles].map((s) => `<link rel="stylesheet" href="${asset(s)}">`),
@@ -97,8 +102,9 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
   const afterSidebar = [
     '</nav>',
     '<main id="enclave-content" class="enclave-main" tabindex="-1">',
-    page.breadcrumbs.length ? `<nav class="enclave-breadcrumbs" aria-label="Breadcrumb"><ol>${page.breadcrumbs.map((b) => `<li>${e(b)}</li>`).join('')}</ol></nav>` : '',
-    `<header class="enclave-page-header"><h1>${e(page.title)}</h1>${page.description ? `<p class="enclave-description">${e(page.description)}</p>` : ''}</header>`,
+    page.breadcrumbs.length && page.mode !== 'custom' ? `<nav class="enclave-breadcrumbs" aria-label="Breadcrumb"><ol>${page.breadcrumbs.map((b) => `<li>${e(b)}</li>`).join('')}</ol></nav>` : '',
+    // Custom and frame pages bring their own top; a title block above it would be doubled.
+    page.mode === 'custom' || page.mode === 'frame' ? '' : `<header class="enclave-page-header"><h1>${e(page.title)}</h1>${page.description ? `<p class="enclave-description">${e(page.description)}</p>` : ''}</header>`,
     '<div class="enclave-content">',
   ].filter(Boolean).join('\n');
 

@@ -1,4 +1,4 @@
-import type { NavDivision, NavItem } from '../config/SiteConfig.js';
+import type { NavDivision, NavGroup, NavItem } from '../config/SiteConfig.js';
 import { escapeHtml } from './escapeHtml.js';
 
 /**
@@ -21,6 +21,10 @@ export interface PageLabels {
   hidden(path: string): boolean;
   /** HTTP method for API pages (shown as a badge). */
   method(path: string): string | undefined;
+  /** Inline SVG of the page's frontmatter `icon`, or '' (shown before the label). */
+  icon(path: string): string;
+  /** Inline SVG of a named icon (a group's `icon`), or ''. */
+  iconNamed(name: string | undefined): string;
 }
 
 /** A sidebar rendered once per navigation division and specialised cheaply per page. */
@@ -81,7 +85,8 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
   const out: string[] = [];
 
   chain.forEach((d, i) => {
-    if (d.kind === 'tab') return;
+    // Tabs and their menus are in the tab bar.
+    if (d.kind === 'tab' || d.kind === 'menu') return;
     const parent = i === 0 ? root : chain[i - 1];
     const siblings = parent.divisions.filter((s) => s.kind === d.kind && !s.hidden);
     if (siblings.length < 1) return;
@@ -99,11 +104,15 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
     out.push(`<ul class="enclave-sidebar-links">${globalLinks.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></li>`).join('')}</ul>`);
   }
 
-  const pageLink = (path: string) => {
+  /** A page's sidebar link; a group's root page is labelled with the group's name (`title`). */
+  const pageLink = (path: string, title?: string) => {
     const method = labels.method(path);
     const badge = method ? `<span class="enclave-method" data-method="${escapeHtml(method)}">${escapeHtml(method === 'DELETE' ? 'DEL' : method)}</span>` : '';
-    return `<a href="${ROOT_MARK}${escapeHtml(path)}.html"${PAGE_MARK}>${badge}${escapeHtml(labels.label(path))}</a>`;
+    return `<a href="${ROOT_MARK}${escapeHtml(path)}.html"${PAGE_MARK}>${badge}${labels.icon(path)}${escapeHtml(title ?? labels.label(path))}</a>`;
   };
+  /** A collapsible group row: one line (the root page's link under the group's name, or the name) with its chevron. */
+  const groupRow = (item: NavGroup, id: number, inner: string) =>
+    `<details data-gid="${id}"${item.expanded ? ' open' : ''}${item.root ? ' class="enclave-root-group"' : ''}><summary>${item.root ? pageLink(item.root, item.title || undefined) : `${labels.iconNamed(item.icon)}${escapeHtml(item.title)}`}</summary><ul>${inner}</ul></details>`;
 
   const renderItems = (items: NavItem[], ancestors: number[]): string => items.map((item) => {
     if (item.kind === 'page') {
@@ -116,9 +125,8 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
     const id = ++nextGroup;
     const inner = renderItems(item.items, [...ancestors, id]);
     if (item.root && !groupsOfPage.has(item.root)) groupsOfPage.set(item.root, [...ancestors, id]);
-    const summary = item.root ? pageLink(item.root) : escapeHtml(item.title);
     if (!inner && !item.root) return '';
-    return `<li><details data-gid="${id}"${item.expanded ? ' open' : ''}><summary>${summary}</summary><ul>${inner}</ul></details></li>`;
+    return `<li>${groupRow(item, id, inner)}</li>`;
   }).join('');
 
   const deepest = chain.length ? chain[chain.length - 1] : root;
@@ -133,11 +141,18 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
     }
     flush();
     if (item.hidden) continue;
+    if (item.root) {
+      // A top-level group with its own page is a row that opens, as nested groups are.
+      const id = ++nextGroup;
+      const inner = renderItems(item.items, [id]);
+      if (!groupsOfPage.has(item.root)) groupsOfPage.set(item.root, [id]);
+      out.push(`<ul class="enclave-group"><li>${groupRow(item, id, inner)}</li></ul>`);
+      continue;
+    }
     const body = renderItems(item.items, []);
-    if (!body && !item.root) continue;
+    if (!body) continue;
     const gid = `enclave-g-${++nextGroup}`;
-    const title = item.title ? `<p class="enclave-group-title" id="${gid}">${item.root ? pageLink(item.root) : escapeHtml(item.title)}</p>` : '';
-    if (item.root && !groupsOfPage.has(item.root)) groupsOfPage.set(item.root, []);
+    const title = item.title ? `<p class="enclave-group-title" id="${gid}">${labels.iconNamed(item.icon)}${escapeHtml(item.title)}</p>` : '';
     out.push(`<section class="enclave-group"${item.title ? ` aria-labelledby="${gid}"` : ''}>${title}<ul>${body}</ul></section>`);
   }
   flush();

@@ -58,7 +58,7 @@ test('POST /plants: endpoint, auth, allOf-merged body, responses and highlighted
 test('DELETE /plants/{id} shows a required path parameter; GET shows the query parameter; a webhook has no cURL', async (t) => {
   const { doc } = await starterDoc();
   const del = toHtml(renderOperation(doc, 'delete', '/plants/{id}', fakeRenderContext()) as never);
-  t.regex(del, /<h2 id="path-parameters">Path Parameters<\/h2><div class="enclave-field" id="parameter-path-id"><div class="enclave-field-head"><code class="enclave-field-name">id<\/code><span class="enclave-field-tag enclave-field-type">integer&#x3C;int64><\/span><span class="enclave-field-tag enclave-field-location">path<\/span><span class="enclave-field-tag enclave-field-required">required/);
+  t.regex(del, /<h2 id="path-parameters">Path Parameters<\/h2><div class="enclave-field" data-enclave-anchor="param-id"><div class="enclave-field-head"><code class="enclave-field-name">id<\/code><span class="enclave-field-tag enclave-field-type">integer&#x3C;int64><\/span><span class="enclave-field-tag enclave-field-location">path<\/span><span class="enclave-field-tag enclave-field-required">required/);
   t.regex(del, /curl --request DELETE/);
   const get = toHtml(renderOperation(doc, 'get', '/plants', fakeRenderContext()) as never);
   t.regex(get, /<h2 id="query-parameters">Query Parameters<\/h2>[\s\S]*<code class="enclave-field-name">limit<\/code>/);

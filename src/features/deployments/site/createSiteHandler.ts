@@ -202,7 +202,7 @@ async function sendFromDisk(request: SiteRequest, version: SiteVersion, variant:
 
 /** The headers of `file` answered through `variant` with `status`, built once and reused for every such answer. */
 function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 304 | 404, extra: string[]): string[] {
-  const headers = ['Cache-Control', status === 404 ? 'no-cache' : file.cacheControl, 'Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes))];
+  const headers = ['Cache-Control', status === 404 ? 'no-cache' : file.cacheControl, 'Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes, { apiPlayground: file.apiPlayground }))];
   if (file.br || file.gzip) headers.push('Vary', 'Accept-Encoding');
   if (status !== 404) headers.push('ETag', variant.etag);
   if (status !== 304) {

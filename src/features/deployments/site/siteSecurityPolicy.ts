@@ -3,8 +3,13 @@
  * and fonts also as `data:` URLs, inline style attributes (syntax highlighting and math emit
  * them), feedback posts to the same origin, and nothing from anywhere else. Inline scripts run
  * only when their hash was recorded for that page at activation.
+ *
+ * The one exception is `apiPlayground` pages (API pages with a "Try it" form): the reader types
+ * the API server's URL there, so no list could name it in advance, and those pages alone may
+ * connect to any http(s) URL. Only the bundled playground script sends, and only on the reader's
+ * click to the URL they chose; every other page keeps `connect-src 'self'`.
  */
-export function siteSecurityPolicy(scriptHashes: readonly string[] = []): string {
+export function siteSecurityPolicy(scriptHashes: readonly string[] = [], opts: { apiPlayground?: boolean } = {}): string {
   const scripts = ["'self'", ...scriptHashes.map((h) => `'${h}'`)].join(' ');
   return [
     "default-src 'self'",
@@ -12,7 +17,7 @@ export function siteSecurityPolicy(scriptHashes: readonly string[] = []): string
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    opts.apiPlayground ? "connect-src 'self' http: https:" : "connect-src 'self'",
     "media-src 'self'",
     "frame-src 'self'",
     "worker-src 'self'",

@@ -42,7 +42,12 @@
   var current = doc.querySelector('.enclave-sidebar a[aria-current="page"]');
   if (current) {
     for (var el = current.parentElement; el; el = el.parentElement) if (el.tagName === 'DETAILS') el.open = true;
-    if (current.scrollIntoView && current.getBoundingClientRect().top > window.innerHeight) current.scrollIntoView({ block: 'center' });
+    // Scroll the sidebar alone: scrollIntoView would scroll the window too, and pages must open at the top.
+    var bar = doc.getElementById('enclave-sidebar');
+    if (bar && bar.scrollHeight > bar.clientHeight) {
+      var below = current.getBoundingClientRect().top - bar.getBoundingClientRect().top;
+      if (below > bar.clientHeight - 40) bar.scrollTop += below - bar.clientHeight / 2;
+    }
   }
 
   /* Table of contents: mark the section being read */
@@ -84,6 +89,36 @@
     doc.head.appendChild(s);
   }
 
+  /* Search stays within the reader's language, version and product unless they ask for everything. */
+  var scopeMeta = doc.querySelector('meta[name="enclave-search-scope"]');
+  var scope = (scopeMeta && scopeMeta.getAttribute('content')) || '';
+  var allScopes = false;
+  if (scope && input) {
+    var scopeLabel = doc.createElement('label');
+    scopeLabel.className = 'enclave-search-scope';
+    var scopeBox = doc.createElement('input');
+    scopeBox.type = 'checkbox';
+    scopeBox.id = 'enclave-search-all';
+    scopeLabel.appendChild(scopeBox);
+    scopeLabel.appendChild(doc.createTextNode(' Search all languages, versions and products'));
+    input.parentNode.insertBefore(scopeLabel, input.nextSibling);
+    scopeBox.addEventListener('change', function () { allScopes = scopeBox.checked; render(); input.focus(); });
+  }
+
+  /* The section a match is in: a heading that matches, else the heading before the first body match. */
+  function sectionOf(p, terms) {
+    var heads = p[2] || [], sections = p[5] || [];
+    for (var i = 0; i < heads.length; i++) {
+      var h = heads[i].toLowerCase();
+      for (var j = 0; j < terms.length; j++) if (h.indexOf(terms[j]) >= 0 && sections[i]) return { id: sections[i][0], title: heads[i] };
+    }
+    var body = (p[4] || '').toLowerCase(), at = -1;
+    for (var k = 0; k < terms.length; k++) { var a = body.indexOf(terms[k]); if (a >= 0 && (at < 0 || a < at)) at = a; }
+    var found = null;
+    if (at >= 0) for (var n = 0; n < sections.length; n++) if (sections[n] && sections[n][1] >= 0 && sections[n][1] <= at) found = { id: sections[n][0], title: heads[n] };
+    return found;
+  }
+
   function tokens(q) {
     return q.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(function (t) { return t.length > 0; });
   }
@@ -96,6 +131,7 @@
     var results = [];
     for (var i = 0; i < pages.length; i++) {
       var p = pages[i];
+      if (scope && !allScopes && p[6] && p[6] !== scope) continue;
       var title = p[1].toLowerCase(), heads = p[2].join('\n').toLowerCase(), desc = (p[3] || '').toLowerCase(), body = (p[4] || '').toLowerCase();
       var score = 0, all = true;
       for (var j = 0; j < terms.length; j++) {
@@ -110,7 +146,7 @@
       if (all) results.push({ page: p, score: score });
     }
     results.sort(function (a, b) { return b.score - a.score; });
-    return results.slice(0, 20).map(function (r) { return { path: r.page[0], title: r.page[1], snippet: snippet(r.page, terms) }; });
+    return results.slice(0, 20).map(function (r) { return { path: r.page[0], title: r.page[1], snippet: snippet(r.page, terms), section: sectionOf(r.page, terms) }; });
   }
 
   function snippet(p, terms) {
@@ -163,11 +199,17 @@
       li.setAttribute('role', 'option');
       li.setAttribute('aria-selected', 'false');
       var a = doc.createElement('a');
-      a.href = siteRoot + r.path + '.html';
+      a.href = siteRoot + r.path + '.html' + (r.section ? '#' + encodeURIComponent(r.section.id) : '');
       a.tabIndex = -1;
       var t = doc.createElement('span');
       t.className = 'enclave-result-title';
       highlight(t, r.title, terms);
+      if (r.section) {
+        var sec = doc.createElement('span');
+        sec.className = 'enclave-result-section';
+        highlight(sec, ' › ' + r.section.title, terms);
+        t.appendChild(sec);
+      }
       var s = doc.createElement('span');
       s.className = 'enclave-result-snippet';
       highlight(s, r.snippet, terms);
