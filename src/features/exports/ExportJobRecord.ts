@@ -8,7 +8,10 @@ export interface FailedPage {
 }
 
 /** What kind of problem a warning is; `other` covers the renderer's free-form warnings. */
-export type ExportWarningKind = 'brokenLink' | 'missingImage' | 'unknownComponent' | 'other';
+export const EXPORT_WARNING_KINDS = ['missingInput', 'brokenLink', 'missingImage', 'unknownComponent', 'other'] as const;
+
+/** One of EXPORT_WARNING_KINDS. */
+export type ExportWarningKind = (typeof EXPORT_WARNING_KINDS)[number];
 
 /** One warning of an export run; `page` is null for site-wide findings. */
 export interface ExportWarning {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_JOB_WARNINGS, type ExportJobRecord } from '../ExportJobRecord.js';
+import { EXPORT_WARNING_KINDS, MAX_JOB_WARNINGS, type ExportJobRecord } from '../ExportJobRecord.js';
 
 /** The public shape of an export job (SPEC section 4). */
 export const exportJobSchema = z.object({
@@ -17,7 +17,7 @@ export const exportJobSchema = z.object({
     .array(z.object({ path: z.string(), message: z.string() }))
     .describe('Pages that did not render (each got an error page); a bundle with failed pages is refused by deploy unless forced'),
   warnings: z
-    .array(z.object({ kind: z.enum(['brokenLink', 'missingImage', 'unknownComponent', 'other']), page: z.string().nullable(), message: z.string() }))
+    .array(z.object({ kind: z.enum(EXPORT_WARNING_KINDS), page: z.string().nullable(), message: z.string() }))
     .describe(`The first ${MAX_JOB_WARNINGS} warnings; the bundle's _enclave/report.json has them all`),
   warningCount: z.number().int().describe('Total number of warnings'),
 });
