@@ -7,7 +7,7 @@ import { SegmentAppender } from '../../platform/store/SegmentAppender.js';
 import { fsyncDirectory, writeFileDurably } from '../../platform/store/writeFileDurably.js';
 import { eventLine, parseEventLine, type AnalyticsEvent } from './AnalyticsEvent.js';
 import { DayRollup, type DayRollupJson } from './DayRollup.js';
-import { TextInterner } from './TextInterner.js';
+import { TextInterner } from '../../platform/TextInterner.js';
 
 /** One UTC day of one project: its events file, its counts, and what still waits to be written. */
 interface Day {

@@ -1,5 +1,5 @@
 import type { AnalyticsEvent } from './AnalyticsEvent.js';
-import type { TextInterner } from './TextInterner.js';
+import type { TextInterner } from '../../platform/TextInterner.js';
 
 /** Views of one page of one deployed version on one day. */
 export interface ViewRow {

@@ -2,6 +2,7 @@ import { BLOCK_ROWS, FacetBlockMasks } from './FacetBlockMasks.js';
 import { growableColumn, growColumn, type ColumnType } from './growableColumn.js';
 import { PathFacetCounts, type PathCounts, type SummarisedColumns } from './PathFacetCounts.js';
 import { facetHelpful, facetOf, facetSource, facetStatus, wantedFacets, withStatus } from './rowFacets.js';
+import { TextInterner } from '../../../platform/TextInterner.js';
 
 /** One entry as the index knows it: sort key, where its line is, and the fields filters need. */
 export interface IndexRow {
@@ -72,8 +73,7 @@ export class FeedbackIndex {
   private readonly counts = new PathFacetCounts();
   private readonly blocks = new FacetBlockMasks();
   /** Page paths are few and repeat a lot, so rows store a number into this table. */
-  private readonly pathTable: string[] = [];
-  private readonly pathIds = new Map<string, number>();
+  private readonly paths = new TextInterner();
 
   constructor(initialCapacity = 1024) {
     this.grow(initialCapacity);
@@ -86,18 +86,12 @@ export class FeedbackIndex {
 
   /** The number standing for `path` in rows (added on first use). */
   pathId(path: string): number {
-    let id = this.pathIds.get(path);
-    if (id === undefined) {
-      id = this.pathTable.length;
-      this.pathTable.push(path);
-      this.pathIds.set(path, id);
-    }
-    return id;
+    return this.paths.idOf(path);
   }
 
   /** The path a row's number stands for. */
   pathOf(id: number): string {
-    return this.pathTable[id];
+    return this.paths.textOf(id);
   }
 
   /** Appends without keeping order or summaries (bulk load); call `sort()` afterwards. */
@@ -270,7 +264,7 @@ export class FeedbackIndex {
 
   private summarise(): void {
     const cols = this.summarisedColumns();
-    this.counts.rebuild(cols, this.pathTable.length);
+    this.counts.rebuild(cols, this.paths.size);
     this.blocks.rebuild(cols);
     this.summarised = true;
   }
