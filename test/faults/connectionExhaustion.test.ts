@@ -44,7 +44,9 @@ test('one address holding 1,030 idle and unfinished sockets is capped per addres
   t.teardown(() => app.close());
   const { maxConnections, maxConnectionsPerAddress } = app.config.server;
   const held: Socket[] = [];
-  t.teardown(() => held.forEach((s) => s.destroy()));
+  t.teardown(() => {
+    for (const s of held) s.destroy();
+  });
   for (let i = 0; i < 1030; i++) {
     const socket = await openFrom('127.0.0.2', app.port);
     if (!socket) continue;
@@ -69,7 +71,9 @@ test('at the global cap idle keep-alive sockets are shed first, and probes still
   t.teardown(() => app.close());
   const slowBodies: Socket[] = [];
   const idle: Socket[] = [];
-  t.teardown(() => [...slowBodies, ...idle].forEach((s) => s.destroy()));
+  t.teardown(() => {
+    for (const s of [...slowBodies, ...idle]) s.destroy();
+  });
   // Eight addresses: 5 requests each whose bodies never finish (40 busy slots), then 9 idle
   // keep-alive sockets each, 112 sockets in all for 56 ordinary slots and 8 reserved ones.
   for (let a = 2; a <= 9; a++) {
@@ -118,7 +122,9 @@ test('a flood of new connections cannot shed a probe before its request arrives:
   });
   const port = (server.address() as AddressInfo).port;
   const sockets: Socket[] = [];
-  t.teardown(() => sockets.forEach((s) => s.destroy()));
+  t.teardown(() => {
+    for (const s of sockets) s.destroy();
+  });
   // Every ordinary slot (16 minus 2 reserved) holds a request in progress.
   for (let i = 0; i < 14; i++) {
     const socket = (await openFrom(`127.0.0.${2 + (i % 7)}`, port))!;

@@ -82,7 +82,7 @@ function parseDivision(node: Obj, kind: DivisionKind, label: string, refs: Set<s
   const openapi = openapiRefsOf(node.openapi);
   if (openapi) {
     division.openapi = openapi;
-    openapi.forEach((r) => refs.add(r));
+    for (const r of openapi) refs.add(r);
   }
   for (const dim of DIMENSIONS) {
     const list = node[dim.key];
@@ -114,7 +114,7 @@ export function parseItems(list: unknown[], refs: Set<string>, warn: (m: string)
       if (entry.trim()) items.push(parseNavEntry(entry));
     } else if (isObj(entry) && (typeof entry.group === 'string' || Array.isArray(entry.pages) || entry.openapi !== undefined)) {
       const openapi = openapiRefsOf(entry.openapi);
-      openapi?.forEach((r) => refs.add(r));
+      for (const r of openapi ?? []) refs.add(r);
       items.push({
         kind: 'group', title: String(entry.group ?? ''), icon: iconName(entry.icon), expanded: entry.expanded === true,
         hidden: entry.hidden === true, root: typeof entry.root === 'string' ? normalizePagePath(entry.root) : undefined,

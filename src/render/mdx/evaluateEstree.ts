@@ -111,9 +111,9 @@ export function evaluateExpression(node: ES.Node, scope: Scope, hooks: EvalHooks
         case '%': return a % b;
         case '===': return a === b;
         case '!==': return a !== b;
-        // eslint-disable-next-line eqeqeq
+        // biome-ignore lint/suspicious/noDoubleEquals: the page's own == is evaluated as JavaScript does
         case '==': return a == b;
-        // eslint-disable-next-line eqeqeq
+        // biome-ignore lint/suspicious/noDoubleEquals: likewise !=
         case '!=': return a != b;
         case '<': return a < b;
         case '>': return a > b;
@@ -152,7 +152,7 @@ export function callStaticFunction(fn: StaticFunction, args: unknown[], hooks: E
   if (++budget.depth > MAX_DEPTH) throw new Unevaluable('call depth exceeded');
   try {
     const local = new Map(fn.scope);
-    fn.params.forEach((p, i) => bindPattern(p, args[i], local, hooks, budget));
+    for (let i = 0; i < fn.params.length; i++) bindPattern(fn.params[i], args[i], local, hooks, budget);
     if (fn.body.type !== 'BlockStatement') return evaluateExpression(fn.body, local, hooks, budget);
     for (const stmt of fn.body.body) {
       if (stmt.type === 'ReturnStatement') return stmt.argument ? evaluateExpression(stmt.argument, local, hooks, budget) : undefined;

@@ -29,7 +29,7 @@ const VALUE_UNSAFE = /[\0"&'`]/g;
 const NAME_UNSAFE = /[\0\t\n\f\r "&'/<=>]/g;
 const COMMENT_UNSAFE = /^>|^->|<!--|-->|--!>|<!-$/g;
 
-const escape = (value: string, unsafe: RegExp): string => {
+const escapeUnsafe = (value: string, unsafe: RegExp): string => {
   unsafe.lastIndex = 0;
   return unsafe.test(value) ? value.replace(unsafe, hex) : value;
 };
@@ -41,7 +41,7 @@ function infoFor(schema: Schema, key: string): Info & { escapedName: string } {
   let info = bySchema.get(key);
   if (!info) {
     const found = find(schema, key);
-    info = Object.assign(Object.create(found) as Info, { escapedName: escape(found.attribute, NAME_UNSAFE) });
+    info = Object.assign(Object.create(found) as Info, { escapedName: escapeUnsafe(found.attribute, NAME_UNSAFE) });
     bySchema.set(key, info);
   }
   return info;
@@ -49,7 +49,7 @@ function infoFor(schema: Schema, key: string): Info & { escapedName: string } {
 
 /** An attribute value as the page serializer writes it between double quotes. */
 export function escapeAttributeValue(value: string): string {
-  return escape(value, VALUE_UNSAFE);
+  return escapeUnsafe(value, VALUE_UNSAFE);
 }
 
 function attribute(schema: Schema, key: string, raw: unknown): string {
@@ -113,7 +113,7 @@ function serialize(node: Nodes, parent: Parents | undefined, schema: Schema, out
       element(node, schema, out);
       return;
     case 'text':
-      out.push(parent?.type === 'element' && (parent.tagName === 'script' || parent.tagName === 'style') ? node.value : escape(node.value, TEXT_UNSAFE));
+      out.push(parent?.type === 'element' && (parent.tagName === 'script' || parent.tagName === 'style') ? node.value : escapeUnsafe(node.value, TEXT_UNSAFE));
       return;
     case 'raw':
       out.push(node.value);

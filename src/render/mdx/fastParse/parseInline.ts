@@ -86,7 +86,7 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
         let value = s.slice(i + n, end);
         if (!exactLineEnds && value.includes('\n')) bail('code span across a trimmed line end');
         // One space or line ending comes off each side when both sides have one and something else is inside.
-        if (/^[ \n][^]*[ \n]$/.test(value) && /[^ \n]/.test(value)) value = value.slice(1, -1);
+        if (/^[ \n][\s\S]*[ \n]$/.test(value) && /[^ \n]/.test(value)) value = value.slice(1, -1);
         push({ type: 'inlineCode', value }, end + n);
         break;
       }
@@ -195,8 +195,10 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
         push(literal.link, literal.end);
         break;
       }
-      case '~': bail('tilde');
-      case '$': bail('dollar');
+      case '~':
+        return bail('tilde');
+      case '$':
+        return bail('dollar');
       default:
         i++;
     }
