@@ -64,11 +64,17 @@ export async function startAppliance(options: { config: Config; logger: Logger; 
     }
     const adminUrl = admin && adminListen ? localUrl(adminListen.host, admin.port) : url;
     publicUrl ||= url;
-    // The CLI finds the admin API through the lock file, so it names the admin listener.
-    lock.advertise(adminUrl);
     const createdAdminKey = await createInitialAdminKey(config.dataDir, control, clock, boot.projectId);
     forgetInitialAdminKeyOnUse(config.dataDir, control);
-    const removeCliKey = issueLocalCliKey(control, config.dataDir, boot.projectId, clock);
+    // The CLI finds the admin API (its URL in the lock file, the local key beside it). On a full
+    // volume neither can be written: the site still serves, and the CLI works once space is freed.
+    let removeCliKey = () => {};
+    try {
+      lock.advertise(adminUrl);
+      removeCliKey = issueLocalCliKey(control, config.dataDir, boot.projectId, clock);
+    } catch (err) {
+      logger.warn({ err: (err as Error).message }, 'could not record the URL and local key the CLI uses to reach this server');
+    }
     for (const feature of features.all) await feature.start?.();
     // A full volume does not stop the start (nothing above writes unless it must): the site is
     // served and every write answers 507 until space is freed, with no restart needed.
