@@ -19,6 +19,7 @@ import type { BuildReport } from './report/BuildReport.js';
 import { createReportCollector } from './report/createReportCollector.js';
 import { searchEntryJson, searchIndexScript } from './search/searchIndexScript.js';
 import { createShellParts } from './site/createShellParts.js';
+import { buildUtilityCss } from './style/buildUtilityCss.js';
 import { loadSite } from './site/loadSite.js';
 import { readDocsSource } from './source/readDocsSource.js';
 import { copyFeatureFiles, prepareThemeAssets } from './theme/prepareThemeAssets.js';
@@ -72,7 +73,12 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   for (const rel of site.inventory.staticFiles) await out.copy(join(sourceDir, rel), rel);
   const fontUrl = (src: string) => (/^https?:/i.test(src) ? null : src.replace(/^\/+/, '../'));
   const theme = await prepareThemeAssets(out, config, fontUrl);
-  const searchIndexPath = `_assets/search-index.${contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`)}.js`;
+  const inputsHash = contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`);
+  const searchIndexPath = `_assets/search-index.${inputsHash}.js`;
+  // Named from the inputs, like the search index, because pages link it before the classes they
+  // use are known: it is written once the last page is rendered.
+  const utilitiesPath = `_assets/utilities.${inputsHash}.css`;
+  theme.styles.push(utilitiesPath);
   const shell = createShellParts(site, theme, searchIndexPath, opts);
   const languages = scanFenceLanguages(source.texts.values());
   const renderLocal = await createPageRenderer({ site, shell, report, sourceDir, cacheDir: opts.cacheDir, languages });
@@ -80,6 +86,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const ids = new Map<string, Set<string>>();
   const anchorChecks: AnchorCheck[] = [];
   const features = new Set<PageFeature>();
+  const classes = new Set<string>();
   /** What each page adds to the site-wide outputs built at the end, kept by position so they stay in nav order. */
   const results: (Kept | undefined)[] = new Array(selected.length);
   /** Page files on their way into the sink; a failed write fails the export once rendering stops. */
@@ -115,6 +122,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
       ids.set(path, new Set(result.ids));
       anchorChecks.push(...result.anchorChecks);
       for (const f of result.features) features.add(f);
+      for (const c of result.classes) classes.add(c);
       report.pageRendered();
       rendered++;
     }
@@ -149,6 +157,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // rather than leaving those holes in it.
   await assertSourceDir(sourceDir);
   for (const feature of features) await copyFeatureFiles(out, featureAssets(feature));
+  await out.write(utilitiesPath, (await buildUtilityCss(classes)).css || '/* no utility classes on these pages */\n');
   const finished = results.filter((r): r is Kept => r !== undefined);
   const manifestPages = finished.map((r) => r.manifest);
   const llmsPages: LlmsPage[] = finished.flatMap((r) => (r.llms ? [r.llms] : []));

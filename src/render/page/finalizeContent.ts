@@ -13,6 +13,8 @@ export interface ContentSummary {
   headings: string[];
   /** Plain text of the body (code excluded), capped, for search. */
   text: string;
+  /** Class names authored on the page (not the theme's `enclave-*` ones), for the utility stylesheet. */
+  classes: Set<string>;
 }
 
 const HEADING = /^h[1-6]$/;
@@ -21,6 +23,8 @@ const URL_ATTRS: Record<string, string[]> = {
   iframe: ['src'], embed: ['src'], object: ['data'], track: ['src'],
 };
 const SKIP_TEXT = new Set(['script', 'style', 'svg', 'pre', 'template', 'button']);
+/** Subtrees whose classes belong to generated markup (highlighted code, drawings), never to utilities. */
+const NO_UTILITIES = new Set(['svg', 'pre', 'math']);
 const MAX_SEARCH_TEXT = 4000;
 
 /**
@@ -31,7 +35,7 @@ const MAX_SEARCH_TEXT = 4000;
  */
 export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
   const slugger = new GithubSlugger();
-  const summary: ContentSummary = { toc: [], ids: new Set(), headings: [], text: '' };
+  const summary: ContentSummary = { toc: [], ids: new Set(), headings: [], text: '', classes: new Set() };
   const textParts: string[] = [];
   let textLength = 0;
   const headings: Element[] = [];
@@ -51,7 +55,17 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
   };
   collectIds(root);
 
-  const visit = (node: Root | Element, inCode: boolean) => {
+  const collectClasses = (el: Element): boolean => {
+    const names = el.properties.className;
+    if (!Array.isArray(names)) return true;
+    for (const n of names) {
+      if (typeof n !== 'string') continue;
+      if (n === 'katex' || n === 'katex-display') return false;
+      if (!n.startsWith('enclave-')) summary.classes.add(n);
+    }
+    return true;
+  };
+  const visit = (node: Root | Element, inCode: boolean, inGenerated = false) => {
     for (const child of node.children as RootContent[]) {
       if (child.type === 'text') {
         if (!inCode && textLength < MAX_SEARCH_TEXT) {
@@ -77,7 +91,8 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
       }
       if (HEADING.test(child.tagName)) headings.push(child);
       if (child.properties.dataEnclaveAnchor !== undefined) anchored.push(child);
-      visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined);
+      const generated = inGenerated || NO_UTILITIES.has(child.tagName) || !collectClasses(child);
+      visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined, generated);
     }
   };
   visit(root, false);

@@ -84,7 +84,7 @@ export async function createPageRenderer(options: {
       const reason = (err as Error).message?.split('\n')[0] || String(err);
       const title = shell.label(page.path);
       const file = pageFile(page.path);
-      return { position, files: [[file, shell.errorPage(page, title, reason)]], manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdown: null, features: [] };
+      return { position, files: [[file, shell.errorPage(page, title, reason)]], manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdown: null, features: [], classes: [] };
     }
     const { page, ctx, content } = rendered;
     const file = pageFile(page.path);
@@ -113,6 +113,7 @@ export async function createPageRenderer(options: {
       anchorChecks: ctx.anchorChecks,
       markdown: content.markdown,
       features: [...ctx.features],
+      classes: [...content.summary.classes],
     };
   };
 }
