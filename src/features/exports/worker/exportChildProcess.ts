@@ -47,7 +47,7 @@ const CLOSE_WAIT_MS = 3000;
 // was registered through its API instead (bin/enclave.js in a checkout), execArgv doesn't
 // show it, so the loader is named explicitly, by absolute URL so the cwd doesn't matter.
 const here = fileURLToPath(import.meta.url);
-const workerPath = fileURLToPath(new URL(`../../../jobs/exportWorker${extname(here)}`, import.meta.url));
+const workerPath = fileURLToPath(new URL(`./exportWorker${extname(here)}`, import.meta.url));
 const workerExecArgv = [
   ...process.execArgv,
   ...(extname(here) === '.ts' && !process.execArgv.some((arg) => arg.includes('tsx')) ? ['--import', import.meta.resolve('tsx')] : []),
