@@ -81,6 +81,10 @@ export function createApp(deps: AppDeps): EnclaveApp {
       return;
     }
     if (siteHandler && (siteHosts.size === 0 || siteHosts.has(host))) {
+      // Read by the bundle's feedback widget (a same-origin HEAD of its own page): it probes
+      // /_enclave/health only where this mark says Enclave serves the page, so on other static
+      // hosts nothing 404s and the console stays clean.
+      ctx.set('X-Enclave-Site', '1');
       await siteHandler(ctx, next);
       return;
     }
