@@ -18,6 +18,8 @@ import { renderPagesInParallel, workerCountFor } from './parallel/renderPagesInP
 import type { BuildReport } from './report/BuildReport.js';
 import { createReportCollector } from './report/createReportCollector.js';
 import { searchEntryJson, searchIndexScript } from './search/searchIndexScript.js';
+import { isRemoteUrl } from './offline/isRemoteUrl.js';
+import { takeRemoteOutOfCustomFiles } from './offline/takeRemoteOutOfCustomFiles.js';
 import { createShellParts } from './site/createShellParts.js';
 import { buildUtilityCss } from './style/buildUtilityCss.js';
 import { loadSite } from './site/loadSite.js';
@@ -40,6 +42,13 @@ export interface RenderSiteOptions {
   signal?: AbortSignal;
   /** Extra page-rendering threads (default 0); small sites ignore it, workers cost more than they save there. */
   threads?: number;
+  /**
+   * Keep what loads from other origins (remote images, frames, custom scripts that fetch
+   * third-party code, remote font imports in custom CSS). Default false: they are removed or
+   * replaced by local copies and listed in the report's `removedRemote`, so the bundle makes no
+   * request to another origin wherever it is opened.
+   */
+  keepRemoteAssets?: boolean;
 }
 
 /** Outcome of an export; details are in `report` (also written to `_enclave/report.json`). */
@@ -70,8 +79,16 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const { config, nav, selected, index } = site;
   report.setExpected(selected.length);
 
-  for (const rel of site.inventory.staticFiles) await out.copy(join(sourceDir, rel), rel);
-  const fontUrl = (src: string) => (/^https?:/i.test(src) ? null : src.replace(/^\/+/, '../'));
+  const keepRemote = opts.keepRemoteAssets ?? false;
+  const offline = keepRemote ? { rewritten: new Map<string, string>(), droppedScripts: [] } : await takeRemoteOutOfCustomFiles(sourceDir, site.inventory, report);
+  for (const rel of site.inventory.staticFiles) {
+    const rewritten = offline.rewritten.get(rel);
+    if (rewritten !== undefined) await out.write(rel, rewritten);
+    else if (!offline.droppedScripts.includes(rel)) await out.copy(join(sourceDir, rel), rel);
+  }
+  // A remote font in docs.json is left out (pages fall back to the bundled Inter) unless kept.
+  const fontUrl = (src: string) => (isRemoteUrl(src) ? (keepRemote ? src : null) : src.replace(/^\/+/, '../'));
+  if (!keepRemote) for (const f of config.fonts) if (f.source && isRemoteUrl(f.source)) report.removedRemote({ page: 'docs.json', kind: 'font', url: f.source, action: 'removed' });
   const theme = await prepareThemeAssets(out, config, fontUrl);
   const inputsHash = contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`);
   const searchIndexPath = `_assets/search-index.${inputsHash}.js`;
@@ -79,9 +96,10 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // use are known: it is written once the last page is rendered.
   const utilitiesPath = `_assets/utilities.${inputsHash}.css`;
   theme.styles.push(utilitiesPath);
-  const shell = createShellParts(site, theme, searchIndexPath, opts);
+  const { droppedScripts } = offline;
+  const shell = createShellParts(site, theme, searchIndexPath, { ...opts, droppedScripts });
   const languages = scanFenceLanguages(source.texts.values());
-  const renderLocal = await createPageRenderer({ site, shell, report, sourceDir, cacheDir: opts.cacheDir, languages });
+  const renderLocal = await createPageRenderer({ site, shell, report, sourceDir, cacheDir: opts.cacheDir, languages, keepRemote });
 
   const ids = new Map<string, Set<string>>();
   const anchorChecks: AnchorCheck[] = [];
@@ -134,7 +152,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     const parallel = await renderPagesInParallel({
       count: selected.length,
       workers: workerCountFor(selected.length, opts.threads ?? 0),
-      workerData: { sourceDir, source, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, feedbackEndpoint: opts.feedbackEndpoint, cacheDir: opts.cacheDir, theme, searchIndexPath, languages },
+      workerData: { sourceDir, source, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, feedbackEndpoint: opts.feedbackEndpoint, cacheDir: opts.cacheDir, theme, searchIndexPath, languages, keepRemote, droppedScripts },
       renderLocal,
       onResult,
       onWorkerFailure: (message) => report.warning(`a page-rendering thread stopped (${message}); its pages were rendered on the main thread`),

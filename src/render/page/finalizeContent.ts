@@ -1,6 +1,9 @@
 import GithubSlugger from 'github-slugger';
 import type { Element, Root, RootContent } from 'hast';
 import type { PageContext } from '../links/createPageContext.js';
+import { isRemoteUrl } from '../offline/isRemoteUrl.js';
+import { remotePlaceholder } from '../offline/remotePlaceholder.js';
+import type { RemovedRemote } from '../report/BuildReport.js';
 
 /** A heading shown in the table of contents. */
 export interface TocEntry { depth: number; id: string; text: string }
@@ -22,6 +25,7 @@ const URL_ATTRS: Record<string, string[]> = {
   a: ['href'], area: ['href'], img: ['src'], source: ['src'], video: ['src', 'poster'], audio: ['src'],
   iframe: ['src'], embed: ['src'], object: ['data'], track: ['src'],
 };
+const MEDIA_KIND: Record<string, RemovedRemote['kind']> = { img: 'image', iframe: 'frame', embed: 'frame', object: 'frame' };
 const SKIP_TEXT = new Set(['script', 'style', 'svg', 'pre', 'template', 'button']);
 /** Subtrees whose classes belong to generated markup (highlighted code, drawings), never to utilities. */
 const NO_UTILITIES = new Set(['svg', 'pre', 'math']);
@@ -66,7 +70,9 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
     return true;
   };
   const visit = (node: Root | Element, inCode: boolean, inGenerated = false) => {
-    for (const child of node.children as RootContent[]) {
+    const children = node.children as RootContent[];
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
       if (child.type === 'text') {
         if (!inCode && textLength < MAX_SEARCH_TEXT) {
           textParts.push(child.value);
@@ -82,12 +88,21 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
           if (typeof v !== 'string') continue;
           if (child.tagName === 'a' || child.tagName === 'area') {
             if (!ctx.emitted(v)) child.properties[attr] = ctx.href(v);
-          }
-          else if (child.tagName === 'iframe' || child.tagName === 'embed' || child.tagName === 'object') {
-            if (/^(?:https?:)?\/\//i.test(v)) ctx.report.externalUrl(ctx.pagePath, v);
-            else child.properties[attr] = ctx.assetUrl(v);
+          } else if (isRemoteUrl(v)) {
+            const kind = MEDIA_KIND[child.tagName] ?? 'media';
+            const replacement = ctx.offlineMedia(v, kind);
+            if (replacement !== null) child.properties[attr] = replacement;
+            else if (attr === 'poster') delete child.properties.poster;
+            else {
+              children[i] = remotePlaceholder(child, v, kind);
+              break;
+            }
           } else child.properties[attr] = ctx.assetUrl(v);
         }
+        if (children[i] !== child) continue;
+        // A remote `srcset` would load even when `src` is local: it goes unless the export keeps remote loads.
+        const srcSet = child.properties.srcSet;
+        if (typeof srcSet === 'string' && isRemoteUrl(srcSet) && ctx.offlineMedia(srcSet.trim().split(/\s+/)[0], 'image') === null) delete child.properties.srcSet;
       }
       if (HEADING.test(child.tagName)) headings.push(child);
       if (child.properties.dataEnclaveAnchor !== undefined) anchored.push(child);

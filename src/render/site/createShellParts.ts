@@ -23,7 +23,7 @@ export interface ShellParts {
 /** Builds the shell parts: site header/footer links made root-relative, sidebars cached per division, prev/next order. */
 export function createShellParts(
   loaded: LoadedSite, theme: ThemeAssets, searchIndex: string,
-  opts: { domain: string; generatorVersion: string; feedbackEndpoint?: string | null },
+  opts: { domain: string; generatorVersion: string; feedbackEndpoint?: string | null; droppedScripts?: readonly string[] },
 ): ShellParts {
   const { config, nav, frontmatter, index } = loaded;
   const selected = new Set(loaded.selected.map((p) => p.path));
@@ -46,7 +46,7 @@ export function createShellParts(
     appearance: config.appearance,
     styles: [...theme.styles, ...loaded.inventory.customCss],
     headScripts: theme.headScripts,
-    bodyScripts: [...theme.bodyScripts, ...loaded.inventory.customJs],
+    bodyScripts: [...theme.bodyScripts, ...loaded.inventory.customJs.filter((rel) => !opts.droppedScripts?.includes(rel))],
     themeScript: theme.themeScript,
     searchIndex,
     generator: `Enclave ${opts.generatorVersion}`,

@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import test from 'ava';
+import type { BuildReport } from '../../../src/render/report/BuildReport.js';
+import { renderFiles } from '../renderFixture.js';
+
+/** A site that reaches out the ways real sites do: remote images, an embed, web fonts, analytics. */
+export const REMOTE_SITE: Record<string, string> = {
+  'docs.json': JSON.stringify({
+    name: 'Remote', colors: { primary: '#0D9373' }, navigation: { pages: ['index', 'guides/media'] },
+    fonts: { family: 'Webby', source: 'https://fonts.example.net/webby.woff2', format: 'woff2' },
+  }),
+  'index.mdx': [
+    '---', 'title: Home', '---', '',
+    '![Architecture overview](https://cdn.example.net/img/architecture.png)', '',
+    '<img src="https://cdn.example.net/brand/logo-mark.svg" alt="Logo mark" />', '',
+    '<img src="/images/local-only.png" alt="Local" />', '',
+  ].join('\n'),
+  'guides/media.mdx': [
+    '---', 'title: Media', '---', '',
+    '<iframe src="https://video.example.net/embed/abc" title="Intro video"></iframe>', '',
+    '<img src="https://cdn.example.net/x.png" srcset="https://cdn.example.net/x@2x.png 2x" alt="Retina" />', '',
+  ].join('\n'),
+  'images/local-only.png': 'png',
+  'assets/logo-mark.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+  'style.css': "@import url('https://fonts.example.net/css2?family=Sans');\n@font-face{font-family:X;src:url(https://fonts.example.net/x.woff2) format('woff2')}\n.hero{background:url(\"https://cdn.example.net/bg.jpg\") center;color:red}\n",
+  'analytics.js': "(function(){var s=document.createElement('script');s.src='https://tags.example.net/gtag.js';document.head.appendChild(s);})();\n",
+  'local.js': "document.documentElement.dataset.local = 'yes';\n",
+};
+
+const readReport = async (out: string) => JSON.parse(await readFile(join(out, '_enclave/report.json'), 'utf8')) as BuildReport;
+
+test('remote images and frames become a visible placeholder with alt text and a link, or the source\'s own copy', async (t) => {
+  const { out } = await renderFiles(t, REMOTE_SITE);
+  const home = await readFile(join(out, 'index.html'), 'utf8');
+  t.regex(home, /<span class="enclave-remote" data-remote-kind="image"><span class="enclave-remote-alt">Architecture overview<\/span><span class="enclave-remote-note">Image not included in the offline copy<\/span><a class="enclave-remote-link" href="https:\/\/cdn\.example\.net\/img\/architecture\.png" rel="noreferrer noopener">Open the original<\/a><\/span>/);
+  // The source keeps a copy with the same file name: it is used instead of a placeholder.
+  t.regex(home, /<img src="assets\/logo-mark\.svg" alt="Logo mark">/);
+  const media = await readFile(join(out, 'guides/media.html'), 'utf8');
+  t.regex(media, /data-remote-kind="frame"><span class="enclave-remote-alt">Intro video<\/span>/);
+  t.false(/<iframe/.test(media));
+  t.false(media.includes('x@2x.png'));
+  for (const html of [home, media]) t.deepEqual(html.match(/<(?:img|iframe|script|link rel="stylesheet"|source|video|audio)\b[^>]*(?:src|srcset|href)="(?:https?:)?\/\/[^"]*"/g), null);
+  const report = await readReport(out);
+  t.deepEqual(report.removedRemote.filter((r) => !r.page.includes('.')).map((r) => [r.page, r.kind, r.action, r.url]).sort(), [
+    ['guides/media', 'frame', 'placeholder', 'https://video.example.net/embed/abc'],
+    ['guides/media', 'image', 'placeholder', 'https://cdn.example.net/x.png'],
+    ['index', 'image', 'local copy', 'https://cdn.example.net/brand/logo-mark.svg'],
+    ['index', 'image', 'placeholder', 'https://cdn.example.net/img/architecture.png'],
+  ].sort());
+  t.is(report.removedRemote.find((r) => r.action === 'local copy')?.local, 'assets/logo-mark.svg');
+});
+
+test('custom CSS loses its remote @import and url()s, a custom script that loads third-party code is left out, and docs.json\'s remote font is dropped', async (t) => {
+  const { out } = await renderFiles(t, REMOTE_SITE);
+  const css = await readFile(join(out, 'style.css'), 'utf8');
+  t.false(/url\(\s*['"]?(?:https?:)?\/\//.test(css));
+  t.false(/@import\s+url/.test(css));
+  t.true(css.includes('.hero{background:none center;color:red}'), 'the rest of the rule stays');
+  t.false(existsSync(join(out, 'analytics.js')));
+  const home = await readFile(join(out, 'index.html'), 'utf8');
+  t.false(home.includes('analytics.js'));
+  t.true(home.includes('<script src="local.js"></script>'));
+  const siteCss = (await readFile(join(out, home.match(/href="(_assets\/site\.[0-9a-f]+\.css)"/)![1]), 'utf8'));
+  t.false(siteCss.includes('fonts.example.net'));
+  const report = await readReport(out);
+  const removed = (page: string) => report.removedRemote.filter((r) => r.page === page).map((r) => `${r.kind} ${r.url} ${r.action}`).sort();
+  t.deepEqual(removed('style.css'), [
+    'font https://fonts.example.net/css2?family=Sans removed',
+    'font https://fonts.example.net/x.woff2 removed',
+    'image https://cdn.example.net/bg.jpg removed',
+  ]);
+  t.deepEqual(removed('analytics.js'), ['script https://tags.example.net/gtag.js removed']);
+  t.deepEqual(removed('docs.json'), ['font https://fonts.example.net/webby.woff2 removed']);
+});
+
+test('keepRemoteAssets leaves remote loads as the author wrote them (and removes nothing)', async (t) => {
+  const { out } = await renderFiles(t, REMOTE_SITE, { keepRemoteAssets: true });
+  const home = await readFile(join(out, 'index.html'), 'utf8');
+  t.true(home.includes('src="https://cdn.example.net/img/architecture.png"'));
+  t.true(home.includes('<script src="analytics.js"></script>'));
+  t.true(existsSync(join(out, 'analytics.js')));
+  t.true((await readFile(join(out, 'style.css'), 'utf8')).includes("@import url('https://fonts.example.net/css2?family=Sans')"));
+  t.deepEqual((await readReport(out)).removedRemote, []);
+});
+
+test('Inter is bundled and is the default font: its @font-face files are inside the bundle', async (t) => {
+  const { out } = await renderFiles(t, { 'docs.json': JSON.stringify({ name: 'Plain', colors: { primary: '#0D9373' }, navigation: { pages: ['index'] } }), 'index.mdx': '# Hi\n' });
+  const home = await readFile(join(out, 'index.html'), 'utf8');
+  const interCss = home.match(/href="(_assets\/inter\.[0-9a-f]+\.css)"/)?.[1];
+  t.truthy(interCss);
+  const css = await readFile(join(out, interCss!), 'utf8');
+  const files = [...css.matchAll(/url\((inter\/[^)]+)\)/g)].map((m) => m[1]);
+  t.true(files.includes('inter/inter-latin-wght-normal.woff2'));
+  for (const f of files) t.true(existsSync(join(out, '_assets', f)), f);
+  const theme = await readFile(join(out, home.match(/href="(_assets\/theme\.[0-9a-f]+\.css)"/)![1]), 'utf8');
+  t.regex(theme, /--enclave-font: "Inter Variable"/);
+});
