@@ -29,6 +29,8 @@ export interface ExportJobRecord {
   version: string | null;
   paths: string[] | null;
   strict: boolean;
+  /** Remote loads kept in the bundle (absent: removed, the default; records before this field lack it). */
+  keepRemoteAssets?: boolean;
   error: string | null;
   warnings: number;
   failedPages: number;

@@ -189,6 +189,7 @@ export class ExportQueue {
         version: job.requestedVersion,
         paths: job.paths,
         strict: job.strict,
+        keepRemoteAssets: job.keepRemoteAssets ?? false,
         now: job.createdAt,
         generatorVersion: this.deps.generatorVersion,
         cacheDir: this.deps.cacheDir,

@@ -55,6 +55,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     version: input.version ?? undefined,
     paths: input.paths ?? undefined,
     strict: input.strict,
+    keepRemoteAssets: input.keepRemoteAssets,
     now,
     generatorVersion: input.generatorVersion,
     cacheDir: input.cacheDir ?? undefined,

@@ -18,6 +18,7 @@ export interface ExportTaskInput {
   version: string | null;
   paths: string[] | null;
   strict: boolean;
+  keepRemoteAssets: boolean;
   /** ISO instant recorded in the manifest and the zip entries. */
   now: string;
   generatorVersion: string;
