@@ -42,7 +42,13 @@
   var current = doc.querySelector('.enclave-sidebar a[aria-current="page"]');
   if (current) {
     for (var el = current.parentElement; el; el = el.parentElement) if (el.tagName === 'DETAILS') el.open = true;
-    if (current.scrollIntoView && current.getBoundingClientRect().top > window.innerHeight) current.scrollIntoView({ block: 'center' });
+    // The sidebar scrolls itself: scrollIntoView would also scroll the window, and a page must
+    // open at its top.
+    var bar = doc.getElementById('enclave-sidebar');
+    if (bar && bar.scrollHeight > bar.clientHeight) {
+      var offset = current.getBoundingClientRect().top - bar.getBoundingClientRect().top;
+      if (offset > bar.clientHeight - current.offsetHeight) bar.scrollTop += offset - bar.clientHeight / 2;
+    }
   }
 
   /* Table of contents: mark the section being read */
