@@ -6,11 +6,14 @@ import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import anyTest, { type TestFn } from 'ava';
 import type { Browser } from 'playwright-core';
+import { createZipSink } from '../../../src/bundle/createZipSink.js';
+import { renderSite } from '../../../src/render/renderSite.js';
 import { launchBrowser } from '../../helpers/browser.js';
+import { startTestAppliance } from '../../helpers/testAppliance.js';
 import { renderDocs, writeDocs } from '../renderFixture.js';
 import { REMOTE_SITE } from './remoteSite.js';
 
-const test = anyTest as TestFn<{ out: string; browser: Browser; server: Server; http: string; cleanup: (() => Promise<void>)[] }>;
+const test = anyTest as TestFn<{ src: string; out: string; browser: Browser; server: Server; http: string; cleanup: (() => Promise<void>)[] }>;
 
 const MANY = Array.from({ length: 60 }, (_, i) => `guides/p${String(i).padStart(2, '0')}`);
 
@@ -51,7 +54,7 @@ test.before(async (t) => {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.context = { out, browser: await launchBrowser(), server, http: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, cleanup };
+  t.context = { src, out, browser: await launchBrowser(), server, http: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, cleanup };
 });
 
 test.after.always(async (t) => {
@@ -91,8 +94,38 @@ for (const where of ['file://', 'a static web server'] as const) {
     t.deepEqual(errors, []);
     t.true(seen.some((u) => u.includes('/_assets/inter/')), 'the bundled Inter font is loaded');
     t.true(seen.some((u) => u.endsWith('/local.js')), 'the harmless custom script still runs');
+    // Not served by Enclave: the feedback widget never probes its health endpoint (it would 404).
+    t.false(seen.some((u) => u.includes('/_enclave/health')));
   });
 }
+
+test('served by the appliance, no page makes a request to another origin, and the feedback widget appears', async (t) => {
+  const zipPath = join(t.context.out, '..', 'site.zip');
+  const zip = createZipSink();
+  await renderSite({ sourceDir: t.context.src, out: zip, domain: 'outbound.test', jobId: 'se_0000000000000001', now: new Date(), generatorVersion: 'test' });
+  await zip.finish(zipPath, new Date());
+  const app = await startTestAppliance({ serveSample: false });
+  t.teardown(() => app.close());
+  await app.control.sites.upsert({ domain: 'outbound.test', source: t.context.src, ref: null, projectId: app.projectId, createdAt: new Date().toISOString() });
+  await app.features.deployments.activateBundleFile(zipPath, { source: 'test' });
+  const context = await t.context.browser.newContext();
+  t.teardown(() => context.close());
+  const outbound: string[] = [];
+  const origin = `${app.url}/`;
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith('data:')) return route.continue();
+    outbound.push(url);
+    return route.abort();
+  });
+  for (const rel of ['', 'guides/media', 'pair']) {
+    const page = await context.newPage();
+    await page.goto(`${origin}${rel}`, { waitUntil: 'load' });
+    if (rel === '') await page.locator('.enclave-feedback button').first().waitFor({ timeout: 10_000 });
+    await page.close();
+  }
+  t.deepEqual(outbound, []);
+});
 
 test('a page deep in a long sidebar opens at the top; the sidebar, not the window, scrolls to the current page', async (t) => {
   const context = await t.context.browser.newContext({ viewport: { width: 1280, height: 700 } });
