@@ -44,6 +44,7 @@ export function createShellParts(
     footerSocials: config.footerSocials.map((l) => ({ label: l.label, href: fromRoot(l.href) })),
     footerLinks: config.footerLinks.map((c) => ({ header: c.header, items: c.items.map((i) => ({ label: i.label, href: fromRoot(i.href) })) })),
     appearance: config.appearance,
+    theme: config.theme,
     styles: [...theme.styles, ...loaded.inventory.customCss],
     headScripts: theme.headScripts,
     bodyScripts: [...theme.bodyScripts, ...loaded.inventory.customJs.filter((rel) => !opts.droppedScripts?.includes(rel))],

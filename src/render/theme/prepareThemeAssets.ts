@@ -47,7 +47,7 @@ export async function prepareThemeAssets(out: BundleSink, config: SiteConfig, fo
   for (const f of inter.files) writes.push(out.copy(f.source, f.target));
   const assets: ThemeAssets = {
     headScripts: [hashed('theme-init', '.js', read('theme-init.js'))],
-    styles: [hashed('inter', '.css', inter.css), hashed('theme', '.css', read('theme.css')), hashed('site', '.css', buildSiteCss(config, fontUrl))],
+    styles: [hashed('inter', '.css', inter.css), hashed('theme', '.css', read('theme.css')), hashed('variants', '.css', read('variants.css')), hashed('site', '.css', buildSiteCss(config, fontUrl))],
     bodyScripts: [],
     themeScript: hashed('theme', '.js', read('theme.js')),
   };
