@@ -12,7 +12,7 @@ import { createCodeHighlighter } from '../../../src/render/code/createCodeHighli
 import { fakeRenderContext } from './fakeRenderContext.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const assetsDir = fileURLToPath(new URL('../../../src/render/components/assets', import.meta.url));
+const assetsDir = fileURLToPath(new URL('../../../src/render/components/assets/', import.meta.url));
 
 // Plausible theme values; the theme owns the real ones, these stand in for them.
 const THEME = `:root{--enclave-primary:#0d9373;--enclave-bg:#ffffff;--enclave-fg:#111827;--enclave-muted:#4b5563;--enclave-border:#e5e7eb;--enclave-code-bg:#f6f8fa}
