@@ -14,7 +14,7 @@ import { fakeRenderContext } from './fakeRenderContext.js';
 
 // A real browser drives components.js from file://, as a downloaded bundle would be opened.
 const CHROMIUM = '/usr/bin/chromium';
-const assetsDir = fileURLToPath(new URL('../../../src/render/components/assets', import.meta.url));
+const assetsDir = fileURLToPath(new URL('../../../src/render/components/assets/', import.meta.url));
 const run = existsSync(CHROMIUM) ? test.serial : test.skip;
 
 let browser: Browser | undefined;

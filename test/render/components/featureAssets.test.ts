@@ -4,7 +4,7 @@ import vm from 'node:vm';
 import { fileURLToPath } from 'node:url';
 import { featureAssets } from '../../../src/render/components/featureAssets.js';
 
-const assetsDir = fileURLToPath(new URL('../../../src/render/components/assets', import.meta.url));
+const assetsDir = fileURLToPath(new URL('../../../src/render/components/assets/', import.meta.url));
 
 test('katex ships its stylesheet and every font file it references, all under _assets/', async (t) => {
   const assets = featureAssets('katex');
