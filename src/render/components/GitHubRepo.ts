@@ -1,7 +1,7 @@
 import type { ComponentRenderer } from '../types.js';
 import { renderIcon } from '../icons/renderIcon.js';
 import { el } from './buildElement.js';
-import { textProp } from './readProps.js';
+import { contentProp, textProp } from './readProps.js';
 
 /** `owner/name` from a slug or a github.com URL; null for anything else. */
 function repoSlug(value: string): string | null {
@@ -24,7 +24,7 @@ export const GitHubRepo: ComponentRenderer = (props, _children, ctx) => {
   }
   const [owner, name] = slug.split('/');
   const variant = textProp(props, 'variant') === 'flat' ? 'flat' : 'inset';
-  const description = textProp(props, 'description');
+  const description = contentProp(props, 'description');
   const extra = (textProp(props, 'className') ?? '').split(/\s+/).filter(Boolean);
   return el('a', { className: ['enclave-github-repo', `enclave-github-repo-${variant}`, ...extra], href: `https://github.com/${slug}`, rel: 'noopener noreferrer' }, [
     el('span', { className: ['enclave-github-repo-icon'] }, renderIcon('github', ctx, { size: 22, iconType: 'brands' })),
