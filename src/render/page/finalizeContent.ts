@@ -42,8 +42,12 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
   const summary: ContentSummary = { toc: [], ids: new Set(), headings: [], text: '', classes: new Set() };
   const textParts: string[] = [];
   let textLength = 0;
+  /** Headings and changelog `Update`s in document order: both feed the table of contents. */
   const headings: Element[] = [];
   const anchored: Element[] = [];
+  /** Headings inside an `Update`: the entry's label stands for them in the table of contents. */
+  const inUpdates = new WeakSet<Element>();
+  let updateDepth = 0;
 
   // Explicit ids first, so generated slugs never collide with an author's `{#id}`.
   const collectIds = (node: Root | Element) => {
@@ -104,15 +108,31 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
         const srcSet = child.properties.srcSet;
         if (typeof srcSet === 'string' && isRemoteUrl(srcSet) && ctx.offlineMedia(srcSet.trim().split(/\s+/)[0], 'image') === null) delete child.properties.srcSet;
       }
-      if (HEADING.test(child.tagName)) headings.push(child);
+      const isUpdate = child.properties.dataEnclaveUpdate !== undefined;
+      if (HEADING.test(child.tagName)) {
+        headings.push(child);
+        if (updateDepth > 0) inUpdates.add(child);
+      } else if (isUpdate) headings.push(child);
       if (child.properties.dataEnclaveAnchor !== undefined) anchored.push(child);
       const generated = inGenerated || NO_UTILITIES.has(child.tagName) || !collectClasses(child);
+      if (isUpdate) updateDepth++;
       visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined, generated);
+      if (isUpdate) updateDepth--;
     }
   };
   visit(root, false);
 
   for (const h of headings) {
+    if (!HEADING.test(h.tagName)) {
+      // A changelog entry: listed by its label, under the id Update.ts gave it.
+      const label = findByClass(h, 'enclave-update-label');
+      const text = label ? textOf(label).trim() : '';
+      if (text && typeof h.properties.id === 'string') {
+        summary.toc.push({ depth: 2, id: h.properties.id, text });
+        summary.headings.push(text);
+      }
+      continue;
+    }
     const text = textOf(h).trim();
     if (!text) continue;
     let id = typeof h.properties.id === 'string' ? h.properties.id : undefined;
@@ -123,7 +143,7 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
     }
     const depth = Number(h.tagName[1]);
     if (depth >= 2 && depth <= 4) summary.headings.push(text);
-    if (depth === 2 || depth === 3) summary.toc.push({ depth, id, text });
+    if ((depth === 2 || depth === 3) && !inUpdates.has(h)) summary.toc.push({ depth, id, text });
     if (depth >= 2) {
       h.children.push({
         type: 'element', tagName: 'a',
@@ -153,4 +173,15 @@ export function textOf(node: Element | Root): string {
     else if (child.type === 'element' && child.tagName !== 'svg' && child.tagName !== 'script' && child.tagName !== 'style') out += textOf(child);
   }
   return out;
+}
+
+/** The first descendant element carrying a class. */
+function findByClass(node: Element, className: string): Element | undefined {
+  for (const child of node.children) {
+    if (child.type !== 'element') continue;
+    if (Array.isArray(child.properties.className) && child.properties.className.includes(className)) return child;
+    const found = findByClass(child, className);
+    if (found) return found;
+  }
+  return undefined;
 }
