@@ -1,19 +1,17 @@
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { extname, join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import anyTest, { type TestFn } from 'ava';
 import type { Browser } from 'playwright-core';
 import { createZipSink } from '../../../src/bundle/createZipSink.js';
 import { renderSite } from '../../../src/render/renderSite.js';
 import { launchBrowser } from '../../helpers/browser.js';
+import { recordOffOrigin } from '../../helpers/recordOffOrigin.js';
+import { serveStaticFolder } from '../../helpers/serveStaticFolder.js';
 import { startTestAppliance } from '../../helpers/testAppliance.js';
-import { renderDocs, writeDocs } from '../renderFixture.js';
+import { renderFilesForSuite } from '../renderFixture.js';
 import { REMOTE_SITE } from './remoteSite.js';
 
-const test = anyTest as TestFn<{ src: string; out: string; browser: Browser; server: Server; http: string; cleanup: (() => Promise<void>)[] }>;
+const test = anyTest as TestFn<{ src: string; out: string; browser: Browser; server: { close(): Promise<void> }; http: string; remove(): Promise<void> }>;
 
 const MANY = Array.from({ length: 60 }, (_, i) => `guides/p${String(i).padStart(2, '0')}`);
 
@@ -33,34 +31,17 @@ const SITE: Record<string, string> = {
   ...Object.fromEntries(MANY.map((p, i) => [`${p}.mdx`, `---\ntitle: Page ${i}\n---\n\n${'A paragraph of text to make the page long enough to scroll. '.repeat(40)}\n\n## Later\n\nMore.\n`])),
 };
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json', '.woff2': 'font/woff2', '.png': 'image/png' };
 
 test.before(async (t) => {
-  const cleanup: (() => Promise<void>)[] = [];
-  const hooks = { teardown: (fn: () => Promise<void>) => void cleanup.push(fn) } as unknown as Parameters<typeof writeDocs>[0];
-  const src = await writeDocs(hooks, SITE);
-  const { out } = await renderDocs(src);
-  // Any static web server: files as they are, 404 for the rest; nothing Enclave-specific.
-  const server = createServer((req, res) => {
-    const rel = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^\/+/, '') || 'index.html';
-    const file = join(out, rel.startsWith('..') ? 'missing' : rel);
-    stat(file).then((s) => {
-      if (!s.isFile()) throw new Error('not a file');
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' });
-      if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
-    }).catch(() => {
-      res.writeHead(404).end('not found');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.context = { src, out, browser: await launchBrowser(), server, http: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, cleanup };
+  const { src, out, remove } = await renderFilesForSuite(SITE);
+  const server = await serveStaticFolder(out);
+  t.context = { src, out, browser: await launchBrowser(), server, http: server.url, remove };
 });
 
 test.after.always(async (t) => {
   await t.context.browser?.close();
-  await new Promise((resolve) => t.context.server?.close(resolve));
-  for (const fn of t.context.cleanup ?? []) await fn();
+  await t.context.server?.close();
+  await t.context.remove?.();
 });
 
 const PAGES = ['index.html', 'guides/media.html', 'pair.html', `${MANY[55]}.html`];
@@ -71,17 +52,8 @@ for (const where of ['file://', 'a static web server'] as const) {
     const origin = where === 'file://' ? 'file://' : t.context.http;
     const context = await t.context.browser.newContext();
     t.teardown(() => context.close());
-    const outbound: string[] = [];
+    const { outbound, seen } = await recordOffOrigin(context, origin);
     const errors: string[] = [];
-    const seen: string[] = [];
-    // Anything off-origin is recorded and aborted, so a miss shows here rather than as a timeout.
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      seen.push(url);
-      if (url.startsWith(origin) || url.startsWith('data:')) return route.continue();
-      outbound.push(url);
-      return route.abort();
-    });
     for (const rel of PAGES) {
       const page = await context.newPage();
       page.on('console', (m) => { if (m.type() === 'error') errors.push(`${rel}: ${m.text()}`); });
@@ -110,14 +82,8 @@ test('served by the appliance, no page makes a request to another origin, and th
   await app.features.deployments.activateBundleFile(zipPath, { source: 'test' });
   const context = await t.context.browser.newContext();
   t.teardown(() => context.close());
-  const outbound: string[] = [];
   const origin = `${app.url}/`;
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(origin) || url.startsWith('data:')) return route.continue();
-    outbound.push(url);
-    return route.abort();
-  });
+  const { outbound } = await recordOffOrigin(context, origin);
   for (const rel of ['', 'guides/media', 'pair']) {
     const page = await context.newPage();
     await page.goto(`${origin}${rel}`, { waitUntil: 'load' });

@@ -4,9 +4,9 @@ import { pathToFileURL } from 'node:url';
 import anyTest, { type TestFn } from 'ava';
 import type { Browser } from 'playwright-core';
 import { launchBrowser } from '../../helpers/browser.js';
-import { renderDocs, writeDocs } from '../renderFixture.js';
+import { renderFilesForSuite } from '../renderFixture.js';
 
-const test = anyTest as TestFn<{ out: string; browser: Browser; cleanup: (() => Promise<void>)[] }>;
+const test = anyTest as TestFn<{ out: string; browser: Browser; remove(): Promise<void> }>;
 
 const SITE = {
   'docs.json': JSON.stringify({ name: 'Details', colors: { primary: '#0D9373' }, navigation: { pages: ['index', 'changelog'] } }),
@@ -24,15 +24,13 @@ const SITE = {
 };
 
 test.before(async (t) => {
-  const cleanup: (() => Promise<void>)[] = [];
-  const hooks = { teardown: (fn: () => Promise<void>) => void cleanup.push(fn) } as unknown as Parameters<typeof writeDocs>[0];
-  const { out } = await renderDocs(await writeDocs(hooks, SITE));
-  t.context = { out, browser: await launchBrowser(), cleanup };
+  const { out, remove } = await renderFilesForSuite(SITE);
+  t.context = { out, browser: await launchBrowser(), remove };
 });
 
 test.after.always(async (t) => {
   await t.context.browser?.close();
-  for (const fn of t.context.cleanup ?? []) await fn();
+  await t.context.remove?.();
 });
 
 async function openPage(t: { context: { out: string; browser: Browser } }, rel: string, width = 1280) {
