@@ -52,3 +52,14 @@ test('a site that uses no utility classes still gets a (comment-only) stylesheet
   const { css } = await utilitiesCss(out);
   t.false(css.includes('{'));
 });
+
+test('classes used only on pages rendered by worker threads still get their rules', async (t) => {
+  const pages = Array.from({ length: 60 }, (_, i) => `p${i}`);
+  const files: Record<string, string> = { 'docs.json': JSON.stringify({ name: 'Threads', colors: { primary: '#0D9373' }, navigation: { pages } }) };
+  // Every page has its own class, so whichever thread renders a page, its rule must arrive.
+  for (const [i, p] of pages.entries()) files[`${p}.mdx`] = `# Page ${i}\n\n<div className="mt-[${i + 1}px]">x</div>\n`;
+  const { out, result } = await renderFiles(t, files, { threads: 1 });
+  t.true((result.pagesByWorkers ?? 0) > 0, 'a worker thread rendered pages');
+  const { css } = await utilitiesCss(out);
+  for (let i = 1; i <= 60; i++) t.true(css.includes(`margin-top:${i}px;`), `mt-[${i}px]`);
+});
