@@ -88,7 +88,13 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   }
   // A remote font in docs.json is left out (pages fall back to the bundled Inter) unless kept.
   const fontUrl = (src: string) => (isRemoteUrl(src) ? (keepRemote ? src : null) : src.replace(/^\/+/, '../'));
-  if (!keepRemote) for (const f of config.fonts) if (f.source && isRemoteUrl(f.source)) report.removedRemote({ page: 'docs.json', kind: 'font', url: f.source, action: 'removed' });
+  if (!keepRemote) {
+    for (const f of config.fonts) if (f.source && isRemoteUrl(f.source)) report.removedRemote({ page: 'docs.json', kind: 'font', url: f.source, action: 'removed' });
+    const favicon = typeof config.favicon === 'string' ? config.favicon : config.favicon?.light;
+    for (const src of new Set([config.logo?.light, config.logo?.dark, favicon])) {
+      if (src && isRemoteUrl(src)) report.removedRemote({ page: site.config.configFile, kind: 'image', url: src, action: 'removed' });
+    }
+  }
   const theme = await prepareThemeAssets(out, config, fontUrl);
   const inputsHash = contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`);
   const searchIndexPath = `_assets/search-index.${inputsHash}.js`;
@@ -97,7 +103,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const utilitiesPath = `_assets/utilities.${inputsHash}.css`;
   theme.styles.push(utilitiesPath);
   const { droppedScripts } = offline;
-  const shell = createShellParts(site, theme, searchIndexPath, { ...opts, droppedScripts });
+  const shell = createShellParts(site, theme, searchIndexPath, { ...opts, droppedScripts, keepRemote });
   const languages = scanFenceLanguages(source.texts.values());
   const renderLocal = await createPageRenderer({ site, shell, report, sourceDir, cacheDir: opts.cacheDir, languages, keepRemote });
 

@@ -8,6 +8,7 @@ import { renderPageShell, type ShellPage, type ShellSite } from '../theme/render
 import { divisionHref, renderSidebarTemplate, ROOT_MARK, sidebarForPage, type SidebarTemplate } from '../theme/renderSidebar.js';
 import type { ThemeAssets } from '../theme/prepareThemeAssets.js';
 import type { LoadedSite } from './loadSite.js';
+import { isRemoteUrl } from '../offline/isRemoteUrl.js';
 
 /** The theme pieces shared by all pages of one export, with per-division caches. */
 export interface ShellParts {
@@ -23,7 +24,7 @@ export interface ShellParts {
 /** Builds the shell parts: site header/footer links made root-relative, sidebars cached per division, prev/next order. */
 export function createShellParts(
   loaded: LoadedSite, theme: ThemeAssets, searchIndex: string,
-  opts: { domain: string; generatorVersion: string; feedbackEndpoint?: string | null; droppedScripts?: readonly string[] },
+  opts: { domain: string; generatorVersion: string; feedbackEndpoint?: string | null; droppedScripts?: readonly string[]; keepRemote?: boolean },
 ): ShellParts {
   const { config, nav, frontmatter, index } = loaded;
   const selected = new Set(loaded.selected.map((p) => p.path));
@@ -32,12 +33,13 @@ export function createShellParts(
     return r.kind === 'external' || r.kind === 'anchor' ? escapeHtml(r.href) : `${ROOT_MARK}${escapeHtml(r.href)}`;
   };
   const asset = (src: string) => (/^(?:[a-z]+:)?\/\//i.test(src) || src.startsWith('data:') ? escapeHtml(src) : `${ROOT_MARK}${escapeHtml(src.replace(/^\.?\/+/, ''))}`);
-  const favicon = typeof config.favicon === 'string' ? config.favicon : config.favicon?.light;
+  const favicon = offlineShellAsset(typeof config.favicon === 'string' ? config.favicon : config.favicon?.light, opts.keepRemote);
+  const logo = config.logo && offlineShellAsset(config.logo.light, opts.keepRemote) && offlineShellAsset(config.logo.dark, opts.keepRemote) ? config.logo : undefined;
 
   const site: ShellSite = {
     name: config.name,
     lang: 'en',
-    logo: config.logo ? { light: asset(config.logo.light), dark: asset(config.logo.dark) } : undefined,
+    logo: logo ? { light: asset(logo.light), dark: asset(logo.dark) } : undefined,
     favicon: favicon ? asset(favicon) : undefined,
     navbarLinks: config.navbarLinks.map((l) => ({ label: l.label, href: fromRoot(l.href) })),
     navbarPrimary: config.navbarPrimary ? { label: config.navbarPrimary.label, href: fromRoot(config.navbarPrimary.href) } : undefined,
@@ -152,4 +154,12 @@ export function createShellParts(
     notFoundPage: () => simple('404', 'Page not found', `<p>There is no page at this address. Use the search or go to the <a href="/">home page</a>.</p>`, '/', undefined, false),
     emptySite: () => simple('index', config.name, '<p>This site has no pages yet.</p>', ''),
   };
+}
+
+/**
+ * A logo or favicon as the shell may use it: a remote one is left out (the site name stands in
+ * for the logo) unless the export keeps remote loads; renderSite reports it.
+ */
+function offlineShellAsset(src: string | undefined, keepRemote = false): string | undefined {
+  return src && (keepRemote || !isRemoteUrl(src)) ? src : undefined;
 }

@@ -74,3 +74,18 @@ test('Inter is bundled and is the default font: its @font-face files are inside 
   const theme = await readFile(join(out, home.match(/href="(_assets\/theme\.[0-9a-f]+\.css)"/)![1]), 'utf8');
   t.regex(theme, /--enclave-font: "Inter Variable"/);
 });
+
+test('a remote logo or favicon in docs.json is left out (the site name stands in) and reported', async (t) => {
+  const { out } = await renderFiles(t, {
+    'docs.json': JSON.stringify({ name: 'Remote Logo', colors: { primary: '#0D9373' }, logo: { light: 'https://cdn.example.net/logo.svg', dark: 'https://cdn.example.net/logo-dark.svg' }, favicon: 'https://cdn.example.net/favicon.ico', navigation: { pages: ['index'] } }),
+    'index.mdx': '# Home\n',
+  });
+  const home = await readFile(join(out, 'index.html'), 'utf8');
+  t.false(home.includes('cdn.example.net'));
+  t.regex(home, /<a class="enclave-logo" href="index\.html"><span>Remote Logo<\/span><\/a>/);
+  t.deepEqual((await readReport(out)).removedRemote.map((r) => `${r.page} ${r.kind} ${r.url}`).sort(), [
+    'docs.json image https://cdn.example.net/favicon.ico',
+    'docs.json image https://cdn.example.net/logo-dark.svg',
+    'docs.json image https://cdn.example.net/logo.svg',
+  ]);
+});
