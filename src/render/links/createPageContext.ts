@@ -20,6 +20,8 @@ export interface PageContext extends RenderContext {
    * URL itself when the export keeps remote loads, or null for a placeholder. Reports either way.
    */
   offlineMedia(url: string, kind: RemovedRemote['kind']): string | null;
+  /** True when the export keeps remote loads (`keepRemoteAssets`). */
+  keepsRemote: boolean;
 }
 
 /** Creates the per-page context that components and the pipeline use to emit relative links and report problems. */
@@ -57,6 +59,7 @@ export function createPageContext(opts: {
     anchorChecks,
     fellBack: () => fell,
     emitted: (href) => outputs.has(href),
+    keepsRemote: opts.keepRemote ?? false,
     offlineMedia(url, kind) {
       report.externalUrl(pagePath, url);
       if (opts.keepRemote) return url;

@@ -3,6 +3,7 @@ import type { Element, Root, RootContent } from 'hast';
 import type { PageContext } from '../links/createPageContext.js';
 import { isRemoteUrl } from '../offline/isRemoteUrl.js';
 import { remotePlaceholder } from '../offline/remotePlaceholder.js';
+import { stripRemoteFromElement } from '../offline/stripRemoteFromElement.js';
 import type { RemovedRemote } from '../report/BuildReport.js';
 
 /** A heading shown in the table of contents. */
@@ -85,6 +86,10 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
         continue;
       }
       if (child.type !== 'element') continue;
+      if (!ctx.keepsRemote && !stripRemoteFromElement(child, ctx.pagePath, ctx.report)) {
+        children.splice(i--, 1);
+        continue;
+      }
       const attrs = URL_ATTRS[child.tagName];
       if (attrs) {
         for (const attr of attrs) {
@@ -105,8 +110,13 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
         }
         if (children[i] !== child) continue;
         // A remote `srcset` would load even when `src` is local: it goes unless the export keeps remote loads.
-        const srcSet = child.properties.srcSet;
-        if (typeof srcSet === 'string' && isRemoteUrl(srcSet) && ctx.offlineMedia(srcSet.trim().split(/\s+/)[0], 'image') === null) delete child.properties.srcSet;
+        // (JSX in pages may spell it `srcset`, which reaches hast under that name.)
+        for (const key of ['srcSet', 'srcset']) {
+          const srcSet = child.properties[key];
+          if (typeof srcSet !== 'string' || !isRemoteUrl(srcSet) || ctx.keepsRemote) continue;
+          ctx.report.removedRemote({ page: ctx.pagePath, kind: 'image', url: srcSet, action: 'removed' });
+          delete child.properties[key];
+        }
       }
       const isUpdate = child.properties.dataEnclaveUpdate !== undefined;
       if (HEADING.test(child.tagName)) {

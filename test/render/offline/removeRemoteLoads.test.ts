@@ -20,13 +20,31 @@ test('remote images and frames become a visible placeholder with alt text and a 
   t.false(media.includes('x@2x.png'));
   for (const html of [home, media]) t.deepEqual(html.match(/<(?:img|iframe|script|link rel="stylesheet"|source|video|audio)\b[^>]*(?:src|srcset|href)="(?:https?:)?\/\/[^"]*"/g), null);
   const report = await readReport(out);
-  t.deepEqual(report.removedRemote.filter((r) => !r.page.includes('.')).map((r) => [r.page, r.kind, r.action, r.url]).sort(), [
+  t.deepEqual(report.removedRemote.filter((r) => r.action !== 'removed').map((r) => [r.page, r.kind, r.action, r.url]).sort(), [
     ['guides/media', 'frame', 'placeholder', 'https://video.example.net/embed/abc'],
     ['guides/media', 'image', 'placeholder', 'https://cdn.example.net/x.png'],
     ['index', 'image', 'local copy', 'https://cdn.example.net/brand/logo-mark.svg'],
     ['index', 'image', 'placeholder', 'https://cdn.example.net/img/architecture.png'],
   ].sort());
   t.is(report.removedRemote.find((r) => r.action === 'local copy')?.local, 'assets/logo-mark.svg');
+});
+
+test('script, stylesheet link and inline-style url() written in a page are taken out too', async (t) => {
+  const { out } = await renderFiles(t, REMOTE_SITE);
+  const media = await readFile(join(out, 'guides/media.html'), 'utf8');
+  const body = media.slice(media.indexOf('<div class="enclave-content">'), media.indexOf('<div id="enclave-feedback"'));
+  t.false(body.includes('tags.example.net'));
+  t.false(body.includes('fonts.example.net'));
+  t.false(body.includes('hero.jpg'));
+  t.regex(body, /<img src="\.\.\/images\/local-only\.png" alt="Local retina">/);
+  t.regex(body, /<div class="hero" style="background-image:none;color:teal">Hero<\/div>/);
+  const removed = (await readReport(out)).removedRemote.filter((r) => r.page === 'guides/media' && r.action === 'removed').map((r) => `${r.kind} ${r.url}`).sort();
+  t.deepEqual(removed, [
+    'image https://cdn.example.net/hero.jpg',
+    'image https://cdn.example.net/local@2x.png 2x',
+    'script https://tags.example.net/inline.js',
+    'stylesheet https://fonts.example.net/inline.css',
+  ]);
 });
 
 test('custom CSS loses its remote @import and url()s, a custom script that loads third-party code is left out, and docs.json\'s remote font is dropped', async (t) => {
