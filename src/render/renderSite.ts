@@ -181,7 +181,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // rather than leaving those holes in it.
   await assertSourceDir(sourceDir);
   for (const feature of features) await copyFeatureFiles(out, featureAssets(feature));
-  await out.write(utilitiesPath, (await buildUtilityCss(classes)).css || '/* no utility classes on these pages */\n');
+  await out.write(utilitiesPath, (await buildUtilityCss(classes, config.colors)).css || '/* no utility classes on these pages */\n');
   const finished = results.filter((r): r is Kept => r !== undefined);
   const manifestPages = finished.map((r) => r.manifest);
   const llmsPages: LlmsPage[] = finished.flatMap((r) => (r.llms ? [r.llms] : []));

@@ -47,6 +47,17 @@ test('dark: utilities key on the theme switch (html[data-theme="dark"]) and outr
   t.true(css.includes('.enclave-content :is(.hidden)'));
 });
 
+test("brand colours are Mintlify's primary, primary-light and primary-dark, with opacity modifiers", async (t) => {
+  const { out } = await renderFiles(t, {
+    'docs.json': JSON.stringify({ name: 'Brand', colors: { primary: '#112233', light: '#445566', dark: '#778899' }, navigation: { pages: ['index'] } }),
+    'index.mdx': '<p className="text-primary dark:text-primary-light bg-primary-dark/10">Brand</p>\n',
+  });
+  const { css } = await utilitiesCss(out);
+  t.regex(css, /\.text-primary\)\{[^}]*color:rgb\(17 34 51/);
+  t.regex(css, /\[data-theme="dark"\] \.dark\\:text-primary-light\)\{[^}]*color:rgb\(68 85 102/);
+  t.regex(css, /bg-primary-dark\\\/10\)\{background-color:rgb\(119 136 153 \/ 0\.1\)/);
+});
+
 test('a site that uses no utility classes still gets a (comment-only) stylesheet its pages can link', async (t) => {
   const { out } = await renderFiles(t, { 'docs.json': docsJson, 'index.mdx': '# Plain\n', 'other.mdx': 'Text with a <span className="enclave-own">theme class</span>.\n' });
   const { css } = await utilitiesCss(out);
