@@ -19,6 +19,7 @@ import type { BuildReport } from './report/BuildReport.js';
 import { createReportCollector } from './report/createReportCollector.js';
 import { searchEntryJson, searchIndexScript } from './search/searchIndexScript.js';
 import { isRemoteUrl } from './offline/isRemoteUrl.js';
+import { reportRemoteConfigAssets } from './offline/reportRemoteConfigAssets.js';
 import { takeRemoteOutOfCustomFiles } from './offline/takeRemoteOutOfCustomFiles.js';
 import { createShellParts } from './site/createShellParts.js';
 import { buildUtilityCss } from './style/buildUtilityCss.js';
@@ -88,13 +89,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   }
   // A remote font in docs.json is left out (pages fall back to the bundled Inter) unless kept.
   const fontUrl = (src: string) => (isRemoteUrl(src) ? (keepRemote ? src : null) : src.replace(/^\/+/, '../'));
-  if (!keepRemote) {
-    for (const f of config.fonts) if (f.source && isRemoteUrl(f.source)) report.removedRemote({ page: 'docs.json', kind: 'font', url: f.source, action: 'removed' });
-    const favicon = typeof config.favicon === 'string' ? config.favicon : config.favicon?.light;
-    for (const src of new Set([config.logo?.light, config.logo?.dark, favicon])) {
-      if (src && isRemoteUrl(src)) report.removedRemote({ page: site.config.configFile, kind: 'image', url: src, action: 'removed' });
-    }
-  }
+  if (!keepRemote) reportRemoteConfigAssets(config, report);
   const theme = await prepareThemeAssets(out, config, fontUrl);
   const inputsHash = contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`);
   const searchIndexPath = `_assets/search-index.${inputsHash}.js`;
