@@ -15,11 +15,17 @@ export function remotePlaceholder(original: Element, url: string, kind: RemovedR
   const label = `${LABEL[kind]} not included in the offline copy`;
   return {
     type: 'element', tagName: 'span',
-    properties: { className: ['enclave-remote'], dataRemoteKind: kind },
+    // The author's classes come along, so a light/dark pair (`dark:hidden`) still shows only one.
+    properties: { className: ['enclave-remote', ...authorClasses(original)], dataRemoteKind: kind },
     children: [
       { type: 'element', tagName: 'span', properties: { className: ['enclave-remote-alt'] }, children: [{ type: 'text', value: alt ?? label }] },
       ...(alt ? [{ type: 'element' as const, tagName: 'span', properties: { className: ['enclave-remote-note'] }, children: [{ type: 'text' as const, value: label }] }] : []),
       { type: 'element', tagName: 'a', properties: { className: ['enclave-remote-link'], href: url, rel: ['noreferrer', 'noopener'] }, children: [{ type: 'text', value: 'Open the original' }] },
     ],
   };
+}
+
+function authorClasses(el: Element): string[] {
+  const names = el.properties.className;
+  return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
 }

@@ -108,7 +108,10 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
             }
           } else child.properties[attr] = ctx.assetUrl(v);
         }
-        if (children[i] !== child) continue;
+        if (children[i] !== child) {
+          collectClasses(children[i] as Element);
+          continue;
+        }
         // A remote `srcset` would load even when `src` is local: it goes unless the export keeps remote loads.
         // (JSX in pages may spell it `srcset`, which reaches hast under that name.)
         for (const key of ['srcSet', 'srcset']) {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import type { BuildReport } from '../../../src/render/report/BuildReport.js';
@@ -27,6 +27,18 @@ test('remote images and frames become a visible placeholder with alt text and a 
     ['index', 'image', 'placeholder', 'https://cdn.example.net/img/architecture.png'],
   ].sort());
   t.is(report.removedRemote.find((r) => r.action === 'local copy')?.local, 'assets/logo-mark.svg');
+});
+
+test('a remote light/dark image pair keeps its classes on the placeholders, so only one shows', async (t) => {
+  const { out } = await renderFiles(t, {
+    'docs.json': JSON.stringify({ name: 'Pair', colors: { primary: '#0D9373' }, navigation: { pages: ['index'] } }),
+    'index.mdx': '<img className="block dark:hidden" src="https://cdn.example.net/l.png" alt="Light" />\n<img className="hidden dark:block" src="https://cdn.example.net/d.png" alt="Dark" />\n',
+  });
+  const home = await readFile(join(out, 'index.html'), 'utf8');
+  t.regex(home, /<span class="enclave-remote block dark:hidden" data-remote-kind="image"><span class="enclave-remote-alt">Light</);
+  t.regex(home, /<span class="enclave-remote hidden dark:block" data-remote-kind="image"><span class="enclave-remote-alt">Dark</);
+  const css = await readFile(join(out, '_assets', (await readdir(join(out, '_assets'))).find((f) => f.startsWith('utilities.'))!), 'utf8');
+  t.true(css.includes('.dark\\:hidden'));
 });
 
 test('script, stylesheet link and inline-style url() written in a page are taken out too', async (t) => {
