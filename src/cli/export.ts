@@ -13,7 +13,7 @@ import { printJobProblems, type JobProblems } from './printJobProblems.js';
 import { transferMeter } from './transferMeter.js';
 
 export const USAGE = `usage:
-  enclave export start --domain D [--version V] [--strict] [--wait]
+  enclave export start --domain D [--version V] [--strict] [--keep-remote-assets] [--wait]
   enclave export status JOB_ID
   enclave export bundle JOB_ID
   enclave export download JOB_ID [--out FILE]
@@ -22,7 +22,9 @@ start --wait shows a progress bar on a terminal (plain lines otherwise) and exit
 job completes, 1 when it fails or completes with pages that did not render (failed pages and
 warnings are listed on stderr; status does the same for a finished job). download shows bytes
 and rate (a bar on a terminal, plain lines otherwise). download resumes a partial FILE.part with a Range request,
-checks the SHA-256 and only then renames it to FILE (exit 1 on a mismatch).`;
+checks the SHA-256 and only then renames it to FILE (exit 1 on a mismatch).
+--keep-remote-assets keeps remote images, frames, fonts and third-party scripts in the bundle
+(by default they are removed and listed in its report, so it never contacts another origin).`;
 
 /** The job fields the CLI reads. */
 interface ExportJob extends JobProblems {
@@ -128,6 +130,7 @@ export async function runExport(args: string[], io: CliIo): Promise<number> {
     domain: { type: 'string' },
     version: { type: 'string' },
     strict: { type: 'boolean' },
+    'keep-remote-assets': { type: 'boolean' },
     wait: { type: 'boolean', default: false },
     out: { type: 'string' },
   });
@@ -141,7 +144,7 @@ export async function runExport(args: string[], io: CliIo): Promise<number> {
   if (!client) return ExitCode.usage;
   try {
     if (action === 'start') {
-      const job = await client.request<ExportJob>('POST', '/v1/static-export/jobs', { domain: values.domain, version: values.version, strict: values.strict });
+      const job = await client.request<ExportJob>('POST', '/v1/static-export/jobs', { domain: values.domain, version: values.version, strict: values.strict, keepRemoteAssets: values['keep-remote-assets'] });
       if (!values.wait) {
         io.out.write(`${formatJson(job)}\n`);
         return ExitCode.ok;

@@ -18,7 +18,11 @@ import { renderPagesInParallel, workerCountFor } from './parallel/renderPagesInP
 import type { BuildReport } from './report/BuildReport.js';
 import { createReportCollector } from './report/createReportCollector.js';
 import { searchEntryJson, searchIndexScript } from './search/searchIndexScript.js';
+import { isRemoteUrl } from './offline/isRemoteUrl.js';
+import { reportRemoteConfigAssets } from './offline/reportRemoteConfigAssets.js';
+import { takeRemoteOutOfCustomFiles } from './offline/takeRemoteOutOfCustomFiles.js';
 import { createShellParts } from './site/createShellParts.js';
+import { buildUtilityCss } from './style/buildUtilityCss.js';
 import { loadSite } from './site/loadSite.js';
 import { readDocsSource } from './source/readDocsSource.js';
 import { copyFeatureFiles, prepareThemeAssets } from './theme/prepareThemeAssets.js';
@@ -38,10 +42,17 @@ export interface RenderSiteOptions {
   signal?: AbortSignal;
   /** Extra page-rendering threads (default 0); small sites ignore it, workers cost more than they save there. */
   threads?: number;
+  /**
+   * Keep what loads from other origins (remote images, frames, custom scripts that fetch
+   * third-party code, remote font imports in custom CSS). Default false: they are removed or
+   * replaced by local copies and listed in the report's `removedRemote`, so the bundle makes no
+   * request to another origin wherever it is opened.
+   */
+  keepRemoteAssets?: boolean;
 }
 
 /** The plain-data part of RenderSiteOptions: what a job record or an IPC message can carry. */
-export type RenderSettings = Pick<RenderSiteOptions, 'domain' | 'jobId' | 'version' | 'paths' | 'strict' | 'generatorVersion' | 'cacheDir' | 'threads'>;
+export type RenderSettings = Pick<RenderSiteOptions, 'domain' | 'jobId' | 'version' | 'paths' | 'strict' | 'keepRemoteAssets' | 'generatorVersion' | 'cacheDir' | 'threads'>;
 
 /** Outcome of an export; details are in `report` (also written to `_enclave/report.json`). */
 export interface RenderSiteResult {
@@ -79,17 +90,32 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const expected = selected.length + (opts.paths ? 0 : nav.missing.reduce((n, m) => n + m.pages.length, 0));
   report.setExpected(expected);
 
-  for (const rel of site.inventory.staticFiles) await out.copy(join(sourceDir, rel), rel);
-  const fontUrl = (src: string) => (/^https?:/i.test(src) ? null : src.replace(/^\/+/, '../'));
+  const keepRemote = opts.keepRemoteAssets ?? false;
+  const offline = keepRemote ? { rewritten: new Map<string, string>(), droppedScripts: [] } : await takeRemoteOutOfCustomFiles(sourceDir, site.inventory, report);
+  for (const rel of site.inventory.staticFiles) {
+    const rewritten = offline.rewritten.get(rel);
+    if (rewritten !== undefined) await out.write(rel, rewritten);
+    else if (!offline.droppedScripts.includes(rel)) await out.copy(join(sourceDir, rel), rel);
+  }
+  // A remote font in docs.json is left out (pages fall back to the bundled Inter) unless kept.
+  const fontUrl = (src: string) => (isRemoteUrl(src) ? (keepRemote ? src : null) : src.replace(/^\/+/, '../'));
+  if (!keepRemote) reportRemoteConfigAssets(config, report);
   const theme = await prepareThemeAssets(out, config, fontUrl);
-  const searchIndexPath = `_assets/search-index.${contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`)}.js`;
-  const shell = createShellParts(site, theme, searchIndexPath, opts);
+  const inputsHash = contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`);
+  const searchIndexPath = `_assets/search-index.${inputsHash}.js`;
+  // Named from the inputs, like the search index, because pages link it before the classes they
+  // use are known: it is written once the last page is rendered.
+  const utilitiesPath = `_assets/utilities.${inputsHash}.css`;
+  theme.styles.push(utilitiesPath);
+  const { droppedScripts } = offline;
+  const shell = createShellParts(site, theme, searchIndexPath, { ...opts, droppedScripts, keepRemote });
   const languages = scanFenceLanguages(source.texts.values());
-  const renderLocal = await createPageRenderer({ site, shell, report, sourceDir, cacheDir: opts.cacheDir, languages });
+  const renderLocal = await createPageRenderer({ site, shell, report, sourceDir, cacheDir: opts.cacheDir, languages, keepRemote });
 
   const ids = new Map<string, Set<string>>();
   const anchorChecks: AnchorCheck[] = [];
   const features = new Set<PageFeature>();
+  const classes = new Set<string>();
   /** What each page adds to the site-wide outputs built at the end, kept by position so they stay in nav order. */
   const results: (Kept | undefined)[] = new Array(selected.length);
   /** Page files on their way into the sink; a failed write fails the export once rendering stops. */
@@ -125,6 +151,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
       ids.set(path, new Set(result.ids));
       anchorChecks.push(...result.anchorChecks);
       for (const f of result.features) features.add(f);
+      for (const c of result.classes) classes.add(c);
       report.pageRendered();
       rendered++;
     }
@@ -136,7 +163,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     const parallel = await renderPagesInParallel({
       count: selected.length,
       workers: workerCountFor(selected.length, opts.threads ?? 0),
-      workerData: { sourceDir, source, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, cacheDir: opts.cacheDir, theme, searchIndexPath, languages },
+      workerData: { sourceDir, source, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, cacheDir: opts.cacheDir, theme, searchIndexPath, languages, keepRemote, droppedScripts },
       renderLocal,
       onResult,
       onWorkerFailure: (message) => report.warning(`a page-rendering thread stopped (${message}); its pages were rendered on the main thread`),
@@ -159,6 +186,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // rather than leaving those holes in it.
   await assertSourceDir(sourceDir);
   for (const feature of features) await copyFeatureFiles(out, featureAssets(feature));
+  await out.write(utilitiesPath, (await buildUtilityCss(classes, config.colors)).css || '/* no utility classes on these pages */\n');
   const finished = results.filter((r): r is Kept => r !== undefined);
   const manifestPages = finished.map((r) => r.manifest);
   const llmsPages: LlmsPage[] = finished.flatMap((r) => (r.llms ? [r.llms] : []));

@@ -4,6 +4,7 @@
  * only through these types, so either side can change its internals freely.
  */
 import type { Element, ElementContent, Root } from 'hast';
+import type { RemovedRemote } from './report/BuildReport.js';
 
 /** One problem found while rendering; everything here ends up in `_enclave/report.json`. */
 export interface ReportCollector {
@@ -12,6 +13,8 @@ export interface ReportCollector {
   missingImage(page: string, src: string): void;
   unknownComponent(name: string): void;
   externalUrl(page: string, url: string): void;
+  /** A remote load removed (or swapped for a local copy) so the bundle stays offline. */
+  removedRemote(entry: RemovedRemote): void;
   warning(message: string, page?: string): void;
 }
 

@@ -1,22 +1,10 @@
 import test from 'ava';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { runExport } from '../../src/cli/export.js';
-import type { CliIo } from '../../src/cli/CliIo.js';
+import { captureCliIo } from '../helpers/captureCliIo.js';
 import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 import { download, makeTinySite, sha256 } from './exportTestHelpers.js';
-
-/** A CLI io whose output is collected; `tty` makes stderr look like a terminal. */
-function captureIo(env: NodeJS.ProcessEnv, tty = false): { io: CliIo; out: () => string; err: () => string } {
-  const out = new PassThrough();
-  const err = Object.assign(new PassThrough(), { isTTY: tty });
-  let o = '';
-  let e = '';
-  out.setEncoding('utf8').on('data', (c: string) => (o += c));
-  err.setEncoding('utf8').on('data', (c: string) => (e += c));
-  return { io: { out, err, env }, out: () => o, err: () => e };
-}
 
 function envFor(app: TestAppliance): NodeJS.ProcessEnv {
   return { ENCLAVE_URL: app.url, ENCLAVE_ADMIN_KEY: app.key };
@@ -27,7 +15,7 @@ test('export start --wait (plain progress lines), status, bundle, download with 
   const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source }] } });
   t.teardown(() => app.close());
 
-  const started = captureIo(envFor(app));
+  const started = captureCliIo(envFor(app));
   t.is(await runExport(['start', '--domain', 'tiny.test', '--version', 'cli-1', '--wait'], started.io), 0, started.err());
   const job = JSON.parse(started.out());
   t.like(job, { status: 'completed', progress: 100, pageCount: 4, version: 'cli-1' });
@@ -35,18 +23,18 @@ test('export start --wait (plain progress lines), status, bundle, download with 
   t.regex(started.err(), new RegExp(`${job.jobId} completed 100% \\(4 pages\\)`));
   t.false(started.err().includes('\r'), 'no carriage returns when stderr is not a terminal');
 
-  const status = captureIo(envFor(app));
+  const status = captureCliIo(envFor(app));
   t.is(await runExport(['status', job.jobId], status.io), 0);
   t.is(JSON.parse(status.out()).jobId, job.jobId);
 
-  const bundle = captureIo(envFor(app));
+  const bundle = captureCliIo(envFor(app));
   t.is(await runExport(['bundle', job.jobId], bundle.io), 0);
   const link = JSON.parse(bundle.out());
   t.true(link.bundleUrl.includes('sig='));
 
   const dir = await makeTempDir();
   const out = join(dir, 'site.zip');
-  const got = captureIo(envFor(app));
+  const got = captureCliIo(envFor(app));
   t.is(await runExport(['download', job.jobId, '--out', out], got.io), 0, got.err());
   const bytes = await readFile(out);
   t.is(sha256(bytes), link.sha256);
@@ -60,7 +48,7 @@ test('export download resumes a partial file with Range, and refuses (exit 1) wh
   const source = await makeTinySite();
   const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source }] } });
   t.teardown(() => app.close());
-  const started = captureIo(envFor(app));
+  const started = captureCliIo(envFor(app));
   t.is(await runExport(['start', '--domain', 'tiny.test', '--wait'], started.io), 0);
   const { jobId } = JSON.parse(started.out());
   const linkRes = await app.api(`/v1/static-export/jobs/${jobId}/bundle`, { method: 'POST' });
@@ -70,7 +58,7 @@ test('export download resumes a partial file with Range, and refuses (exit 1) wh
   // A correct prefix is continued, not fetched again.
   const good = join(dir, 'good.zip');
   await writeFile(`${good}.part`, real.subarray(0, 1000));
-  const resumed = captureIo(envFor(app));
+  const resumed = captureCliIo(envFor(app));
   t.is(await runExport(['download', jobId, '--out', good], resumed.io), 0, resumed.err());
   t.regex(resumed.err(), /resuming at byte 1000/);
   t.deepEqual(await readFile(good), real);
@@ -80,7 +68,7 @@ test('export download resumes a partial file with Range, and refuses (exit 1) wh
   const corrupt = Buffer.from(real.subarray(0, 1000));
   corrupt[500] ^= 0xff;
   await writeFile(`${bad}.part`, corrupt);
-  const refused = captureIo(envFor(app));
+  const refused = captureCliIo(envFor(app));
   t.is(await runExport(['download', jobId, '--out', bad], refused.io), 1);
   t.regex(refused.err(), /sha256 mismatch/);
   await t.throwsAsync(stat(bad));
@@ -91,7 +79,7 @@ test('export CLI: usage errors exit 2, API refusals 3, a failed job 1, an unreac
   const app = await startTestAppliance({ overrides: { sites: [{ domain: 'gone.test', source: '/nonexistent/enclave-docs' }] } });
   t.teardown(() => app.close());
   const run = async (args: string[], env = envFor(app), tty = false) => {
-    const c = captureIo(env, tty);
+    const c = captureCliIo(env, tty);
     return { code: await runExport(args, c.io), ...c };
   };
   t.is((await run([])).code, 2);

@@ -1,9 +1,10 @@
 import { PassThrough } from 'node:stream';
+import type { CliIo } from '../../src/cli/CliIo.js';
 
-/** A CliIo whose output is collected: `out()` and `err()` return what the verb wrote so far. */
-export function captureCliIo(env: Record<string, string>) {
+/** A CLI io whose output is collected; `tty` makes stderr look like a terminal. */
+export function captureCliIo(env: NodeJS.ProcessEnv, tty = false): { io: CliIo; out: () => string; err: () => string } {
   const out = new PassThrough();
-  const err = new PassThrough();
+  const err = Object.assign(new PassThrough(), { isTTY: tty });
   let o = '';
   let e = '';
   out.setEncoding('utf8').on('data', (c: string) => (o += c));

@@ -33,3 +33,12 @@ export async function renderFiles(t: ExecutionContext, files: Record<string, str
   const src = await writeDocs(t, files);
   return { src, ...(await renderDocs(src, extra)) };
 }
+
+/** Renders an inline site for a whole test file (from `test.before`); `remove` deletes it (from `test.after.always`). */
+export async function renderFilesForSuite(files: Record<string, string>, extra: Partial<RenderSiteOptions> = {}): Promise<{ src: string; out: string; remove(): Promise<void> }> {
+  const cleanup: (() => Promise<void>)[] = [];
+  const suite = { teardown: (fn: () => Promise<void>) => void cleanup.push(fn) } as unknown as ExecutionContext;
+  const src = await writeDocs(suite, files);
+  const { out } = await renderDocs(src, extra);
+  return { src, out, remove: async () => { for (const fn of cleanup) await fn(); } };
+}

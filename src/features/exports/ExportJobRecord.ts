@@ -51,6 +51,8 @@ export interface ExportJobRecord {
   version: string | null;
   paths: string[] | null;
   strict: boolean;
+  /** Remote loads kept in the bundle (absent: removed, the default; records before this field lack it). */
+  keepRemoteAssets?: boolean;
   error: string | null;
   /** The first warnings of the run (capped at MAX_JOB_WARNINGS); `warningCount` is the total. */
   warnings: ExportWarning[];

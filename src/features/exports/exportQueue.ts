@@ -190,6 +190,7 @@ export class ExportQueue {
           version: job.requestedVersion ?? undefined,
           paths: job.paths ?? undefined,
           strict: job.strict,
+          keepRemoteAssets: job.keepRemoteAssets ?? false,
           generatorVersion: this.deps.generatorVersion,
           cacheDir: this.deps.cacheDir ?? undefined,
           threads: this.deps.renderThreads,

@@ -10,6 +10,7 @@ export interface ExportOptions {
   version?: string;
   paths?: string[];
   strict?: boolean;
+  keepRemoteAssets?: boolean;
 }
 
 /**
@@ -33,6 +34,7 @@ export async function queueExportJob(deps: { jobs: ExportJobRepository; clock: C
     version: options.version ?? null,
     paths: options.paths ?? null,
     strict: options.strict ?? deps.defaultStrict,
+    ...(options.keepRemoteAssets ? { keepRemoteAssets: true } : {}),
     error: null,
     warnings: [],
     warningCount: 0,

@@ -23,6 +23,10 @@ import { Color, ColorItem, ColorRow } from './Color.js';
 import { Prompt } from './Prompt.js';
 import { Tile } from './Tile.js';
 import { View } from './View.js';
+import { Visibility } from './Visibility.js';
+import { Column } from './Column.js';
+import { GitHubRepo } from './GitHubRepo.js';
+import { FileTree } from './FileTree.js';
 
 /** Every built-in Mintlify component by its JSX name (dotted names such as `Tree.Folder` included). */
 export const builtInComponents: Record<string, ComponentRenderer> = {
@@ -68,4 +72,8 @@ export const builtInComponents: Record<string, ComponentRenderer> = {
   Prompt,
   Tile,
   View,
+  Visibility,
+  Column,
+  'GitHub.Repo': GitHubRepo,
+  FileTree,
 };

@@ -1,4 +1,5 @@
 import { toText } from 'hast-util-to-text';
+import { inlineMarkdown } from '../mdx/inlineMarkdown.js';
 import type { ComponentProps, ElementContent, Root } from '../types.js';
 
 /** True when a value looks like a hast node (JSX-valued props arrive as hast). */
@@ -16,11 +17,12 @@ export function textProp(props: ComponentProps, name: string): string | undefine
   return nodes.map((n) => toText(n)).join('');
 }
 
-/** A prop as renderable hast: text props become text nodes, JSX props pass through. */
+/** A prop as renderable hast: text props become text (their inline Markdown rendered), JSX props pass through. */
 export function contentProp(props: ComponentProps, name: string): ElementContent[] | undefined {
   const value = props[name];
   if (value === undefined || value === null || value === false) return undefined;
-  if (typeof value === 'string' || typeof value === 'number') return value === '' ? undefined : [{ type: 'text', value: String(value) }];
+  if (typeof value === 'number') return [{ type: 'text', value: String(value) }];
+  if (typeof value === 'string') return value === '' ? undefined : (inlineMarkdown(value) ?? [{ type: 'text', value }]);
   const list = Array.isArray(value) ? value : [value];
   const out: ElementContent[] = [];
   for (const item of list) {

@@ -61,4 +61,10 @@ export interface SiteConfig {
   openapiRefs: string[];
   /** Whether pages with `noindex` or hidden-from-nav pages are left out of search/sitemap. */
   seoIndexing: 'navigable' | 'all';
+  /** docs.json `theme` (layout/colour variant), one of SITE_THEMES; `mint` when absent or unknown. */
+  theme: SiteTheme;
 }
+
+/** The theme names docs.json accepts. */
+export const SITE_THEMES = ['mint', 'maple', 'palm', 'willow', 'linden', 'almond', 'aspen', 'sequoia', 'luma'] as const;
+export type SiteTheme = (typeof SITE_THEMES)[number];

@@ -1,4 +1,4 @@
-import type { DivisionKind, NavDivision, NavItem, SiteConfig, SiteLink } from './SiteConfig.js';
+import { SITE_THEMES, type DivisionKind, type NavDivision, type NavItem, type SiteConfig, type SiteLink, type SiteTheme } from './SiteConfig.js';
 import { languageName } from './languageName.js';
 import { normalizePagePath, openapiRefsOf, parseNavEntry } from './parseNavEntry.js';
 
@@ -73,6 +73,7 @@ export function parseDocsJson(raw: unknown, warn: (message: string) => void): Si
     metatags: isObj(seo.metatags) ? Object.fromEntries(Object.entries(seo.metatags).filter(([, v]) => typeof v === 'string')) as Record<string, string> : {},
     openapiRefs: [...openapiRefs],
     seoIndexing: seo.indexing === 'all' ? 'all' : 'navigable',
+    theme: parseTheme(raw.theme, warn),
   };
 }
 
@@ -157,4 +158,13 @@ function parseFonts(v: unknown): SiteConfig['fonts'] {
   if (!isObj(v)) return [];
   const list = [v, v.heading, v.body].filter(isObj);
   return list.flatMap((f) => (str(f.family) ? [{ family: String(f.family), source: str(f.source), weight: typeof f.weight === 'number' ? f.weight : undefined, format: str(f.format) }] : []));
+}
+
+/** docs.json `theme`: a known name, else `mint` (with a warning naming what was there). */
+function parseTheme(value: unknown, warn: (m: string) => void): SiteTheme {
+  if (value === undefined) return 'mint';
+  const name = typeof value === 'string' ? value.trim().toLowerCase() : '';
+  if ((SITE_THEMES as readonly string[]).includes(name)) return name as SiteTheme;
+  warn(`docs.json theme ${JSON.stringify(value)} is not one of ${SITE_THEMES.join(', ')}; using mint`);
+  return 'mint';
 }

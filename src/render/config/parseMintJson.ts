@@ -78,6 +78,8 @@ export function parseMintJson(raw: unknown, warn: (message: string) => void): Si
     metatags: isObj(raw.metadata) ? Object.fromEntries(Object.entries(raw.metadata).filter(([, v]) => typeof v === 'string')) as Record<string, string> : {},
     openapiRefs: [...refs],
     seoIndexing: 'navigable',
+    // mint.json predates theme names; its sites looked like today's default.
+    theme: 'mint',
   };
 }
 

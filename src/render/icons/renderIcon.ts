@@ -2,6 +2,7 @@ import type { ElementContent, RenderContext } from '../types.js';
 import { el } from '../components/buildElement.js';
 import { safeCssColor } from '../components/readProps.js';
 import { findIconSvg } from './findIconSvg.js';
+import { nearestFreeIcon } from './nearestFreeIcon.js';
 import { cloneHast } from '../page/cloneHast.js';
 
 /** Options shared by every place that shows an icon (Icon, Card, Step, Accordion, …). */
@@ -25,10 +26,15 @@ export function renderIcon(name: string, ctx: RenderContext, opts: IconOptions =
   if (isIconPath(trimmed)) {
     return el('img', { src: ctx.assetUrl(trimmed), alt: '', className: ['enclave-icon', 'enclave-icon-img'], style, loading: 'lazy' });
   }
-  const found = findIconSvg(trimmed, ctx.iconLibrary, opts.iconType);
+  let found = findIconSvg(trimmed, ctx.iconLibrary, opts.iconType);
   if (!found) {
-    ctx.report.warning(`Unknown icon "${trimmed}"`, ctx.pagePath);
-    return el('span', { className: ['enclave-icon', 'enclave-icon-missing'], ariaHidden: 'true', dataIcon: trimmed, style });
+    const near = nearestFreeIcon(trimmed, ctx.iconLibrary, opts.iconType);
+    if (!near) {
+      ctx.report.warning(`Unknown icon "${trimmed}": not in the bundled free icon sets (Font Awesome Free, Lucide); shown as a neutral glyph`, ctx.pagePath);
+      return el('span', { className: ['enclave-icon', 'enclave-icon-missing'], ariaHidden: 'true', dataIcon: trimmed, style });
+    }
+    ctx.report.warning(`Icon "${trimmed}" is not in the bundled free icon sets; shown as "${near.name}"`, ctx.pagePath);
+    found = near.found;
   }
   // Each use gets its own copy: callers and later pipeline steps may mutate the tree.
   const svg = cloneHast(found.svg);

@@ -1,3 +1,5 @@
+import { findLocalCopy } from '../offline/findLocalCopy.js';
+import type { RemovedRemote } from '../report/BuildReport.js';
 import type { RenderContext, ReportCollector } from '../types.js';
 import { docsPath, relativeHref, resolveLink } from './resolveLink.js';
 import { pageFile, type SiteIndex } from './SiteIndex.js';
@@ -13,11 +15,20 @@ export interface PageContext extends RenderContext {
   fellBack(): boolean;
   /** True for an href this context already produced (components resolve links themselves). */
   emitted(href: string): boolean;
+  /**
+   * What to load instead of a remote media URL: the relative href of the source's own copy, the
+   * URL itself when the export keeps remote loads, or null for a placeholder. Reports either way.
+   */
+  offlineMedia(url: string, kind: RemovedRemote['kind']): string | null;
+  /** True when the export keeps remote loads (`keepRemoteAssets`). */
+  keepsRemote: boolean;
 }
 
 /** Creates the per-page context that components and the pipeline use to emit relative links and report problems. */
 export function createPageContext(opts: {
   pagePath: string; sourceDir: string; site: SiteIndex; report: ReportCollector; iconLibrary: string;
+  /** Leave remote images, frames and media as they are (the export's `keepRemoteAssets`). */
+  keepRemote?: boolean;
 }): PageContext {
   const { pagePath, site, report } = opts;
   let fell = false;
@@ -29,6 +40,7 @@ export function createPageContext(opts: {
     brokenLink: (page, href, reason) => report.brokenLink(page, href, reason),
     missingImage: (page, src) => report.missingImage(page, src),
     externalUrl: (page, url) => report.externalUrl(page, url),
+    removedRemote: (entry) => report.removedRemote(entry),
     unknownComponent(name) {
       fell = true;
       report.unknownComponent(name);
@@ -47,6 +59,14 @@ export function createPageContext(opts: {
     anchorChecks,
     fellBack: () => fell,
     emitted: (href) => outputs.has(href),
+    keepsRemote: opts.keepRemote ?? false,
+    offlineMedia(url, kind) {
+      report.externalUrl(pagePath, url);
+      if (opts.keepRemote) return url;
+      const local = findLocalCopy(url, site.files);
+      report.removedRemote(local ? { page: pagePath, kind, url, action: 'local copy', local } : { page: pagePath, kind, url, action: 'placeholder' });
+      return local ? relativeHref(pageFile(pagePath), local).split('/').map(encodeURIComponent).join('/') : null;
+    },
     assets: { use: (feature) => void features.add(feature) },
     nextId: (prefix) => `${prefix}-${++counter}`,
     href(target) {

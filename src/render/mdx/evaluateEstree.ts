@@ -1,5 +1,6 @@
 import type * as ES from 'estree-jsx';
 import type { ElementContent } from '../types.js';
+import { firstRenderValue, reactHookName } from './staticReactHooks.js';
 
 /** Thrown when an expression needs something we refuse to evaluate at build time. */
 export class Unevaluable extends Error {
@@ -14,6 +15,9 @@ export class StaticFunction {
     readonly scope: Scope,
   ) {}
 }
+
+/** A state setter or transition starter: called only from events, which a static page has none of. */
+const NOOP = new StaticFunction([], { type: 'Identifier', name: 'undefined' }, new Map());
 
 /** Already-rendered hast, the value of a JSX expression such as `icon={<svg …/>}`. */
 export class HastFragment {
@@ -32,6 +36,8 @@ export interface EvalHooks {
 export interface EvalBudget {
   steps: number;
   depth: number;
+  /** React hooks called by the component being rendered (see staticReactHooks.ts). */
+  reactHooks?: Set<string>;
 }
 
 const MAX_STEPS = 200_000;
@@ -160,6 +166,11 @@ export function callStaticFunction(fn: StaticFunction, args: unknown[], hooks: E
         for (const d of stmt.declarations) bindPattern(d.id, d.init ? evaluateExpression(d.init, local, hooks, budget) : undefined, local, hooks, budget);
         continue;
       }
+      // `useEffect(…)` on its own line: a hook call is the only statement run for its (lack of) effect.
+      if (stmt.type === 'ExpressionStatement' && stmt.expression.type === 'CallExpression' && reactHookName(stmt.expression.callee, (n) => local.has(n))) {
+        evaluateExpression(stmt.expression, local, hooks, budget);
+        continue;
+      }
       throw new Unevaluable(`${stmt.type} inside a component body`);
     }
     return undefined;
@@ -223,6 +234,15 @@ function readProperty(obj: unknown, key: string): unknown {
 function evaluateCall(node: ES.CallExpression, scope: Scope, hooks: EvalHooks, budget: EvalBudget): unknown {
   const args = () => node.arguments.map((a) => (a.type === 'SpreadElement' ? (() => { throw new Unevaluable('spread arguments'); })() : evaluateExpression(a, scope, hooks, budget)));
   const callee = node.callee;
+  const hook = reactHookName(callee, (name) => scope.has(name));
+  if (hook) {
+    budget.reactHooks?.add(hook);
+    return firstRenderValue(hook, args(), {
+      isCallable: (v) => v instanceof StaticFunction,
+      call: (fn, a) => callStaticFunction(fn as StaticFunction, a, hooks, budget),
+      noop: NOOP,
+    });
+  }
   if (callee.type === 'MemberExpression' && !callee.computed && callee.property.type === 'Identifier') {
     const method = callee.property.name;
     if (callee.object.type === 'Identifier' && !scope.has(callee.object.name)) {

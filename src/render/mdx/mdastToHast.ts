@@ -7,6 +7,7 @@ import type { CodeBlockInput, ComponentRenderer, ElementContent, RenderContext }
 import { callStaticFunction, evaluateExpression, HastFragment, StaticFunction, Unevaluable, type EvalBudget, type EvalHooks, type Scope } from './evaluateEstree.js';
 import { evaluateModule, type FeatureContext } from './evaluateModule.js';
 import { jsxText, propsToProperties, valueToHast } from './jsxValues.js';
+import { interactivePlaceholder, staticHookOutput } from './renderHookComponent.js';
 import { MissingImport, SnippetComponent, type LoadedModule, type ModuleLoader } from './ModuleLoader.js';
 import { parseExpressionSource } from './parseExpressionSource.js';
 
@@ -92,12 +93,20 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
     const local = lookup(name, s);
     if (local !== undefined) {
       if (local instanceof StaticFunction) {
+        const outer = budget.reactHooks;
+        const used = new Set<string>();
+        budget.reactHooks = used;
         try {
-          return valueToHast(callStaticFunction(local, [{ ...props, children: new HastFragment(children) }], hooks, budget), warn);
+          const out = valueToHast(callStaticFunction(local, [{ ...props, children: new HastFragment(children) }], hooks, budget), warn);
+          return used.size ? staticHookOutput(name, used, out, warn) : out;
         } catch (err) {
           if (!(err instanceof Unevaluable)) throw err;
+          if (used.size) return [interactivePlaceholder(name, used, `${err.message}`, warn)];
           warn(`component ${name} could not be evaluated (${err.message}); rendered its children`);
           return children;
+        } finally {
+          for (const h of used) outer?.add(h);
+          budget.reactHooks = outer;
         }
       }
       if (local instanceof SnippetComponent) return renderSnippet(local.module, props);

@@ -1,6 +1,10 @@
 import GithubSlugger from 'github-slugger';
 import type { Element, Root, RootContent } from 'hast';
 import type { PageContext } from '../links/createPageContext.js';
+import { isRemoteUrl } from '../offline/isRemoteUrl.js';
+import { remotePlaceholder } from '../offline/remotePlaceholder.js';
+import { stripRemoteFromElement } from '../offline/stripRemoteFromElement.js';
+import type { RemovedRemote } from '../report/BuildReport.js';
 
 /** A heading shown in the table of contents. */
 export interface TocEntry { depth: number; id: string; text: string }
@@ -15,6 +19,8 @@ export interface ContentSummary {
   sections: [id: string, offset: number][];
   /** Plain text of the body (code excluded), capped, for search. */
   text: string;
+  /** Class names authored on the page (not the theme's `enclave-*` ones), for the utility stylesheet. */
+  classes: Set<string>;
 }
 
 const HEADING = /^h[1-6]$/;
@@ -22,7 +28,10 @@ const URL_ATTRS: Record<string, string[]> = {
   a: ['href'], area: ['href'], img: ['src'], source: ['src'], video: ['src', 'poster'], audio: ['src'],
   iframe: ['src'], embed: ['src'], object: ['data'], track: ['src'],
 };
+const MEDIA_KIND: Record<string, RemovedRemote['kind']> = { img: 'image', iframe: 'frame', embed: 'frame', object: 'frame' };
 const SKIP_TEXT = new Set(['script', 'style', 'svg', 'pre', 'template', 'button']);
+/** Subtrees whose classes belong to generated markup (highlighted code, drawings), never to utilities. */
+const NO_UTILITIES = new Set(['svg', 'pre', 'math']);
 const MAX_SEARCH_TEXT = 4000;
 
 /**
@@ -33,12 +42,16 @@ const MAX_SEARCH_TEXT = 4000;
  */
 export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
   const slugger = new GithubSlugger();
-  const summary: ContentSummary = { toc: [], ids: new Set(), headings: [], sections: [], text: '' };
+  const summary: ContentSummary = { toc: [], ids: new Set(), headings: [], sections: [], text: '', classes: new Set() };
   const sectionIds: string[] = [];
   const textParts: string[] = [];
   let textLength = 0;
+  /** Headings and changelog `Update`s in document order: both feed the table of contents. */
   const headings: Element[] = [];
   const anchored: Element[] = [];
+  /** Headings inside an `Update`: the entry's label stands for them in the table of contents. */
+  const inUpdates = new WeakSet<Element>();
+  let updateDepth = 0;
 
   // Explicit ids first, so generated slugs never collide with an author's `{#id}`.
   const collectIds = (node: Root | Element) => {
@@ -54,8 +67,20 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
   };
   collectIds(root);
 
-  const visit = (node: Root | Element, inCode: boolean) => {
-    for (const child of node.children as RootContent[]) {
+  const collectClasses = (el: Element): boolean => {
+    const names = el.properties.className;
+    if (!Array.isArray(names)) return true;
+    for (const n of names) {
+      if (typeof n !== 'string') continue;
+      if (n === 'katex' || n === 'katex-display') return false;
+      if (!n.startsWith('enclave-')) summary.classes.add(n);
+    }
+    return true;
+  };
+  const visit = (node: Root | Element, inCode: boolean, inGenerated = false) => {
+    const children = node.children as RootContent[];
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i];
       if (child.type === 'text') {
         if (!inCode && textLength < MAX_SEARCH_TEXT) {
           textParts.push(child.value);
@@ -64,6 +89,10 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
         continue;
       }
       if (child.type !== 'element') continue;
+      if (!ctx.keepsRemote && !stripRemoteFromElement(child, ctx.pagePath, ctx.report)) {
+        children.splice(i--, 1);
+        continue;
+      }
       const attrs = URL_ATTRS[child.tagName];
       if (attrs) {
         for (const attr of attrs) {
@@ -71,22 +100,57 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
           if (typeof v !== 'string') continue;
           if (child.tagName === 'a' || child.tagName === 'area') {
             if (!ctx.emitted(v)) child.properties[attr] = ctx.href(v);
-          }
-          else if (child.tagName === 'iframe' || child.tagName === 'embed' || child.tagName === 'object') {
-            if (/^(?:https?:)?\/\//i.test(v)) ctx.report.externalUrl(ctx.pagePath, v);
-            else child.properties[attr] = ctx.assetUrl(v);
+          } else if (isRemoteUrl(v)) {
+            const kind = MEDIA_KIND[child.tagName] ?? 'media';
+            const replacement = ctx.offlineMedia(v, kind);
+            if (replacement !== null) child.properties[attr] = replacement;
+            else if (attr === 'poster') delete child.properties.poster;
+            else {
+              children[i] = remotePlaceholder(child, v, kind);
+              break;
+            }
           } else child.properties[attr] = ctx.assetUrl(v);
         }
+        if (children[i] !== child) {
+          collectClasses(children[i] as Element);
+          continue;
+        }
+        // A remote `srcset` would load even when `src` is local: it goes unless the export keeps remote loads.
+        // (JSX in pages may spell it `srcset`, which reaches hast under that name.)
+        for (const key of ['srcSet', 'srcset']) {
+          const srcSet = child.properties[key];
+          if (typeof srcSet !== 'string' || !isRemoteUrl(srcSet) || ctx.keepsRemote) continue;
+          ctx.report.removedRemote({ page: ctx.pagePath, kind: 'image', url: srcSet, action: 'removed' });
+          delete child.properties[key];
+        }
       }
-      if (HEADING.test(child.tagName)) headings.push(child);
+      const isUpdate = child.properties.dataEnclaveUpdate !== undefined;
+      if (HEADING.test(child.tagName)) {
+        headings.push(child);
+        if (updateDepth > 0) inUpdates.add(child);
+      } else if (isUpdate) headings.push(child);
       if (child.properties.dataEnclaveAnchor !== undefined) anchored.push(child);
+      const generated = inGenerated || NO_UTILITIES.has(child.tagName) || !collectClasses(child);
+      if (isUpdate) updateDepth++;
       // The API playground's form labels are controls, not content to search or copy.
-      visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined || child.properties.dataEnclaveTry !== undefined);
+      visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined || child.properties.dataEnclaveTry !== undefined, generated);
+      if (isUpdate) updateDepth--;
     }
   };
   visit(root, false);
 
   for (const h of headings) {
+    if (!HEADING.test(h.tagName)) {
+      // A changelog entry: listed by its label, under the id Update.ts gave it.
+      const label = findByClass(h, 'enclave-update-label');
+      const text = label ? textOf(label).trim() : '';
+      if (text && typeof h.properties.id === 'string') {
+        summary.toc.push({ depth: 2, id: h.properties.id, text });
+        summary.headings.push(text);
+        sectionIds.push(h.properties.id);
+      }
+      continue;
+    }
     const text = textOf(h).trim();
     if (!text) continue;
     let id = typeof h.properties.id === 'string' ? h.properties.id : undefined;
@@ -100,7 +164,7 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
       summary.headings.push(text);
       sectionIds.push(id);
     }
-    if (depth === 2 || depth === 3) summary.toc.push({ depth, id, text });
+    if ((depth === 2 || depth === 3) && !inUpdates.has(h)) summary.toc.push({ depth, id, text });
     if (depth >= 2) {
       h.children.push({
         type: 'element', tagName: 'a',
@@ -137,4 +201,15 @@ export function textOf(node: Element | Root): string {
     else if (child.type === 'element' && child.tagName !== 'svg' && child.tagName !== 'script' && child.tagName !== 'style') out += textOf(child);
   }
   return out;
+}
+
+/** The first descendant element carrying a class. */
+function findByClass(node: Element, className: string): Element | undefined {
+  for (const child of node.children) {
+    if (child.type !== 'element') continue;
+    if (Array.isArray(child.properties.className) && child.properties.className.includes(className)) return child;
+    const found = findByClass(child, className);
+    if (found) return found;
+  }
+  return undefined;
 }

@@ -1,8 +1,10 @@
 import type { Root } from 'mdast';
+import { markdownForAgents } from './markdownForAgents.js';
 
 /**
  * The Markdown copy of a page (`guides/start.md`), as the hosted product offers for LLMs: the
- * source body (as normalised for parsing: node offsets index into it) without frontmatter and import/export statements, under its title and description.
+ * source body (as normalised for parsing: node offsets index into it) without frontmatter and import/export statements, under its title and description,
+ * with `Visibility` applied for agents (markdownForAgents).
  */
 export function markdownCopy(source: string, mdast: Root, title: string, description?: string): string {
   const cut: [number, number][] = [];
@@ -21,5 +23,5 @@ export function markdownCopy(source: string, mdast: Root, title: string, descrip
   body += text.slice(at);
   const head = `# ${title}\n\n${description ? `> ${description}\n\n` : ''}`;
   // trim() removes exactly what `\s` matches; the regex /\s+$/ retried at every run of spaces.
-  return `${head}${body.trim()}\n`;
+  return `${head}${markdownForAgents(body).trim()}\n`;
 }

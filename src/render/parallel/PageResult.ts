@@ -23,4 +23,6 @@ export interface PageResult {
   /** The page's Markdown copy (also among `files`), streamed into llms-full.txt; null for a failed page. */
   markdown: string | null;
   features: PageFeature[];
+  /** Class names authored on the page, for the site's utility stylesheet. */
+  classes: string[];
 }

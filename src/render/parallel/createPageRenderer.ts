@@ -41,6 +41,8 @@ export async function createContentRenderer(options: {
   sourceDir: string;
   cacheDir?: string;
   languages: readonly string[];
+  /** Leave remote media in pages (the export's `keepRemoteAssets`). */
+  keepRemote?: boolean;
 }): Promise<(position: number) => PageContent> {
   const { site, report, sourceDir } = options;
   const highlighter = await createCodeHighlighter({ cacheDir: options.cacheDir, languages: options.languages });
@@ -53,7 +55,7 @@ export async function createContentRenderer(options: {
   };
   return (position) => {
     const page = site.selected[position];
-    const ctx = createPageContext({ pagePath: page.path, sourceDir, site: site.index, report, iconLibrary: site.config.iconLibrary });
+    const ctx = createPageContext({ pagePath: page.path, sourceDir, site: site.index, report, iconLibrary: site.config.iconLibrary, keepRemote: options.keepRemote });
     return { page, ctx, content: renderPageContent(page, site.texts, site.frontmatter.get(page.path) ?? {}, ctx, deps) };
   };
 }
@@ -70,6 +72,8 @@ export async function createPageRenderer(options: {
   sourceDir: string;
   cacheDir?: string;
   languages: readonly string[];
+  /** Leave remote media in pages (the export's `keepRemoteAssets`). */
+  keepRemote?: boolean;
 }): Promise<PageRenderer> {
   const { site, shell } = options;
   const renderContent = await createContentRenderer(options);
@@ -84,7 +88,7 @@ export async function createPageRenderer(options: {
       const reason = (err as Error).message?.split('\n')[0] || String(err);
       const title = shell.label(page.path);
       const file = pageFile(page.path);
-      return { position, files: [[file, shell.errorPage(page, title, reason)]], manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdown: null, features: [] };
+      return { position, files: [[file, shell.errorPage(page, title, reason)]], manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdown: null, features: [], classes: [] };
     }
     const { page, ctx, content } = rendered;
     const file = pageFile(page.path);
@@ -113,6 +117,7 @@ export async function createPageRenderer(options: {
       anchorChecks: ctx.anchorChecks,
       markdown: content.markdown,
       features: [...ctx.features],
+      classes: [...content.summary.classes],
     };
   };
 }

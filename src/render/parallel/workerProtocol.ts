@@ -15,6 +15,9 @@ export interface PageWorkerData {
   theme: ThemeAssets;
   searchIndexPath: string;
   languages: string[];
+  keepRemote: boolean;
+  /** Custom scripts left out because they load third-party code. */
+  droppedScripts: string[];
 }
 
 /** Main thread → worker. */

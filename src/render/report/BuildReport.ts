@@ -9,5 +9,20 @@ export interface BuildReport {
   missingImages: { page: string; src: string }[];
   unknownComponents: Record<string, number>;
   externalUrls: { page: string; url: string }[];
+  /** Remote loads the export removed so the bundle makes no request to another origin (see RemovedRemote). */
+  removedRemote: RemovedRemote[];
   warnings: { message: string; page?: string }[];
+}
+
+/**
+ * One remote load taken out at export: `page` is the page (or the custom CSS/JS file, or
+ * `docs.json`) it was in; `action` says what readers get instead.
+ */
+export interface RemovedRemote {
+  page: string;
+  kind: 'image' | 'media' | 'frame' | 'script' | 'stylesheet' | 'font';
+  url: string;
+  action: 'placeholder' | 'local copy' | 'removed';
+  /** The bundle file used instead, for `local copy`. */
+  local?: string;
 }

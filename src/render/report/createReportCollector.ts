@@ -22,7 +22,7 @@ const MAX_ENTRIES = 20_000;
 export function createReportCollector(): BuildReportCollector {
   const report: BuildReport = {
     pages: { expected: 0, rendered: 0, missing: 0, failed: [] },
-    missingInputs: [], brokenLinks: [], missingImages: [], unknownComponents: {}, externalUrls: [], warnings: [],
+    missingInputs: [], brokenLinks: [], missingImages: [], unknownComponents: {}, externalUrls: [], removedRemote: [], warnings: [],
   };
   const seen = new Set<string>();
   const once = (key: string): boolean => {
@@ -45,6 +45,9 @@ export function createReportCollector(): BuildReportCollector {
     },
     externalUrl(page, url) {
       if (once(`e\0${page}\0${url}`)) push(report.externalUrls, { page, url });
+    },
+    removedRemote(entry) {
+      if (once(`r\0${entry.page}\0${entry.url}`)) push(report.removedRemote, entry);
     },
     warning(message, page) {
       if (once(`w\0${page ?? ''}\0${message}`)) push(report.warnings, page === undefined ? { message } : { message, page });
@@ -69,6 +72,7 @@ export function createReportCollector(): BuildReportCollector {
       for (const b of part.brokenLinks) this.brokenLink(b.page, b.href, b.reason);
       for (const m of part.missingImages) this.missingImage(m.page, m.src);
       for (const e of part.externalUrls) this.externalUrl(e.page, e.url);
+      for (const r of part.removedRemote) this.removedRemote(r);
       for (const w of part.warnings) this.warning(w.message, w.page);
       for (const [name, count] of Object.entries(part.unknownComponents)) report.unknownComponents[name] = (report.unknownComponents[name] ?? 0) + count;
     },

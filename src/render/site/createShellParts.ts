@@ -12,6 +12,7 @@ import { languageTag } from '../config/languageName.js';
 import { findIconSvg } from '../icons/findIconSvg.js';
 import { hastToHtml } from '../page/hastToHtml.js';
 import { cloneHast } from '../page/cloneHast.js';
+import { isRemoteUrl } from '../offline/isRemoteUrl.js';
 
 /** The theme pieces shared by all pages of one export, with per-division caches. */
 export interface ShellParts {
@@ -29,7 +30,7 @@ export interface ShellParts {
 /** Builds the shell parts: site header/footer links made root-relative, sidebars cached per division, prev/next order. */
 export function createShellParts(
   loaded: LoadedSite, theme: ThemeAssets, searchIndex: string,
-  opts: { domain: string; generatorVersion: string },
+  opts: { domain: string; generatorVersion: string; droppedScripts?: readonly string[]; keepRemote?: boolean },
 ): ShellParts {
   const { config, nav, frontmatter, index } = loaded;
   const selected = new Set(loaded.selected.map((p) => p.path));
@@ -38,21 +39,23 @@ export function createShellParts(
     return r.kind === 'external' || r.kind === 'anchor' ? escapeHtml(r.href) : `${ROOT_MARK}${escapeHtml(r.href)}`;
   };
   const asset = (src: string) => (/^(?:[a-z]+:)?\/\//i.test(src) || src.startsWith('data:') ? escapeHtml(src) : `${ROOT_MARK}${escapeHtml(src.replace(/^\.?\/+/, ''))}`);
-  const favicon = typeof config.favicon === 'string' ? config.favicon : config.favicon?.light;
+  const favicon = offlineShellAsset(typeof config.favicon === 'string' ? config.favicon : config.favicon?.light, opts.keepRemote);
+  const logo = config.logo && offlineShellAsset(config.logo.light, opts.keepRemote) && offlineShellAsset(config.logo.dark, opts.keepRemote) ? config.logo : undefined;
 
   const site: ShellSite = {
     name: config.name,
     lang: 'en',
-    logo: config.logo ? { light: asset(config.logo.light), dark: asset(config.logo.dark) } : undefined,
+    logo: logo ? { light: asset(logo.light), dark: asset(logo.dark) } : undefined,
     favicon: favicon ? asset(favicon) : undefined,
     navbarLinks: config.navbarLinks.map((l) => ({ label: l.label, href: fromRoot(l.href) })),
     navbarPrimary: config.navbarPrimary ? { label: config.navbarPrimary.label, href: fromRoot(config.navbarPrimary.href) } : undefined,
     footerSocials: config.footerSocials.map((l) => ({ label: l.label, href: fromRoot(l.href) })),
     footerLinks: config.footerLinks.map((c) => ({ header: c.header, items: c.items.map((i) => ({ label: i.label, href: fromRoot(i.href) })) })),
     appearance: config.appearance,
+    theme: config.theme,
     styles: [...theme.styles, ...loaded.inventory.customCss],
     headScripts: theme.headScripts,
-    bodyScripts: [...theme.bodyScripts, ...loaded.inventory.customJs],
+    bodyScripts: [...theme.bodyScripts, ...loaded.inventory.customJs.filter((rel) => !opts.droppedScripts?.includes(rel))],
     themeScript: theme.themeScript,
     searchIndex,
     generator: `Enclave ${opts.generatorVersion}`,
@@ -213,4 +216,12 @@ function tabMenuHtml(tab: NavDivision, menu: NavDivision[], active: NavDivision 
     return href ? `<li><a href="${href}"${m === active ? ' aria-current="true"' : ''}>${escapeHtml(m.label)}</a></li>` : '';
   }).join('');
   return `<li class="enclave-tab-menu"><details><summary${current ? ' aria-current="true"' : ''}>${escapeHtml(tab.label)}</summary><ul>${items}</ul></details></li>`;
+}
+
+/**
+ * A logo or favicon as the shell may use it: a remote one is left out (the site name stands in
+ * for the logo) unless the export keeps remote loads; renderSite reports it.
+ */
+function offlineShellAsset(src: string | undefined, keepRemote = false): string | undefined {
+  return src && (keepRemote || !isRemoteUrl(src)) ? src : undefined;
 }

@@ -29,7 +29,8 @@ export function buildSiteCss(config: SiteConfig, fontUrl: (src: string) => strin
     const url = font.source ? fontUrl(font.source) : null;
     const family = font.family.replace(/["\\]/g, '');
     if (url) lines.push(`@font-face{font-family:"${family}";src:url("${url}")${font.format ? ` format("${font.format}")` : ''};font-display:swap;${font.weight ? `font-weight:${font.weight};` : ''}}`);
-    lines.push(`:root{--enclave-font:"${family}",system-ui,sans-serif}`);
+    // The bundled Inter stands in when the family is neither bundled nor installed (a remote font left out).
+    lines.push(`:root{--enclave-font:"${family}","Inter Variable",system-ui,sans-serif}`);
   }
   return `${lines.join('\n')}\n`;
 }

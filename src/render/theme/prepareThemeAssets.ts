@@ -5,6 +5,7 @@ import type { SiteConfig } from '../config/SiteConfig.js';
 import type { BundleSink } from '../../bundle/BundleSink.js';
 import { writeHashedAsset } from '../output/writeHashedAsset.js';
 import { buildSiteCss } from './buildSiteCss.js';
+import { bundledInterFont } from './bundledInterFont.js';
 
 /** Bundle-relative paths of the assets every page links. */
 export interface ThemeAssets {
@@ -26,7 +27,7 @@ export function assetDir(relative: string, base: string = import.meta.url): stri
 }
 
 /**
- * Writes the theme, the site's colour stylesheet, the component library's assets and the
+ * Writes the bundled Inter font, the theme, the site's colour stylesheet, the component library's assets and the
  * feedback widget's assets into `_assets/` with content-hashed names (other files in those
  * folders, such as fonts a stylesheet references, keep their names). The files are small and
  * read synchronously; their writes are issued together and awaited once: awaited one by one,
@@ -42,9 +43,11 @@ export async function prepareThemeAssets(out: BundleSink, config: SiteConfig, fo
     return rel;
   };
   const read = (name: string) => readFileSync(join(themeDir, name));
+  const inter = bundledInterFont();
+  for (const f of inter.files) writes.push(out.copy(f.source, f.target));
   const assets: ThemeAssets = {
     headScripts: [hashed('theme-init', '.js', read('theme-init.js'))],
-    styles: [hashed('theme', '.css', read('theme.css')), hashed('site', '.css', buildSiteCss(config, fontUrl))],
+    styles: [hashed('inter', '.css', inter.css), hashed('theme', '.css', read('theme.css')), hashed('variants', '.css', read('variants.css')), hashed('site', '.css', buildSiteCss(config, fontUrl))],
     bodyScripts: [],
     themeScript: hashed('theme', '.js', read('theme.js')),
   };

@@ -13,6 +13,8 @@ export interface ShellSite {
   footerSocials: { label: string; href: string }[];
   footerLinks: { header?: string; items: { label: string; href: string }[] }[];
   appearance: { default: 'system' | 'light' | 'dark'; strict: boolean };
+  /** docs.json theme name: `enclave-theme-<name>` on <html> selects its variant in variants.css. */
+  theme: string;
   /** Bundle-relative asset paths. */
   styles: string[];
   headScripts: string[];
@@ -67,7 +69,7 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
   const asset = (p: string) => `${R}${e(p)}`;
   const head = [
     '<!doctype html>',
-    `<html lang="${e(page.lang ?? site.lang)}" data-theme-default="${site.appearance.default}"${site.appearance.strict ? ' data-theme-strict="true"' : ''}>`,
+    `<html lang="${e(page.lang ?? site.lang)}" class="enclave-theme-${e(site.theme)}" data-theme-default="${site.appearance.default}"${site.appearance.strict ? ' data-theme-strict="true"' : ''}>`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',

@@ -87,6 +87,8 @@ const MEASURE = `(() => {
     c('Frame', { caption: 'cap' }),
     c('Tabs', {}, [c('Tab', { title: 'One' }), c('Tab', { title: 'Two' })]),
     c('Prompt', { description: 'P' }),
+    c('GitHub.Repo', { repo: 'acme/kit', description: 'A kit' }, []),
+    c('FileTree', { items: ['a.txt', { name: 'src', note: 'sources', items: ['b.ts'] }] }, []),
   ];
   const dir = await mkdtemp(path.join(tmpdir(), 'enclave-contrast-'));
   await copyFile(`${assetsDir}components.css`, path.join(dir, 'components.css'));

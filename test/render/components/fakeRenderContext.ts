@@ -34,6 +34,7 @@ export function fakeRenderContext(overrides: Partial<RenderContext> = {}): Recor
       missingImage() {},
       unknownComponent() {},
       externalUrl: (page, url) => externalUrls.push({ page, url }),
+      removedRemote() {},
       warning: (m) => warnings.push(m),
     },
     assets: { use: (f) => features.add(f) },

@@ -40,7 +40,7 @@ test('lucide library is used when the docs config asks for it', (t) => {
 test('an unknown icon gives a neutral placeholder and a warning, never a throw', (t) => {
   const { html: out, ctx } = html('definitely-not-an-icon');
   t.is(out, '<span class="enclave-icon enclave-icon-missing" aria-hidden="true" data-icon="definitely-not-an-icon"></span>');
-  t.deepEqual(ctx.warnings, ['Unknown icon "definitely-not-an-icon"']);
+  t.deepEqual(ctx.warnings, ['Unknown icon "definitely-not-an-icon": not in the bundled free icon sets (Font Awesome Free, Lucide); shown as a neutral glyph']);
 });
 
 test('names that look like paths never read files outside the icon sets', (t) => {

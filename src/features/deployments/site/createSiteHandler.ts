@@ -43,7 +43,9 @@ type Resolved = { kind: 'file'; file: ServedFile } | { kind: 'redirect'; to: str
  */
 export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions): SiteRequestHandler {
   const { onPageServed, logger } = options;
-  const fileHeaders = options.fileHeaders ?? [];
+  // X-Enclave-Site marks pages this appliance serves: the bundle's feedback widget reads it from a
+  // same-origin HEAD and probes /_enclave/health only then, so other static hosts see no 404.
+  const fileHeaders = ['X-Enclave-Site', '1', ...(options.fileHeaders ?? [])];
   const fail = (request: SiteRequest, err: unknown) => {
     // The site never answers with internals: log, then a bare 500 (or a cut connection mid-body).
     logger.error({ err, requestId: request.requestId, url: request.req.url }, 'site request failed');

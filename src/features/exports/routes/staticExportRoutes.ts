@@ -24,6 +24,7 @@ const startBody = z.strictObject({
     .describe('Version label recorded in the bundle; default derived from the content'),
   paths: z.array(z.string().min(1).max(1024)).min(1).max(100_000).optional().describe('Only these page paths'),
   strict: z.boolean().optional().describe('Fail the job on the first page that does not render'),
+  keepRemoteAssets: z.boolean().optional().describe('Keep remote images, frames, font imports and third-party scripts (default false: removed and listed in the report, so the bundle never contacts another origin)'),
 });
 
 const jobParams = z.strictObject({ jobId: z.string().max(64).describe('Export job id (se_…)') });

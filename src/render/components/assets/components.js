@@ -288,12 +288,67 @@
           holder.innerHTML = result.svg;
           figure.appendChild(holder);
           figure.setAttribute('data-rendered', '');
+          enableZoom(figure, holder);
         }, function () {
           // Leave the source visible: a broken diagram still reads as text.
           figure.removeAttribute('data-rendered');
         });
       })(figures[i], i);
     }
+  }
+
+  /** Zoom (buttons, Ctrl/⌘ + wheel) and pan (drag) for a rendered diagram; the view resets on a re-render. */
+  function enableZoom(figure, holder) {
+    var svg = holder.querySelector('svg');
+    if (!svg) return;
+    var view = { scale: 1, x: 0, y: 0 };
+    var apply = function () {
+      svg.style.transform = 'translate(' + view.x + 'px,' + view.y + 'px) scale(' + view.scale + ')';
+      figure.setAttribute('data-zoom', String(Math.round(view.scale * 100)));
+      holder.classList.toggle('enclave-mermaid-zoomed', view.scale !== 1 || view.x !== 0 || view.y !== 0);
+    };
+    var zoom = function (factor) {
+      view.scale = Math.min(8, Math.max(0.25, view.scale * factor));
+      apply();
+    };
+    var old = figure.querySelector('.enclave-mermaid-controls');
+    if (old) figure.removeChild(old);
+    var controls = document.createElement('div');
+    controls.className = 'enclave-mermaid-controls';
+    [['+', 'Zoom in', function () { zoom(1.25); }], ['\u2212', 'Zoom out', function () { zoom(0.8); }], ['\u21BA', 'Reset view', function () { view = { scale: 1, x: 0, y: 0 }; apply(); }]].forEach(function (spec) {
+      var button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = spec[0];
+      button.setAttribute('aria-label', spec[1]);
+      button.title = spec[1];
+      button.addEventListener('click', spec[2]);
+      controls.appendChild(button);
+    });
+    figure.insertBefore(controls, figure.firstChild);
+    holder.addEventListener('wheel', function (e) {
+      // Plain wheel scrolls the page as usual; with Ctrl/⌘ it zooms the diagram.
+      if (!e.ctrlKey && !e.metaKey) return;
+      e.preventDefault();
+      zoom(e.deltaY < 0 ? 1.1 : 0.9);
+    }, { passive: false });
+    var drag = null;
+    holder.addEventListener('pointerdown', function (e) {
+      drag = { x: e.clientX - view.x, y: e.clientY - view.y };
+      holder.setPointerCapture(e.pointerId);
+      holder.classList.add('enclave-mermaid-dragging');
+    });
+    holder.addEventListener('pointermove', function (e) {
+      if (!drag) return;
+      view.x = e.clientX - drag.x;
+      view.y = e.clientY - drag.y;
+      apply();
+    });
+    var stop = function () {
+      drag = null;
+      holder.classList.remove('enclave-mermaid-dragging');
+    };
+    holder.addEventListener('pointerup', stop);
+    holder.addEventListener('pointercancel', stop);
   }
 
   function initMermaid() {

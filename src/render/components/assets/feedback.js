@@ -1,7 +1,10 @@
 /* Enclave reader feedback widget: "Was this page helpful?" after the page content and a
  * "Feedback" button on each code block. A classic script with no dependencies. It shows
  * itself only when an Enclave server answers (a health probe), so on file:// or a plain
- * static host the page looks exactly as if it weren't there; any failure stays silent. */
+ * static host the page looks exactly as if it weren't there; any failure stays silent. The
+ * probe itself is only sent where the appliance marked the page (an `X-Enclave-Site` response
+ * header, read from a HEAD of the page itself, which exists on any host) or where the export
+ * named a feedback endpoint, so elsewhere nothing 404s and the console stays clean. */
 (function () {
   'use strict';
 
@@ -52,6 +55,18 @@
 
   function endpointUrl() {
     return new URL('/_enclave/feedback', location.href);
+  }
+
+  /* Calls `then` when the appliance serves this page: it marks site responses with
+   * `X-Enclave-Site`. The page's own URL is asked, so no host ever answers 404 here. */
+  function whenServedByEnclave(then) {
+    fetch(location.href, { method: 'HEAD', credentials: 'same-origin', cache: 'no-store', mode: 'same-origin' })
+      .then(function (res) {
+        if (res.headers.get('x-enclave-site')) then();
+      })
+      .catch(function () {
+        /* offline or blocked: stay hidden */
+      });
   }
 
   function trimToBytes(text, maxBytes) {
@@ -255,17 +270,21 @@
       if (typeof fetch !== 'function' || typeof URL !== 'function') return;
       var endpoint = endpointUrl();
       var sameOrigin = endpoint.origin === location.origin;
-      // Only an Enclave server answers this probe; elsewhere the control never appears.
-      fetch(new URL('/_enclave/health', endpoint).href, { credentials: 'omit', cache: 'no-store', mode: sameOrigin ? 'same-origin' : 'cors' })
-        .then(function (res) {
-          return res.ok ? res.json() : null;
-        })
-        .then(function (body) {
-          if (body && body.status === 'ok') mount(endpoint.href);
-        })
-        .catch(function () {
-          /* not served by Enclave: stay hidden */
-        });
+      var probe = function () {
+        // Only an Enclave server answers this probe; elsewhere the control never appears.
+        fetch(new URL('/_enclave/health', endpoint).href, { credentials: 'omit', cache: 'no-store', mode: sameOrigin ? 'same-origin' : 'cors' })
+          .then(function (res) {
+            return res.ok ? res.json() : null;
+          })
+          .then(function (body) {
+            if (body && body.status === 'ok') mount(endpoint.href);
+          })
+          .catch(function () {
+            /* not served by Enclave: stay hidden */
+          });
+      };
+      // Ask only where Enclave serves the page: other hosts would answer the probe 404.
+      whenServedByEnclave(probe);
     } catch (e) {
       /* never break the page */
     }
