@@ -8,8 +8,14 @@ import { printTable, runAutocannon, type LoadResult } from './runAutocannon.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 
-async function startChild(args: string[], env: Record<string, string>): Promise<{ url: string; out: () => string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function startChild(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ url: string; out: () => string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out.length < 10_000 ? (out += c) : undefined));
@@ -50,6 +56,11 @@ await peer.stop();
 rmSync(dataDir, { recursive: true, force: true });
 
 console.log(`\nbench:api — ${seconds}s per run, 10 connections, 127.0.0.1, node ${process.version}\n`);
-printTable(['run', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'], rows.map(([name, r]) => [name, Math.round(r.rps), r.p50, r.p99, r.errors, r.non2xx]));
+printTable(
+  ['run', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
+  rows.map(([name, r]) => [name, Math.round(r.rps), r.p50, r.p99, r.errors, r.non2xx]),
+);
 const ratio = rows[0][1].rps / rows[1][1].rps;
-console.log(`\nthroughput ratio enclave/koa: ${ratio.toFixed(2)}  (target: p99 < 10 ms at 1,000 req/s → ${rows[2][1].p99 < 10 ? 'met' : 'NOT met'})`);
+console.log(
+  `\nthroughput ratio enclave/koa: ${ratio.toFixed(2)}  (target: p99 < 10 ms at 1,000 req/s → ${rows[2][1].p99 < 10 ? 'met' : 'NOT met'})`,
+);

@@ -116,31 +116,58 @@ async function exportOnce(server: Server, domain: string, probe: boolean): Promi
   const auth = { Authorization: `Bearer ${server.key}` };
   await new Promise((r) => setTimeout(r, SETTLE_MS));
   const started = performance.now();
-  const res = await fetch(`${server.url}/v1/static-export/jobs`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ domain }) });
+  const res = await fetch(`${server.url}/v1/static-export/jobs`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ domain }),
+  });
   if (res.status !== 202) throw new Error(`export of ${domain} refused: ${res.status} ${await res.text()}`);
   const { jobId } = (await res.json()) as { jobId: string };
   const done = (async () => {
-    await until(async () => {
-      const job = (await (await fetch(`${server.url}/v1/static-export/jobs/${jobId}`, { headers: auth })).json()) as { status: string; error?: string };
-      if (job.status === 'failed') throw new Error(`export of ${domain} failed: ${job.error}`);
-      return job.status === 'completed';
-    }, 3_600_000, `export ${jobId}`);
+    await until(
+      async () => {
+        const job = (await (await fetch(`${server.url}/v1/static-export/jobs/${jobId}`, { headers: auth })).json()) as {
+          status: string;
+          error?: string;
+        };
+        if (job.status === 'failed') throw new Error(`export of ${domain} failed: ${job.error}`);
+        return job.status === 'completed';
+      },
+      3_600_000,
+      `export ${jobId}`,
+    );
     return performance.now();
   })();
   // A steady admin-script load for as long as the export runs; the worker must not starve the API.
   const api = probe
-    ? await runAutocannon({ url: `${server.url}/v1/projects/${server.projectId}`, headers: auth, seconds: 3600, connections: 4, rate: API_RATE, until: done })
+    ? await runAutocannon({
+        url: `${server.url}/v1/projects/${server.projectId}`,
+        headers: auth,
+        seconds: 3600,
+        connections: 4,
+        rate: API_RATE,
+        until: done,
+      })
     : null;
   const seconds = ((await done) - started) / 1000;
   // The worker's own figures are in the job store; the API can answer "completed" a moment
   // before that write is on disk.
-  type StoredJob = { id: string; pageCount: number; stats?: { renderMs: number; packMs: number; peakRssBytes: number }; bundle?: { sizeBytes: number } };
+  type StoredJob = {
+    id: string;
+    pageCount: number;
+    stats?: { renderMs: number; packMs: number; peakRssBytes: number };
+    bundle?: { sizeBytes: number };
+  };
   let job: StoredJob | undefined;
-  await until(async () => {
-    const store = JSON.parse(readFileSync(join(server.dataDir, 'exports.json'), 'utf8')) as { jobs: StoredJob[] };
-    job = store.jobs.find((j) => j.id === jobId && j.stats);
-    return job !== undefined;
-  }, 10_000, `the record of ${jobId}`);
+  await until(
+    async () => {
+      const store = JSON.parse(readFileSync(join(server.dataDir, 'exports.json'), 'utf8')) as { jobs: StoredJob[] };
+      job = store.jobs.find((j) => j.id === jobId && j.stats);
+      return job !== undefined;
+    },
+    10_000,
+    `the record of ${jobId}`,
+  );
   if (!job) throw new Error(`no record of ${jobId}`);
   return {
     pages: job.pageCount,
@@ -181,7 +208,9 @@ async function benchCorpus(name: string, source: string, afterRun?: () => void):
       await stopServer(server);
     }
     const s = (list: Sample[]) => list.at(-1)!.seconds.toFixed(1);
-    process.stderr.write(`  ${name} run ${run}/${runs}: cold ${s(cold)} s, warm ${s(warm)} s, cold + API load ${s(loaded)} s (load ${loadavg()[0].toFixed(1)})\n`);
+    process.stderr.write(
+      `  ${name} run ${run}/${runs}: cold ${s(cold)} s, warm ${s(warm)} s, cold + API load ${s(loaded)} s (load ${loadavg()[0].toFixed(1)})\n`,
+    );
     afterRun?.();
   }
   return [
@@ -247,7 +276,8 @@ function benchHugo(plainDir: string): Measured {
   cpSync(plainDir, join(dir, 'content'), { recursive: true });
   renameSync(join(dir, 'content', 'index.md'), join(dir, 'content', '_index.md'));
   writeFileSync(join(dir, 'hugo.toml'), 'baseURL = "http://localhost/"\ntitle = "Synthetic Docs"\ndisableKinds = ["taxonomy", "term"]\n');
-  const page = '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head><body><main>{{ .Content }}</main></body></html>\n';
+  const page =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>{{ .Title }}</title></head><body><main>{{ .Content }}</main></body></html>\n';
   mkdirSync(join(dir, 'layouts', '_default'), { recursive: true });
   for (const name of ['single.html', 'list.html']) writeFileSync(join(dir, 'layouts', '_default', name), page);
   writeFileSync(join(dir, 'layouts', 'index.html'), page);
@@ -285,25 +315,54 @@ try {
     for (const peer of peers) peer.runs.push(peer.build(small.plainDir!));
     process.stderr.write(`  peers: ${peers.map((p) => `${p.name} ${p.runs.at(-1)!.seconds.toFixed(1)} s`).join(', ')}\n`);
   };
-  if (wanted('synthetic-1000')) rows.push(...(await benchCorpus('synthetic-1000', small.dir, withPeers && small.plainDir ? buildPeers : undefined)));
+  if (wanted('synthetic-1000'))
+    rows.push(...(await benchCorpus('synthetic-1000', small.dir, withPeers && small.plainDir ? buildPeers : undefined)));
   if (wanted('synthetic-5000')) rows.push(...(await benchCorpus('synthetic-5000', large.dir)));
   if (wanted('mcp')) rows.push(...(await benchCorpus('mcp', resolve('../shared/corpora/mcp'))));
 
   const m = (r: Row, f: (s: Sample) => number) => median(r.samples.map(f));
-  console.log(`\nbench:export — ${fromSource ? 'src/ under tsx' : 'dist/ (compiled)'}, appliance in its own process, driven over HTTP; node ${process.version}, ${cpus().length} CPUs; medians of ${runs} run(s)\n`);
+  console.log(
+    `\nbench:export — ${fromSource ? 'src/ under tsx' : 'dist/ (compiled)'}, appliance in its own process, driven over HTTP; node ${process.version}, ${cpus().length} CPUs; medians of ${runs} run(s)\n`,
+  );
   console.log(
     table(
-      ['corpus', 'cache', 'pages', 'seconds', 'render s', 'zip s', 'pages/s', 'worker peak RSS MB (max)', 'zip MB', `API p99 ms @${API_RATE}/s`],
+      [
+        'corpus',
+        'cache',
+        'pages',
+        'seconds',
+        'render s',
+        'zip s',
+        'pages/s',
+        'worker peak RSS MB (max)',
+        'zip MB',
+        `API p99 ms @${API_RATE}/s`,
+      ],
       rows.map((r) => [
-        r.corpus, r.cache, r.samples[0].pages, m(r, (s) => s.seconds).toFixed(2), m(r, (s) => s.renderSeconds).toFixed(2), m(r, (s) => s.zipSeconds).toFixed(2),
-        (r.samples[0].pages / m(r, (s) => s.seconds)).toFixed(0), Math.max(...r.samples.map((s) => s.peakRssMb)).toFixed(0), r.samples[0].zipMb.toFixed(1),
-        r.cache === 'cold + API load' ? m(r, (s) => s.api!.p99).toFixed(0) + (r.samples.some((s) => s.api!.errors + s.api!.non2xx) ? ' (some failed)' : '') : '',
+        r.corpus,
+        r.cache,
+        r.samples[0].pages,
+        m(r, (s) => s.seconds).toFixed(2),
+        m(r, (s) => s.renderSeconds).toFixed(2),
+        m(r, (s) => s.zipSeconds).toFixed(2),
+        (r.samples[0].pages / m(r, (s) => s.seconds)).toFixed(0),
+        Math.max(...r.samples.map((s) => s.peakRssMb)).toFixed(0),
+        r.samples[0].zipMb.toFixed(1),
+        r.cache === 'cold + API load'
+          ? m(r, (s) => s.api!.p99).toFixed(0) + (r.samples.some((s) => s.api!.errors + s.api!.non2xx) ? ' (some failed)' : '')
+          : '',
       ]),
     ),
   );
   console.log('\nseconds: wall time from POST /v1/static-export/jobs until the job reads completed (worker start, render, zip, hash).');
-  console.log(`API p99: authenticated GET of the project at a steady ${API_RATE} req/s from this process during the third export (cold cache again; target: under 50 ms).`);
-  console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `API p99: authenticated GET of the project at a steady ${API_RATE} req/s from this process during the third export (cold cache again; target: under 50 ms).`,
+  );
+  console.log(
+    `load average at the end: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
 
   const enclave = rows.find((r) => r.corpus === 'synthetic-1000' && r.cache === 'cold');
   if (enclave && peers[0].runs.length > 0) {
@@ -319,7 +378,13 @@ try {
           ['Enclave (cold cache)', enclaveSeconds.toFixed(2), enclaveRss.toFixed(0), '1.0×', '1.0×'],
           ...peers.map(({ name, runs: list }) => {
             const rss = Math.max(...list.map((x) => x.peakRssMb));
-            return [name, median(list.map((x) => x.seconds)).toFixed(2), rss.toFixed(0), `${pairedRatio(list).toFixed(1)}×`, `${(rss / enclaveRss).toFixed(1)}×`];
+            return [
+              name,
+              median(list.map((x) => x.seconds)).toFixed(2),
+              rss.toFixed(0),
+              `${pairedRatio(list).toFixed(1)}×`,
+              `${(rss / enclaveRss).toFixed(1)}×`,
+            ];
           }),
         ],
       ),
@@ -327,7 +392,9 @@ try {
     const ratio = pairedRatio(peers[0].runs);
     const worstRss = Math.max(...rows.flatMap((r) => r.samples.map((s) => s.peakRssMb)));
     const apiP99 = Math.max(...rows.filter((r) => r.cache === 'cold + API load').map((r) => m(r, (s) => s.api!.p99)));
-    console.log(`\ntargets: ≥ 10× faster than VitePress → ${ratio.toFixed(1)}× ${ratio >= 10 ? 'met' : 'NOT met'}; peak RSS < 400 MB → ${worstRss.toFixed(0)} MB ${worstRss < 400 ? 'met' : 'NOT met'}; API p99 < 50 ms → ${apiP99.toFixed(0)} ms ${apiP99 < 50 ? 'met' : 'NOT met'}`);
+    console.log(
+      `\ntargets: ≥ 10× faster than VitePress → ${ratio.toFixed(1)}× ${ratio >= 10 ? 'met' : 'NOT met'}; peak RSS < 400 MB → ${worstRss.toFixed(0)} MB ${worstRss < 400 ? 'met' : 'NOT met'}; API p99 < 50 ms → ${apiP99.toFixed(0)} ms ${apiP99 < 50 ? 'met' : 'NOT met'}`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -33,7 +33,15 @@ const BURSTS = process.env.BENCH_LOAD === 'autocannon';
 const STALL_RESOLUTION_MS = 1;
 
 /** One measured load at `rate` req/s; `connections` only shapes the autocannon bursts. */
-function offer(options: { url: string; seconds: number; rate: number; connections?: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string }): Promise<LoadResult> {
+function offer(options: {
+  url: string;
+  seconds: number;
+  rate: number;
+  connections?: number;
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+}): Promise<LoadResult> {
   return BURSTS ? runAutocannon(options) : runSteadyLoad(options);
 }
 
@@ -42,7 +50,14 @@ async function serve(dataDir: string): Promise<void> {
   const { startFeedbackHarness } = await import('../test/feedback/feedbackHarness.js');
   const started = performance.now();
   const cpu = process.cpuUsage();
-  const h = await startFeedbackHarness({ dataDir, overrides: { analytics: { requestsPerHour: 1e9 }, feedback: { perClientPerMinute: 1e9, perPagePerMinute: 1e9, globalPerMinute: 1e9 }, limits: { minFreeBytes: 0 } } });
+  const h = await startFeedbackHarness({
+    dataDir,
+    overrides: {
+      analytics: { requestsPerHour: 1e9 },
+      feedback: { perClientPerMinute: 1e9, perPagePerMinute: 1e9, globalPerMinute: 1e9 },
+      limits: { minFreeBytes: 0 },
+    },
+  });
   const startupMs = performance.now() - started;
   const startupCpu = process.cpuUsage(cpu);
   const startupCpuMs = (startupCpu.user + startupCpu.system) / 1000;
@@ -51,14 +66,30 @@ async function serve(dataDir: string): Promise<void> {
   let maxRss = process.memoryUsage().rss;
   setInterval(() => (maxRss = Math.max(maxRss, process.memoryUsage().rss)), 250).unref();
   const report = (extra: object) => process.stdout.write(`${JSON.stringify(extra)}\n`);
-  report({ ready: true, url: h.url, key: h.key, projectId: h.projectId, startupMs, startupCpuMs, loadMs: h.module.log.stats.loadMs, entries: h.module.log.count(h.projectId), rss: process.memoryUsage().rss });
+  report({
+    ready: true,
+    url: h.url,
+    key: h.key,
+    projectId: h.projectId,
+    startupMs,
+    startupCpuMs,
+    loadMs: h.module.log.stats.loadMs,
+    entries: h.module.log.count(h.projectId),
+    rss: process.memoryUsage().rss,
+  });
   for await (const line of createInterface({ input: process.stdin })) {
     if (line === 'reset') {
       stalls.reset();
       maxRss = process.memoryUsage().rss;
       report({ reset: true });
     } else if (line === 'stats') {
-      report({ maxStallMs: stalls.max / 1e6, p99StallMs: stalls.percentile(99) / 1e6, rss: process.memoryUsage().rss, maxRss, entries: h.module.log.count(h.projectId) });
+      report({
+        maxStallMs: stalls.max / 1e6,
+        p99StallMs: stalls.percentile(99) / 1e6,
+        rss: process.memoryUsage().rss,
+        maxRss,
+        entries: h.module.log.count(h.projectId),
+      });
     }
   }
   await h.close({ keepData: true });
@@ -70,8 +101,23 @@ const PATHS = ['/', '/guides/start', '/reference/api'];
 function submission(i: number): FeedbackSubmission {
   const path = PATHS[i % PATHS.length];
   const kind = i % 20;
-  if (kind < 12) return { source: 'contextual', path, helpful: i % 3 !== 0, ...(i % 4 === 0 ? { comment: `Comment number ${i}: the section about configuration could use an example.` } : {}), ...(i % 16 === 0 ? { contact: `reader${i}@example.com` } : {}) };
-  if (kind < 17) return { source: 'code_snippet', path, code: `curl -X POST https://example.test/v1/items/${i} -H 'Content-Type: application/json' -d '{"name":"item ${i}"}'`, filename: 'request.sh', lang: 'bash', comment: 'returns 404 for me' };
+  if (kind < 12)
+    return {
+      source: 'contextual',
+      path,
+      helpful: i % 3 !== 0,
+      ...(i % 4 === 0 ? { comment: `Comment number ${i}: the section about configuration could use an example.` } : {}),
+      ...(i % 16 === 0 ? { contact: `reader${i}@example.com` } : {}),
+    };
+  if (kind < 17)
+    return {
+      source: 'code_snippet',
+      path,
+      code: `curl -X POST https://example.test/v1/items/${i} -H 'Content-Type: application/json' -d '{"name":"item ${i}"}'`,
+      filename: 'request.sh',
+      lang: 'bash',
+      comment: 'returns 404 for me',
+    };
   if (kind < 19) return { source: 'thumbs_only', path, helpful: i % 2 === 0 };
   return { source: 'agent', path, comment: `agent note ${i}` };
 }
@@ -137,7 +183,9 @@ interface Child {
 
 async function startChild(dataDir: string): Promise<Child> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', dataDir], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve', dataDir], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async () => JSON.parse((await lines.next()).value as string) as Record<string, unknown>;
   const ready = await next();
@@ -154,7 +202,8 @@ async function startChild(dataDir: string): Promise<Child> {
 
 async function lowdbWriteMs(dir: string): Promise<number> {
   const db = new Low<{ feedback: unknown[] }>(new JSONFile(join(dir, 'lowdb-feedback.json')), { feedback: [] });
-  for (let i = 0; i < LOWDB_RECORDS; i++) db.data.feedback.push({ id: `fb_${i.toString(16).padStart(16, '0')}`, createdAt: new Date().toISOString(), ...submission(i) });
+  for (let i = 0; i < LOWDB_RECORDS; i++)
+    db.data.feedback.push({ id: `fb_${i.toString(16).padStart(16, '0')}`, createdAt: new Date().toISOString(), ...submission(i) });
   await db.write();
   const times: number[] = [];
   for (let i = 0; i < 5; i++) {
@@ -203,7 +252,11 @@ async function main(): Promise<void> {
     const headers = { Authorization: `Bearer ${key}` };
     const base = `${url}/v1/analytics/${boot.projectId}/feedback`;
     const deepCursor = new FeedbackCursor(boot.keyring).encode(gen.mid, hashFeedbackFilter(boot.projectId, {}));
-    const post = { method: 'POST' as const, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'contextual', path: '/guides/start', helpful: false, comment: 'bench' }) };
+    const post = {
+      method: 'POST' as const,
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ source: 'contextual', path: '/guides/start', helpful: false, comment: 'bench' }),
+    };
     const filtered = `${base}?source=code_snippet&status=resolved,in_progress&dateFrom=2025-09-01&dateTo=2026-03-01T00:00:00Z&limit=50`;
 
     console.error('warming up…');
@@ -235,27 +288,48 @@ async function main(): Promise<void> {
       [`GET filtered (source+status+dates) @ ${QUERY_RATE}/s`, filter, 50],
       ['GET by-page (all entries) @ 5/s', byPage, 50],
     ];
-    const shape = BURSTS ? 'autocannon per-second bursts' : 'steady open-loop arrivals, latency from each request\'s due time';
-    console.log(`\nbench:feedback — ${Number(child.ready.entries).toLocaleString('en')} entries, ${SECONDS} s per load (${shape}), 127.0.0.1, node ${process.version}\n`);
-    printTable(['load', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'target p99', 'met'], loads.map(([name, r, target]) => [name, Math.round(r.rps), r.p50, r.p99, r.non2xx + r.errors, `< ${target} ms`, r.p99 < target && r.non2xx + r.errors === 0 ? 'yes' : 'NO']));
+    const shape = BURSTS ? 'autocannon per-second bursts' : "steady open-loop arrivals, latency from each request's due time";
+    console.log(
+      `\nbench:feedback — ${Number(child.ready.entries).toLocaleString('en')} entries, ${SECONDS} s per load (${shape}), 127.0.0.1, node ${process.version}\n`,
+    );
+    printTable(
+      ['load', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'target p99', 'met'],
+      loads.map(([name, r, target]) => [
+        name,
+        Math.round(r.rps),
+        r.p50,
+        r.p99,
+        r.non2xx + r.errors,
+        `< ${target} ms`,
+        r.p99 < target && r.non2xx + r.errors === 0 ? 'yes' : 'NO',
+      ]),
+    );
     console.log('');
     const startup = Number(child.ready.startupMs);
     const maxRss = Number(stats.maxRss);
     const maxStall = Number(stats.maxStallMs);
-    printTable(['figure', 'value', 'target', 'met'], [
-      ['startup: feedback module ready (index load)', `${ms(startup)} (load ${ms(Number(child.ready.loadMs))})`, '< 5000 ms', startup < 5000 ? 'yes' : 'NO'],
-      ['startup: CPU time of that (what an idle machine would wait)', ms(Number(child.ready.startupCpuMs)), '-', '-'],
-      ['startup: process spawn → listening (incl. tsx)', ms(child.wallStartupMs), '-', '-'],
-      ['RSS after load', mb(Number(child.ready.rss)), '< 512 MB', Number(child.ready.rss) < 512 * 1024 * 1024 ? 'yes' : 'NO'],
-      ['RSS max during loads', mb(maxRss), '< 512 MB', maxRss < 512 * 1024 * 1024 ? 'yes' : 'NO'],
-      ['disk size of segments', mb(disk), '-', '-'],
-      ['max event-loop stall during loads', ms(maxStall), '< 50 ms', maxStall < 50 ? 'yes' : 'NO'],
-      ['p99 event-loop delay during loads', ms(Number(stats.p99StallMs)), '-', '-'],
-      [`lowdb JSONFile: one write at ${LOWDB_RECORDS.toLocaleString('en')} records`, ms(lowdbMs), 'contrast', '-'],
-      ['generation of the segments', ms(gen.ms), '-', '-'],
-      ['baseline: 300 B append + fdatasync on this disk, p50 / p99', `${ms(disk0.p50)} / ${ms(disk0.p99)}`, '-', '-'],
-      ['machine load average (1 min) before / after, on 2 cores', `${loadBefore.toFixed(1)} / ${loadavg()[0].toFixed(1)}`, '-', '-'],
-    ]);
+    printTable(
+      ['figure', 'value', 'target', 'met'],
+      [
+        [
+          'startup: feedback module ready (index load)',
+          `${ms(startup)} (load ${ms(Number(child.ready.loadMs))})`,
+          '< 5000 ms',
+          startup < 5000 ? 'yes' : 'NO',
+        ],
+        ['startup: CPU time of that (what an idle machine would wait)', ms(Number(child.ready.startupCpuMs)), '-', '-'],
+        ['startup: process spawn → listening (incl. tsx)', ms(child.wallStartupMs), '-', '-'],
+        ['RSS after load', mb(Number(child.ready.rss)), '< 512 MB', Number(child.ready.rss) < 512 * 1024 * 1024 ? 'yes' : 'NO'],
+        ['RSS max during loads', mb(maxRss), '< 512 MB', maxRss < 512 * 1024 * 1024 ? 'yes' : 'NO'],
+        ['disk size of segments', mb(disk), '-', '-'],
+        ['max event-loop stall during loads', ms(maxStall), '< 50 ms', maxStall < 50 ? 'yes' : 'NO'],
+        ['p99 event-loop delay during loads', ms(Number(stats.p99StallMs)), '-', '-'],
+        [`lowdb JSONFile: one write at ${LOWDB_RECORDS.toLocaleString('en')} records`, ms(lowdbMs), 'contrast', '-'],
+        ['generation of the segments', ms(gen.ms), '-', '-'],
+        ['baseline: 300 B append + fdatasync on this disk, p50 / p99', `${ms(disk0.p50)} / ${ms(disk0.p99)}`, '-', '-'],
+        ['machine load average (1 min) before / after, on 2 cores', `${loadBefore.toFixed(1)} / ${loadavg()[0].toFixed(1)}`, '-', '-'],
+      ],
+    );
     console.log(`\nsources: ${FEEDBACK_SOURCES.join(', ')}; entries after the run: ${Number(stats.entries).toLocaleString('en')}`);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });

@@ -10,7 +10,10 @@ import { fastParse } from '../src/render/mdx/fastParse/fastParse.js';
 
 const rounds = Number(process.argv[2] ?? 5);
 
-interface Page { kind: SourceKind; text: string }
+interface Page {
+  kind: SourceKind;
+  text: string;
+}
 
 function pagesUnder(dir: string): Page[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -39,7 +42,13 @@ function msPerPage(pages: Page[], parse: (p: Page) => unknown): number {
 }
 
 // parseSource itself now tries the fast path first, so the reference is micromark alone.
-const micromark = (p: Page) => { try { return parseWithMicromark(p.text, p.kind); } catch { return null; } };
+const micromark = (p: Page) => {
+  try {
+    return parseWithMicromark(p.text, p.kind);
+  } catch {
+    return null;
+  }
+};
 
 const synthetic = mkdtempSync(join(tmpdir(), 'enclave-bench-parse-'));
 try {

@@ -21,14 +21,21 @@ if (process.argv[2] === '--child') {
   const started = performance.now();
   const cpu0 = process.cpuUsage();
   const r = await renderSite({
-    sourceDir, out: await openFolderSink(join(work, 'out')), cacheDir: join(work, 'cache'), domain: 'bench.example', jobId: 'bench',
-    now: new Date(), generatorVersion: 'bench',
+    sourceDir,
+    out: await openFolderSink(join(work, 'out')),
+    cacheDir: join(work, 'cache'),
+    domain: 'bench.example',
+    jobId: 'bench',
+    now: new Date(),
+    generatorVersion: 'bench',
   });
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
   // CPU time is reported too: on a shared machine wall time mostly measures the neighbours.
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  process.stdout.write(JSON.stringify({ pages: r.pageCount, failed: r.failed, seconds, cpuSeconds, rssMb: process.resourceUsage().maxRSS / 1024 }));
+  process.stdout.write(
+    JSON.stringify({ pages: r.pageCount, failed: r.failed, seconds, cpuSeconds, rssMb: process.resourceUsage().maxRSS / 1024 }),
+  );
   process.exit(0);
 }
 
@@ -40,10 +47,11 @@ for (const n of quick ? [1000] : [1000, 5000]) {
   execFileSync(process.execPath, [resolve('../shared/bin/gen-corpus.mjs'), dir, String(n)], { stdio: 'ignore' });
   corpora.push([`synthetic ${n}`, dir]);
 }
-if (!quick) for (const name of ['starter', 'mcp', 'unstructured']) {
-  const dir = resolve('../shared/corpora', name);
-  if (existsSync(dir)) corpora.push([name, dir]);
-}
+if (!quick)
+  for (const name of ['starter', 'mcp', 'unstructured']) {
+    const dir = resolve('../shared/corpora', name);
+    if (existsSync(dir)) corpora.push([name, dir]);
+  }
 
 const rows: string[][] = [['corpus', 'pages', 'failed', 'seconds', 'pages/s', 'cpu s', 'pages/cpu-s', 'peak RSS MB']];
 try {
@@ -56,7 +64,16 @@ try {
       continue;
     }
     const r = JSON.parse(child.stdout) as { pages: number; failed: number; seconds: number; cpuSeconds: number; rssMb: number };
-    rows.push([name, String(r.pages), String(r.failed), r.seconds.toFixed(2), (r.pages / r.seconds).toFixed(0), r.cpuSeconds.toFixed(2), (r.pages / r.cpuSeconds).toFixed(0), r.rssMb.toFixed(0)]);
+    rows.push([
+      name,
+      String(r.pages),
+      String(r.failed),
+      r.seconds.toFixed(2),
+      (r.pages / r.seconds).toFixed(0),
+      r.cpuSeconds.toFixed(2),
+      (r.pages / r.cpuSeconds).toFixed(0),
+      r.rssMb.toFixed(0),
+    ]);
     await rm(work, { recursive: true, force: true });
   }
 } finally {

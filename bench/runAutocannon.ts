@@ -14,7 +14,16 @@ export interface LoadResult {
  * (requests/s across all connections); without it the run measures the maximum. `until` stops the
  * run early when it settles.
  */
-export async function runAutocannon(options: { url: string; seconds: number; connections?: number; rate?: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string; until?: Promise<unknown> }): Promise<LoadResult> {
+export async function runAutocannon(options: {
+  url: string;
+  seconds: number;
+  connections?: number;
+  rate?: number;
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+  until?: Promise<unknown>;
+}): Promise<LoadResult> {
   if (!/^http:\/\/127\.0\.0\.1:/.test(options.url)) throw new Error('load tests only target 127.0.0.1');
   const run = autocannon({
     url: options.url,
@@ -28,7 +37,13 @@ export async function runAutocannon(options: { url: string; seconds: number; con
   // `seconds` stays the upper bound; `until` ends the run early (e.g. when an export finishes).
   void options.until?.finally(() => run.stop());
   const result = await run;
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
 }
 
 /** Prints rows as an aligned table. */

@@ -15,7 +15,14 @@ const TIMEOUT_MS = 10_000;
  * between requests, so one 60 ms answer is also recorded as 59 made-up ones (59, 58, … 1 ms).
  * Neither is "a steady 500 requests/s".
  */
-export async function runSteadyLoad(options: { url: string; seconds: number; rate: number; headers?: Record<string, string>; method?: 'GET' | 'POST'; body?: string }): Promise<LoadResult> {
+export async function runSteadyLoad(options: {
+  url: string;
+  seconds: number;
+  rate: number;
+  headers?: Record<string, string>;
+  method?: 'GET' | 'POST';
+  body?: string;
+}): Promise<LoadResult> {
   if (!/^http:\/\/127\.0\.0\.1:/.test(options.url)) throw new Error('load tests only target 127.0.0.1');
   const target = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
@@ -35,7 +42,15 @@ export async function runSteadyLoad(options: { url: string; seconds: number; rat
     };
     const send = (due: number) => {
       const req = request(
-        { host: target.hostname, port: target.port, path: target.pathname + target.search, method: options.method ?? 'GET', headers, agent, timeout: TIMEOUT_MS },
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname + target.search,
+          method: options.method ?? 'GET',
+          headers,
+          agent,
+          timeout: TIMEOUT_MS,
+        },
         (res) => {
           res.resume();
           res.on('end', () => {
@@ -64,7 +79,8 @@ export async function runSteadyLoad(options: { url: string; seconds: number; rat
   agent.destroy();
 
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] * 10) / 10 : NaN);
+  const at = (q: number) =>
+    latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] * 10) / 10 : NaN;
   const elapsedS = (performance.now() - start) / 1000;
   return { rps: latencies.length / Math.max(elapsedS, options.seconds), p50: at(0.5), p99: at(0.99), errors, non2xx };
 }

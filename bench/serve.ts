@@ -60,7 +60,8 @@ async function waitFor200(url: string, timeoutMs: number): Promise<number> {
 /** The files of a bundle zip, manifest left out. */
 function bundleFiles(zipPath: string): Record<string, Buffer> {
   const files: Record<string, Buffer> = {};
-  for (const entry of new AdmZip(zipPath).getEntries()) if (!entry.isDirectory && entry.entryName !== '_enclave/manifest.json') files[entry.entryName] = entry.getData();
+  for (const entry of new AdmZip(zipPath).getEntries())
+    if (!entry.isDirectory && entry.entryName !== '_enclave/manifest.json') files[entry.entryName] = entry.getData();
   return files;
 }
 
@@ -114,7 +115,13 @@ console.error(`page ${pageFile} (${statSync(join(siteRoot, pageFile)).size} B), 
 const startEnclave = (entry: string[], port: number) => {
   const child = spawn(process.execPath, entry, {
     cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ENCLAVE_DATA_DIR: dataDir, ENCLAVE_PORT: String(port), ENCLAVE_LOG_LEVEL: 'warn' },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      ENCLAVE_DATA_DIR: dataDir,
+      ENCLAVE_PORT: String(port),
+      ENCLAVE_LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.push(child);
@@ -126,7 +133,10 @@ const compiledTimes: number[] = [];
 const startTimes: number[] = [];
 let enclave: { child: ChildProcess; url: string } | null = null;
 const startRuns = full ? 3 : 1;
-for (const [entry, times] of [...(full && existsSync(compiledEntry) ? [[[compiledEntry], compiledTimes] as const] : []), [['--import', 'tsx', 'src/main.ts'], startTimes] as const]) {
+for (const [entry, times] of [
+  ...(full && existsSync(compiledEntry) ? [[[compiledEntry], compiledTimes] as const] : []),
+  [['--import', 'tsx', 'src/main.ts'], startTimes] as const,
+]) {
   for (let run = 0; run < startRuns; run++) {
     const port = await freePort();
     const started = performance.now();
@@ -171,7 +181,9 @@ http {
 `,
 );
 ensureNginx();
-const nginx = spawn('nginx', ['-c', join(nginxDir, 'nginx.conf'), '-p', nginxDir, '-g', 'daemon off;'], { stdio: ['ignore', 'ignore', 'inherit'] });
+const nginx = spawn('nginx', ['-c', join(nginxDir, 'nginx.conf'), '-p', nginxDir, '-g', 'daemon off;'], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 children.push(nginx);
 const nginxUrl = `http://127.0.0.1:${nginxPort}`;
 await waitFor200(`${nginxUrl}/`, 10_000);
@@ -182,7 +194,10 @@ await waitFor200(`${nginxUrl}/`, 10_000);
 const plainPort = await freePort();
 const plainNode = spawn(
   process.execPath,
-  ['-e', `const b=require('fs').readFileSync(${JSON.stringify(join(siteRoot, pageFile))});require('http').createServer((q,r)=>{r.writeHead(200,['Content-Type','text/html; charset=utf-8','Content-Length',String(b.length),'ETag','"x"']);r.end(b)}).listen(${plainPort},'127.0.0.1')`],
+  [
+    '-e',
+    `const b=require('fs').readFileSync(${JSON.stringify(join(siteRoot, pageFile))});require('http').createServer((q,r)=>{r.writeHead(200,['Content-Type','text/html; charset=utf-8','Content-Length',String(b.length),'ETag','"x"']);r.end(b)}).listen(${plainPort},'127.0.0.1')`,
+  ],
   { stdio: ['ignore', 'ignore', 'inherit'] },
 );
 children.push(plainNode);
@@ -213,8 +228,15 @@ const floorRatios: number[] = [];
 for (let round = 1; round <= rounds; round++) {
   const order = round % 2 ? ['enclave', 'nginx'] : ['nginx', 'enclave'];
   const got: Record<string, LoadResult> = {};
-  for (const who of order) got[who] = await run(`${who.padEnd(7)} page, round ${round}`, `${who === 'enclave' ? enclaveUrl : nginxUrl}${targets.page}`);
-  for (const who of order) got[`${who} gzip`] = await run(`${who.padEnd(7)} page gzip, round ${round}`, `${who === 'enclave' ? enclaveUrl : nginxUrl}${targets.page}`, undefined, gzip);
+  for (const who of order)
+    got[who] = await run(`${who.padEnd(7)} page, round ${round}`, `${who === 'enclave' ? enclaveUrl : nginxUrl}${targets.page}`);
+  for (const who of order)
+    got[`${who} gzip`] = await run(
+      `${who.padEnd(7)} page gzip, round ${round}`,
+      `${who === 'enclave' ? enclaveUrl : nginxUrl}${targets.page}`,
+      undefined,
+      gzip,
+    );
   const floor = await run(`node:http alone, page, round ${round}`, `${plainUrl}${targets.page}`);
   plainRatios.push(got.enclave.rps / got.nginx.rps);
   floorRatios.push(floor.rps / got.nginx.rps);
@@ -222,9 +244,17 @@ for (let round = 1; round <= rounds; round++) {
   plainP99.push(got.enclave.p99);
 }
 const assetName = `large asset (${Math.round(largest.size / 1024)} KiB)`;
-const asset = [await run(`enclave ${assetName}`, `${enclaveUrl}${targets.asset}`), await run(`nginx   ${assetName}`, `${nginxUrl}${targets.asset}`)];
+const asset = [
+  await run(`enclave ${assetName}`, `${enclaveUrl}${targets.asset}`),
+  await run(`nginx   ${assetName}`, `${nginxUrl}${targets.asset}`),
+];
 const missing = [await run('enclave 404', `${enclaveUrl}${targets.missing}`), await run('nginx   404', `${nginxUrl}${targets.missing}`)];
-const at2k = full ? [await run('enclave page @ 2,000 req/s', `${enclaveUrl}${targets.page}`, 2000), await run('nginx   page @ 2,000 req/s', `${nginxUrl}${targets.page}`, 2000)] : null;
+const at2k = full
+  ? [
+      await run('enclave page @ 2,000 req/s', `${enclaveUrl}${targets.page}`, 2000),
+      await run('nginx   page @ 2,000 req/s', `${nginxUrl}${targets.page}`, 2000),
+    ]
+  : null;
 
 // 4. Activation of a ~50 MB bundle through the API, while a page is being served at 500 req/s (BENCH_FULL).
 let activation: { ms: number; bytes: number; record: { fileCount: number; extractedBytes: number } } | null = null;
@@ -235,7 +265,9 @@ if (full) {
   const during = runAutocannon({ url: `${enclaveUrl}${targets.page}`, seconds: 30, connections: 8, rate: 500 });
   const activationStarted = performance.now();
   const auth = { Authorization: `Bearer ${adminKey}`, 'Content-Type': 'application/json' };
-  let record = await (await fetch(`${enclaveUrl}/v1/deployments`, { method: 'POST', headers: auth, body: JSON.stringify({ bundleUrl: largeZip }) })).json();
+  let record = await (
+    await fetch(`${enclaveUrl}/v1/deployments`, { method: 'POST', headers: auth, body: JSON.stringify({ bundleUrl: largeZip }) })
+  ).json();
   for (let i = 0; record.status === 'running' && i < 600; i++) {
     await new Promise((r) => setTimeout(r, 100));
     record = await (await fetch(`${enclaveUrl}/v1/deployments/${record.id}`, { headers: auth })).json();
@@ -249,7 +281,13 @@ if (full) {
   const loop = monitorEventLoopDelay({ resolution: 5 });
   loop.enable();
   const inProcessStarted = performance.now();
-  await installBundleVersion(largeZip, join(work, 'stall-test'), 'dp_0000000000000001', { maxBundleBytes: 1 << 30, maxEntries: 50_000, maxExtractedBytes: 2 ** 31, maxCompressionRatio: 200 }, null);
+  await installBundleVersion(
+    largeZip,
+    join(work, 'stall-test'),
+    'dp_0000000000000001',
+    { maxBundleBytes: 1 << 30, maxEntries: 50_000, maxExtractedBytes: 2 ** 31, maxCompressionRatio: 200 },
+    null,
+  );
   stall = { ms: performance.now() - inProcessStarted, max: loop.max / 1e6, p99: loop.percentile(99) / 1e6 };
   loop.disable();
 }
@@ -260,9 +298,14 @@ enclave!.child.kill('SIGTERM');
 const plain = median(plainRatios);
 const gz = median(gzipRatios);
 const p99 = median(plainP99);
-console.log(`\nbench:serve — ${seconds}s per run, ${connections} connections, ${rounds} rounds, 127.0.0.1, node ${process.version}, ${spawnSync('nginx', ['-v'], { encoding: 'utf8' }).stderr.trim()}`);
+console.log(
+  `\nbench:serve — ${seconds}s per run, ${connections} connections, ${rounds} rounds, 127.0.0.1, node ${process.version}, ${spawnSync('nginx', ['-v'], { encoding: 'utf8' }).stderr.trim()}`,
+);
 console.log('enclave: real src/main.ts (tsx), log level warn; nginx: 1 worker, access_log off, sendfile on, gzip on (level 1)\n');
-printTable(['run', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'], rows.map(([name, r]) => [name, Math.round(r.rps), r.p50, r.p99, r.errors, r.non2xx]));
+printTable(
+  ['run', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non-2xx'],
+  rows.map(([name, r]) => [name, Math.round(r.rps), r.p50, r.p99, r.errors, r.non2xx]),
+);
 console.log(`
 enclave/nginx req/s, page uncompressed: median ${plain.toFixed(2)} (rounds ${plainRatios.map((r) => r.toFixed(2)).join('/')}; target ≥ 0.8: ${plain >= 0.8 ? 'met' : 'NOT met'})
 enclave/nginx req/s, page with Accept-Encoding: gzip (precompressed vs on-the-fly): median ${gz.toFixed(2)} (rounds ${gzipRatios.map((r) => r.toFixed(2)).join('/')})
@@ -271,9 +314,16 @@ enclave p99, page uncompressed: median ${p99} ms (target < 5 ms: ${p99 < 5 ? 'me
 enclave/nginx req/s: ${assetName} ${(asset[0].rps / asset[1].rps).toFixed(2)}, 404 ${(missing[0].rps / missing[1].rps).toFixed(2)}`);
 if (at2k) console.log(`p99 at 2,000 req/s: enclave ${at2k[0].p99} ms, nginx ${at2k[1].p99} ms`);
 console.log(`start → first 200 from the cached version (tsx src/main.ts): ${startTimes.map((t) => Math.round(t)).join('/')} ms`);
-if (compiledTimes.length) console.log(`start → first 200 from the cached version (node dist/main.js): ${compiledTimes.map((t) => Math.round(t)).join('/')} ms`);
-if (stall) console.log(`event loop during an in-process install of the same bundle (${(stall.ms / 1000).toFixed(2)} s): max stall ${stall.max.toFixed(1)} ms, p99 ${stall.p99.toFixed(1)} ms`);
-if (activation) console.log(`activation of a ${(activation.bytes / 1048576).toFixed(1)} MB bundle (${activation.record.fileCount} files, ${(activation.record.extractedBytes / 1048576).toFixed(1)} MB extracted): ${(activation.ms / 1000).toFixed(2)} s`);
+if (compiledTimes.length)
+  console.log(`start → first 200 from the cached version (node dist/main.js): ${compiledTimes.map((t) => Math.round(t)).join('/')} ms`);
+if (stall)
+  console.log(
+    `event loop during an in-process install of the same bundle (${(stall.ms / 1000).toFixed(2)} s): max stall ${stall.max.toFixed(1)} ms, p99 ${stall.p99.toFixed(1)} ms`,
+  );
+if (activation)
+  console.log(
+    `activation of a ${(activation.bytes / 1048576).toFixed(1)} MB bundle (${activation.record.fileCount} files, ${(activation.record.extractedBytes / 1048576).toFixed(1)} MB extracted): ${(activation.ms / 1000).toFixed(2)} s`,
+  );
 process.exit(0);
 
 /** nginx from Debian when it is missing: installed as root (loopback use only), else a clear stop. */
@@ -282,7 +332,11 @@ function ensureNginx(): void {
   if (process.getuid?.() !== 0) throw new Error('nginx is not installed; as root: apt-get update && apt-get install -y nginx');
   console.error('installing nginx from Debian (apt-get)…');
   for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'nginx']]) {
-    const result = spawnSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' }, timeout: 600_000 });
+    const result = spawnSync('apt-get', args, {
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      timeout: 600_000,
+    });
     if (result.status !== 0) throw new Error(`apt-get ${args.join(' ')} failed (exit ${result.status})`);
   }
 }

@@ -11,7 +11,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { spawnAppliance } from '../test/helpers/spawnAppliance.js';
 
-const { values } = parseArgs({ options: { minutes: { type: 'string', default: '3' }, concurrency: { type: 'string', default: '8' }, 'report-seconds': { type: 'string', default: '15' } } });
+const { values } = parseArgs({
+  options: {
+    minutes: { type: 'string', default: '3' },
+    concurrency: { type: 'string', default: '8' },
+    'report-seconds': { type: 'string', default: '15' },
+  },
+});
 const minutes = Number(values.minutes);
 const concurrency = Number(values.concurrency);
 const reportMs = Number(values['report-seconds']) * 1000;
@@ -130,14 +136,24 @@ process.on('SIGINT', () => {
 
 // The sample site goes live a few seconds after first start.
 const liveBy = Date.now() + 120_000;
-while (Date.now() < liveBy && (await fetch(`${base}/`).then((r) => (r.body?.cancel(), r.status)).catch(() => 0)) !== 200) await new Promise((r) => setTimeout(r, 250));
+while (
+  Date.now() < liveBy &&
+  (await fetch(`${base}/`)
+    .then((r) => (r.body?.cancel(), r.status))
+    .catch(() => 0)) !== 200
+)
+  await new Promise((r) => setTimeout(r, 250));
 const sitemap = await (await fetch(`${base}/sitemap.xml`)).text();
 const pages = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1], base).pathname).filter((p) => p.startsWith('/'));
 if (pages.length === 0) pages.push('/');
 const home = await (await fetch(`${base}/`)).text();
 const assets = [...new Set([...home.matchAll(/(?:href|src)="([^"]+\.(?:css|js))"/g)].map((m) => new URL(m[1], `${base}/`).pathname))];
-const domain = (JSON.parse(readFileSync(join(dataDir, 'control.json'), 'utf8')) as { sites: { domain: string }[] }).sites[0]?.domain ?? 'sample.enclave.internal';
-console.log(`soak: ${minutes} min, ${concurrency} clients, server pid ${pid} at ${base}, data ${dataDir}; ${pages.length} pages, ${assets.length} assets`);
+const domain =
+  (JSON.parse(readFileSync(join(dataDir, 'control.json'), 'utf8')) as { sites: { domain: string }[] }).sites[0]?.domain ??
+  'sample.enclave.internal';
+console.log(
+  `soak: ${minutes} min, ${concurrency} clients, server pid ${pid} at ${base}, data ${dataDir}; ${pages.length} pages, ${assets.length} assets`,
+);
 
 const total = new RouteStats();
 let interval = new RouteStats();
@@ -167,11 +183,21 @@ async function readerClient(): Promise<void> {
   for (let i = 0; !stopping && i < 10_000_000; i++) {
     const roll = Math.random();
     if (roll < 0.6) await timed('site page', [200], () => fetch(`${base}${pick(pages)}`, { headers: { 'Accept-Encoding': 'gzip' } }));
-    else if (roll < 0.75 && assets.length) await timed('site asset', [200], () => fetch(`${base}${pick(assets)}`, { headers: { 'Accept-Encoding': 'br' } }));
+    else if (roll < 0.75 && assets.length)
+      await timed('site asset', [200], () => fetch(`${base}${pick(assets)}`, { headers: { 'Accept-Encoding': 'br' } }));
     else if (roll < 0.92) {
       const helpful = Math.random() < 0.5;
       await timed('feedback post', [201], () =>
-        fetch(`${base}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'contextual', path: pick(pages), helpful, comment: helpful ? undefined : `soak ${i} ${'z'.repeat(i % 300)}` }) }),
+        fetch(`${base}/_enclave/feedback`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({
+            source: 'contextual',
+            path: pick(pages),
+            helpful,
+            comment: helpful ? undefined : `soak ${i} ${'z'.repeat(i % 300)}`,
+          }),
+        }),
       );
     } else {
       let cursor: string | null = null;
@@ -189,7 +215,13 @@ async function readerClient(): Promise<void> {
 let exportsDone = 0;
 async function exportClient(): Promise<void> {
   for (let i = 0; !stopping && i < 100_000; i++) {
-    const started = (await timed('export job', [202, 409], () => fetch(`${base}/v1/static-export/jobs`, { method: 'POST', headers: { ...auth, 'Content-Type': 'application/json' }, body: JSON.stringify({ domain }) }))) as (Response & { bytes?: Buffer }) | null;
+    const started = (await timed('export job', [202, 409], () =>
+      fetch(`${base}/v1/static-export/jobs`, {
+        method: 'POST',
+        headers: { ...auth, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ domain }),
+      }),
+    )) as (Response & { bytes?: Buffer }) | null;
     if (!started?.bytes) continue;
     const job = JSON.parse(started.bytes.toString('utf8')) as { jobId: string };
     let status = '';
@@ -202,7 +234,9 @@ async function exportClient(): Promise<void> {
       record('export job', 0, `job ${job.jobId} ended ${status || 'unknown'}`);
       continue;
     }
-    const link = (await timed('bundle link', [200], () => fetch(`${base}/v1/static-export/jobs/${job.jobId}/bundle`, { method: 'POST', headers: auth }))) as (Response & { bytes?: Buffer }) | null;
+    const link = (await timed('bundle link', [200], () =>
+      fetch(`${base}/v1/static-export/jobs/${job.jobId}/bundle`, { method: 'POST', headers: auth }),
+    )) as (Response & { bytes?: Buffer }) | null;
     if (!link?.bytes) continue;
     const { bundleUrl, sha256 } = JSON.parse(link.bytes.toString('utf8')) as { bundleUrl: string; sha256: string };
     const zip = (await timed('bundle download', [200], () => fetch(bundleUrl))) as (Response & { bytes?: Buffer }) | null;
@@ -232,7 +266,9 @@ function routeTable(stats: RouteStats, seconds: number): string {
 const reporter = setInterval(() => {
   const s = sample();
   const seconds = reportMs / 1000;
-  console.log(`\n[${(s.atMin * 60).toFixed(0)} s] ${(interval.count() / seconds).toFixed(0)} req/s, errors ${interval.errorCount()}, RSS ${s.rssMb.toFixed(1)} MB, fds ${s.fds}, data ${s.diskMb.toFixed(1)} MB, exports ${exportsDone}`);
+  console.log(
+    `\n[${(s.atMin * 60).toFixed(0)} s] ${(interval.count() / seconds).toFixed(0)} req/s, errors ${interval.errorCount()}, RSS ${s.rssMb.toFixed(1)} MB, fds ${s.fds}, data ${s.diskMb.toFixed(1)} MB, exports ${exportsDone}`,
+  );
   console.log(routeTable(interval, seconds));
   interval = new RouteStats();
 }, reportMs);
@@ -250,10 +286,14 @@ const warmMin = Math.min(1, minutes / 3);
 const steady = samples.filter((s) => s.atMin >= warmMin).map((s) => ({ x: s.atMin, y: s.rssMb }));
 const rssSlope = slope(steady);
 console.log(`\n=== soak summary: ${elapsed.toFixed(0)} s, ${concurrency} clients + 1 export client ===`);
-console.log(`requests ${total.count()} (${(total.count() / elapsed).toFixed(0)} req/s), errors ${total.errorCount()}, exports completed and downloaded ${exportsDone}`);
+console.log(
+  `requests ${total.count()} (${(total.count() / elapsed).toFixed(0)} req/s), errors ${total.errorCount()}, exports completed and downloaded ${exportsDone}`,
+);
 console.log(routeTable(total, elapsed));
 console.log(`RSS MB over time: ${samples.map((s) => `${(s.atMin * 60).toFixed(0)}s=${s.rssMb.toFixed(0)}`).join(' ')}`);
-console.log(`RSS slope after ${(warmMin * 60).toFixed(0)} s warm-up: ${rssSlope.toFixed(2)} MB/min (${steady.length} samples); peak ${Math.max(...samples.map((s) => s.rssMb)).toFixed(1)} MB`);
+console.log(
+  `RSS slope after ${(warmMin * 60).toFixed(0)} s warm-up: ${rssSlope.toFixed(2)} MB/min (${steady.length} samples); peak ${Math.max(...samples.map((s) => s.rssMb)).toFixed(1)} MB`,
+);
 console.log(`open fds: start ${samples[0].fds}, end ${last.fds}, max ${Math.max(...samples.map((s) => s.fds))}`);
 console.log(`data dir: start ${samples[0].diskMb.toFixed(1)} MB, end ${last.diskMb.toFixed(1)} MB`);
 if (total.errorSamples.length) console.log(`error samples:\n  ${total.errorSamples.join('\n  ')}`);

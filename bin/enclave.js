@@ -27,7 +27,12 @@ if (existsSync(sources) && tsxAvailable()) {
   ({ runCli } = await import(compiled));
 }
 try {
-  process.exitCode = await runCli(process.argv.slice(2), { out: process.stdout, err: process.stderr, env: process.env, stdin: process.stdin });
+  process.exitCode = await runCli(process.argv.slice(2), {
+    out: process.stdout,
+    err: process.stderr,
+    env: process.env,
+    stdin: process.stdin,
+  });
 } catch (err) {
   // An unexpected failure is one line for the operator, not a stack trace.
   process.stderr.write(`enclave: ${err instanceof Error ? err.message : String(err)}\n`);

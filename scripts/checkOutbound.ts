@@ -42,26 +42,41 @@ for (const dir of dirs) {
   const work = await mkdtemp(join(tmpdir(), 'enclave-outbound-'));
   const site = join(work, 'site');
   try {
-    await renderSite({ sourceDir: resolve(dir), out: await openFolderSink(site), domain: 'docs.example.com', jobId: 'outbound', now: new Date(), generatorVersion: 'outbound' });
+    await renderSite({
+      sourceDir: resolve(dir),
+      out: await openFolderSink(site),
+      domain: 'docs.example.com',
+      jobId: 'outbound',
+      now: new Date(),
+      generatorVersion: 'outbound',
+    });
     const report = JSON.parse(await readFile(join(site, '_enclave/report.json'), 'utf8')) as BuildReport;
     const pages = (await htmlPages(site)).slice(0, limit);
     const server = await serveStaticFolder(site);
     const counts: Record<string, number> = {};
     const errors: string[] = [];
-    for (const [mode, base] of [['file://', pathToFileURL(`${site}/`).href], ['http', server.url]] as const) {
+    for (const [mode, base] of [
+      ['file://', pathToFileURL(`${site}/`).href],
+      ['http', server.url],
+    ] as const) {
       const context = await browser.newContext();
       const { outbound } = await recordOffOrigin(context, mode === 'file://' ? 'file://' : server.url);
       const page = await context.newPage();
-      page.on('console', (m) => { if (m.type() === 'error') errors.push(`${mode} ${page.url()}: ${m.text()}`); });
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`${mode} ${page.url()}: ${m.text()}`);
+      });
       // 404.html links from the server root (it is served at any depth), so only servers can show it.
-      for (const rel of pages.filter((p) => mode === 'http' || p !== '404.html')) await page.goto(new URL(rel.split('/').map(encodeURIComponent).join('/'), base).href, { waitUntil: 'load', timeout: 60_000 });
+      for (const rel of pages.filter((p) => mode === 'http' || p !== '404.html'))
+        await page.goto(new URL(rel.split('/').map(encodeURIComponent).join('/'), base).href, { waitUntil: 'load', timeout: 60_000 });
       counts[mode] = outbound.length;
       for (const url of new Set(outbound)) console.log(`  ${mode} outbound: ${url}`);
       await context.close();
     }
     await server.close();
     failures += counts['file://'] + counts.http;
-    console.log(`${basename(dir).padEnd(14)} ${String(pages.length).padStart(6)} ${String(report.removedRemote.length).padStart(8)} ${String(counts['file://']).padStart(16)} ${String(counts.http).padStart(14)} ${String(errors.length).padStart(15)}`);
+    console.log(
+      `${basename(dir).padEnd(14)} ${String(pages.length).padStart(6)} ${String(report.removedRemote.length).padStart(8)} ${String(counts['file://']).padStart(16)} ${String(counts.http).padStart(14)} ${String(errors.length).padStart(15)}`,
+    );
     for (const e of [...new Set(errors)].slice(0, 10)) console.log(`  ${e}`);
     const kinds = new Map<string, number>();
     for (const r of report.removedRemote) kinds.set(`${r.kind} → ${r.action}`, (kinds.get(`${r.kind} → ${r.action}`) ?? 0) + 1);

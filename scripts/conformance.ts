@@ -23,14 +23,21 @@ for (const dir of dirs) {
   const started = performance.now();
   try {
     const r = await renderSite({
-      sourceDir: resolve(dir), out: await openFolderSink(join(out, 'site')), domain: 'docs.example.com', jobId: 'conformance',
-      now: new Date(), generatorVersion: 'conformance',
+      sourceDir: resolve(dir),
+      out: await openFolderSink(join(out, 'site')),
+      domain: 'docs.example.com',
+      jobId: 'conformance',
+      now: new Date(),
+      generatorVersion: 'conformance',
     });
     const seconds = (performance.now() - started) / 1000;
     const rep = r.report;
-    const limit = (list: string[]) => (verbose ? list : list.slice(0, 25).concat(list.length > 25 ? [`… ${list.length - 25} more (--verbose)`] : []));
+    const limit = (list: string[]) =>
+      verbose ? list : list.slice(0, 25).concat(list.length > 25 ? [`… ${list.length - 25} more (--verbose)`] : []);
     console.log(`\n== ${basename(resolve(dir))} (${dir})`);
-    console.log(`pages rendered: ${rep.pages.rendered}/${rep.pages.expected} in ${seconds.toFixed(1)} s (${(r.pageCount / seconds).toFixed(0)} pages/s)`);
+    console.log(
+      `pages rendered: ${rep.pages.rendered}/${rep.pages.expected} in ${seconds.toFixed(1)} s (${(r.pageCount / seconds).toFixed(0)} pages/s)`,
+    );
     for (const f of rep.pages.failed) console.log(`  FAILED /${f.path}: ${f.reason}`);
     console.log(`declared by the navigation but not generated: ${rep.pages.missing}`);
     for (const m of rep.missingInputs) console.log(`  ${m.input} (${m.reason}): ${limit(m.pages).join(', ')}`);

@@ -67,7 +67,8 @@ export function createApp(deps: AppDeps): EnclaveApp {
   const requestIds = createRequestIds();
   const app = new EnclaveKoa({ proxy: config.server.trustProxy });
   app.silent = true; // errors are logged by handleErrors, with the request id
-  if (siteHandler && surface !== 'admin') app.serveSite = siteFastPath({ handler: siteHandler, siteHosts, trustProxy: config.server.trustProxy, requestIds, logger });
+  if (siteHandler && surface !== 'admin')
+    app.serveSite = siteFastPath({ handler: siteHandler, siteHosts, trustProxy: config.server.trustProxy, requestIds, logger });
 
   const routes: RouteSpec[] = [];
   routes.push(...healthRoutes({ dataDir: config.dataDir, features: deps.features }));
@@ -135,7 +136,13 @@ class EnclaveKoa extends Koa {
  * Takes non-admin paths whose Host may see the site (server.siteHosts) to the site handler,
  * with a request id and, at level info, the same request log line the admin stack writes.
  */
-function siteFastPath(options: { handler: SiteRequestHandler; siteHosts: Set<string>; trustProxy: boolean; requestIds: ReturnType<typeof createRequestIds>; logger: Logger }): SiteFastPath {
+function siteFastPath(options: {
+  handler: SiteRequestHandler;
+  siteHosts: Set<string>;
+  trustProxy: boolean;
+  requestIds: ReturnType<typeof createRequestIds>;
+  logger: Logger;
+}): SiteFastPath {
   const { handler, siteHosts, trustProxy, requestIds, logger } = options;
   return (req, res) => {
     const url = req.url ?? '/';
@@ -152,7 +159,10 @@ function siteFastPath(options: { handler: SiteRequestHandler; siteHosts: Set<str
       const started = process.hrtime.bigint();
       res.once('finish', () => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        logger.info({ requestId, method: req.method, url: redactUrl(url), status: res.statusCode, ms: Math.round(ms * 100) / 100 }, 'request');
+        logger.info(
+          { requestId, method: req.method, url: redactUrl(url), status: res.statusCode, ms: Math.round(ms * 100) / 100 },
+          'request',
+        );
       });
     }
     void handler({ req, res, host, path, query: q < 0 ? '' : url.slice(q + 1), requestId, address: clientAddress(req, trustProxy) });

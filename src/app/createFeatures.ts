@@ -41,5 +41,10 @@ export async function createFeatures(ctx: FeatureContext): Promise<Features> {
   analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
   const agent = await createAgentFeature(ctx);
   const dashboard = await createDashboardFeature();
-  return { deployments, exports, analytics, all: [deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx)] };
+  return {
+    deployments,
+    exports,
+    analytics,
+    all: [deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx)],
+  };
 }

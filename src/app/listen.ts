@@ -9,7 +9,11 @@ import { ConnectionGuard } from '../http/ConnectionGuard.js';
  * guards against slow and idle clients (header, request and keep-alive timeouts, the
  * connection caps of ConnectionGuard) and resolves once it listens.
  */
-export async function listen(app: Koa, server: Config['server'], at: { host: string; port: number } = server): Promise<{ httpServer: Server; port: number }> {
+export async function listen(
+  app: Koa,
+  server: Config['server'],
+  at: { host: string; port: number } = server,
+): Promise<{ httpServer: Server; port: number }> {
   // Node checks header/request deadlines on this interval (30 s by default), which would let a
   // trickling client hold a socket far past its deadline.
   const httpServer = createServer({ connectionsCheckingInterval: 1000 });

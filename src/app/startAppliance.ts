@@ -38,7 +38,12 @@ export interface RunningAppliance {
  * Starts the whole appliance on a data directory: lock, store, first-start bootstrap,
  * features, HTTP server, background work. Used by `enclave serve` and by tests.
  */
-export async function startAppliance(options: { config: Config; logger: Logger; clock: Clock; serveSample?: boolean }): Promise<RunningAppliance> {
+export async function startAppliance(options: {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  serveSample?: boolean;
+}): Promise<RunningAppliance> {
   const { config, logger, clock } = options;
   await prepareDataDir(config.dataDir);
   const lock = DataDirLock.acquire(config.dataDir);
@@ -85,13 +90,27 @@ export async function startAppliance(options: { config: Config; logger: Logger; 
     let stopping: Promise<void> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
-        await Promise.all([httpServer, ...(admin ? [admin.httpServer] : [])].map((server) => closeGracefully(server, config.server.shutdownTimeoutMs)));
-        for (const feature of [...features.all].reverse()) await feature.stop?.().catch((err) => logger.error({ err, feature: feature.name }, 'feature stop failed'));
+        await Promise.all(
+          [httpServer, ...(admin ? [admin.httpServer] : [])].map((server) => closeGracefully(server, config.server.shutdownTimeoutMs)),
+        );
+        for (const feature of [...features.all].reverse())
+          await feature.stop?.().catch((err) => logger.error({ err, feature: feature.name }, 'feature stop failed'));
         await control.document.flush();
         removeCliKey();
         lock.release();
       })());
-    return { url, port, httpServer, adminUrl, adminServer: admin?.httpServer ?? null, control, features, createdAdminKey, projectId: boot.projectId, stop };
+    return {
+      url,
+      port,
+      httpServer,
+      adminUrl,
+      adminServer: admin?.httpServer ?? null,
+      control,
+      features,
+      createdAdminKey,
+      projectId: boot.projectId,
+      stop,
+    };
   } catch (err) {
     lock.release();
     throw err;

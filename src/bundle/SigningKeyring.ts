@@ -39,7 +39,10 @@ export function keyringPath(dataDir: string): string {
  * rotation doesn't break links already handed out.
  */
 export class SigningKeyring {
-  private constructor(private file: KeyringFile, private readonly path: string) {}
+  private constructor(
+    private file: KeyringFile,
+    private readonly path: string,
+  ) {}
 
   /** Loads the keyring; a missing, unreadable, world-readable or damaged file is an error. */
   static load(dataDir: string): SigningKeyring {
@@ -49,9 +52,15 @@ export class SigningKeyring {
       text = readFileSync(path, 'utf8');
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw new StoreFileError(path, code === 'ENOENT' ? 'the signing secret is missing (run `enclave init` to create a new one; links signed with the old one stop working)' : `cannot read it (${code})`);
+      throw new StoreFileError(
+        path,
+        code === 'ENOENT'
+          ? 'the signing secret is missing (run `enclave init` to create a new one; links signed with the old one stop working)'
+          : `cannot read it (${code})`,
+      );
     }
-    if ((statSync(path).mode & 0o077) !== 0) throw new StoreFileError(path, 'its permissions let other users read it; run `chmod 600` on it');
+    if ((statSync(path).mode & 0o077) !== 0)
+      throw new StoreFileError(path, 'its permissions let other users read it; run `chmod 600` on it');
     let file: KeyringFile;
     try {
       file = JSON.parse(text) as KeyringFile;

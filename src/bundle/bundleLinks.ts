@@ -39,7 +39,12 @@ function mac(secret: string, text: string): Buffer {
 }
 
 /** Signs a GET link to `/bundles/<jobId>/<file>` with the keyring's active key, valid for `ttlSeconds`. */
-export function signBundleLink(keyring: SigningKeyring, target: { jobId: string; file: string }, now: Date, ttlSeconds: number): SignedBundleLink {
+export function signBundleLink(
+  keyring: SigningKeyring,
+  target: { jobId: string; file: string },
+  now: Date,
+  ttlSeconds: number,
+): SignedBundleLink {
   const key = keyring.active();
   const path = bundleLinkPath(target.jobId, target.file);
   const expires = Math.floor(now.getTime() / 1000) + ttlSeconds;
@@ -59,13 +64,17 @@ export function verifyBundleLink(
   now: Date,
 ): { ok: true } | { ok: false; reason: BundleLinkRefusal } {
   const { expires, kid, sig } = presented;
-  if (!expires || !kid || !sig || !/^\d{1,15}$/.test(expires) || !/^[A-Za-z0-9_-]+$/.test(sig)) return { ok: false, reason: 'invalid signature' };
+  if (!expires || !kid || !sig || !/^\d{1,15}$/.test(expires) || !/^[A-Za-z0-9_-]+$/.test(sig))
+    return { ok: false, reason: 'invalid signature' };
   const key = keyring.find(kid);
   // Compared as text, not decoded bytes: base64 decoding ignores trailing bits, so two different
   // strings could decode alike. An unknown key id still costs one MAC, so timing doesn't
   // reveal which ids exist.
   const given = Buffer.from(sig, 'latin1');
-  const expected = Buffer.from(mac(key?.secret ?? '', canonical(presented.method, presented.path, expires, kid)).toString('base64url'), 'latin1');
+  const expected = Buffer.from(
+    mac(key?.secret ?? '', canonical(presented.method, presented.path, expires, kid)).toString('base64url'),
+    'latin1',
+  );
   const equal = given.length === expected.length && timingSafeEqual(given, expected);
   if (!key || !equal) return { ok: false, reason: 'invalid signature' };
   if (Number(expires) * 1000 <= now.getTime()) return { ok: false, reason: 'link expired' };

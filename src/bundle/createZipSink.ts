@@ -110,8 +110,13 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string } 
     const archive = files().map(({ path }) => {
       const stored = entries.get(path)!;
       const header = { path, method: stored.method, crc: stored.crc, size: stored.file.size };
-      if ('data' in stored) return { ...header, compressedSize: stored.data.length, copyInto: (target: Uint8Array, at: number) => target.set(stored.data, at) };
-      return { ...header, compressedSize: stored.spilled.length, copyInto: (target: Uint8Array, at: number) => spill!.readInto(stored.spilled, target, at) };
+      if ('data' in stored)
+        return { ...header, compressedSize: stored.data.length, copyInto: (target: Uint8Array, at: number) => target.set(stored.data, at) };
+      return {
+        ...header,
+        compressedSize: stored.spilled.length,
+        copyInto: (target: Uint8Array, at: number) => spill!.readInto(stored.spilled, target, at),
+      };
     });
     await mkdir(dirname(zipPath), { recursive: true });
     const written = await writeZipArchive(zipPath, archive, now);

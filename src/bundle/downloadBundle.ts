@@ -18,7 +18,16 @@ export interface DownloadOptions {
 
 const MAX_REDIRECTS = 5;
 /** Errors that mean "nobody there": retrying them only delays the answer. */
-const FATAL_CONNECT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+const FATAL_CONNECT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'CERT_HAS_EXPIRED',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+]);
 
 /** A failed attempt that may be resumed or retried. */
 class TransientError extends Error {}
@@ -57,7 +66,8 @@ export async function downloadBundle(url: string, dest: string, options: Downloa
         if (deadline.signal.aborted) throw new BundleRefusedError(`download of ${shown} timed out after ${options.timeoutMs} ms`, 'fetch');
         const code = (err as NodeJS.ErrnoException).code ?? '';
         const reason = `cannot reach ${shown}: ${code || (err as Error).message}`;
-        if (err instanceof BundleRefusedError || FATAL_CONNECT_CODES.has(code)) throw err instanceof BundleRefusedError ? err : new BundleRefusedError(reason, 'fetch');
+        if (err instanceof BundleRefusedError || FATAL_CONNECT_CODES.has(code))
+          throw err instanceof BundleRefusedError ? err : new BundleRefusedError(reason, 'fetch');
         lastError = reason;
         continue;
       }
@@ -111,7 +121,12 @@ export async function downloadBundle(url: string, dest: string, options: Downloa
   }
 }
 
-function requestFollowingRedirects(url: string, headers: Record<string, string>, signal: AbortSignal, idleTimeoutMs: number): Promise<IncomingMessage> {
+function requestFollowingRedirects(
+  url: string,
+  headers: Record<string, string>,
+  signal: AbortSignal,
+  idleTimeoutMs: number,
+): Promise<IncomingMessage> {
   const go = (target: URL, hops: number): Promise<IncomingMessage> =>
     new Promise((resolve, reject) => {
       const client = target.protocol === 'https:' ? https : http;
@@ -121,7 +136,8 @@ function requestFollowingRedirects(url: string, headers: Record<string, string>,
           response.resume();
           if (hops >= MAX_REDIRECTS) return reject(new BundleRefusedError(`too many redirects from ${redactUrl(url)}`, 'fetch'));
           const next = new URL(location, target);
-          if (next.protocol !== 'http:' && next.protocol !== 'https:') return reject(new BundleRefusedError(`redirect to an unsupported scheme from ${redactUrl(url)}`, 'fetch'));
+          if (next.protocol !== 'http:' && next.protocol !== 'https:')
+            return reject(new BundleRefusedError(`redirect to an unsupported scheme from ${redactUrl(url)}`, 'fetch'));
           return resolve(go(next, hops + 1));
         }
         // The idle timeout keeps applying while the body streams.
@@ -165,7 +181,11 @@ async function readErrorDetail(response: IncomingMessage): Promise<string> {
 
 /** Stops the transfer as soon as the file would grow past the cap. */
 class ByteCap extends Transform {
-  constructor(private seen: number, private readonly cap: number, private readonly shown: string) {
+  constructor(
+    private seen: number,
+    private readonly cap: number,
+    private readonly shown: string,
+  ) {
     super();
   }
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {

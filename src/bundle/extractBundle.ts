@@ -93,7 +93,8 @@ async function locateEntryData(handle: FileHandle, files: ZipEntryRecord[], cdOf
   for (const entry of ordered) {
     const label = JSON.stringify(entry.name);
     if (entry.localHeaderOffset < previousEnd) throw new BundleRefusedError(`entry ${label} overlaps another entry`);
-    if (entry.localHeaderOffset + LOCAL_HEADER_SIZE > cdOffset) throw new BundleRefusedError(`corrupt zip: entry ${label} points past the file data`);
+    if (entry.localHeaderOffset + LOCAL_HEADER_SIZE > cdOffset)
+      throw new BundleRefusedError(`corrupt zip: entry ${label} points past the file data`);
     const header = await readExactly(handle, entry.localHeaderOffset, LOCAL_HEADER_SIZE);
     if (header.readUInt32LE(0) !== LOCAL_SIGNATURE) throw new BundleRefusedError(`corrupt zip: no local header for ${label}`);
     if (header.readUInt16LE(6) & 0x0041) throw new BundleRefusedError(`encrypted entry ${label} is not allowed`);
@@ -189,7 +190,10 @@ async function writeEntry(handle: FileHandle, item: LocatedEntry, target: string
 class SizeAndHashMeter extends Transform {
   private bytes = 0;
   private readonly hash = createHash('sha256');
-  constructor(private readonly cap: number, private readonly label: string) {
+  constructor(
+    private readonly cap: number,
+    private readonly label: string,
+  ) {
     super();
   }
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
@@ -228,8 +232,13 @@ function parseManifest(data: Buffer): BundleManifest {
  * The manifest and the zip must describe the same set of files with the same sizes; the pin,
  * when set, must equal the manifest's version. Returns the expected size and hash per path.
  */
-function checkManifestAgainstEntries(manifest: BundleManifest, files: ZipEntryRecord[], pin: string | null): Map<string, { size: number; sha256: string }> {
-  if (pin !== null && manifest.version !== pin) throw new BundleRefusedError(`bundle version "${manifest.version}" does not match the pinned version "${pin}"`);
+function checkManifestAgainstEntries(
+  manifest: BundleManifest,
+  files: ZipEntryRecord[],
+  pin: string | null,
+): Map<string, { size: number; sha256: string }> {
+  if (pin !== null && manifest.version !== pin)
+    throw new BundleRefusedError(`bundle version "${manifest.version}" does not match the pinned version "${pin}"`);
   const expected = new Map<string, { size: number; sha256: string }>();
   for (const file of manifest.files) {
     if (file.path === MANIFEST_PATH) throw new BundleRefusedError('manifest lists itself');
@@ -242,11 +251,16 @@ function checkManifestAgainstEntries(manifest: BundleManifest, files: ZipEntryRe
     inZip.add(entry.name);
     const want = expected.get(entry.name);
     if (!want) throw new BundleRefusedError(`file ${JSON.stringify(entry.name)} is in the zip but not in the manifest`);
-    if (want.size !== entry.uncompressedSize) throw new BundleRefusedError(`size of ${JSON.stringify(entry.name)} does not match the manifest (${entry.uncompressedSize} vs ${want.size})`);
+    if (want.size !== entry.uncompressedSize)
+      throw new BundleRefusedError(
+        `size of ${JSON.stringify(entry.name)} does not match the manifest (${entry.uncompressedSize} vs ${want.size})`,
+      );
   }
-  for (const path of expected.keys()) if (!inZip.has(path)) throw new BundleRefusedError(`file ${JSON.stringify(path)} is in the manifest but missing from the zip`);
+  for (const path of expected.keys())
+    if (!inZip.has(path)) throw new BundleRefusedError(`file ${JSON.stringify(path)} is in the manifest but missing from the zip`);
   for (const page of manifest.pages) {
-    if (!expected.has(page.file)) throw new BundleRefusedError(`page ${page.path} points to ${JSON.stringify(page.file)}, which the bundle does not hold`);
+    if (!expected.has(page.file))
+      throw new BundleRefusedError(`page ${page.path} points to ${JSON.stringify(page.file)}, which the bundle does not hold`);
   }
   return expected;
 }

@@ -55,7 +55,8 @@ function localPathOf(source: string): string {
       throw new BundleRefusedError(`not a usable file URL: ${redactUrl(source)}`, 'fetch');
     }
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source)) throw new BundleRefusedError(`unsupported bundle URL scheme: ${redactUrl(source)} (use http(s)://, file:// or a path)`, 'fetch');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(source))
+    throw new BundleRefusedError(`unsupported bundle URL scheme: ${redactUrl(source)} (use http(s)://, file:// or a path)`, 'fetch');
   return isAbsolute(source) ? source : resolve(source);
 }
 

@@ -2,7 +2,11 @@
  * Runs `task` over `items` with at most `limit` running at once; the first failure stops
  * new tasks from starting and is rethrown once the running ones settle.
  */
-export async function forEachConcurrently<T>(items: readonly T[], limit: number, task: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function forEachConcurrently<T>(
+  items: readonly T[],
+  limit: number,
+  task: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failure: { error: unknown } | null = null;
   const lane = async () => {

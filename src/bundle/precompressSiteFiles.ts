@@ -43,7 +43,11 @@ const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
  * runs on the thread pool and never blocks the event loop. The caller makes the files durable
  * (syncTree) before the version goes live.
  */
-export async function precompressSiteFiles(filesDir: string, encodedDir: string, files: readonly { path: string; size: number }[]): Promise<Record<string, FileExtras>> {
+export async function precompressSiteFiles(
+  filesDir: string,
+  encodedDir: string,
+  files: readonly { path: string; size: number }[],
+): Promise<Record<string, FileExtras>> {
   const extras: Record<string, FileExtras> = {};
   await forEachConcurrently(files, COMPRESS_CONCURRENCY, async ({ path, size }) => {
     const type = siteFileType(path);
@@ -60,10 +64,17 @@ export async function precompressSiteFiles(filesDir: string, encodedDir: string,
       const quality = data.length > LARGE_FILE_BYTES ? BROTLI_QUALITY_LARGE : BROTLI_QUALITY_SMALL;
       const [gz, br] = await Promise.all([
         gzipAsync(data, { level: 9 }),
-        brotliAsync(data, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: quality, [zlibConstants.BROTLI_PARAM_SIZE_HINT]: data.length, [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT } }),
+        brotliAsync(data, {
+          params: {
+            [zlibConstants.BROTLI_PARAM_QUALITY]: quality,
+            [zlibConstants.BROTLI_PARAM_SIZE_HINT]: data.length,
+            [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+          },
+        }),
       ]);
       const base = join(encodedDir, path);
-      if (gz.length <= data.length * MAX_KEPT_RATIO || br.length <= data.length * MAX_KEPT_RATIO) await mkdir(dirname(base), { recursive: true });
+      if (gz.length <= data.length * MAX_KEPT_RATIO || br.length <= data.length * MAX_KEPT_RATIO)
+        await mkdir(dirname(base), { recursive: true });
       if (gz.length <= data.length * MAX_KEPT_RATIO) {
         await writeNew(`${base}.gz`, gz);
         found.gzip = gz.length;

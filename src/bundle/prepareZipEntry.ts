@@ -10,7 +10,23 @@ import { describeBytes, type BundleFile } from './BundleSink.js';
 export const DEFLATE_LEVEL = 2;
 
 /** Formats that are already compressed: deflating them again costs time and saves nothing. */
-const STORED_EXTENSIONS = new Set(['.png', '.jpg', '.jpeg', '.gif', '.webp', '.avif', '.woff', '.woff2', '.zip', '.gz', '.br', '.mp4', '.webm', '.mp3', '.ogg']);
+const STORED_EXTENSIONS = new Set([
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.gif',
+  '.webp',
+  '.avif',
+  '.woff',
+  '.woff2',
+  '.zip',
+  '.gz',
+  '.br',
+  '.mp4',
+  '.webm',
+  '.mp3',
+  '.ogg',
+]);
 export const STORED = 0;
 export const DEFLATED = 8;
 

@@ -59,10 +59,13 @@ export async function readZipDirectory(handle: FileHandle, fileSize: number, max
   const cdSize = tail.readUInt32LE(eocd + 12);
   const cdOffset = tail.readUInt32LE(eocd + 16);
   const eocdOffset = fileSize - tailLength + eocd;
-  if (eocd >= 20 && tail.readUInt32LE(eocd - 20) === ZIP64_LOCATOR_SIGNATURE) throw new BundleRefusedError('zip64 archives are not accepted');
-  if (disk !== 0 || cdDisk !== 0 || entriesOnDisk !== totalEntries) throw new BundleRefusedError('multi-part zip archives are not accepted');
+  if (eocd >= 20 && tail.readUInt32LE(eocd - 20) === ZIP64_LOCATOR_SIGNATURE)
+    throw new BundleRefusedError('zip64 archives are not accepted');
+  if (disk !== 0 || cdDisk !== 0 || entriesOnDisk !== totalEntries)
+    throw new BundleRefusedError('multi-part zip archives are not accepted');
   if (totalEntries > maxEntries) throw new BundleRefusedError(`too many entries: ${totalEntries} (limit ${maxEntries})`);
-  if (cdOffset + cdSize !== eocdOffset) throw new BundleRefusedError('corrupt zip: central directory does not end where the end record starts (truncated or padded file)');
+  if (cdOffset + cdSize !== eocdOffset)
+    throw new BundleRefusedError('corrupt zip: central directory does not end where the end record starts (truncated or padded file)');
 
   const cd = await readExactly(handle, cdOffset, cdSize);
   const entries: ZipEntryRecord[] = [];

@@ -51,7 +51,8 @@ export function verifyBundleEntries(entries: ZipEntryRecord[], limits: BundleLim
     if (problem) throw new BundleRefusedError(`unsafe entry name ${label}: ${problem}`);
     const type = fileTypeOf(entry);
     if (type === S_IFLNK) throw new BundleRefusedError(`symlink entry ${label} is not allowed`);
-    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR) throw new BundleRefusedError(`device or special file entry ${label} is not allowed`);
+    if (type !== 0 && type !== S_IFREG && type !== S_IFDIR)
+      throw new BundleRefusedError(`device or special file entry ${label} is not allowed`);
     if (type === S_IFDIR && !isDirectory) throw new BundleRefusedError(`entry ${label} is marked as a directory but named like a file`);
     if (entry.flags & (FLAG_ENCRYPTED | FLAG_STRONG_ENCRYPTION)) throw new BundleRefusedError(`encrypted entry ${label} is not allowed`);
     if (seen.has(path)) throw new BundleRefusedError(`duplicate entry ${label}`);
@@ -65,14 +66,18 @@ export function verifyBundleEntries(entries: ZipEntryRecord[], limits: BundleLim
       directories.push(path);
       continue;
     }
-    if (entry.method !== METHOD_STORED && entry.method !== METHOD_DEFLATE) throw new BundleRefusedError(`entry ${label} uses unsupported compression method ${entry.method}`);
-    if (entry.method === METHOD_STORED && entry.compressedSize !== entry.uncompressedSize) throw new BundleRefusedError(`stored entry ${label} declares different sizes`);
+    if (entry.method !== METHOD_STORED && entry.method !== METHOD_DEFLATE)
+      throw new BundleRefusedError(`entry ${label} uses unsupported compression method ${entry.method}`);
+    if (entry.method === METHOD_STORED && entry.compressedSize !== entry.uncompressedSize)
+      throw new BundleRefusedError(`stored entry ${label} declares different sizes`);
     if (entry.uncompressedSize > 0) {
       // A deflate stream for non-empty data is never empty; a zero here means a forged header.
       if (entry.compressedSize === 0) throw new BundleRefusedError(`entry ${label} declares content but no compressed data`);
       const ratio = entry.uncompressedSize / entry.compressedSize;
       if (ratio > limits.maxCompressionRatio) {
-        throw new BundleRefusedError(`entry ${label} has compression ratio ${Math.round(ratio)}:1 (limit ${limits.maxCompressionRatio}:1; possible zip bomb)`);
+        throw new BundleRefusedError(
+          `entry ${label} has compression ratio ${Math.round(ratio)}:1 (limit ${limits.maxCompressionRatio}:1; possible zip bomb)`,
+        );
       }
     }
     total += entry.uncompressedSize;
@@ -85,7 +90,8 @@ export function verifyBundleEntries(entries: ZipEntryRecord[], limits: BundleLim
     const parts = file.name.normalize('NFC').toLowerCase().split('/');
     for (let i = 1; i < parts.length; i++) {
       const parent = parts.slice(0, i).join('/');
-      if (fileNames.has(parent)) throw new BundleRefusedError(`entry ${JSON.stringify(file.name)} lies inside the file ${JSON.stringify(parent)}`);
+      if (fileNames.has(parent))
+        throw new BundleRefusedError(`entry ${JSON.stringify(file.name)} lies inside the file ${JSON.stringify(parent)}`);
     }
   }
   return { files, directories };
@@ -105,7 +111,8 @@ export function unsafeNameReason(path: string): string | null {
     if (segment === '.') return 'contains a "." segment';
     if (segment === '') return 'contains an empty path segment';
     const bytes = Buffer.byteLength(segment, 'utf8');
-    if (bytes > MAX_SEGMENT_BYTES) return `path segment of ${bytes} bytes is longer than the ${MAX_SEGMENT_BYTES}-byte limit for a file or folder name`;
+    if (bytes > MAX_SEGMENT_BYTES)
+      return `path segment of ${bytes} bytes is longer than the ${MAX_SEGMENT_BYTES}-byte limit for a file or folder name`;
   }
   return null;
 }

@@ -35,7 +35,8 @@ const MAX_OFFSET = 0xffffffff;
  * (adm-zip's `toBuffer` holds every entry's data and then the archive).
  */
 export async function writeZipArchive(zipPath: string, entries: readonly ArchiveEntry[], now: Date): Promise<WrittenArchive> {
-  if (entries.length > MAX_ENTRIES) throw new Error(`the bundle has ${entries.length} files; a zip without zip64 holds at most ${MAX_ENTRIES}`);
+  if (entries.length > MAX_ENTRIES)
+    throw new Error(`the bundle has ${entries.length} files; a zip without zip64 holds at most ${MAX_ENTRIES}`);
   // One adm-zip entry lays out every file's headers in turn. `addFile` per file built a new entry
   // (dozens of closures each) and indexed it, several times slower than this way.
   const entry = new AdmZip().addFile('entry', Buffer.alloc(0), '', 0o644);

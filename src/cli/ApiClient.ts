@@ -3,7 +3,10 @@ import { escapeControls } from './escapeControls.js';
 
 /** The API answered with an error status; `body` is the spec's `{error, details?}`. */
 export class ApiError extends Error {
-  constructor(readonly status: number, readonly body: { error?: string; details?: { message: string }[] } | null) {
+  constructor(
+    readonly status: number,
+    readonly body: { error?: string; details?: { message: string }[] } | null,
+  ) {
     // Each server-provided piece is escaped on its own, so the server can't fake extra lines either.
     const details = Array.isArray(body?.details) ? body.details.map((d) => `\n  - ${escapeControls(String(d?.message))}`).join('') : '';
     super(`${status}: ${escapeControls(String(body?.error ?? 'request failed'))}${details}`);
@@ -14,18 +17,28 @@ export class ApiError extends Error {
 /** The server could not be reached at all. */
 export class UnreachableError extends Error {
   constructor(url: string, cause: unknown) {
-    super(`cannot reach Enclave at ${url} (${(cause as Error)?.message ?? cause}); is it running? Set ENCLAVE_URL if it listens elsewhere.`);
+    super(
+      `cannot reach Enclave at ${url} (${(cause as Error)?.message ?? cause}); is it running? Set ENCLAVE_URL if it listens elsewhere.`,
+    );
     this.name = 'UnreachableError';
   }
 }
 
 /** A small JSON client for the local admin API, shared by every API verb of the CLI. */
 export class ApiClient {
-  constructor(readonly baseUrl: string, private readonly key: string, readonly projectId: string | null) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly key: string,
+    readonly projectId: string | null,
+  ) {}
 
   /** Sends a request and returns the parsed JSON body; throws ApiError for 4xx/5xx. */
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const response = await this.raw(method, path, body === undefined ? undefined : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } });
+    const response = await this.raw(
+      method,
+      path,
+      body === undefined ? undefined : { body: JSON.stringify(body), headers: { 'Content-Type': 'application/json' } },
+    );
     const text = await response.text();
     const parsed = text ? safeJson(text) : null;
     if (!response.ok) throw new ApiError(response.status, parsed as ApiError['body']);

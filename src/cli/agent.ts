@@ -52,7 +52,8 @@ async function waitForJob(client: ApiClient, io: CliIo, path: string, timeoutMs:
         io.err.write(`enclave: job ${job.id} is still active after the timeout\n`);
         return WAIT_TIMED_OUT;
       }
-      if (job.status === 'failed') io.err.write(`enclave: job ${escapeControls(job.id)} failed: ${escapeControls(job.error ?? 'unknown reason')}\n`);
+      if (job.status === 'failed')
+        io.err.write(`enclave: job ${escapeControls(job.id)} failed: ${escapeControls(job.error ?? 'unknown reason')}\n`);
       return job.status === 'failed' ? ExitCode.failed : ExitCode.ok;
     }
     await new Promise((resolve) => setTimeout(resolve, Math.min(delay, Math.max(0, deadline - Date.now()))));

@@ -42,7 +42,12 @@ export interface ControlBackend {
   /** `api` when a running server was used, `store` otherwise (shown to the operator). */
   via: 'api' | 'store';
   listKeys(projectId?: string): Promise<KeyView[]>;
-  createKey(input: { projectId?: string; name: string; scope: 'read' | 'write'; expiresAt: Date | null }): Promise<KeyView & { key: string }>;
+  createKey(input: {
+    projectId?: string;
+    name: string;
+    scope: 'read' | 'write';
+    expiresAt: Date | null;
+  }): Promise<KeyView & { key: string }>;
   revokeKey(id: string): Promise<KeyView>;
   listSites(): Promise<SiteView[]>;
   addSite(input: SiteInput & { projectId?: string }): Promise<SiteView>;
@@ -67,7 +72,9 @@ export async function withControlBackend<T>(config: Config, io: CliIo, work: (ba
     try {
       key = readFileSync(localCliKeyPath(config.dataDir), 'utf8').trim();
     } catch (err) {
-      io.err.write(`enclave: a server (pid ${owner.pid}) owns ${config.dataDir}, but its CLI key ${localCliKeyPath(config.dataDir)} is not readable (${(err as NodeJS.ErrnoException).code}); run this as the user the server runs as (in a container: docker exec).\n`);
+      io.err.write(
+        `enclave: a server (pid ${owner.pid}) owns ${config.dataDir}, but its CLI key ${localCliKeyPath(config.dataDir)} is not readable (${(err as NodeJS.ErrnoException).code}); run this as the user the server runs as (in a container: docker exec).\n`,
+      );
       return null;
     }
     if (!owner.url) {
@@ -114,14 +121,21 @@ function apiBackend(client: ApiClient): ControlBackend {
   return {
     via: 'api',
     listKeys: async () => (await client.request<{ keys: KeyView[] }>('GET', '/v1/keys')).keys,
-    createKey: (input) => client.request('POST', '/v1/keys', { name: input.name, scope: input.scope, ...(input.expiresAt ? { expiresAt: input.expiresAt.toISOString() } : {}) }),
+    createKey: (input) =>
+      client.request('POST', '/v1/keys', {
+        name: input.name,
+        scope: input.scope,
+        ...(input.expiresAt ? { expiresAt: input.expiresAt.toISOString() } : {}),
+      }),
     revokeKey: (id) => client.request('DELETE', `/v1/keys/${encodeURIComponent(id)}`),
     listSites: async () => (await client.request<{ sites: SiteView[] }>('GET', '/v1/sites')).sites,
-    addSite: (input) => client.request('POST', '/v1/sites', { domain: input.domain, source: input.source, ...(input.ref ? { ref: input.ref } : {}) }),
+    addSite: (input) =>
+      client.request('POST', '/v1/sites', { domain: input.domain, source: input.source, ...(input.ref ? { ref: input.ref } : {}) }),
     updateSite: (domain, change) => client.request('PATCH', site(domain), change),
     removeSite: async (domain) => void (await client.request('DELETE', site(domain))),
     listSigningKeys: async () => (await client.request<{ keys: SigningKeyInfo[] }>('GET', '/v1/signing-keys')).keys,
     rotateSigningKey: () => client.request('POST', '/v1/signing-keys/rotate'),
-    retireSigningKey: async (kid) => (await client.request<{ keys: SigningKeyInfo[] }>('DELETE', `/v1/signing-keys/${encodeURIComponent(kid)}`)).keys,
+    retireSigningKey: async (kid) =>
+      (await client.request<{ keys: SigningKeyInfo[] }>('DELETE', `/v1/signing-keys/${encodeURIComponent(kid)}`)).keys,
   };
 }

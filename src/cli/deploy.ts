@@ -66,7 +66,10 @@ export async function runDeploy(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parsed;
   const modes = [values.rollback, values.status, positionals.length > 0].filter(Boolean).length;
   const deploying = positionals.length > 0;
-  const misplaced = (values.to && !values.rollback) || ((values.version || values.label || values['allow-failed']) && !deploying) || (values.yes && !values.rollback);
+  const misplaced =
+    (values.to && !values.rollback) ||
+    ((values.version || values.label || values['allow-failed']) && !deploying) ||
+    (values.yes && !values.rollback);
   if (modes !== 1 || positionals.length > 1 || misplaced) {
     io.err.write(`${USAGE}\n`);
     return ExitCode.usage;
@@ -79,12 +82,20 @@ export async function runDeploy(args: string[], io: CliIo): Promise<number> {
     if (values.rollback) {
       const what = `${values.to ? `version ${values.to}` : 'the previous version'}${values.domain ? ` of ${values.domain}` : ''}`;
       if (!(await confirm(io, `Roll the live site back to ${what}?`, values.yes))) return ExitCode.failed;
-      const record = await client.request<Deployment>('POST', '/v1/deployments/rollback', { ...(values.to ? { version: values.to } : {}), ...site });
+      const record = await client.request<Deployment>('POST', '/v1/deployments/rollback', {
+        ...(values.to ? { version: values.to } : {}),
+        ...site,
+      });
       io.err.write(`Rolled back: version ${escapeControls(String(record.version))} is live (${escapeControls(record.id)})\n`);
       if (values.json) io.out.write(`${formatJson(record)}\n`);
       return ExitCode.ok;
     }
-    const body = { ...site, ...(values.version ? { version: values.version } : {}), ...(values.label ? { label: values.label } : {}), ...(values['allow-failed'] ? { allowFailed: true } : {}) };
+    const body = {
+      ...site,
+      ...(values.version ? { version: values.version } : {}),
+      ...(values.label ? { label: values.label } : {}),
+      ...(values['allow-failed'] ? { allowFailed: true } : {}),
+    };
     return await deploy(client, io, positionals[0], body, values.json);
   } catch (err) {
     return reportApiFailure(io, err);
@@ -105,11 +116,15 @@ async function deploy(client: ApiClient, io: CliIo, source: string, options: Rec
     return ExitCode.ok;
   }
   if (record.outcome === 'reactivated') {
-    io.err.write(`That bundle was kept on disk: switched back to ${escapeControls(`version ${record.version} (${record.id})`)}; no new history row\n`);
+    io.err.write(
+      `That bundle was kept on disk: switched back to ${escapeControls(`version ${record.version} (${record.id})`)}; no new history row\n`,
+    );
     return ExitCode.ok;
   }
   if (record.status === 'active') {
-    io.err.write(`${escapeControls(`Version ${record.version} of ${record.domain} is live${record.site ? ` at ${record.site}` : ''} (${record.id})`)}\n`);
+    io.err.write(
+      `${escapeControls(`Version ${record.version} of ${record.domain} is live${record.site ? ` at ${record.site}` : ''} (${record.id})`)}\n`,
+    );
     return ExitCode.ok;
   }
   io.err.write(`enclave: ${escapeControls(`deployment ${record.id} ${record.status}${record.error ? `: ${record.error}` : ''}`)}\n`);
@@ -118,13 +133,27 @@ async function deploy(client: ApiClient, io: CliIo, source: string, options: Rec
 
 async function showStatus(client: ApiClient, io: CliIo, domain: string | null, json: boolean): Promise<number> {
   const path = domain ? `/v1/deployments?domain=${encodeURIComponent(domain)}` : '/v1/deployments';
-  const status = await client.request<{ active: Deployment | null; kept: Deployment[]; running: Deployment | null; lastError: { at: string; reason: string } | null }>('GET', path);
+  const status = await client.request<{
+    active: Deployment | null;
+    kept: Deployment[];
+    running: Deployment | null;
+    lastError: { at: string; reason: string } | null;
+  }>('GET', path);
   if (json) {
     io.out.write(`${formatJson(status)}\n`);
     return ExitCode.ok;
   }
-  const rows = [...(status.active ? [status.active] : []), ...status.kept].map((d) => [d.status === 'active' ? '* live' : 'kept', d.version ?? '', d.label ?? '', d.domain ?? '', d.activatedAt ?? '', d.id]);
-  io.out.write(rows.length ? formatTable(['STATE', 'VERSION', 'LABEL', 'DOMAIN', 'ACTIVATED', 'ID'], rows) : 'No site version is active.\n');
+  const rows = [...(status.active ? [status.active] : []), ...status.kept].map((d) => [
+    d.status === 'active' ? '* live' : 'kept',
+    d.version ?? '',
+    d.label ?? '',
+    d.domain ?? '',
+    d.activatedAt ?? '',
+    d.id,
+  ]);
+  io.out.write(
+    rows.length ? formatTable(['STATE', 'VERSION', 'LABEL', 'DOMAIN', 'ACTIVATED', 'ID'], rows) : 'No site version is active.\n',
+  );
   if (status.running) io.out.write(`Running: ${escapeControls(status.running.id)} from ${escapeControls(status.running.source)}\n`);
   if (status.lastError) io.out.write(`Last error (${escapeControls(status.lastError.at)}): ${escapeControls(status.lastError.reason)}\n`);
   return ExitCode.ok;

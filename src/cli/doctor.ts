@@ -40,7 +40,10 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
     const dirExists = existsSync(dir);
     checks.push({ name: 'data directory', ok: dirExists, detail: dirExists ? dir : `${dir} does not exist (run enclave init)` });
     if (dirExists) {
-      const writable = await access(dir, constants.W_OK).then(() => true, () => false);
+      const writable = await access(dir, constants.W_OK).then(
+        () => true,
+        () => false,
+      );
       checks.push({ name: 'data directory writable', ok: writable, detail: writable ? 'yes' : 'no write permission for this user' });
       const fsStats = await statfs(dir);
       const free = fsStats.bavail * fsStats.bsize;
@@ -64,11 +67,19 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
         checks.push({ name: 'signing secret', ok: false, detail: (err as Error).message });
       }
       const owner = DataDirLock.owner(dir);
-      checks.push({ name: 'server', ok: true, detail: owner ? `running (pid ${owner.pid}${owner.url ? `, ${owner.url}` : ''})` : 'not running' });
+      checks.push({
+        name: 'server',
+        ok: true,
+        detail: owner ? `running (pid ${owner.pid}${owner.url ? `, ${owner.url}` : ''})` : 'not running',
+      });
     }
     for (const site of [...config.sites, ...(await storedSites(dir))]) {
       // A git source is checked out at its ref on export; here only the folder can be checked.
-      const problem = site.ref ? (existsSync(site.source) && statSync(site.source).isDirectory() ? null : `source ${site.source} is missing`) : await checkDocsSource(site.source);
+      const problem = site.ref
+        ? existsSync(site.source) && statSync(site.source).isDirectory()
+          ? null
+          : `source ${site.source} is missing`
+        : await checkDocsSource(site.source);
       checks.push({ name: `site ${site.domain}`, ok: problem === null, detail: problem ?? site.source });
     }
     checks.push({ name: 'sample docs', ok: existsSync(join(sampleDocsDir, 'docs.json')), detail: sampleDocsDir });
@@ -85,7 +96,9 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
  */
 async function storedSites(dataDir: string): Promise<{ domain: string; source: string; ref?: string | null }[]> {
   try {
-    const data = JSON.parse(await readFile(join(dataDir, 'control.json'), 'utf8')) as { sites?: { domain: string; source: string; ref?: string | null }[] };
+    const data = JSON.parse(await readFile(join(dataDir, 'control.json'), 'utf8')) as {
+      sites?: { domain: string; source: string; ref?: string | null }[];
+    };
     return Array.isArray(data.sites) ? data.sites : [];
   } catch {
     return [];

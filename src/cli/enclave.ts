@@ -19,15 +19,69 @@ function lazy<M extends { USAGE: string }>(importer: () => Promise<M>, pick: (m:
 
 /** Verbs load lazily so `enclave keys list` doesn't pay for the renderer. */
 const verbs: Record<string, { summary: string; load: () => Promise<VerbModule> }> = {
-  serve: { summary: 'run the appliance (HTTP API, site, workers)', load: lazy(() => import('./serve.js'), (m) => m.runServe) },
-  init: { summary: 'create the data directory, default project, signing secret and first key', load: lazy(() => import('./init.js'), (m) => m.runInit) },
-  keys: { summary: 'keys create|list|revoke, list-signing|rotate-signing|retire-signing (live through the API while a server runs)', load: lazy(() => import('./keys.js'), (m) => m.runKeys) },
-  sites: { summary: 'sites add|list|update|remove (live through the API while a server runs)', load: lazy(() => import('./sites.js'), (m) => m.runSites) },
-  doctor: { summary: 'check config, permissions, disk, store health and site sources', load: lazy(() => import('./doctor.js'), (m) => m.runDoctor) },
-  export: { summary: 'export start|status|bundle|download', load: lazy(() => import('./export.js'), (m) => m.runExport) },
-  deploy: { summary: 'deploy <url|file> [--version V] | --rollback | --status', load: lazy(() => import('./deploy.js'), (m) => m.runDeploy) },
-  feedback: { summary: 'feedback list|export', load: lazy(() => import('./feedback.js'), (m) => m.runFeedback) },
-  agent: { summary: 'agent create|get|wait', load: lazy(() => import('./agent.js'), (m) => m.runAgent) },
+  serve: {
+    summary: 'run the appliance (HTTP API, site, workers)',
+    load: lazy(
+      () => import('./serve.js'),
+      (m) => m.runServe,
+    ),
+  },
+  init: {
+    summary: 'create the data directory, default project, signing secret and first key',
+    load: lazy(
+      () => import('./init.js'),
+      (m) => m.runInit,
+    ),
+  },
+  keys: {
+    summary: 'keys create|list|revoke, list-signing|rotate-signing|retire-signing (live through the API while a server runs)',
+    load: lazy(
+      () => import('./keys.js'),
+      (m) => m.runKeys,
+    ),
+  },
+  sites: {
+    summary: 'sites add|list|update|remove (live through the API while a server runs)',
+    load: lazy(
+      () => import('./sites.js'),
+      (m) => m.runSites,
+    ),
+  },
+  doctor: {
+    summary: 'check config, permissions, disk, store health and site sources',
+    load: lazy(
+      () => import('./doctor.js'),
+      (m) => m.runDoctor,
+    ),
+  },
+  export: {
+    summary: 'export start|status|bundle|download',
+    load: lazy(
+      () => import('./export.js'),
+      (m) => m.runExport,
+    ),
+  },
+  deploy: {
+    summary: 'deploy <url|file> [--version V] | --rollback | --status',
+    load: lazy(
+      () => import('./deploy.js'),
+      (m) => m.runDeploy,
+    ),
+  },
+  feedback: {
+    summary: 'feedback list|export',
+    load: lazy(
+      () => import('./feedback.js'),
+      (m) => m.runFeedback,
+    ),
+  },
+  agent: {
+    summary: 'agent create|get|wait',
+    load: lazy(
+      () => import('./agent.js'),
+      (m) => m.runAgent,
+    ),
+  },
 };
 
 /** Usage text listing every verb. */

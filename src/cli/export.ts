@@ -53,12 +53,15 @@ function progressPrinter(io: CliIo): { show(job: ExportJob): void; end(): void }
     show(job) {
       const filled = Math.round((job.progress / 100) * BAR_WIDTH);
       if (tty) {
-        io.err.write(`\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(job.progress)).padStart(3)}% ${job.pageCount} pages ${escapeControls(job.status)}\x1b[K`);
+        io.err.write(
+          `\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(job.progress)).padStart(3)}% ${job.pageCount} pages ${escapeControls(job.status)}\x1b[K`,
+        );
         drawn = true;
         return;
       }
       const line = `${job.jobId} ${job.status} ${Math.floor(job.progress / 10) * 10}%`;
-      if (line !== lastLine) io.err.write(`${escapeControls(`${job.jobId} ${job.status} ${Math.floor(job.progress)}% (${job.pageCount} pages)`)}\n`);
+      if (line !== lastLine)
+        io.err.write(`${escapeControls(`${job.jobId} ${job.status} ${Math.floor(job.progress)}% (${job.pageCount} pages)`)}\n`);
       lastLine = line;
     },
     end() {
@@ -89,7 +92,10 @@ async function waitForExport(client: ApiClient, io: CliIo, jobId: string): Promi
  */
 async function downloadBundle(io: CliIo, link: BundleLink, out: string): Promise<number> {
   const part = `${out}.part`;
-  const have = await stat(part).then((s) => s.size, () => 0);
+  const have = await stat(part).then(
+    (s) => s.size,
+    () => 0,
+  );
   const headers: Record<string, string> = {};
   if (have > 0 && have < link.sizeBytes) {
     headers.Range = `bytes=${have}-`;
@@ -109,7 +115,11 @@ async function downloadBundle(io: CliIo, link: BundleLink, out: string): Promise
   }
   if (response.body && response.status !== 416) {
     const start = response.status === 206 ? have : 0;
-    await pipeline(Readable.fromWeb(response.body as WebReadableStream), transferMeter(io, { total: link.sizeBytes, start }), createWriteStream(part, { flags: response.status === 206 ? 'a' : 'w', mode: 0o600 }));
+    await pipeline(
+      Readable.fromWeb(response.body as WebReadableStream),
+      transferMeter(io, { total: link.sizeBytes, start }),
+      createWriteStream(part, { flags: response.status === 206 ? 'a' : 'w', mode: 0o600 }),
+    );
   }
   const actual = await sha256OfFile(part);
   if (actual !== link.sha256) {
@@ -136,7 +146,8 @@ export async function runExport(args: string[], io: CliIo): Promise<number> {
   });
   if (!parsed.ok) return parsed.code;
   const { values, positionals, usage } = parsed;
-  if (!['start', 'status', 'bundle', 'download'].includes(action ?? '')) return usage(action ? `unknown action '${action}'` : 'missing action');
+  if (!['start', 'status', 'bundle', 'download'].includes(action ?? ''))
+    return usage(action ? `unknown action '${action}'` : 'missing action');
   if (action === 'start' && (!values.domain || positionals.length > 0)) return usage('start takes --domain and no positional arguments');
   if (action !== 'start' && positionals.length !== 1) return usage(`${action} takes exactly one job id`);
 
@@ -144,7 +155,12 @@ export async function runExport(args: string[], io: CliIo): Promise<number> {
   if (!client) return ExitCode.usage;
   try {
     if (action === 'start') {
-      const job = await client.request<ExportJob>('POST', '/v1/static-export/jobs', { domain: values.domain, version: values.version, strict: values.strict, keepRemoteAssets: values['keep-remote-assets'] });
+      const job = await client.request<ExportJob>('POST', '/v1/static-export/jobs', {
+        domain: values.domain,
+        version: values.version,
+        strict: values.strict,
+        keepRemoteAssets: values['keep-remote-assets'],
+      });
       if (!values.wait) {
         io.out.write(`${formatJson(job)}\n`);
         return ExitCode.ok;

@@ -39,9 +39,10 @@ export async function runFeedback(args: string[], io: CliIo): Promise<number> {
   try {
     values = parseArgs({
       args: rest,
-      options: action === 'list'
-        ? { ...FILTER_OPTIONS, limit: { type: 'string' }, cursor: { type: 'string' }, json: { type: 'boolean' } }
-        : { ...FILTER_OPTIONS, format: { type: 'string' }, out: { type: 'string' } },
+      options:
+        action === 'list'
+          ? { ...FILTER_OPTIONS, limit: { type: 'string' }, cursor: { type: 'string' }, json: { type: 'boolean' } }
+          : { ...FILTER_OPTIONS, format: { type: 'string' }, out: { type: 'string' } },
       strict: true,
       allowPositionals: false,
     }).values as Record<string, string | boolean | undefined>;
@@ -61,7 +62,14 @@ export async function runFeedback(args: string[], io: CliIo): Promise<number> {
     return ExitCode.usage;
   }
   const query = new URLSearchParams();
-  for (const [flag, param] of [['from', 'dateFrom'], ['to', 'dateTo'], ['source', 'source'], ['status', 'status'], ['limit', 'limit'], ['cursor', 'cursor']] as const) {
+  for (const [flag, param] of [
+    ['from', 'dateFrom'],
+    ['to', 'dateTo'],
+    ['source', 'source'],
+    ['status', 'status'],
+    ['limit', 'limit'],
+    ['cursor', 'cursor'],
+  ] as const) {
     if (typeof values[flag] === 'string') query.set(param, values[flag] as string);
   }
   const base = `/v1/analytics/${encodeURIComponent(projectId)}/feedback`;
@@ -79,15 +87,30 @@ async function list(client: ApiClient, io: CliIo, base: string, query: URLSearch
     io.out.write(`${formatJson(page)}\n`);
     return ExitCode.ok;
   }
-  const rows = page.feedback.map((e) => [e.createdAt, e.id, e.source, e.status, printable(e.path, 40), e.helpful == null ? null : e.helpful ? 'yes' : 'no', printable(e.comment ?? '', 60)]);
+  const rows = page.feedback.map((e) => [
+    e.createdAt,
+    e.id,
+    e.source,
+    e.status,
+    printable(e.path, 40),
+    e.helpful == null ? null : e.helpful ? 'yes' : 'no',
+    printable(e.comment ?? '', 60),
+  ]);
   io.out.write(formatTable(['CREATED', 'ID', 'SOURCE', 'STATUS', 'PATH', 'HELPFUL', 'COMMENT'], rows));
   if (page.nextCursor) io.err.write(`more entries: add --cursor ${escapeControls(page.nextCursor)}\n`);
   return ExitCode.ok;
 }
 
-async function exportAll(client: ApiClient, io: CliIo, base: string, query: URLSearchParams, format: 'jsonl' | 'csv', out: string | undefined): Promise<number> {
+async function exportAll(
+  client: ApiClient,
+  io: CliIo,
+  base: string,
+  query: URLSearchParams,
+  format: 'jsonl' | 'csv',
+  out: string | undefined,
+): Promise<number> {
   const sink = out ? createWriteStream(out, { mode: 0o600 }) : io.out;
-  const write = (text: string) => new Promise<void>((resolve, reject) => (sink.write(text, (err) => (err ? reject(err) : resolve()))));
+  const write = (text: string) => new Promise<void>((resolve, reject) => sink.write(text, (err) => (err ? reject(err) : resolve())));
   let count = 0;
   try {
     if (format === 'csv') await write(`${CSV_COLUMNS.join(',')}\r\n`);
@@ -95,7 +118,9 @@ async function exportAll(client: ApiClient, io: CliIo, base: string, query: URLS
     // Bounded by the data: every page moves the keyset cursor strictly forward.
     for (let pages = 0; pages < 1_000_000; pages++) {
       const page = await getPage(client, io, `${base}?${query}`);
-      const text = page.feedback.map((e) => (format === 'jsonl' ? `${formatJson(e, null)}\n` : `${CSV_COLUMNS.map((c) => csvCell(e[c])).join(',')}\r\n`)).join('');
+      const text = page.feedback
+        .map((e) => (format === 'jsonl' ? `${formatJson(e, null)}\n` : `${CSV_COLUMNS.map((c) => csvCell(e[c])).join(',')}\r\n`))
+        .join('');
       if (text) await write(text);
       count += page.feedback.length;
       io.err.write(`\rexported ${count} entries`);

@@ -19,7 +19,9 @@ secret is made anew (links signed before stop working).`;
 export async function runInit(_args: string[], io: CliIo): Promise<number> {
   const config = loadConfigOrExplain(io);
   if (!config) return ExitCode.config;
-  const result = await withOfflineStore(config, io, (control) => bootstrapDataDir(config.dataDir, control, systemClock, { recreateSigningKey: true }));
+  const result = await withOfflineStore(config, io, (control) =>
+    bootstrapDataDir(config.dataDir, control, systemClock, { recreateSigningKey: true }),
+  );
   if (!result) return ExitCode.failed;
   if (result.adminKey) io.out.write(`ENCLAVE_ADMIN_KEY=${result.adminKey}\nENCLAVE_PROJECT_ID=${result.projectId}\n`);
   io.err.write(`Data directory ready: ${config.dataDir}${result.adminKey ? ' (save the key above: it is shown only once)' : ''}\n`);

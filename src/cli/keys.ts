@@ -42,17 +42,21 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
   });
   if (!parsed.ok) return parsed.code;
   const { values, positionals, usage } = parsed;
-  if (!['create', 'list', 'revoke', ...SIGNING_ACTIONS].includes(action ?? '')) return usage(action ? `unknown action '${action}'` : 'missing action');
+  if (!['create', 'list', 'revoke', ...SIGNING_ACTIONS].includes(action ?? ''))
+    return usage(action ? `unknown action '${action}'` : 'missing action');
   if (SIGNING_ACTIONS.includes(action)) {
     const kid = positionals[0];
-    if (positionals.length !== (action === 'retire-signing' ? 1 : 0)) return usage(action === 'retire-signing' ? 'retire-signing takes exactly one key id' : `${action} takes no arguments`);
-    if (action === 'retire-signing' && !(await confirm(io, `Retire signing key ${kid}? Every link it signed will answer 403.`, values.yes))) return ExitCode.failed;
+    if (positionals.length !== (action === 'retire-signing' ? 1 : 0))
+      return usage(action === 'retire-signing' ? 'retire-signing takes exactly one key id' : `${action} takes no arguments`);
+    if (action === 'retire-signing' && !(await confirm(io, `Retire signing key ${kid}? Every link it signed will answer 403.`, values.yes)))
+      return ExitCode.failed;
     const config = loadConfigOrExplain(io);
     if (!config) return ExitCode.config;
     if (action === 'retire-signing') return runSigningKeyAction(config, io, { kind: action, kid });
     return runSigningKeyAction(config, io, action === 'list-signing' ? { kind: action, json: values.json } : { kind: 'rotate-signing' });
   }
-  if (action === 'create' && (!values.name || (values.scope !== 'read' && values.scope !== 'write'))) return usage('--name is required and --scope must be read or write');
+  if (action === 'create' && (!values.name || (values.scope !== 'read' && values.scope !== 'write')))
+    return usage('--name is required and --scope must be read or write');
   if (action === 'revoke' && positionals.length !== 1) return usage('revoke takes exactly one key id');
   let expiresAt: Date | null = null;
   if (values['expires-in']) {
@@ -63,17 +67,25 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
     expiresAt = new Date(values['expires-at']);
     if (Number.isNaN(expiresAt.getTime())) return usage('--expires-at takes an ISO 8601 date');
   }
-  if (action === 'revoke' && !(await confirm(io, `Revoke key ${positionals[0]}? Scripts using it will get 401.`, values.yes))) return ExitCode.failed;
+  if (action === 'revoke' && !(await confirm(io, `Revoke key ${positionals[0]}? Scripts using it will get 401.`, values.yes)))
+    return ExitCode.failed;
 
   const config = loadConfigOrExplain(io);
   if (!config) return ExitCode.config;
   const code = await withControlBackend(config, io, async (backend) => {
-    if (backend.via === 'api' && values.project) return usage('--project is not available while the server runs: its CLI key manages the default project');
+    if (backend.via === 'api' && values.project)
+      return usage('--project is not available while the server runs: its CLI key manages the default project');
     try {
       if (action === 'list') {
         const keys = await backend.listKeys(values.project);
         if (values.json) io.out.write(`${formatJson(keys)}\n`);
-        else io.out.write(formatTable(['ID', 'NAME', 'SCOPE', 'KEY', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'], keys.map((k) => [k.id, k.name, k.scope, `enc_…${k.last4}`, k.createdAt, k.expiresAt, k.lastUsedAt, k.revokedAt])));
+        else
+          io.out.write(
+            formatTable(
+              ['ID', 'NAME', 'SCOPE', 'KEY', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'],
+              keys.map((k) => [k.id, k.name, k.scope, `enc_…${k.last4}`, k.createdAt, k.expiresAt, k.lastUsedAt, k.revokedAt]),
+            ),
+          );
         return ExitCode.ok;
       }
       if (action === 'revoke') {
@@ -81,9 +93,16 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
         io.err.write(`Revoked ${key.id} (${key.name})${backend.via === 'api' ? ' on the running server' : ''}.\n`);
         return ExitCode.ok;
       }
-      const created = await backend.createKey({ projectId: values.project, name: values.name!, scope: values.scope as 'read' | 'write', expiresAt });
+      const created = await backend.createKey({
+        projectId: values.project,
+        name: values.name!,
+        scope: values.scope as 'read' | 'write',
+        expiresAt,
+      });
       io.out.write(`ENCLAVE_ADMIN_KEY=${created.key}\nENCLAVE_PROJECT_ID=${created.projectId}\n`);
-      io.err.write(`Created ${created.id} (${created.scope})${backend.via === 'api' ? ' on the running server' : ''}. The key is shown only this once.\n`);
+      io.err.write(
+        `Created ${created.id} (${created.scope})${backend.via === 'api' ? ' on the running server' : ''}. The key is shown only this once.\n`,
+      );
       return ExitCode.ok;
     } catch (err) {
       return reportControlFailure(io, err);

@@ -22,13 +22,17 @@ export function printJobProblems(io: CliIo, job: JobProblems): boolean {
   const failed = job.failedPages ?? [];
   if (failed.length > 0) {
     const of = job.expectedPages ? ` of ${job.expectedPages}` : '';
-    io.err.write(`enclave: ${failed.length}${of} page(s) failed to render; each shows an error page, and deploy refuses this bundle unless --allow-failed:\n`);
+    io.err.write(
+      `enclave: ${failed.length}${of} page(s) failed to render; each shows an error page, and deploy refuses this bundle unless --allow-failed:\n`,
+    );
     for (const f of failed) io.err.write(`  ${escapeControls(`/${f.path}: ${f.message}`)}\n`);
   }
   const warnings = job.warnings ?? [];
   const total = job.warningCount ?? warnings.length;
   if (total > 0) {
-    io.err.write(`enclave: ${total} warning(s)${total > warnings.length ? ` (first ${warnings.length} shown; all are in the bundle's _enclave/report.json)` : ''}:\n`);
+    io.err.write(
+      `enclave: ${total} warning(s)${total > warnings.length ? ` (first ${warnings.length} shown; all are in the bundle's _enclave/report.json)` : ''}:\n`,
+    );
     for (const w of warnings) io.err.write(`  ${escapeControls(`${w.kind}${w.page ? ` /${w.page}` : ''}: ${w.message}`)}\n`);
   }
   return job.status === 'failed' || failed.length > 0;

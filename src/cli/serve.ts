@@ -42,7 +42,9 @@ export async function runServe(args: string[], io: CliIo): Promise<number> {
   }
   if (running.createdAdminKey) {
     io.out.write(`ENCLAVE_ADMIN_KEY=${running.createdAdminKey}\nENCLAVE_PROJECT_ID=${running.projectId}\n`);
-    io.err.write(`Save the admin key above: it is shown only this once (until first used it is also in ${resolve(config.dataDir, 'secrets', 'initial-admin-key')}).\n`);
+    io.err.write(
+      `Save the admin key above: it is shown only this once (until first used it is also in ${resolve(config.dataDir, 'secrets', 'initial-admin-key')}).\n`,
+    );
   }
   io.err.write(startBanner(running, config, io.env));
 
@@ -68,9 +70,12 @@ function explainStartFailure(err: unknown, config: Config): string | null {
   if (err instanceof DataDirLockedError || err instanceof StoreFileError) return err.message;
   const code = (err as NodeJS.ErrnoException)?.code;
   const where = `${config.server.host}:${config.server.port}`;
-  if (code === 'EADDRINUSE') return `cannot listen on ${where}: the port is already in use. Stop the other program or choose another port with server.port in the config file or ENCLAVE_PORT.`;
-  if (code === 'EACCES') return `cannot listen on ${where}: permission denied (ports below 1024 need privileges). Choose another port with server.port in the config file or ENCLAVE_PORT.`;
-  if (code === 'EADDRNOTAVAIL') return `cannot listen on ${where}: no such address on this machine. Fix server.host in the config file or ENCLAVE_HOST.`;
+  if (code === 'EADDRINUSE')
+    return `cannot listen on ${where}: the port is already in use. Stop the other program or choose another port with server.port in the config file or ENCLAVE_PORT.`;
+  if (code === 'EACCES')
+    return `cannot listen on ${where}: permission denied (ports below 1024 need privileges). Choose another port with server.port in the config file or ENCLAVE_PORT.`;
+  if (code === 'EADDRNOTAVAIL')
+    return `cannot listen on ${where}: no such address on this machine. Fix server.host in the config file or ENCLAVE_HOST.`;
   return null;
 }
 

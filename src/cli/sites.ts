@@ -36,21 +36,31 @@ export async function runSites(args: string[], io: CliIo): Promise<number> {
   if (!['add', 'list', 'update', 'remove'].includes(action ?? '')) return usage(action ? `unknown action '${action}'` : 'missing action');
   const domain = action === 'add' ? values.domain : positionals[0];
   if (action !== 'list') {
-    if (!domain || !domainSchema.safeParse(domain).success) return usage(`${action === 'add' ? '--domain' : 'HOST'} must be a bare host name (no scheme, port or path)`);
+    if (!domain || !domainSchema.safeParse(domain).success)
+      return usage(`${action === 'add' ? '--domain' : 'HOST'} must be a bare host name (no scheme, port or path)`);
     if (action === 'add' && !values.source) return usage('--source is required');
   }
   // Paths are made absolute here: the server resolves them on its own file system.
   const source = values.source ? resolve(values.source) : undefined;
-  if (action === 'remove' && !(await confirm(io, `Remove site ${domain}? It is no longer exported or re-exported.`, values.yes))) return ExitCode.failed;
+  if (action === 'remove' && !(await confirm(io, `Remove site ${domain}? It is no longer exported or re-exported.`, values.yes)))
+    return ExitCode.failed;
 
   const config = loadConfigOrExplain(io);
   if (!config) return ExitCode.config;
   const code = await withControlBackend(config, io, async (backend) => {
-    if (backend.via === 'api' && values.project) return usage('--project is not available while the server runs: its CLI key manages the default project');
+    if (backend.via === 'api' && values.project)
+      return usage('--project is not available while the server runs: its CLI key manages the default project');
     try {
       if (action === 'list') {
         const sites = await backend.listSites();
-        io.out.write(values.json ? `${formatJson(sites)}\n` : formatTable(['DOMAIN', 'PROJECT', 'SOURCE', 'REF', 'FROM'], sites.map((s) => [s.domain, s.projectId, s.source, s.ref, s.origin])));
+        io.out.write(
+          values.json
+            ? `${formatJson(sites)}\n`
+            : formatTable(
+                ['DOMAIN', 'PROJECT', 'SOURCE', 'REF', 'FROM'],
+                sites.map((s) => [s.domain, s.projectId, s.source, s.ref, s.origin]),
+              ),
+        );
         return ExitCode.ok;
       }
       if (action === 'remove') {
@@ -62,7 +72,9 @@ export async function runSites(args: string[], io: CliIo): Promise<number> {
         action === 'add'
           ? await backend.addSite({ domain: domain!, source: source!, ref: values.ref ?? null, projectId: values.project })
           : await backend.updateSite(domain!, { ...(source ? { source } : {}), ...(values.ref !== undefined ? { ref: values.ref } : {}) });
-      io.err.write(`${escapeControls(`Site ${site.domain} → ${site.source}${site.ref ? ` @ ${site.ref}` : ''}`)}${backend.via === 'api' ? ' (live on the running server)' : ''}\n`);
+      io.err.write(
+        `${escapeControls(`Site ${site.domain} → ${site.source}${site.ref ? ` @ ${site.ref}` : ''}`)}${backend.via === 'api' ? ' (live on the running server)' : ''}\n`,
+      );
       return ExitCode.ok;
     } catch (err) {
       return reportControlFailure(io, err);

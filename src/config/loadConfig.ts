@@ -28,7 +28,15 @@ const envAliases: Record<string, string[]> = {
  * what the agent command receives. Any other single-word ENCLAVE_* name must be a top-level
  * setting; a typo is refused rather than silently ignored.
  */
-const nonSettingVariables = new Set(['ENCLAVE_CONFIG', 'ENCLAVE_URL', 'ENCLAVE_ADMIN_KEY', 'ENCLAVE_PROJECT_ID', 'ENCLAVE_PROMPT', 'ENCLAVE_MODEL', 'ENCLAVE_JOB_ID']);
+const nonSettingVariables = new Set([
+  'ENCLAVE_CONFIG',
+  'ENCLAVE_URL',
+  'ENCLAVE_ADMIN_KEY',
+  'ENCLAVE_PROJECT_ID',
+  'ENCLAVE_PROMPT',
+  'ENCLAVE_MODEL',
+  'ENCLAVE_JOB_ID',
+]);
 
 type Json = Record<string, unknown>;
 
@@ -89,7 +97,9 @@ function envOverrides(env: NodeJS.ProcessEnv, problems: string[]): Json {
     if (nonSettingVariables.has(base)) continue;
     const path = envAliases[base] ?? base.slice('ENCLAVE_'.length).split('__').map(snakeToCamel);
     if (path.length === 1 && !(path[0] in configSchema.shape)) {
-      problems.push(`${name}: not a setting (top-level settings: ${Object.keys(configSchema.shape).join(', ')}; nested ones are ENCLAVE_SECTION__KEY)`);
+      problems.push(
+        `${name}: not a setting (top-level settings: ${Object.keys(configSchema.shape).join(', ')}; nested ones are ENCLAVE_SECTION__KEY)`,
+      );
       continue;
     }
     if (path.some((part) => part.length === 0)) {
@@ -135,7 +145,8 @@ function deepMerge(base: Json, over: Json): Json {
   const out: Json = { ...base };
   for (const [key, value] of Object.entries(over)) {
     const prev = out[key];
-    const bothObjects = value && prev && typeof value === 'object' && typeof prev === 'object' && !Array.isArray(value) && !Array.isArray(prev);
+    const bothObjects =
+      value && prev && typeof value === 'object' && typeof prev === 'object' && !Array.isArray(value) && !Array.isArray(prev);
     out[key] = bothObjects ? deepMerge(prev as Json, value as Json) : value;
   }
   return out;

@@ -24,7 +24,16 @@ export function parseDateBound(text: string): number | null {
   return utc(+y, +mo, +d, +h, +mi, s ? +s : 0, ms, offsetMinutes);
 }
 
-function utc(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number, offsetMinutes: number): number | null {
+function utc(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+  ms: number,
+  offsetMinutes: number,
+): number | null {
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day > daysInMonth) return null;

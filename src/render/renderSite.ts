@@ -32,12 +32,15 @@ export type { BuildReport } from './report/BuildReport.js';
 /** Options for one export of a docs source into a static bundle. */
 export interface RenderSiteOptions {
   sourceDir: string;
-  out: BundleSink;                             // where the bundle's files go (openFolderSink, createZipSink)
-  domain: string; jobId: string; version?: string; // version default: `YYYY-MM-DD.<first 6 hex of hashDocsSource>`
-  paths?: string[];                            // optional subset of page paths to render
-  strict?: boolean;                            // true: first failing page rejects
-  now: Date; generatorVersion: string;
-  cacheDir?: string;                           // persistent cache (highlighting etc.)
+  out: BundleSink; // where the bundle's files go (openFolderSink, createZipSink)
+  domain: string;
+  jobId: string;
+  version?: string; // version default: `YYYY-MM-DD.<first 6 hex of hashDocsSource>`
+  paths?: string[]; // optional subset of page paths to render
+  strict?: boolean; // true: first failing page rejects
+  now: Date;
+  generatorVersion: string;
+  cacheDir?: string; // persistent cache (highlighting etc.)
   onProgress?: (rendered: number, total: number) => void;
   signal?: AbortSignal;
   /** Extra page-rendering threads (default 0); small sites ignore it, workers cost more than they save there. */
@@ -52,11 +55,18 @@ export interface RenderSiteOptions {
 }
 
 /** The plain-data part of RenderSiteOptions: what a job record or an IPC message can carry. */
-export type RenderSettings = Pick<RenderSiteOptions, 'domain' | 'jobId' | 'version' | 'paths' | 'strict' | 'keepRemoteAssets' | 'generatorVersion' | 'cacheDir' | 'threads'>;
+export type RenderSettings = Pick<
+  RenderSiteOptions,
+  'domain' | 'jobId' | 'version' | 'paths' | 'strict' | 'keepRemoteAssets' | 'generatorVersion' | 'cacheDir' | 'threads'
+>;
 
 /** Outcome of an export; details are in `report` (also written to `_enclave/report.json`). */
 export interface RenderSiteResult {
-  version: string; pageCount: number; failed: number; warnings: number; report: BuildReport;
+  version: string;
+  pageCount: number;
+  failed: number;
+  warnings: number;
+  report: BuildReport;
   /** Pages the navigation declares (plus published pages outside it); see BuildReport.pages. */
   expected: number;
   /** Nav entries that could not become pages for want of an input (`report.missingInputs`). */
@@ -91,7 +101,9 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   report.setExpected(expected);
 
   const keepRemote = opts.keepRemoteAssets ?? false;
-  const offline = keepRemote ? { rewritten: new Map<string, string>(), droppedScripts: [] } : await takeRemoteOutOfCustomFiles(sourceDir, site.inventory, report);
+  const offline = keepRemote
+    ? { rewritten: new Map<string, string>(), droppedScripts: [] }
+    : await takeRemoteOutOfCustomFiles(sourceDir, site.inventory, report);
   for (const rel of site.inventory.staticFiles) {
     const rewritten = offline.rewritten.get(rel);
     if (rewritten !== undefined) await out.write(rel, rewritten);
@@ -163,10 +175,23 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     const parallel = await renderPagesInParallel({
       count: selected.length,
       workers: workerCountFor(selected.length, opts.threads ?? 0),
-      workerData: { sourceDir, source, paths: opts.paths, domain, generatorVersion: opts.generatorVersion, cacheDir: opts.cacheDir, theme, searchIndexPath, languages, keepRemote, droppedScripts },
+      workerData: {
+        sourceDir,
+        source,
+        paths: opts.paths,
+        domain,
+        generatorVersion: opts.generatorVersion,
+        cacheDir: opts.cacheDir,
+        theme,
+        searchIndexPath,
+        languages,
+        keepRemote,
+        droppedScripts,
+      },
       renderLocal,
       onResult,
-      onWorkerFailure: (message) => report.warning(`a page-rendering thread stopped (${message}); its pages were rendered on the main thread`),
+      onWorkerFailure: (message) =>
+        report.warning(`a page-rendering thread stopped (${message}); its pages were rendered on the main thread`),
       signal: opts.signal,
     });
     for (const part of parallel.reports) report.absorb(part);
@@ -197,7 +222,13 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   for (const [source, destination] of site.redirects) {
     const target = resolveLink(destination, source, index);
     if (target.kind === 'broken') report.warning(`redirect ${source} points to ${destination}, which is not in this export`);
-    await out.write(pageFile(source), buildRedirectPage(target.href, target.kind === 'external' ? undefined : canonicalUrl(domain, destination.replace(/^\/+/, '') || 'index')));
+    await out.write(
+      pageFile(source),
+      buildRedirectPage(
+        target.href,
+        target.kind === 'external' ? undefined : canonicalUrl(domain, destination.replace(/^\/+/, '') || 'index'),
+      ),
+    );
   }
   if (selected.length === 0 && !site.redirects.has('index')) await out.write('index.html', shell.emptySite());
   await out.write('404.html', shell.notFoundPage());
@@ -208,10 +239,25 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const final = report.toJSON();
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
   await out.writeManifest({
-    domain, version, jobId: opts.jobId, createdAt: opts.now.toISOString(),
-    generator: { name: 'enclave', version: opts.generatorVersion }, pages: manifestPages,
+    domain,
+    version,
+    jobId: opts.jobId,
+    createdAt: opts.now.toISOString(),
+    generator: { name: 'enclave', version: opts.generatorVersion },
+    pages: manifestPages,
   });
-  return { version, pageCount: rendered, expected, missingPages: final.pages.missing, failed, warnings: final.warnings.length, report: final, fallbackPages, pagesByWorkers, languages };
+  return {
+    version,
+    pageCount: rendered,
+    expected,
+    missingPages: final.pages.missing,
+    failed,
+    warnings: final.warnings.length,
+    report: final,
+    fallbackPages,
+    pagesByWorkers,
+    languages,
+  };
 }
 
 /** The part of a page's result needed once every page is done. */

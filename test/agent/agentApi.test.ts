@@ -9,7 +9,10 @@ const HOUR = 60 * 60 * 1000;
 
 test('without agent.command, create and message answer 503 with a clear error', async (t) => {
   const app = await startAgentAppliance(t, { command: [] });
-  const res = await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: { prompt: 'Hi', source: { repository: '/srv/docs.git' } } });
+  const res = await call(app, `/v2/agent/${app.projectId}/job`, {
+    method: 'POST',
+    json: { prompt: 'Hi', source: { repository: '/srv/docs.git' } },
+  });
   t.is(res.status, 503);
   t.deepEqual(res.body, { error: 'Agent jobs are not configured on this server (set agent.command)' });
   const msg = await call(app, `/v2/agent/${app.projectId}/job/aj_0000000000000000/message`, { method: 'POST', json: { prompt: 'Hi' } });
@@ -22,21 +25,41 @@ test('create validates every field at once and rejects unknown ones; no reposito
   const app = await startAgentAppliance(t, { command: ['true'], repository: null });
   const bad = await call(app, `/v2/agent/${app.projectId}/job`, {
     method: 'POST',
-    json: { prompt: '   ', source: { repository: '--upload-pack=touch /tmp/x', ref: '--output=/tmp/y', branch: 'x' }, model: 'a b', extra: 1 },
+    json: {
+      prompt: '   ',
+      source: { repository: '--upload-pack=touch /tmp/x', ref: '--output=/tmp/y', branch: 'x' },
+      model: 'a b',
+      extra: 1,
+    },
   });
   t.is(bad.status, 400);
   const messages: string[] = bad.body.details.map((d: { message: string }) => d.message);
   for (const field of ['body.prompt', 'body.source.repository', 'body.source.ref', 'body.model']) {
-    t.true(messages.some((m) => m.startsWith(field)), `${field} in ${JSON.stringify(messages)}`);
+    t.true(
+      messages.some((m) => m.startsWith(field)),
+      `${field} in ${JSON.stringify(messages)}`,
+    );
   }
-  t.true(messages.some((m) => m.includes('branch')), 'unknown field in source');
-  t.true(messages.some((m) => m.includes('extra')), 'unknown top-level field');
+  t.true(
+    messages.some((m) => m.includes('branch')),
+    'unknown field in source',
+  );
+  t.true(
+    messages.some((m) => m.includes('extra')),
+    'unknown top-level field',
+  );
 
   for (const ref of ['a..b', '-x', 'x.lock', 'a b', 'HEAD~1', 'main^']) {
-    const res = await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: { prompt: 'x', source: { repository: '/r', ref } } });
+    const res = await call(app, `/v2/agent/${app.projectId}/job`, {
+      method: 'POST',
+      json: { prompt: 'x', source: { repository: '/r', ref } },
+    });
     t.is(res.status, 400, ref);
   }
-  const tooLong = await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: { prompt: 'x'.repeat(32_001), source: { repository: '/r' } } });
+  const tooLong = await call(app, `/v2/agent/${app.projectId}/job`, {
+    method: 'POST',
+    json: { prompt: 'x'.repeat(32_001), source: { repository: '/r' } },
+  });
   t.is(tooLong.status, 400);
 
   const noRepo = await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: { prompt: 'Fix typos' } });
@@ -44,7 +67,7 @@ test('create validates every field at once and rejects unknown ones; no reposito
   t.regex(noRepo.body.details[0].message, /^body\.source\.repository: required/);
 });
 
-test('another project\'s job is a 404 (and its path a 403); unknown ids are 404 {error}', async (t) => {
+test("another project's job is a 404 (and its path a 403); unknown ids are 404 {error}", async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const app = await startAgentAppliance(t, { command: [await writeAgentScript(dir, 'noop.sh', 'true')], repository: remote });
   const mine = await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: { prompt: 'Mine' } });
@@ -57,7 +80,11 @@ test('another project\'s job is a 404 (and its path a 403); unknown ids are 404 
   const viaOther = await call(app, `/v2/agent/${other.id}/job/${mine.body.id}`, { key: otherKey });
   t.is(viaOther.status, 404);
   t.deepEqual(viaOther.body, { error: 'Agent job not found' });
-  const msgViaOther = await call(app, `/v2/agent/${other.id}/job/${mine.body.id}/message`, { method: 'POST', json: { prompt: 'x' }, key: otherKey });
+  const msgViaOther = await call(app, `/v2/agent/${other.id}/job/${mine.body.id}/message`, {
+    method: 'POST',
+    json: { prompt: 'x' },
+    key: otherKey,
+  });
   t.is(msgViaOther.status, 404);
   t.is((await call(app, `/v2/agent/${app.projectId}/job/${mine.body.id}`, { key: otherKey })).status, 403);
   const listed = await call(app, `/v2/agent/${other.id}/jobs`, { key: otherKey });
@@ -88,7 +115,10 @@ test('list: newest first, keyset pages that neither skip nor repeat, status filt
   const seen: string[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 10; page++) {
-    const res: { status: number; body: any } = await call(app, `/v2/agent/${app.projectId}/jobs?limit=2${cursor ? `&cursor=${cursor}` : ''}`);
+    const res: { status: number; body: any } = await call(
+      app,
+      `/v2/agent/${app.projectId}/jobs?limit=2${cursor ? `&cursor=${cursor}` : ''}`,
+    );
     t.is(res.status, 200);
     seen.push(...res.body.jobs.map((j: { id: string }) => j.id));
     t.is(res.body.hasMore, res.body.nextCursor !== null);
@@ -99,7 +129,11 @@ test('list: newest first, keyset pages that neither skip nor repeat, status filt
   const tied = [ids[4], ids[5]].sort().reverse();
   t.deepEqual(seen, [ids[6], ...tied, ids[3], ids[2], ids[1], ids[0]], 'newest first, id breaking the tie');
   const all = (await call(app, `/v2/agent/${app.projectId}/jobs?limit=100`)).body;
-  t.deepEqual(all.jobs.map((j: { id: string }) => j.id), seen, 'pages concatenate to the full list');
+  t.deepEqual(
+    all.jobs.map((j: { id: string }) => j.id),
+    seen,
+    'pages concatenate to the full list',
+  );
   const created = all.jobs.map((j: { createdAt: string }) => j.createdAt);
   t.deepEqual(created, [...created].sort().reverse());
 
@@ -147,7 +181,12 @@ test('create and message share 100 per project per hour: the 101st gets 429 with
 test('/openapi.json documents the four agent routes', async (t) => {
   const app = await startAgentAppliance(t, {});
   const doc = (await call(app, '/openapi.json')).body;
-  for (const path of ['/v2/agent/{projectId}/job', '/v2/agent/{projectId}/job/{id}', '/v2/agent/{projectId}/job/{id}/message', '/v2/agent/{projectId}/jobs']) {
+  for (const path of [
+    '/v2/agent/{projectId}/job',
+    '/v2/agent/{projectId}/job/{id}',
+    '/v2/agent/{projectId}/job/{id}/message',
+    '/v2/agent/{projectId}/jobs',
+  ]) {
     t.truthy(doc.paths[path], path);
   }
 });

@@ -13,7 +13,9 @@ async function cli(app: TestAppliance | null, args: string[], options: { stdin?:
   let stderr = '';
   out.on('data', (c) => (stdout += c));
   err.on('data', (c) => (stderr += c));
-  const env = app ? { ENCLAVE_URL: app.url, ENCLAVE_ADMIN_KEY: app.key, ENCLAVE_PROJECT_ID: app.projectId, ...options.env } : { ...options.env };
+  const env = app
+    ? { ENCLAVE_URL: app.url, ENCLAVE_ADMIN_KEY: app.key, ENCLAVE_PROJECT_ID: app.projectId, ...options.env }
+    : { ...options.env };
   const io: CliIo = { out, err, env, stdin: options.stdin === undefined ? undefined : Readable.from([Buffer.from(options.stdin)]) };
   const code = await runAgent(args, io);
   return { code, stdout, stderr, json: () => JSON.parse(stdout) };
@@ -23,7 +25,9 @@ test('agent create --wait: exit 0 and the completed job as JSON; the prompt can 
   const { dir, remote } = await makeDocsRemote(t);
   const agent = await writeAgentScript(dir, 'append.sh', 'cat >> index.mdx');
   const app = await startAgentAppliance(t, { command: [agent], repository: remote });
-  const res = await cli(app, ['create', '--prompt', '-', '--ref', 'main', '--model', 'small', '--wait', '--timeout', '60'], { stdin: 'Add a footer line\n' });
+  const res = await cli(app, ['create', '--prompt', '-', '--ref', 'main', '--model', 'small', '--wait', '--timeout', '60'], {
+    stdin: 'Add a footer line\n',
+  });
   t.is(res.code, 0, res.stderr);
   const job = res.json();
   t.is(job.status, 'completed');

@@ -40,10 +40,18 @@ async function fakeModelServer(t: ExecutionContext, edits: unknown) {
 
 test('examples/agents/local-model-agent.mjs applies the edits a local model returns', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
-  const model = await fakeModelServer(t, [{ path: 'guides/setup.mdx', content: '---\ntitle: Setup\n---\n\nInstall the thing, then restart it.\n' }]);
+  const model = await fakeModelServer(t, [
+    { path: 'guides/setup.mdx', content: '---\ntitle: Setup\n---\n\nInstall the thing, then restart it.\n' },
+  ]);
   await writeFile(join(dir, 'token'), 'model-token-123\n');
   const app = await startAgentAppliance(t, {
-    command: ['env', `AGENT_MODEL_URL=${model.url}`, `AGENT_API_KEY_FILE=${join(dir, 'token')}`, 'node', join(examples, 'local-model-agent.mjs')],
+    command: [
+      'env',
+      `AGENT_MODEL_URL=${model.url}`,
+      `AGENT_API_KEY_FILE=${join(dir, 'token')}`,
+      'node',
+      join(examples, 'local-model-agent.mjs'),
+    ],
     repository: remote,
   });
   const job = await runJob(app, { prompt: 'Mention the restart in the setup guide', model: 'qwen2.5-coder' });
@@ -60,7 +68,10 @@ test('examples/agents/local-model-agent.mjs applies the edits a local model retu
 test('local-model-agent.mjs refuses a model answer that writes outside the docs (job fails, nothing pushed)', async (t) => {
   const { remote } = await makeDocsRemote(t);
   const model = await fakeModelServer(t, [{ path: '../../escape.mdx', content: 'x' }]);
-  const app = await startAgentAppliance(t, { command: ['env', `AGENT_MODEL_URL=${model.url}`, 'node', join(examples, 'local-model-agent.mjs')], repository: remote });
+  const app = await startAgentAppliance(t, {
+    command: ['env', `AGENT_MODEL_URL=${model.url}`, 'node', join(examples, 'local-model-agent.mjs')],
+    repository: remote,
+  });
   const job = await runJob(app, { prompt: 'Escape' });
   t.is(job.status, 'failed');
   t.is(job.error, 'the agent exited with code 2');

@@ -41,7 +41,10 @@ export async function makeDocsRemote(t: ExecutionContext): Promise<{ dir: string
   const seed = join(dir, 'seed');
   await git(dir, 'init', '--quiet', '--bare', '--initial-branch=main', remote);
   await mkdir(join(seed, 'guides'), { recursive: true });
-  await writeFile(join(seed, 'docs.json'), JSON.stringify({ name: 'Test docs', navigation: [{ group: 'Guides', pages: ['index', 'guides/setup'] }] }, null, 2));
+  await writeFile(
+    join(seed, 'docs.json'),
+    JSON.stringify({ name: 'Test docs', navigation: [{ group: 'Guides', pages: ['index', 'guides/setup'] }] }, null, 2),
+  );
   await writeFile(join(seed, 'index.mdx'), '---\ntitle: Welcome\n---\n\nHello from the test docs.\n');
   await writeFile(join(seed, 'guides', 'setup.mdx'), '---\ntitle: Setup\n---\n\nInstall the thing.\n');
   await git(dir, 'init', '--quiet', '--initial-branch=main', seed);
@@ -78,7 +81,11 @@ export async function startAgentAppliance(
 }
 
 /** The JSON body of an API response together with its status. */
-export async function call<T = any>(app: TestAppliance, path: string, init: Parameters<TestAppliance['api']>[1] = {}): Promise<{ status: number; body: T; headers: Headers }> {
+export async function call<T = any>(
+  app: TestAppliance,
+  path: string,
+  init: Parameters<TestAppliance['api']>[1] = {},
+): Promise<{ status: number; body: T; headers: Headers }> {
   const res = await app.api(path, init);
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };
@@ -119,7 +126,8 @@ export function processGroupMembers(pgid: number): string[] {
     }
     // Fields after the parenthesised command name: state ppid pgrp …
     const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (Number(pgrp) === pgid && state !== 'Z') members.push(`${entry} ${state} ${stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1)}`);
+    if (Number(pgrp) === pgid && state !== 'Z')
+      members.push(`${entry} ${state} ${stat.slice(stat.indexOf('('), stat.lastIndexOf(')') + 1)}`);
   }
   return members;
 }

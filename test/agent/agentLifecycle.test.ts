@@ -6,7 +6,16 @@ import { ManualClock } from '../../src/platform/Clock.js';
 import type { AgentFeature } from '../../src/features/agent/agentFeature.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
-import { call, makeDocsRemote, processGroupMembers, runJob, startAgentAppliance, waitForJob, writeAgentScript, PRINT_HOST_PGID } from './agentFixture.js';
+import {
+  call,
+  makeDocsRemote,
+  processGroupMembers,
+  runJob,
+  startAgentAppliance,
+  waitForJob,
+  writeAgentScript,
+  PRINT_HOST_PGID,
+} from './agentFixture.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -28,7 +37,11 @@ async function waitForFile(path: string, timeoutMs = 15_000): Promise<string> {
 test('archiving: completed and failed jobs untouched for archiveAfterDays become archived; a message then gets 409', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const clock = new ManualClock('2026-01-01T00:00:00.000Z');
-  const app = await startAgentAppliance(t, { command: [await writeAgentScript(dir, 'noop.sh', 'true')], repository: remote, archiveAfterDays: 30 }, { clock });
+  const app = await startAgentAppliance(
+    t,
+    { command: [await writeAgentScript(dir, 'noop.sh', 'true')], repository: remote, archiveAfterDays: 30 },
+    { clock },
+  );
   const old = await runJob(app, { prompt: 'old' });
   const oldFailed = await runJob(app, { prompt: 'old, failing', source: { repository: join(dir, 'missing.git') } });
   t.is(oldFailed.status, 'failed');
@@ -142,19 +155,27 @@ for (const concurrency of [1, 2]) {
     // Each run marks its start and waits (at most 5 s) until `concurrency` runs have started, so
     // runs that may overlap really do, however long each clone took; then it stays a moment
     // longer, in which a run beyond the limit would be caught overlapping.
-    const agent = await writeAgentScript(dir, 'timed.sh', [
-      's=$(date +%s%N)',
-      `mktemp -p ${marks} started.XXXXXX >/dev/null`,
-      'i=0',
-      `while [ "$(ls ${marks} | grep -c '^started')" -lt ${concurrency} ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done`,
-      'sleep 0.4',
-      `echo "$s $(date +%s%N)" >> ${spans}`,
-    ].join('\n'));
+    const agent = await writeAgentScript(
+      dir,
+      'timed.sh',
+      [
+        's=$(date +%s%N)',
+        `mktemp -p ${marks} started.XXXXXX >/dev/null`,
+        'i=0',
+        `while [ "$(ls ${marks} | grep -c '^started')" -lt ${concurrency} ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); done`,
+        'sleep 0.4',
+        `echo "$s $(date +%s%N)" >> ${spans}`,
+      ].join('\n'),
+    );
     const app = await startAgentAppliance(t, { command: [agent], repository: remote, concurrency });
     const ids = [];
-    for (let i = 0; i < 3; i++) ids.push((await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: { prompt: `job ${i}` } })).body.id);
+    for (let i = 0; i < 3; i++)
+      ids.push((await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: { prompt: `job ${i}` } })).body.id);
     for (const id of ids) t.is((await waitForJob(app, id)).status, 'completed');
-    const runs = (await readFile(spans, 'utf8')).trim().split('\n').map((l) => l.split(' ').map(BigInt));
+    const runs = (await readFile(spans, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => l.split(' ').map(BigInt));
     t.is(runs.length, 3);
     // The most runs alive at any one instant.
     let peak = 0;

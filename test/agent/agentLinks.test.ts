@@ -6,30 +6,52 @@ import { buildPrLink, repositoryPath } from '../../src/features/agent/buildPrLin
 import { redactCredentials } from '../../src/features/agent/redactCredentials.js';
 import { call, git, makeDocsRemote, runJob, startAgentAppliance, startGitHttpServer, writeAgentScript } from './agentFixture.js';
 
-const values = { repository: 'https://git.corp/docs/handbook.git', base: 'main', branch: 'enclave/agent/aj_00112233aabbccdd', id: 'aj_00112233aabbccdd' };
+const values = {
+  repository: 'https://git.corp/docs/handbook.git',
+  base: 'main',
+  branch: 'enclave/agent/aj_00112233aabbccdd',
+  id: 'aj_00112233aabbccdd',
+};
 
 test('PR link templates for Gitea, GitLab and GitHub Enterprise', (t) => {
-  t.is(buildPrLink('https://git.corp/{repository}/compare/{base}...{branch}', values), 'https://git.corp/docs/handbook/compare/main...enclave/agent/aj_00112233aabbccdd');
   t.is(
-    buildPrLink('https://gitlab.corp/{repository}/-/merge_requests/new?merge_request[source_branch]={branch}&merge_request[target_branch]={base}', values),
+    buildPrLink('https://git.corp/{repository}/compare/{base}...{branch}', values),
+    'https://git.corp/docs/handbook/compare/main...enclave/agent/aj_00112233aabbccdd',
+  );
+  t.is(
+    buildPrLink(
+      'https://gitlab.corp/{repository}/-/merge_requests/new?merge_request[source_branch]={branch}&merge_request[target_branch]={base}',
+      values,
+    ),
     'https://gitlab.corp/docs/handbook/-/merge_requests/new?merge_request[source_branch]=enclave/agent/aj_00112233aabbccdd&merge_request[target_branch]=main',
   );
-  t.is(buildPrLink('https://github.corp/{repository}/compare/{base}...{branch}?expand=1', values), 'https://github.corp/docs/handbook/compare/main...enclave/agent/aj_00112233aabbccdd?expand=1');
+  t.is(
+    buildPrLink('https://github.corp/{repository}/compare/{base}...{branch}?expand=1', values),
+    'https://github.corp/docs/handbook/compare/main...enclave/agent/aj_00112233aabbccdd?expand=1',
+  );
   t.is(buildPrLink('{id}', values), values.id);
 });
 
 test('template values are percent-encoded (slashes kept) and never carry credentials', (t) => {
-  t.is(buildPrLink('https://h/{repository}?b={base}', { ...values, base: 'release 2.0&x=#1' }), 'https://h/docs/handbook?b=release%202.0%26x%3D%231');
+  t.is(
+    buildPrLink('https://h/{repository}?b={base}', { ...values, base: 'release 2.0&x=#1' }),
+    'https://h/docs/handbook?b=release%202.0%26x%3D%231',
+  );
   t.is(repositoryPath('https://bot:s3cret@git.corp:3000/org/docs.git'), 'org/docs');
   t.is(repositoryPath('ssh://git@git.corp/org/docs.git/'), 'org/docs');
   t.is(repositoryPath('git@git.corp:org/docs.git'), 'org/docs');
   t.is(repositoryPath('/srv/git/docs.git'), 'srv/git/docs');
-  t.is(redactCredentials('fatal: unable to access https://bot:s3cret@git.corp/org/docs.git/'), 'fatal: unable to access https://git.corp/org/docs.git/');
+  t.is(
+    redactCredentials('fatal: unable to access https://bot:s3cret@git.corp/org/docs.git/'),
+    'fatal: unable to access https://git.corp/org/docs.git/',
+  );
 });
 
 test('config rejects unknown template placeholders, bad cron expressions and relative agent paths', async (t) => {
   const dir = await makeTempDir();
-  t.throws(() => makeTestConfig(dir, { agent: { prLinkTemplate: 'https://git.corp/{repo}/compare/{base}...{branch}' } }), { message: /unknown placeholder/ });
+  t.throws(() => makeTestConfig(dir, { agent: { prLinkTemplate: 'https://git.corp/{repo}/compare/{base}...{branch}' } }), {
+    message: /unknown placeholder/,
+  });
   t.throws(() => makeTestConfig(dir, { agent: { archiveCron: 'every night' } }), { message: /cron/ });
   t.throws(() => makeTestConfig(dir, { agent: { command: ['./agent.sh'] } }), { message: /absolute path/ });
   t.notThrows(() => makeTestConfig(dir, { agent: { command: ['node', '/opt/agent.mjs'] } }));

@@ -3,7 +3,17 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keyringPath } from '../../src/bundle/SigningKeyring.js';
-import { call, git, makeDocsRemote, processGroupMembers, runJob, startAgentAppliance, waitForJob, writeAgentScript, PRINT_HOST_PGID } from './agentFixture.js';
+import {
+  call,
+  git,
+  makeDocsRemote,
+  processGroupMembers,
+  runJob,
+  startAgentAppliance,
+  waitForJob,
+  writeAgentScript,
+  PRINT_HOST_PGID,
+} from './agentFixture.js';
 
 test('an agent that edits a page: branch pushed, prLink from the template, diff is exactly the change', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
@@ -26,7 +36,10 @@ test('an agent that edits a page: branch pushed, prLink from the template, diff 
   const diff = await git(remote, 'diff', `main..${branch}`);
   t.true(diff.includes('+Edited by the agent.'));
   t.is(diff.split('\n').filter((l) => /^[+-][^+-]/.test(l)).length, 1, diff);
-  t.is(await git(remote, 'log', '-1', '--format=%an <%ae>|%s', branch), 'Enclave Agent <agent@enclave.local>|Add a closing line to the welcome page');
+  t.is(
+    await git(remote, 'log', '-1', '--format=%an <%ae>|%s', branch),
+    'Enclave Agent <agent@enclave.local>|Add a closing line to the welcome page',
+  );
   const log = await readFile(join(app.dataDir, 'agent', 'logs', `${job.id}.log`), 'utf8');
   t.true(log.includes('edited index.mdx'));
 });
@@ -34,7 +47,11 @@ test('an agent that edits a page: branch pushed, prLink from the template, diff 
 test('an agent that changes nothing: completed, no branch, prLink null', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const agent = await writeAgentScript(dir, 'noop.sh', 'echo "nothing to change"');
-  const app = await startAgentAppliance(t, { command: [agent], repository: remote, prLinkTemplate: 'https://git.corp/{repository}/compare/{base}...{branch}' });
+  const app = await startAgentAppliance(t, {
+    command: [agent],
+    repository: remote,
+    prLinkTemplate: 'https://git.corp/{repository}/compare/{base}...{branch}',
+  });
   const job = await runJob(app, { prompt: 'Check the docs' });
   t.is(job.status, 'completed');
   t.is(job.prLink, null);
@@ -45,7 +62,11 @@ test('an agent that changes nothing: completed, no branch, prLink null', async (
 test('an agent that exits 3: failed, the error names the exit code and no internal path', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const agent = await writeAgentScript(dir, 'fail.sh', 'echo "half-done" >> index.mdx\necho "model unavailable" >&2\nexit 3');
-  const app = await startAgentAppliance(t, { command: [agent], repository: remote, prLinkTemplate: 'https://git.corp/{repository}/compare/{base}...{branch}' });
+  const app = await startAgentAppliance(t, {
+    command: [agent],
+    repository: remote,
+    prLinkTemplate: 'https://git.corp/{repository}/compare/{base}...{branch}',
+  });
   const job = await runJob(app, { prompt: 'Rewrite everything' });
   t.is(job.status, 'failed');
   t.is(job.error, 'the agent exited with code 3');
@@ -82,7 +103,11 @@ test('a hanging agent is stopped at the timeout with its whole process group, ev
 
 test('an agent that prints megabytes: the log stops at maxLogBytes and the job still finishes', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
-  const agent = await writeAgentScript(dir, 'chatty.sh', "head -c 6000000 /dev/zero | tr '\\0' 'x'\nhead -c 3000000 /dev/zero | tr '\\0' 'y' >&2\necho done >> index.mdx");
+  const agent = await writeAgentScript(
+    dir,
+    'chatty.sh',
+    "head -c 6000000 /dev/zero | tr '\\0' 'x'\nhead -c 3000000 /dev/zero | tr '\\0' 'y' >&2\necho done >> index.mdx",
+  );
   const app = await startAgentAppliance(t, { command: [agent], repository: remote, maxLogBytes: 65536 });
   const job = await runJob(app, { prompt: 'Be verbose' });
   t.is(job.status, 'completed');
@@ -114,10 +139,19 @@ test('the agent sees a clean environment: no admin key, no signing secret, no se
   t.is(job.status, 'completed');
 
   const envText = await readFile(join(seen, 'env'), 'utf8');
-  const env = Object.fromEntries(envText.trim().split('\n').filter((l) => /^[A-Z_][A-Z0-9_]*=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
+  const env = Object.fromEntries(
+    envText
+      .trim()
+      .split('\n')
+      .filter((l) => /^[A-Z_][A-Z0-9_]*=/.test(l))
+      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+  );
   const names = Object.keys(env).sort();
   const bashOwn = new Set(['PWD', 'SHLVL', '_', 'OLDPWD']);
-  t.deepEqual(names.filter((n) => !bashOwn.has(n)), ['ENCLAVE_JOB_ID', 'ENCLAVE_MODEL', 'ENCLAVE_PROMPT', 'HOME', 'LANG', 'PATH']);
+  t.deepEqual(
+    names.filter((n) => !bashOwn.has(n)),
+    ['ENCLAVE_JOB_ID', 'ENCLAVE_MODEL', 'ENCLAVE_PROMPT', 'HOME', 'LANG', 'PATH'],
+  );
   t.is(env.ENCLAVE_JOB_ID, job.id);
   t.is(env.ENCLAVE_MODEL, 'llama-3.1-8b');
   t.is(await readFile(join(seen, 'stdin'), 'utf8'), prompt);
@@ -137,7 +171,11 @@ test('a push the remote refuses: failed with a git error, nothing pushed', async
   const { dir, remote } = await makeDocsRemote(t);
   await writeAgentScript(join(remote, 'hooks'), 'pre-receive', 'echo "protected: pushes are closed" >&2\nexit 1');
   const agent = await writeAgentScript(dir, 'edit.sh', 'echo change >> index.mdx');
-  const app = await startAgentAppliance(t, { command: [agent], repository: remote, prLinkTemplate: 'https://git.corp/{repository}/compare/{base}...{branch}' });
+  const app = await startAgentAppliance(t, {
+    command: [agent],
+    repository: remote,
+    prLinkTemplate: 'https://git.corp/{repository}/compare/{base}...{branch}',
+  });
   const job = await runJob(app, { prompt: 'Edit' });
   t.is(job.status, 'failed');
   t.regex(job.error, /^could not push branch enclave\/agent\/aj_[0-9a-f]{16} to the repository/);
@@ -182,7 +220,8 @@ test('source.ref picks the starting branch, which becomes {base} of the PR link'
   const app = await startAgentAppliance(t, {
     command: [agent],
     repository: remote,
-    prLinkTemplate: 'https://gitlab.corp/{repository}/-/merge_requests/new?merge_request[source_branch]={branch}&merge_request[target_branch]={base}',
+    prLinkTemplate:
+      'https://gitlab.corp/{repository}/-/merge_requests/new?merge_request[source_branch]={branch}&merge_request[target_branch]={base}',
   });
   const job = await runJob(app, { prompt: 'Extend the release notes', source: { repository: remote, ref: 'release/2.0' } });
   t.is(job.status, 'completed', JSON.stringify(job));
@@ -194,7 +233,11 @@ test('a follow-up message runs again on the same branch: a second commit on top 
   const { dir, remote } = await makeDocsRemote(t);
   // The agent appends the prompt's first line, so each run's change is visible and distinct.
   const agent = await writeAgentScript(dir, 'append.sh', 'line=$(head -n 1)\necho "$line" >> changes.md');
-  const app = await startAgentAppliance(t, { command: [agent], repository: remote, prLinkTemplate: 'https://git.corp/{repository}/compare/{base}...{branch}' });
+  const app = await startAgentAppliance(t, {
+    command: [agent],
+    repository: remote,
+    prLinkTemplate: 'https://git.corp/{repository}/compare/{base}...{branch}',
+  });
   const first = await runJob(app, { prompt: 'First change' });
   t.is(first.status, 'completed');
   const branch = `enclave/agent/${first.id}`;
@@ -214,7 +257,7 @@ test('a follow-up message runs again on the same branch: a second commit on top 
   t.is(await git(remote, 'show', `${branch}:changes.md`), 'First change\nSecond change');
 });
 
-test('an agent cannot make git run its code or redirect the push through the clone\'s .git', async (t) => {
+test("an agent cannot make git run its code or redirect the push through the clone's .git", async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const decoy = join(dir, 'decoy.git');
   await git(dir, 'init', '--quiet', '--bare', decoy);

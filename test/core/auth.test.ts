@@ -39,7 +39,12 @@ test('auth matrix: missing, malformed, unknown, revoked, expired → 401; other 
     t.deepEqual(await res.json(), { error: 'Missing or invalid admin key' }, label);
   }
 
-  const expiring = await createAdminKey(app.control, clock, { projectId: app.projectId, name: 'short', scope: 'write', expiresAt: new Date('2026-03-01T01:00:00.000Z') });
+  const expiring = await createAdminKey(app.control, clock, {
+    projectId: app.projectId,
+    name: 'short',
+    scope: 'write',
+    expiresAt: new Date('2026-03-01T01:00:00.000Z'),
+  });
   t.is((await app.api(path, { key: expiring.key })).status, 200);
   clock.advance(60 * 60 * 1000);
   t.is((await app.api(path, { key: expiring.key })).status, 401, 'expired exactly at expiresAt');

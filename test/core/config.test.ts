@@ -20,7 +20,13 @@ test('file then environment override the defaults; aliases and SECTION__KEY both
   const file = join(dir, 'enclave.json');
   await writeFile(file, JSON.stringify({ server: { port: 9000, host: '0.0.0.0' }, agent: { timeoutSeconds: 60 } }));
   const config = loadConfig({
-    env: { ENCLAVE_CONFIG: file, ENCLAVE_PORT: '9100', ENCLAVE_PUBLIC_URL: 'http://docs.corp.internal', ENCLAVE_AGENT__COMMAND: '["/bin/true"]', ENCLAVE_STATIC_EXPORT__KEEP_VERSIONS: '5' },
+    env: {
+      ENCLAVE_CONFIG: file,
+      ENCLAVE_PORT: '9100',
+      ENCLAVE_PUBLIC_URL: 'http://docs.corp.internal',
+      ENCLAVE_AGENT__COMMAND: '["/bin/true"]',
+      ENCLAVE_STATIC_EXPORT__KEEP_VERSIONS: '5',
+    },
   });
   t.is(config.server.port, 9100, 'env beats file');
   t.is(config.server.host, '0.0.0.0', 'file beats defaults');

@@ -31,7 +31,15 @@ test('first start on a busy port: one line naming server.port / ENCLAVE_PORT, ex
   t.is((await stat(file)).mode & 0o777, 0o600);
   t.regex(await readFile(file, 'utf8'), new RegExp(`^ENCLAVE_ADMIN_KEY=${key}\\nENCLAVE_PROJECT_ID=proj_[0-9a-f]{16}\\n$`));
   t.is((await fetch(`${server.url}/v1/keys`, { headers: { Authorization: `Bearer ${key}` } })).status, 200);
-  await waitUntil('the initial key file to be removed after first use', async () => !(await stat(file).then(() => true, () => false)), 5000);
+  await waitUntil(
+    'the initial key file to be removed after first use',
+    async () =>
+      !(await stat(file).then(
+        () => true,
+        () => false,
+      )),
+    5000,
+  );
   t.pass();
 });
 
@@ -76,19 +84,30 @@ test('bin/enclave.js runs src/ in a checkout even when a stale dist/ exists, and
   await symlink(join(projectRoot, 'src'), join(root, 'src'));
   await writeFile(join(root, 'package.json'), '{"type":"module"}');
   await mkdir(join(root, 'dist', 'cli'), { recursive: true });
-  await writeFile(join(root, 'dist', 'cli', 'enclave.js'), "export async function runCli(_a, io) { io.out.write('stale dist\\n'); return 0; }\n");
+  await writeFile(
+    join(root, 'dist', 'cli', 'enclave.js'),
+    "export async function runCli(_a, io) { io.out.write('stale dist\\n'); return 0; }\n",
+  );
   const { execFileSync } = await import('node:child_process');
   const fromSrc = execFileSync(process.execPath, [join(root, 'bin', 'enclave.js'), '--version'], { encoding: 'utf8' });
   t.regex(fromSrc, /^enclave \d+\.\d+\.\d+/);
   await rm(join(root, 'src'));
-  t.is(execFileSync(process.execPath, [join(root, 'bin', 'enclave.js'), '--version'], { encoding: 'utf8' }), 'stale dist\n', 'the image (no src/) runs dist/');
+  t.is(
+    execFileSync(process.execPath, [join(root, 'bin', 'enclave.js'), '--version'], { encoding: 'utf8' }),
+    'stale dist\n',
+    'the image (no src/) runs dist/',
+  );
 });
 
 test('pretty log lines: time, level and message, then fields; errors by message; non-JSON passes through', (t) => {
   let out = '';
   const stream = prettyLogStream({ write: (s: string) => void (out += s) } as never, { color: false });
-  stream.write(`${JSON.stringify({ level: 30, time: '2026-11-25T12:00:01.234Z', service: 'enclave', msg: 'export completed', jobId: 'se_1', pages: 3 })}\n`);
-  stream.write(`${JSON.stringify({ level: 50, time: '2026-11-25T12:00:02.000Z', msg: 'boom', err: { type: 'Error', message: 'disk full', stack: 'Error: disk full\n    at x' } })}\n`);
+  stream.write(
+    `${JSON.stringify({ level: 30, time: '2026-11-25T12:00:01.234Z', service: 'enclave', msg: 'export completed', jobId: 'se_1', pages: 3 })}\n`,
+  );
+  stream.write(
+    `${JSON.stringify({ level: 50, time: '2026-11-25T12:00:02.000Z', msg: 'boom', err: { type: 'Error', message: 'disk full', stack: 'Error: disk full\n    at x' } })}\n`,
+  );
   stream.write('plain\n');
   t.is(out, '12:00:01.234 INFO  export completed jobId=se_1 pages=3\n12:00:02.000 ERROR boom err=disk full\nplain\n');
 });

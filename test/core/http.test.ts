@@ -32,7 +32,10 @@ test('malformed JSON → 400, oversized body → 413, wrong content type → 415
 test('unknown body fields are rejected and every problem is listed at once', async (t) => {
   const app = await startTestAppliance();
   t.teardown(() => app.close());
-  const res = await app.api(`/v1/projects/${app.projectId}`, { method: 'PATCH', json: { nmae: 'typo', name: '', features: { staticExport: 'yes', extra: 1 } } });
+  const res = await app.api(`/v1/projects/${app.projectId}`, {
+    method: 'PATCH',
+    json: { nmae: 'typo', name: '', features: { staticExport: 'yes', extra: 1 } },
+  });
   t.is(res.status, 400);
   const body = (await res.json()) as { error: string; details: { message: string }[] };
   const messages = body.details.map((d) => d.message).join('\n');
@@ -51,7 +54,10 @@ test('read-scope keys may not write; writes by write keys persist', async (t) =>
   const denied = await app.api(`/v1/projects/${app.projectId}`, { method: 'PATCH', json: { name: 'n' }, key: reader.key });
   t.is(denied.status, 403);
   t.deepEqual(await denied.json(), { error: 'This key is read-only' });
-  const ok = await app.api(`/v1/projects/${app.projectId}`, { method: 'PATCH', json: { name: 'Docs team', features: { staticExport: false } } });
+  const ok = await app.api(`/v1/projects/${app.projectId}`, {
+    method: 'PATCH',
+    json: { name: 'Docs team', features: { staticExport: false } },
+  });
   t.is(ok.status, 200);
   t.like(await ok.json(), { name: 'Docs team', features: { staticExport: false } });
 });
@@ -75,9 +81,40 @@ test('a 5xx never leaks the internal message or a stack; a full disk is 507', as
   const lines: string[] = [];
   const logger = createLogger('error', { write: (line: string) => void lines.push(line) });
   const routes = [
-    defineRoute({ method: 'GET', path: '/v1/boom', summary: 'x', tag: 't', auth: 'public', responses: { 500: { description: 'x' } }, handler() { throw new Error('secret internal detail at /srv/x'); } }),
-    defineRoute({ method: 'GET', path: '/v1/full', summary: 'x', tag: 't', auth: 'public', responses: { 507: { description: 'x' } }, handler() { throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }); } }),
-    defineRoute({ method: 'GET', path: '/v1/gone', summary: 'x', tag: 't', auth: 'public', query: z.strictObject({}), responses: { 410: { description: 'x' } }, handler() { throw new AppError(410, 'gone for good'); } }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/boom',
+      summary: 'x',
+      tag: 't',
+      auth: 'public',
+      responses: { 500: { description: 'x' } },
+      handler() {
+        throw new Error('secret internal detail at /srv/x');
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/full',
+      summary: 'x',
+      tag: 't',
+      auth: 'public',
+      responses: { 507: { description: 'x' } },
+      handler() {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/gone',
+      summary: 'x',
+      tag: 't',
+      auth: 'public',
+      query: z.strictObject({}),
+      responses: { 410: { description: 'x' } },
+      handler() {
+        throw new AppError(410, 'gone for good');
+      },
+    }),
   ];
   const { app } = createApp({ config, logger, clock: systemClock, control, features: [{ name: 'test', routes }], version: 'test' });
   const { httpServer, port } = await listen(app, config.server);
@@ -86,7 +123,10 @@ test('a 5xx never leaks the internal message or a stack; a full disk is 507', as
   t.is(boom.status, 500);
   const text = await boom.text();
   t.is(text, '{"error":"Internal server error"}');
-  t.true(lines.some((l) => l.includes('secret internal detail')), 'the detail goes to the log');
+  t.true(
+    lines.some((l) => l.includes('secret internal detail')),
+    'the detail goes to the log',
+  );
   const full = await fetch(`http://127.0.0.1:${port}/v1/full`);
   t.is(full.status, 507);
   t.notRegex(await full.text(), /ENOSPC|device/);
@@ -97,7 +137,11 @@ test('a 5xx never leaks the internal message or a stack; a full disk is 507', as
 test('bundles hosted on an allowed origin get CORS on the feedback and health endpoints; other origins get none', async (t) => {
   const app = await startTestAppliance({ overrides: { feedback: { allowedOrigins: ['https://docs.partner.internal'] } } });
   t.teardown(() => app.close());
-  const preflight = await app.api('/_enclave/feedback', { method: 'OPTIONS', key: null, headers: { Origin: 'https://docs.partner.internal', 'Access-Control-Request-Method': 'POST' } });
+  const preflight = await app.api('/_enclave/feedback', {
+    method: 'OPTIONS',
+    key: null,
+    headers: { Origin: 'https://docs.partner.internal', 'Access-Control-Request-Method': 'POST' },
+  });
   t.is(preflight.status, 204);
   t.is(preflight.headers.get('access-control-allow-origin'), 'https://docs.partner.internal');
   t.is(preflight.headers.get('access-control-allow-methods'), 'POST');
@@ -105,7 +149,11 @@ test('bundles hosted on an allowed origin get CORS on the feedback and health en
   t.is(health.headers.get('access-control-allow-origin'), 'https://docs.partner.internal');
   const stranger = await app.api('/_enclave/health', { key: null, headers: { Origin: 'https://evil.example' } });
   t.is(stranger.headers.get('access-control-allow-origin'), null);
-  const strangerPreflight = await app.api('/_enclave/feedback', { method: 'OPTIONS', key: null, headers: { Origin: 'https://evil.example' } });
+  const strangerPreflight = await app.api('/_enclave/feedback', {
+    method: 'OPTIONS',
+    key: null,
+    headers: { Origin: 'https://evil.example' },
+  });
   t.not(strangerPreflight.status, 204);
   t.is(strangerPreflight.headers.get('access-control-allow-origin'), null);
 });

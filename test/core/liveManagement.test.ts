@@ -29,7 +29,10 @@ test('/v1/keys: create shows the secret once, list shows last four and last use,
   t.is(ci.last4, body.key.slice(-4));
   t.false(JSON.stringify(list).includes(body.key), 'the secret is never listed');
   t.false(JSON.stringify(list).includes('hash'));
-  t.false(list.keys.some((k: { id: string }) => k.id === 'key_local_cli'), 'the local CLI key is not a stored key');
+  t.false(
+    list.keys.some((k: { id: string }) => k.id === 'key_local_cli'),
+    'the local CLI key is not a stored key',
+  );
   t.is((await app.api('/v1/keys', { method: 'POST', key: body.key, json: { name: 'x' } })).status, 403, 'a read key cannot create keys');
   t.is((await app.api('/v1/keys', { method: 'POST', json: { name: 'x', scopes: 'write' } })).status, 400, 'unknown fields are refused');
   const revoked = await app.api(`/v1/keys/${body.id}`, { method: 'DELETE' });
@@ -62,7 +65,11 @@ test('/v1/sites: add, list, update, remove while running; config sites are read-
   const bad = await app.api('/v1/sites/new.test', { method: 'PATCH', json: { source: empty } });
   t.is(bad.status, 400);
   t.regex((await bad.json()).details[0].message, /no docs\.json or mint\.json/);
-  t.is((await app.api('/v1/sites', { method: 'POST', json: { domain: 'rel.test', source: 'docs' } })).status, 400, 'relative paths are refused');
+  t.is(
+    (await app.api('/v1/sites', { method: 'POST', json: { domain: 'rel.test', source: 'docs' } })).status,
+    400,
+    'relative paths are refused',
+  );
   t.is((await app.api('/v1/sites/declared.test', { method: 'DELETE' })).status, 409, 'config sites change in the config file');
   t.is((await app.api('/v1/sites/new.test', { method: 'DELETE' })).status, 204);
   t.is((await app.api('/v1/sites/new.test', { method: 'DELETE' })).status, 404);
@@ -78,7 +85,11 @@ test('keys and sites verbs manage a running server through its API, with no key 
   t.is(created.code, 0, created.stderr);
   t.regex(created.stderr, /on the running server/);
   const key = /ENCLAVE_ADMIN_KEY=(\S+)/.exec(created.stdout)![1];
-  t.is((await fetch(`${server.url}/v1/keys`, { headers: { Authorization: `Bearer ${key}` } })).status, 200, 'the new key works without a restart');
+  t.is(
+    (await fetch(`${server.url}/v1/keys`, { headers: { Authorization: `Bearer ${key}` } })).status,
+    200,
+    'the new key works without a restart',
+  );
   const listed = await runEnclave(['keys', 'list', '--json'], env);
   t.is(listed.code, 0, listed.stderr);
   t.true(JSON.parse(listed.stdout).some((k: { name: string }) => k.name === 'recovered'));
@@ -106,7 +117,10 @@ test('ENCLAVE_SITES in the environment is applied, and an ENCLAVE_ variable that
   await mkdir(dataDir, { recursive: true });
   const listed = await runEnclave(['sites', 'list', '--json'], env);
   t.is(listed.code, 0, listed.stderr);
-  t.like(JSON.parse(listed.stdout).find((s: { domain: string }) => s.domain === 'env.test'), { source: docs, origin: 'config' });
+  t.like(
+    JSON.parse(listed.stdout).find((s: { domain: string }) => s.domain === 'env.test'),
+    { source: docs, origin: 'config' },
+  );
   const typo = await runEnclave(['sites', 'list'], { ENCLAVE_DATA_DIR: dataDir, ENCLAVE_SITEZ: '[]' });
   t.is(typo.code, 78);
   t.regex(typo.stderr, /ENCLAVE_SITEZ: not a setting/);

@@ -9,7 +9,10 @@ import { startTestAppliance } from '../helpers/testAppliance.js';
 
 interface OpenApiDoc {
   openapi: string;
-  paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, unknown>; parameters: { name: string; in: string }[] }>>;
+  paths: Record<
+    string,
+    Record<string, { requestBody?: unknown; responses: Record<string, unknown>; parameters: { name: string; in: string }[] }>
+  >;
 }
 
 test('/openapi.json is OpenAPI 3.1 and documents every route the server answers', async (t) => {
@@ -22,27 +25,48 @@ test('/openapi.json is OpenAPI 3.1 and documents every route the server answers'
 
   // Rebuild the exact route list the running app mounted, and read the router's own layers:
   // a route added to the router in any other way than through a spec would be missing here.
-  const { routes } = createApp({ config: app.config, logger: createLogger('silent'), clock: systemClock, control: app.control, features: app.features.all, version: 't' });
-  const router = buildRouter(routes, { authenticate: authenticateAdmin({ keys: app.control.keys, clock: systemClock, logger: createLogger('silent') }), adminBodyBytes: 1 });
-  const layers = router.stack.flatMap((layer) => layer.methods.filter((m) => m !== 'HEAD').map((m) => ({ method: m.toLowerCase(), path: toOpenApiPath(String(layer.path)) })));
+  const { routes } = createApp({
+    config: app.config,
+    logger: createLogger('silent'),
+    clock: systemClock,
+    control: app.control,
+    features: app.features.all,
+    version: 't',
+  });
+  const router = buildRouter(routes, {
+    authenticate: authenticateAdmin({ keys: app.control.keys, clock: systemClock, logger: createLogger('silent') }),
+    adminBodyBytes: 1,
+  });
+  const layers = router.stack.flatMap((layer) =>
+    layer.methods.filter((m) => m !== 'HEAD').map((m) => ({ method: m.toLowerCase(), path: toOpenApiPath(String(layer.path)) })),
+  );
   t.true(layers.length >= 4);
   for (const { method, path } of layers) {
     const op = doc.paths[path]?.[method];
     t.truthy(op, `${method.toUpperCase()} ${path} is documented`);
     t.true(Object.keys(op?.responses ?? {}).length > 0, `${method} ${path} has responses`);
     for (const name of [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1])) {
-      t.truthy(op?.parameters.find((p) => p.in === 'path' && p.name === name), `${method} ${path} documents path parameter ${name}`);
+      t.truthy(
+        op?.parameters.find((p) => p.in === 'path' && p.name === name),
+        `${method} ${path} documents path parameter ${name}`,
+      );
     }
   }
   for (const spec of routes) {
-    if (spec.body) t.truthy(doc.paths[toOpenApiPath(spec.path)][spec.method.toLowerCase()].requestBody, `${spec.method} ${spec.path} documents its body`);
+    if (spec.body)
+      t.truthy(
+        doc.paths[toOpenApiPath(spec.path)][spec.method.toLowerCase()].requestBody,
+        `${spec.method} ${spec.path} documents its body`,
+      );
   }
 });
 
 test('every admin route answers 401 without a key (no route forgets auth)', async (t) => {
   const app = await startTestAppliance();
   t.teardown(() => app.close());
-  const doc = (await (await app.api('/openapi.json', { key: null })).json()) as { paths: Record<string, Record<string, { security: unknown[] }>> };
+  const doc = (await (await app.api('/openapi.json', { key: null })).json()) as {
+    paths: Record<string, Record<string, { security: unknown[] }>>;
+  };
   let checked = 0;
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {

@@ -50,7 +50,10 @@ test('a lock left by a killed process is taken over on restart', async (t) => {
 test('kill -9 during a burst of writes loses no acknowledged write and leaves a loadable store', async (t) => {
   for (let round = 0; round < 4; round++) {
     const dir = await makeTempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/core/fixtures/keyBurst.ts', dir], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/core/fixtures/keyBurst.ts', dir], {
+      cwd: projectRoot,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     await new Promise<void>((resolve) => {
@@ -76,13 +79,19 @@ test('kill -9 during a burst of writes loses no acknowledged write and leaves a 
 test('concurrent updates are group-committed and each resolves only after its change is on disk', async (t) => {
   const dir = await makeTempDir();
   const path = join(dir, 'doc.json');
-  const store = await JsonStore.open<{ schemaVersion: number; items: number[] }>({ path, schemaVersion: 1, defaults: () => ({ schemaVersion: 1, items: [] }) });
+  const store = await JsonStore.open<{ schemaVersion: number; items: number[] }>({
+    path,
+    schemaVersion: 1,
+    defaults: () => ({ schemaVersion: 1, items: [] }),
+  });
   await Promise.all(
     Array.from({ length: 50 }, (_, i) =>
-      store.update((d) => d.items.push(i)).then(async () => {
-        const onDisk = JSON.parse(await readFile(path, 'utf8')) as { items: number[] };
-        t.true(onDisk.items.includes(i), `item ${i} durable when its update resolved`);
-      }),
+      store
+        .update((d) => d.items.push(i))
+        .then(async () => {
+          const onDisk = JSON.parse(await readFile(path, 'utf8')) as { items: number[] };
+          t.true(onDisk.items.includes(i), `item ${i} durable when its update resolved`);
+        }),
     ),
   );
   t.is(store.data.items.length, 50);
@@ -102,7 +111,9 @@ test('older files are migrated by the hook and saved with the new schema version
   t.deepEqual(store.data.tags, []);
   t.is(JSON.parse(await readFile(path, 'utf8')).schemaVersion, 2);
   await writeFile(path, JSON.stringify({ schemaVersion: 9 }));
-  await t.throwsAsync(JsonStore.open({ path, schemaVersion: 2, defaults: () => ({ schemaVersion: 2 }) }), { message: /newer than this release supports/ });
+  await t.throwsAsync(JsonStore.open({ path, schemaVersion: 2, defaults: () => ({ schemaVersion: 2 }) }), {
+    message: /newer than this release supports/,
+  });
 });
 
 /**
@@ -116,7 +127,9 @@ function patchOnRawConnection(url: string, path: string, key: string, name: stri
   return new Promise((resolve) => {
     let data = '';
     const socket = connect(Number(port), hostname, () => {
-      socket.write(`PATCH ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.write(
+        `PATCH ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
     });
     socket.setEncoding('utf8').on('data', (c: string) => (data += c));
     socket.on('error', () => {});

@@ -61,7 +61,17 @@ test('enclave deploy: a relative file path, --version pin, --status, --rollback 
   t.is(await runDeploy(['--status', '--json'], run.io), 0);
   t.is(JSON.parse(run.stdout()).active.version, 'v2');
 
-  for (const bad of [[], ['a.zip', 'b.zip'], ['--rollback', 'a.zip'], ['--to', 'v1'], ['--status', '--rollback'], ['--bogus'], ['--status', '--label', 'x'], ['--rollback', '--allow-failed'], ['a.zip', '--yes']]) {
+  for (const bad of [
+    [],
+    ['a.zip', 'b.zip'],
+    ['--rollback', 'a.zip'],
+    ['--to', 'v1'],
+    ['--status', '--rollback'],
+    ['--bogus'],
+    ['--status', '--label', 'x'],
+    ['--rollback', '--allow-failed'],
+    ['a.zip', '--yes'],
+  ]) {
     run = cliIo(env);
     t.is(await runDeploy(bad, run.io), 2, bad.join(' '));
   }

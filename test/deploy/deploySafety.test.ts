@@ -9,7 +9,9 @@ import { makeSiteFiles, writeBundle } from './helpers/testBundles.js';
 
 /** A bundle whose build report lists `failed` pages. */
 async function writeFailedBundle(zipPath: string, version: string, failed: string[]): Promise<void> {
-  const report = { pages: { expected: 4 + failed.length, rendered: 4, failed: failed.map((path) => ({ path, reason: 'MDX parse error' })) } };
+  const report = {
+    pages: { expected: 4 + failed.length, rendered: 4, failed: failed.map((path) => ({ path, reason: 'MDX parse error' })) },
+  };
   await writeBundle(zipPath, version, { files: makeSiteFiles(version, { '_enclave/report.json': Buffer.from(JSON.stringify(report)) }) });
 }
 
@@ -88,5 +90,9 @@ test('redeploying a bundle already on disk adds no history row: the active one i
   status = await (await app.api('/v1/deployments')).json();
   t.is(status.active.version, 'bad');
   t.is(status.history.filter((d: { version: string | null }) => d.version === 'bad').length, 1, 'one row for the bundle');
-  t.is(status.history.filter((d: { status: string }) => d.status === 'failed').length, 1, 'the refused attempt stays as its own failed row');
+  t.is(
+    status.history.filter((d: { status: string }) => d.status === 'failed').length,
+    1,
+    'the refused attempt stays as its own failed row',
+  );
 });

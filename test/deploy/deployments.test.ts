@@ -20,7 +20,6 @@ async function readiness(app: LoggedAppliance): Promise<{ status: string; detail
   return ((await res.json()) as { modules: Record<string, { status: string; detail?: string; version?: string }> }).modules.deployments;
 }
 
-
 async function pageVersion(url: string): Promise<string | null> {
   const res = await fetch(url);
   return /name="enclave-version" content="([^"]+)"/.exec(await res.text())?.[1] ?? null;
@@ -62,7 +61,10 @@ test('config bundleUrl over HTTP is fetched after startup and served; a restart 
   t.is((await fetch(`${again.url}/`)).status, 200);
   await waitUntil('the failed refetch', async () => (await readiness(again)).status === 'degraded');
   const ready = await readiness(again);
-  t.regex(ready.detail ?? '', /serving version release-1; last deployment failed: cannot reach http:\/\/127\.0\.0\.1:\d+\/bundles\/.*sig=REDACTED.*ECONNREFUSED/);
+  t.regex(
+    ready.detail ?? '',
+    /serving version release-1; last deployment failed: cannot reach http:\/\/127\.0\.0\.1:\d+\/bundles\/.*sig=REDACTED.*ECONNREFUSED/,
+  );
   t.deepEqual(await snapshotSite(again.url, PAGES), before, 'the site is byte-for-byte the same');
   const line = again.logs.find((l) => /bundle refused/.test(l.msg));
   t.truthy(line, 'a clear log line');
@@ -111,7 +113,11 @@ test('every refused bundle leaves the live site byte-for-byte the same, with the
     await write(path);
     return path;
   };
-  const tampered = await bad('tampered', (p) => writeRawBundle(p, 'bad', (e) => e.map((x) => (x.name === 'index.html' ? { ...x, data: Buffer.from(x.data.toString().replace('Welcome', 'Hacked!')) } : x))));
+  const tampered = await bad('tampered', (p) =>
+    writeRawBundle(p, 'bad', (e) =>
+      e.map((x) => (x.name === 'index.html' ? { ...x, data: Buffer.from(x.data.toString().replace('Welcome', 'Hacked!')) } : x)),
+    ),
+  );
   const zipBomb = Buffer.alloc(30 * 1024 * 1024);
   const wholeGood = await readFile(good);
   const expiredServer = await startBundleServer(good, { failWith: { status: 403, error: 'link expired' } });
@@ -119,13 +125,48 @@ test('every refused bundle leaves the live site byte-for-byte the same, with the
   const dead = await closedPort();
   const cases: [string, string, RegExp][] = [
     ['tampered file', tampered, /SHA-256 of "index\.html" does not match the manifest/],
-    ['missing manifest', await bad('nomanifest', (p) => writeRawBundle(p, 'bad', (e) => e.filter((x) => x.name !== '_enclave/manifest.json'))), /manifest _enclave\/manifest\.json is missing/],
-    ['../ entry', await bad('dotdot', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: '../../escape.html', data: Buffer.from('x') }])), /unsafe entry name "\.\.\/\.\.\/escape\.html"/],
-    ['absolute entry', await bad('abs', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: '/tmp/escape.html', data: Buffer.from('x') }])), /absolute path/],
-    ['backslash entry', await bad('backslash', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: '..\\escape.html', data: Buffer.from('x') }])), /backslash/],
-    ['symlink entry', await bad('symlink', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: 'passwd.html', data: Buffer.from('/etc/passwd'), externalAttributes: (0o120777 << 16) >>> 0 }])), /symlink entry "passwd\.html"/],
-    ['duplicate entry', await bad('dup', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: 'index.html', data: Buffer.from('<h1>twin</h1>') }])), /duplicate entry "index\.html"/],
-    ['zip bomb', await bad('bomb', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: 'bomb.html', data: zipBomb }], { ...makeSiteFiles('bad'), 'bomb.html': zipBomb })), /compression ratio .*possible zip bomb/],
+    [
+      'missing manifest',
+      await bad('nomanifest', (p) => writeRawBundle(p, 'bad', (e) => e.filter((x) => x.name !== '_enclave/manifest.json'))),
+      /manifest _enclave\/manifest\.json is missing/,
+    ],
+    [
+      '../ entry',
+      await bad('dotdot', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: '../../escape.html', data: Buffer.from('x') }])),
+      /unsafe entry name "\.\.\/\.\.\/escape\.html"/,
+    ],
+    [
+      'absolute entry',
+      await bad('abs', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: '/tmp/escape.html', data: Buffer.from('x') }])),
+      /absolute path/,
+    ],
+    [
+      'backslash entry',
+      await bad('backslash', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: '..\\escape.html', data: Buffer.from('x') }])),
+      /backslash/,
+    ],
+    [
+      'symlink entry',
+      await bad('symlink', (p) =>
+        writeRawBundle(p, 'bad', (e) => [
+          ...e,
+          { name: 'passwd.html', data: Buffer.from('/etc/passwd'), externalAttributes: (0o120777 << 16) >>> 0 },
+        ]),
+      ),
+      /symlink entry "passwd\.html"/,
+    ],
+    [
+      'duplicate entry',
+      await bad('dup', (p) => writeRawBundle(p, 'bad', (e) => [...e, { name: 'index.html', data: Buffer.from('<h1>twin</h1>') }])),
+      /duplicate entry "index\.html"/,
+    ],
+    [
+      'zip bomb',
+      await bad('bomb', (p) =>
+        writeRawBundle(p, 'bad', (e) => [...e, { name: 'bomb.html', data: zipBomb }], { ...makeSiteFiles('bad'), 'bomb.html': zipBomb }),
+      ),
+      /compression ratio .*possible zip bomb/,
+    ],
     ['truncated zip', await bad('truncated', (p) => writeFile(p, wholeGood.subarray(0, wholeGood.length - 100))), /truncated|corrupt/],
     ['wrong pinned version', good, /bundle version "good-1" does not match the pinned version "other-2"/],
     ['expired link', expiredServer.url, /HTTP 403 from http:\/\/127\.0\.0\.1:\d+\/bundles\/.*sig=REDACTED: link expired/],
@@ -134,20 +175,33 @@ test('every refused bundle leaves the live site byte-for-byte the same, with the
   ];
   for (const [label, source, reason] of cases) {
     const logCount = app.logs.length;
-    const res = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: source, version: label === 'wrong pinned version' ? 'other-2' : undefined } });
+    const res = await app.api('/v1/deployments', {
+      method: 'POST',
+      json: { bundleUrl: source, version: label === 'wrong pinned version' ? 'other-2' : undefined },
+    });
     const body = await res.json();
     if (res.status === 202) {
       // A loaded machine can push even a refusal past the API's 10 s wait: then the record tells.
-      const record = await waitUntil(`${label} to finish`, async () => {
-        const r = await (await app.api(`/v1/deployments/${body.id}`)).json();
-        return r.status === 'running' ? null : r;
-      }, 60_000);
+      const record = await waitUntil(
+        `${label} to finish`,
+        async () => {
+          const r = await (await app.api(`/v1/deployments/${body.id}`)).json();
+          return r.status === 'running' ? null : r;
+        },
+        60_000,
+      );
       t.is(record.status, 'failed', label);
       t.regex(record.error, reason, label);
     } else {
       t.is(res.status, 422, label);
       t.regex(body.error, reason, label);
-      t.regex(body.error, label === 'expired link' || label === 'unreachable URL' || label === 'missing file' ? /^Bundle could not be fetched: / : /^Bundle refused: /, label);
+      t.regex(
+        body.error,
+        label === 'expired link' || label === 'unreachable URL' || label === 'missing file'
+          ? /^Bundle could not be fetched: /
+          : /^Bundle refused: /,
+        label,
+      );
       t.regex(body.deploymentId, /^dp_[0-9a-f]{16}$/, label);
     }
     const line = app.logs.slice(logCount).find((l) => l.level === 40 && /bundle refused, the live site is unchanged/.test(l.msg));
@@ -197,7 +251,10 @@ test('downloads resume with Range after a dropped transfer, or start over when t
   t.teardown(() => plain.close());
   t.is((await deployAndWait(app, { bundleUrl: plain.url })).status, 'active');
   t.is(plain.requests.length, 3);
-  t.true(plain.requests.every((h) => h.range === undefined), 'no Range without server support');
+  t.true(
+    plain.requests.every((h) => h.range === undefined),
+    'no Range without server support',
+  );
   t.is(await pageVersion(`${app.url}/`), 'r2');
 
   const alwaysDies = await startBundleServer(zip, { ranges: false, dieAfterBytes: 1000, dieTimes: 99 });
@@ -262,7 +319,10 @@ test('rollback to the previous or a named kept version; old versions beyond keep
   t.is((await byId.json()).version, 'v2');
   const status = await (await app.api('/v1/deployments')).json();
   t.is(status.active.version, 'v2');
-  t.deepEqual(status.kept.map((d: { version: string }) => d.version), ['v3']);
+  t.deepEqual(
+    status.kept.map((d: { version: string }) => d.version),
+    ['v3'],
+  );
   t.true(status.events.some((e: { kind: string }) => e.kind === 'rolled_back'));
   t.is((await app.api(`/v1/deployments/${ids[0]}`)).status, 200);
   t.is((await (await app.api(`/v1/deployments/${ids[0]}`)).json()).status, 'removed');

@@ -7,7 +7,10 @@ import { makeSiteFiles, writeBundle, type SiteFiles } from './helpers/testBundle
 /** Enough extra pages that extraction and precompression take a noticeable while. */
 function bulk(version: string): SiteFiles {
   const extra: SiteFiles = {};
-  for (let i = 0; i < 300; i++) extra[`bulk/page-${i}.html`] = Buffer.from(`<!doctype html><p>${version} ${i}</p>${`<p>filler text ${i} for compression work</p>`.repeat(400)}`);
+  for (let i = 0; i < 300; i++)
+    extra[`bulk/page-${i}.html`] = Buffer.from(
+      `<!doctype html><p>${version} ${i}</p>${`<p>filler text ${i} for compression work</p>`.repeat(400)}`,
+    );
   return makeSiteFiles(version, extra);
 }
 

@@ -33,12 +33,19 @@ test('onPageServed is told of every file a GET got (200 or 304), with site, vers
 
   const page = await fetch(`${base}/guides/start`, { headers: { 'User-Agent': 'test-browser/1' } });
   await page.arrayBuffer();
-  t.deepEqual(calls, [{ domain: 'docs.test.internal', version: 'v1', file: 'guides/start.html', userAgent: 'test-browser/1', address: '192.0.2.7' }]);
+  t.deepEqual(calls, [
+    { domain: 'docs.test.internal', version: 'v1', file: 'guides/start.html', userAgent: 'test-browser/1', address: '192.0.2.7' },
+  ]);
   await (await fetch(`${base}/guides/start`, { headers: { 'If-None-Match': page.headers.get('etag')! } })).arrayBuffer();
   t.is(calls[1]?.file, 'guides/start.html', 'a 304 confirms a view too');
-  for (const path of ['/_assets/logo.png', '/no/such/page', '/guides']) await (await fetch(`${base}${path}`, { redirect: 'manual' })).arrayBuffer();
+  for (const path of ['/_assets/logo.png', '/no/such/page', '/guides'])
+    await (await fetch(`${base}${path}`, { redirect: 'manual' })).arrayBuffer();
   await fetch(`${base}/guides/start`, { method: 'HEAD' });
-  t.deepEqual(calls.map((c) => c.file), ['guides/start.html', 'guides/start.html', '_assets/logo.png'], 'assets are told (analytics decides what is a page); HEAD, the 404 page and redirects are not');
+  t.deepEqual(
+    calls.map((c) => c.file),
+    ['guides/start.html', 'guides/start.html', '_assets/logo.png'],
+    'assets are told (analytics decides what is a page); HEAD, the 404 page and redirects are not',
+  );
   await sites.flush();
   await control.document.flush();
 });

@@ -15,7 +15,12 @@ test('a real export of the sample docs verifies, activates and serves with all i
   t.is(current?.domain, SAMPLE_DOMAIN);
   t.true(current!.pagePaths.has('/'));
 
-  const manifest = JSON.parse(await readFile(join(app.dataDir, 'site', 'versions', (await (await app.api('/v1/deployments')).json()).active.id, 'manifest.json'), 'utf8'));
+  const manifest = JSON.parse(
+    await readFile(
+      join(app.dataDir, 'site', 'versions', (await (await app.api('/v1/deployments')).json()).active.id, 'manifest.json'),
+      'utf8',
+    ),
+  );
   t.is(manifest.pages.length, current!.pagePaths.size);
   const pages = [...current!.pagePaths].slice(0, 12).map((path) => ({ path }));
   const checked = new Set<string>();

@@ -8,7 +8,14 @@ const DOMAIN = 'docs.reexport.internal';
 
 async function writeDocs(dir: string, body: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'docs.json'), JSON.stringify({ name: 'Re-export', colors: { primary: '#2563EB' }, navigation: { groups: [{ group: 'Start', pages: ['index', 'guide'] }] } }));
+  await writeFile(
+    join(dir, 'docs.json'),
+    JSON.stringify({
+      name: 'Re-export',
+      colors: { primary: '#2563EB' },
+      navigation: { groups: [{ group: 'Start', pages: ['index', 'guide'] }] },
+    }),
+  );
   await writeFile(join(dir, 'index.mdx'), '---\ntitle: Home\n---\n\nWelcome.\n');
   await writeFile(join(dir, 'guide.mdx'), `---\ntitle: Guide\n---\n\n${body}\n`);
 }

@@ -41,7 +41,8 @@ test('two sites served by Host with separate deployments and rollback; other hos
   t.is(await versionAt(app, A), 'a2');
   t.is(await versionAt(app, `${A.toUpperCase()}:8080`), 'a2', 'Host is matched without port, case-insensitively');
   t.is(await versionAt(app, B), 'b2');
-  for (const other of ['127.0.0.1', 'localhost', '[::1]', 'unknown.example', 'sample.enclave.internal']) t.is(await versionAt(app, other), 'v1', `${other} → default site`);
+  for (const other of ['127.0.0.1', 'localhost', '[::1]', 'unknown.example', 'sample.enclave.internal'])
+    t.is(await versionAt(app, other), 'v1', `${other} → default site`);
 
   const rolled = await app.api('/v1/deployments/rollback', { method: 'POST', json: { domain: A } });
   t.is(rolled.status, 200);
@@ -105,7 +106,12 @@ test('per-site staticExport settings: fetched on start, pinned per site; a refus
   t.teardown(() => app.close());
   const state = await waitUntil('every configured fetch finished', async () => {
     const ready = (await (await fetch(`${app.url}/_enclave/ready`)).json()).modules.deployments;
-    return ready.status === 'degraded' && ready.sites?.[C]?.status === 'ok' && ready.sites?.[D]?.status === 'unavailable' && /failed/.test(ready.sites[D].detail) ? ready : null;
+    return ready.status === 'degraded' &&
+      ready.sites?.[C]?.status === 'ok' &&
+      ready.sites?.[D]?.status === 'unavailable' &&
+      /failed/.test(ready.sites[D].detail)
+      ? ready
+      : null;
   });
   t.is(await versionAt(app, C), 'c1');
   t.is(await versionAt(app, D), 503, 'the pin refused d1 and D has no other version');
@@ -127,7 +133,11 @@ test('feedback posted on site B is checked against B’s pages and recorded with
   await deploy(app, join(dir, 'a1.zip'), A);
   await deploy(app, join(dir, 'b1.zip'), B);
   const post = (host: string, path: string) =>
-    requestWithHost(`${app.url}/_enclave/feedback`, host, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'thumbs_only', path, helpful: true }) });
+    requestWithHost(`${app.url}/_enclave/feedback`, host, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ source: 'thumbs_only', path, helpful: true }),
+    });
 
   const onA = await post(A, '/reference');
   t.is(onA.status, 400, 'A has no /reference page');

@@ -73,7 +73,13 @@ test('the same path on two sites is answered from each site’s own version', as
   await deployAndWait(app, { bundleUrl: join(dir, 'a.zip'), domain: 'a.docs.internal' });
   await deployAndWait(app, { bundleUrl: join(dir, 'b.zip'), domain: 'b.docs.internal' });
   for (let i = 0; i < 3; i++) {
-    t.is((await getWithHost(`${app.url}/reference`, 'a.docs.internal', { 'Accept-Encoding': 'identity' })).body, a['reference.html'].toString());
-    t.is((await getWithHost(`${app.url}/reference`, 'b.docs.internal', { 'Accept-Encoding': 'identity' })).body, b['reference.html'].toString());
+    t.is(
+      (await getWithHost(`${app.url}/reference`, 'a.docs.internal', { 'Accept-Encoding': 'identity' })).body,
+      a['reference.html'].toString(),
+    );
+    t.is(
+      (await getWithHost(`${app.url}/reference`, 'b.docs.internal', { 'Accept-Encoding': 'identity' })).body,
+      b['reference.html'].toString(),
+    );
   }
 });

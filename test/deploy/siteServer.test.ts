@@ -14,10 +14,12 @@ let files: SiteFiles;
 test.before(async () => {
   const dir = await makeTempDir('enclave-site-');
   const zip = join(dir, 'site.zip');
-  files = await writeBundle(zip, 'site-1', { files: makeSiteFiles('site-1', {
-    'dir with space/page é.html': Buffer.from('<p>unicode</p>'),
-    'api/try.html': Buffer.from('<details class="enclave-try" data-enclave-try="" data-method="GET"><summary>Try it</summary></details>'),
-  }) });
+  files = await writeBundle(zip, 'site-1', {
+    files: makeSiteFiles('site-1', {
+      'dir with space/page é.html': Buffer.from('<p>unicode</p>'),
+      'api/try.html': Buffer.from('<details class="enclave-try" data-enclave-try="" data-method="GET"><summary>Try it</summary></details>'),
+    }),
+  });
   app = await startLoggedAppliance();
   const record = await deployAndWait(app, { bundleUrl: zip });
   if (record.status !== 'active') throw new Error(`deploy failed: ${JSON.stringify(record)}`);
@@ -25,7 +27,11 @@ test.before(async () => {
 test.after.always(() => app?.close());
 
 /** A request with the path sent exactly as given (fetch would normalise `..` and backslashes). */
-function rawGet(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function rawGet(
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const { hostname, port } = new URL(app.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, path, method, headers }, (res) => {
@@ -186,5 +192,8 @@ test('traversal, encodings, NUL, backslashes, dotfiles and metadata never escape
     t.true([400, 404].includes(res.status), `${path} → ${res.status}`);
     t.false(/root:|schemaVersion|"files"|secret dotfile|"expected"/.test(res.body.toString('latin1')), `${path} leaked content`);
   }
-  t.false(app.logs.some((l) => l.level >= 50), 'no request failed internally');
+  t.false(
+    app.logs.some((l) => l.level >= 50),
+    'no request failed internally',
+  );
 });

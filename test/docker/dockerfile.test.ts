@@ -13,11 +13,18 @@ test('Dockerfile: multi-stage, non-root numeric user, one data volume, healthche
   const user = instructions.filter((l) => l.startsWith('USER ')).pop();
   t.regex(user ?? '', /^USER \d+(:\d+)?$/, 'numeric non-root user');
   t.notRegex(user ?? '', /^USER 0\b/);
-  t.deepEqual(instructions.filter((l) => l.startsWith('VOLUME ')), ['VOLUME ["/data"]']);
+  t.deepEqual(
+    instructions.filter((l) => l.startsWith('VOLUME ')),
+    ['VOLUME ["/data"]'],
+  );
   const health = dockerfile.slice(dockerfile.indexOf('HEALTHCHECK'));
   t.regex(health, /CMD \["node"/, 'probe runs with node');
   t.notRegex(health, /curl|wget/);
-  t.regex(dockerfile, /^ENTRYPOINT \["\/usr\/bin\/tini", "--", "\/app\/bin\/docker-entrypoint\.sh"\]$/m, 'exec form behind tini, arguments to the CLI');
+  t.regex(
+    dockerfile,
+    /^ENTRYPOINT \["\/usr\/bin\/tini", "--", "\/app\/bin\/docker-entrypoint\.sh"\]$/m,
+    'exec form behind tini, arguments to the CLI',
+  );
   t.regex(dockerfile, /^CMD \["serve"\]$/m, 'no arguments means serve');
   t.regex(dockerfile, /ln -s \/app\/bin\/enclave\.js \/usr\/local\/bin\/enclave/, 'enclave on PATH');
   t.regex(dockerfile, /ENCLAVE_DATA_DIR=\/data/);
@@ -26,7 +33,9 @@ test('Dockerfile: multi-stage, non-root numeric user, one data volume, healthche
 test('the Dockerfile build and start steps succeed in a temp copy, and the HEALTHCHECK probe passes', async (t) => {
   const run = spawnSync('bash', ['scripts/check-docker-build.sh'], { cwd: projectRoot, encoding: 'utf8', timeout: 300_000 });
   t.is(run.status, 0, `${run.stdout}\n${run.stderr}`);
-  const port = /docker build replay: OK \(healthcheck passed on port (\d+); uid \d+, read-only tree, enclave on PATH\)/.exec(run.stdout)?.[1];
+  const port = /docker build replay: OK \(healthcheck passed on port (\d+); uid \d+, read-only tree, enclave on PATH\)/.exec(
+    run.stdout,
+  )?.[1];
   t.truthy(port, run.stdout);
   // The replayed server is stopped with the script, not left running.
   await t.throwsAsync(fetch(`http://127.0.0.1:${port}/_enclave/health`));

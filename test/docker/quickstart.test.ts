@@ -27,7 +27,12 @@ async function freePort(): Promise<number> {
 async function freshClone(): Promise<string> {
   const dir = await makeTempDir('enclave-clone-');
   const { execFileSync } = await import('node:child_process');
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: projectRoot, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: projectRoot,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter(Boolean);
   for (const file of files) {
     await mkdir(join(dir, dirname(file)), { recursive: true });
     await copyFile(join(projectRoot, file), join(dir, file)).catch((err: NodeJS.ErrnoException) => {
@@ -40,7 +45,10 @@ async function freshClone(): Promise<string> {
 test('the README quick start runs as written on a fresh clone', async (t) => {
   const lines = await quickStartLines();
   t.true(lines[0] === 'npm install', 'it starts with npm install');
-  t.false(lines.some((l) => /^\s*enclave\b/.test(l)), 'no bare `enclave` (not on PATH in a checkout)');
+  t.false(
+    lines.some((l) => /^\s*enclave\b/.test(l)),
+    'no bare `enclave` (not on PATH in a checkout)',
+  );
   const clone = await freshClone();
   t.teardown(() => rm(clone, { recursive: true, force: true }));
   // `npm install` needs the registry; the clone borrows this checkout's installed tree instead
@@ -72,7 +80,10 @@ test('the README quick start runs as written on a fresh clone', async (t) => {
   // `kill %1` stopped the server: the port is free again soon after.
   let closed = false;
   for (let i = 0; i < 100 && !closed; i++) {
-    closed = await fetch(`http://127.0.0.1:${port}/_enclave/health`).then(() => false, () => true);
+    closed = await fetch(`http://127.0.0.1:${port}/_enclave/health`).then(
+      () => false,
+      () => true,
+    );
     if (!closed) await new Promise((r) => setTimeout(r, 100));
   }
   t.true(closed, 'the server stopped');

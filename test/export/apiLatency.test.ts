@@ -32,7 +32,8 @@ test('the API keeps answering quickly while a 1,000-page export runs (health p99
     const pid = app.features.exports.workerPids().get(started.jobId);
     if (workerPriority === null && pid !== undefined) workerPriority = getPriority(pid);
     // Check the job now and then (the job's own GET is also an API call that must stay quick).
-    if (++polls % 10 === 0) status = ((await (await app.api(`/v1/static-export/jobs/${started.jobId}`)).json()) as { status: string }).status;
+    if (++polls % 10 === 0)
+      status = ((await (await app.api(`/v1/static-export/jobs/${started.jobId}`)).json()) as { status: string }).status;
     await new Promise((r) => setTimeout(r, 10));
   }
   t.is(status, 'completed');
@@ -41,6 +42,8 @@ test('the API keeps answering quickly while a 1,000-page export runs (health p99
   t.true(latencies.length >= 100, `enough samples while running (${latencies.length})`);
   const p50 = quantile(latencies, 0.5);
   const p99 = quantile(latencies, 0.99);
-  t.log(`GET /_enclave/health during the export: ${latencies.length} requests, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);
+  t.log(
+    `GET /_enclave/health during the export: ${latencies.length} requests, p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
+  );
   t.true(p99 < 200, `p99 ${p99.toFixed(1)} ms`);
 });

@@ -39,5 +39,9 @@ test('the exported sample bundle works from file:// in headless Chromium: title 
   t.true(page.url().startsWith('file://'));
   t.is((await page.locator('h1').first().innerText()).trim(), target.title);
   t.deepEqual(errors, []);
-  t.deepEqual(requests.filter((u) => !u.startsWith('file://') && !u.startsWith('data:')), [], 'no request leaves the bundle');
+  t.deepEqual(
+    requests.filter((u) => !u.startsWith('file://') && !u.startsWith('data:')),
+    [],
+    'no request leaves the bundle',
+  );
 });

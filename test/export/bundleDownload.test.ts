@@ -134,7 +134,10 @@ test('tampering with any signed part â†’ 403 invalid signature; a valid signatur
 
   const keyring = SigningKeyring.load(app.dataDir);
   const now = new Date();
-  for (const target of [{ jobId: otherJob, file }, { jobId: job.jobId, file: 'other.zip' }]) {
+  for (const target of [
+    { jobId: otherJob, file },
+    { jobId: job.jobId, file: 'other.zip' },
+  ]) {
     const signed = signBundleLink(keyring, target, now, 60);
     const res = await fetch(`${app.url}${signed.pathAndQuery}`);
     t.is(res.status, 404, JSON.stringify(target));
@@ -156,7 +159,8 @@ test('key rotation: links signed before a rotation keep working; a retired keyâ€
   const ring = SigningKeyring.load(dataDir);
   const fresh = await ring.rotate(new Date());
   app = await startTestAppliance({ dataDir, overrides });
-  const api = (path: string, init: RequestInit = {}) => fetch(`${app.url}${path}`, { ...init, headers: { Authorization: `Bearer ${key}` } });
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(`${app.url}${path}`, { ...init, headers: { Authorization: `Bearer ${key}` } });
   const oldLink = before.bundleUrl.replace(/^http:\/\/[^/]+/, app.url);
   t.is((await fetch(oldLink, { method: 'HEAD' })).status, 200, 'old key still verifies');
   const after = await (await api(`/v1/static-export/jobs/${job.jobId}/bundle`, { method: 'POST' })).json();

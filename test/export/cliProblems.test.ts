@@ -51,7 +51,10 @@ async function meterRun(tty: boolean, chunks: number[]): Promise<string> {
   let text = '';
   err.setEncoding('utf8').on('data', (c: string) => (text += c));
   let clock = 0;
-  const meter = transferMeter({ out: new PassThrough(), err, env: {} }, { total: chunks.reduce((a, b) => a + b, 0), start: 0, now: () => (clock += 250) });
+  const meter = transferMeter(
+    { out: new PassThrough(), err, env: {} },
+    { total: chunks.reduce((a, b) => a + b, 0), start: 0, now: () => (clock += 250) },
+  );
   meter.resume();
   for (const n of chunks) meter.write(Buffer.alloc(n));
   meter.end();

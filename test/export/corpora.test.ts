@@ -68,7 +68,9 @@ test('the mcp corpus exports without the job failing', async (t) => {
 
 test('the unstructured corpus (legacy mint.json) exports without the job failing', async (t) => {
   t.timeout(10 * 60_000);
-  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'unstructured.test', source: sharedPath('corpora', 'unstructured') }] } });
+  const app = await startTestAppliance({
+    overrides: { sites: [{ domain: 'unstructured.test', source: sharedPath('corpora', 'unstructured') }] },
+  });
   t.teardown(() => app.close());
   const { report } = await exportAndCheck(t, app, 'unstructured.test');
   t.true(report.pages.expected >= 250);

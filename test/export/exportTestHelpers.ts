@@ -28,7 +28,12 @@ export interface ExportJobBody {
 export type BundleBody = IssuedBundleLink;
 
 /** Polls the job until `until` holds (or throws after `timeoutMs`), returning every state seen. */
-export async function waitForJob(app: TestAppliance, jobId: string, until: (job: ExportJobBody) => boolean, timeoutMs = 240_000): Promise<{ job: ExportJobBody; seen: ExportJobBody[] }> {
+export async function waitForJob(
+  app: TestAppliance,
+  jobId: string,
+  until: (job: ExportJobBody) => boolean,
+  timeoutMs = 240_000,
+): Promise<{ job: ExportJobBody; seen: ExportJobBody[] }> {
   const seen: ExportJobBody[] = [];
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -66,8 +71,17 @@ export async function exportToBundle(app: TestAppliance, domain: string): Promis
 export async function makeTinySite(pages = 2): Promise<string> {
   const dir = await makeTempDir('enclave-tiny-site-');
   const names = Array.from({ length: pages }, (_, i) => (i === 0 ? 'index' : `page-${i}`));
-  await writeFile(join(dir, 'docs.json'), JSON.stringify({ name: 'Tiny', theme: 'mint', colors: { primary: '#0D9373' }, navigation: { groups: [{ group: 'Start', pages: names }] } }));
-  for (const [i, name] of names.entries()) await writeFile(join(dir, `${name}.mdx`), `---\ntitle: Tiny page ${i}\n---\n\nHello from page ${i}.\n`);
+  await writeFile(
+    join(dir, 'docs.json'),
+    JSON.stringify({
+      name: 'Tiny',
+      theme: 'mint',
+      colors: { primary: '#0D9373' },
+      navigation: { groups: [{ group: 'Start', pages: names }] },
+    }),
+  );
+  for (const [i, name] of names.entries())
+    await writeFile(join(dir, `${name}.mdx`), `---\ntitle: Tiny page ${i}\n---\n\nHello from page ${i}.\n`);
   return dir;
 }
 
@@ -87,7 +101,9 @@ export async function makeSyntheticCorpus(pages: number, options: { plain?: bool
   const parent = options.parent ?? (await makeTempDir('enclave-corpus-'));
   const dir = join(parent, `synthetic-${pages}`);
   await mkdir(parent, { recursive: true });
-  execFileSync(process.execPath, [sharedPath('bin', 'gen-corpus.mjs'), dir, String(pages), ...(options.plain ? ['--plain'] : [])], { stdio: 'ignore' });
+  execFileSync(process.execPath, [sharedPath('bin', 'gen-corpus.mjs'), dir, String(pages), ...(options.plain ? ['--plain'] : [])], {
+    stdio: 'ignore',
+  });
   return dir;
 }
 
@@ -120,7 +136,12 @@ export interface BundleManifest {
  */
 export function checkBundle(zipBytes: Buffer): { manifest: BundleManifest; problems: string[]; zip: AdmZip } {
   const zip = new AdmZip(zipBytes);
-  const entries = new Map(zip.getEntries().filter((e) => !e.isDirectory).map((e) => [e.entryName, e]));
+  const entries = new Map(
+    zip
+      .getEntries()
+      .filter((e) => !e.isDirectory)
+      .map((e) => [e.entryName, e]),
+  );
   const manifestEntry = entries.get('_enclave/manifest.json');
   if (!manifestEntry) throw new Error('bundle has no _enclave/manifest.json');
   const manifest = JSON.parse(manifestEntry.getData().toString('utf8')) as BundleManifest;

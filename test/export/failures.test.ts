@@ -2,7 +2,8 @@ import test from 'ava';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 import { finished, startExport, waitForJob, writeSite } from './exportTestHelpers.js';
 
-const docsJson = (pages: string[]) => JSON.stringify({ name: 'Failing', theme: 'mint', colors: { primary: '#0D9373' }, navigation: { groups: [{ group: 'G', pages }] } });
+const docsJson = (pages: string[]) =>
+  JSON.stringify({ name: 'Failing', theme: 'mint', colors: { primary: '#0D9373' }, navigation: { groups: [{ group: 'G', pages }] } });
 
 test('a page that does not render completes the job but is listed in failedPages, with warnings as a list and the expected count', async (t) => {
   const source = await writeSite(t, {

@@ -27,7 +27,11 @@ console.log(JSON.stringify({ small, large: heapGrowth.tight, kept: kept.length }
 `;
 
 test('heap growth is generous while the process is small and V8 default after a full collection finds it above its budget', async (t) => {
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', '--expose-gc', '--max-old-space-size=160', '--input-type=module', '-e', script], { timeout: 60_000 });
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', '--expose-gc', '--max-old-space-size=160', '--input-type=module', '-e', script],
+    { timeout: 60_000 },
+  );
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { small: boolean; large: boolean };
   t.false(result.small, 'still generous with 8 MiB more in use');
   t.true(result.large, 'tight with 88 MiB more in use');

@@ -5,7 +5,20 @@ import { createProject } from '../../src/features/control/createProject.js';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 import { finished, makeTinySite, startExport, waitForJob, type ExportJobBody } from './exportTestHelpers.js';
 
-const JOB_FIELDS = ['jobId', 'domain', 'status', 'progress', 'pageCount', 'createdAt', 'updatedAt', 'version', 'expectedPages', 'failedPages', 'warnings', 'warningCount'].sort();
+const JOB_FIELDS = [
+  'jobId',
+  'domain',
+  'status',
+  'progress',
+  'pageCount',
+  'createdAt',
+  'updatedAt',
+  'version',
+  'expectedPages',
+  'failedPages',
+  'warnings',
+  'warningCount',
+].sort();
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 test('a job goes 202 queued → completed with exactly the spec fields, and its bundle link answers', async (t) => {
@@ -18,7 +31,17 @@ test('a job goes 202 queued → completed with exactly the spec fields, and its 
   const queued = (await res.json()) as ExportJobBody;
   t.regex(queued.jobId, /^se_[0-9a-f]{16}$/);
   t.deepEqual(Object.keys(queued).sort(), JOB_FIELDS);
-  t.like(queued, { domain: 'tiny.test', status: 'queued', progress: 0, pageCount: 0, version: 'v1.2.3', warnings: [], warningCount: 0, failedPages: [], expectedPages: null });
+  t.like(queued, {
+    domain: 'tiny.test',
+    status: 'queued',
+    progress: 0,
+    pageCount: 0,
+    version: 'v1.2.3',
+    warnings: [],
+    warningCount: 0,
+    failedPages: [],
+    expectedPages: null,
+  });
   t.regex(queued.createdAt, ISO);
 
   // Bundling before completion is a conflict.
@@ -33,7 +56,10 @@ test('a job goes 202 queued → completed with exactly the spec fields, and its 
   t.is(job.pageCount, 3);
   t.is(job.version, 'v1.2.3');
   t.regex(job.updatedAt, ISO);
-  t.true(seen.every((s, i) => i === 0 || s.progress >= seen[i - 1].progress), 'progress never goes back');
+  t.true(
+    seen.every((s, i) => i === 0 || s.progress >= seen[i - 1].progress),
+    'progress never goes back',
+  );
 
   const bundle = await app.api(`/v1/static-export/jobs/${job.jobId}/bundle`, { method: 'POST' });
   t.is(bundle.status, 200);
@@ -70,7 +96,11 @@ test('400: bad bodies (every problem listed) and domains that are not the projec
   t.is(body.details.length, 4, JSON.stringify(body.details));
   t.is((await post({})).status, 400);
   t.is((await post({ domain: 'tiny.test', paths: [] })).status, 400);
-  const malformed = await app.api('/v1/static-export/jobs', { method: 'POST', body: '{"domain":', headers: { 'Content-Type': 'application/json' } });
+  const malformed = await app.api('/v1/static-export/jobs', {
+    method: 'POST',
+    body: '{"domain":',
+    headers: { 'Content-Type': 'application/json' },
+  });
   t.is(malformed.status, 400);
 
   const unknown = await post({ domain: 'nowhere.test' });
@@ -152,7 +182,13 @@ test('openapi.json documents the export routes and the signed download', async (
   t.truthy(doc.paths['/v1/static-export/jobs/{jobId}/bundle'].post.responses['409']);
   const download = doc.paths['/bundles/{jobId}/{file}'].get;
   t.deepEqual(download.security, []);
-  t.deepEqual(download.parameters.filter((p: { in: string }) => p.in === 'query').map((p: { name: string }) => p.name).sort(), ['expires', 'kid', 'sig']);
+  t.deepEqual(
+    download.parameters
+      .filter((p: { in: string }) => p.in === 'query')
+      .map((p: { name: string }) => p.name)
+      .sort(),
+    ['expires', 'kid', 'sig'],
+  );
   t.truthy(download.responses['200'].content['application/zip']);
   t.truthy(download.responses['403']);
 });

@@ -12,7 +12,10 @@ const REMOTE_IMAGE = 'https://cdn.example.net/diagram.png';
 test('export jobs remove remote loads by default; keepRemoteAssets: true (job body or CLI flag) keeps them; a non-boolean is a 400', async (t) => {
   const source = await makeTempDir('enclave-remote-site-');
   t.teardown(() => rm(source, { recursive: true, force: true }));
-  await writeFile(join(source, 'docs.json'), JSON.stringify({ name: 'Remote', colors: { primary: '#0D9373' }, navigation: { pages: ['index'] } }));
+  await writeFile(
+    join(source, 'docs.json'),
+    JSON.stringify({ name: 'Remote', colors: { primary: '#0D9373' }, navigation: { pages: ['index'] } }),
+  );
   await writeFile(join(source, 'index.mdx'), `---\ntitle: Home\n---\n\n![Diagram](${REMOTE_IMAGE})\n`);
   const app = await startTestAppliance({ overrides: { sites: [{ domain: 'remote.test', source }] } });
   t.teardown(() => app.close());
@@ -23,7 +26,10 @@ test('export jobs remove remote loads by default; keepRemoteAssets: true (job bo
     t.is(job.status, 'completed', (job as ExportJobBody & { error?: string }).error);
     const link = await (await app.api(`/v1/static-export/jobs/${job.jobId}/bundle`, { method: 'POST' })).json();
     const zip = new AdmZip(await download(link.bundleUrl));
-    return { html: zip.readAsText('index.html'), report: JSON.parse(zip.readAsText('_enclave/report.json')) as { removedRemote: unknown[] } };
+    return {
+      html: zip.readAsText('index.html'),
+      report: JSON.parse(zip.readAsText('_enclave/report.json')) as { removedRemote: unknown[] },
+    };
   };
   const offline = await homeOf({});
   t.false(offline.html.includes(`src="${REMOTE_IMAGE}"`));

@@ -11,7 +11,10 @@ test('config.export.concurrency: 1 runs one job at a time, 2 runs two side by si
   t.timeout(4 * 60_000);
   const a = await makeTinySite();
   const b = await makeTinySite();
-  const sites = [{ domain: 'a.test', source: a }, { domain: 'b.test', source: b }];
+  const sites = [
+    { domain: 'a.test', source: a },
+    { domain: 'b.test', source: b },
+  ];
   for (const concurrency of [1, 2]) {
     const app = await startTestAppliance({ overrides: { sites, export: { concurrency } } });
     try {
@@ -35,7 +38,14 @@ test('config.export.concurrency: 1 runs one job at a time, 2 runs two side by si
 
 test('exportAndBundle runs a job to completion and hands back the zip; a failed export rejects with the reason', async (t) => {
   const source = await makeTinySite();
-  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source }, { domain: 'gone.test', source: '/nonexistent/enclave-docs' }] } });
+  const app = await startTestAppliance({
+    overrides: {
+      sites: [
+        { domain: 'tiny.test', source },
+        { domain: 'gone.test', source: '/nonexistent/enclave-docs' },
+      ],
+    },
+  });
   t.teardown(() => app.close());
   const built = await app.features.exports.exportAndBundle('tiny.test', { version: 'boot-1' });
   t.regex(built.jobId, /^se_[0-9a-f]{16}$/);
@@ -50,13 +60,30 @@ test('exportAndBundle runs a job to completion and hands back the zip; a failed 
 
 test('a site with a git ref exports the tree of that ref, not the working copy', async (t) => {
   const source = await makeTinySite();
-  const git = (...args: string[]) => execFileSync('git', ['-C', source, ...args], { stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t.invalid', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t.invalid' } });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', source, ...args], {
+      stdio: 'pipe',
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t.invalid',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t.invalid',
+      },
+    });
   git('init', '-q');
   git('add', '.');
   git('commit', '-q', '-m', 'docs');
   git('tag', 'v1');
   await writeFile(join(source, 'index.mdx'), '---\ntitle: Uncommitted title\n---\n\nNot released yet.\n');
-  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source, ref: 'v1' }, { domain: 'bad-ref.test', source, ref: 'no-such-ref' }] } });
+  const app = await startTestAppliance({
+    overrides: {
+      sites: [
+        { domain: 'tiny.test', source, ref: 'v1' },
+        { domain: 'bad-ref.test', source, ref: 'no-such-ref' },
+      ],
+    },
+  });
   t.teardown(() => app.close());
   const built = await app.features.exports.exportAndBundle('tiny.test');
   const index = new AdmZip(built.zipPath).readAsText('index.html');

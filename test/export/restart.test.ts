@@ -62,7 +62,9 @@ test('kill -9 of the server during a running job: on boot the job is resumed, it
   const key = /ENCLAVE_ADMIN_KEY=(\S+)/.exec(spawned.stdout())![1];
   const api = (url: string, path: string, init: RequestInit = {}) =>
     fetch(`${url}${path}`, { ...init, headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' } });
-  const queued = await (await api(spawned.url, '/v1/static-export/jobs', { method: 'POST', body: JSON.stringify({ domain: 'big.test' }) })).json();
+  const queued = await (
+    await api(spawned.url, '/v1/static-export/jobs', { method: 'POST', body: JSON.stringify({ domain: 'big.test' }) })
+  ).json();
   const deadline = Date.now() + 120_000;
   let seen;
   while (Date.now() < deadline) {
@@ -70,7 +72,10 @@ test('kill -9 of the server during a running job: on boot the job is resumed, it
     if (seen.status === 'running' && seen.pageCount > 0) break;
     await new Promise((r) => setTimeout(r, 100));
   }
-  const workers = execFileSync('pgrep', ['-P', String(spawned.child.pid)], { encoding: 'utf8' }).trim().split('\n').map(Number);
+  const workers = execFileSync('pgrep', ['-P', String(spawned.child.pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map(Number);
   t.true(workers.length > 0 && workers.every(processAlive), 'a worker process is rendering');
   spawned.child.kill('SIGKILL');
   await spawned.exited;
@@ -93,7 +98,26 @@ test(`a job cut short by ${MAX_INTERRUPTIONS} restarts is failed with "interrupt
   const dataDir = await makeTempDir();
   let app = await startTestAppliance({ dataDir });
   const key = app.key;
-  const base = { projectId: app.projectId, domain: 'sample.enclave.internal', progress: 40, pageCount: 7, createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, requestedVersion: null, version: null, paths: null, strict: false, error: null, warnings: [], warningCount: 0, failedPages: [], expectedPages: null, bundle: null };
+  const base = {
+    projectId: app.projectId,
+    domain: 'sample.enclave.internal',
+    progress: 40,
+    pageCount: 7,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: null,
+    requestedVersion: null,
+    version: null,
+    paths: null,
+    strict: false,
+    error: null,
+    warnings: [],
+    warningCount: 0,
+    failedPages: [],
+    expectedPages: null,
+    bundle: null,
+  };
   await app.stop();
   const doc: ExportsData = {
     schemaVersion: 2,

@@ -18,7 +18,11 @@ test('retention removes finished jobs (record, zip, files) past retentionDays an
   const app = await startTestAppliance({
     clock,
     overrides: {
-      sites: [{ domain: 'tiny.test', source: tiny }, { domain: 'big.test', source: big }, { domain: 'gone.test', source: '/nonexistent/enclave-docs' }],
+      sites: [
+        { domain: 'tiny.test', source: tiny },
+        { domain: 'big.test', source: big },
+        { domain: 'gone.test', source: '/nonexistent/enclave-docs' },
+      ],
       export: { retentionDays: 30 },
     },
   });

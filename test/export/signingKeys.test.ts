@@ -53,11 +53,14 @@ test('API: rotate, the old link still works, retire it, the old link is 403, the
 
   const retired = await app.api(`/v1/signing-keys/${firstKid}`, { method: 'DELETE' });
   t.is(retired.status, 200);
-  t.deepEqual((await retired.json()).keys.map((k: { kid: string }) => k.kid), [fresh.kid]);
+  t.deepEqual(
+    (await retired.json()).keys.map((k: { kid: string }) => k.kid),
+    [fresh.kid],
+  );
   const refused = await fetch(before.bundleUrl.replace(/^http:\/\/[^/]+/, app.url));
   t.is(refused.status, 403);
   t.deepEqual(await refused.json(), FORBIDDEN_SIG);
-  t.is(await linkStatus(app, after.bundleUrl), 200, 'the new key\'s links still work');
+  t.is(await linkStatus(app, after.bundleUrl), 200, "the new key's links still work");
   t.false((await readFile(keyringPath(dataDir), 'utf8')).includes(firstKid), 'the retired secret is gone from disk');
 
   // Survives a restart: the retirement was written, not just held in memory.
@@ -126,13 +129,26 @@ test('CLI: with the server stopped it edits the keyring file; with a server runn
   const apiEnv = { ...env, ENCLAVE_URL: server.url, ENCLAVE_ADMIN_KEY: adminKey };
   const third = await cli(apiEnv, 'keys', 'rotate-signing');
   t.is(third.code, 0, third.err);
-  const onServer = (await (await fetch(`${server.url}/v1/signing-keys`, { headers: { Authorization: `Bearer ${adminKey}` } })).json()) as { keys: { kid: string; active: boolean }[] };
-  t.deepEqual(onServer.keys.map((k) => [k.kid, k.active]), [[first.kid, false], [second, false], [third.out.trim(), true]], 'the running server made and uses the new key');
+  const onServer = (await (await fetch(`${server.url}/v1/signing-keys`, { headers: { Authorization: `Bearer ${adminKey}` } })).json()) as {
+    keys: { kid: string; active: boolean }[];
+  };
+  t.deepEqual(
+    onServer.keys.map((k) => [k.kid, k.active]),
+    [
+      [first.kid, false],
+      [second, false],
+      [third.out.trim(), true],
+    ],
+    'the running server made and uses the new key',
+  );
   const retire = await cli(apiEnv, 'keys', 'retire-signing', second, '--yes');
   t.is(retire.code, 0, retire.err);
   const activeRefused = await cli(apiEnv, 'keys', 'retire-signing', third.out.trim(), '--yes');
   t.is(activeRefused.code, 3, 'the API refused (409)');
   t.regex(activeRefused.err, /409: .* is the active signing key/);
   const online = await cli(apiEnv, 'keys', 'list-signing', '--json');
-  t.deepEqual((JSON.parse(online.out) as { kid: string }[]).map((k) => k.kid), [first.kid, third.out.trim()]);
+  t.deepEqual(
+    (JSON.parse(online.out) as { kid: string }[]).map((k) => k.kid),
+    [first.kid, third.out.trim()],
+  );
 });

@@ -41,16 +41,22 @@ test('an idle queue keeps one loaded worker: the next export runs in it, it exit
   const app = await applianceWithSpare(true);
   t.teardown(() => app.close());
   const spare = await eventually(() => app.features.exports.sparePid(), 'a spare worker');
-  t.is(getPriority(spare), WORKER_NICENESS, 'a spare runs at the workers\' lower priority');
+  t.is(getPriority(spare), WORKER_NICENESS, "a spare runs at the workers' lower priority");
   const first = await exportTiny(app);
   t.is(first.job.status, 'completed');
   t.is(first.workerPid, spare, 'the job ran in the spare');
   await eventually(() => !alive(spare) || null, 'the used worker to exit');
-  const next = await eventually(() => { const pid = app.features.exports.sparePid(); return pid !== spare ? pid : null; }, 'a new spare');
+  const next = await eventually(() => {
+    const pid = app.features.exports.sparePid();
+    return pid !== spare ? pid : null;
+  }, 'a new spare');
   t.true(alive(next));
   const second = await exportTiny(app);
   t.is(second.workerPid, next, 'the second job ran in the second spare');
-  const third = await eventually(() => { const pid = app.features.exports.sparePid(); return pid !== next ? pid : null; }, 'a third spare');
+  const third = await eventually(() => {
+    const pid = app.features.exports.sparePid();
+    return pid !== next ? pid : null;
+  }, 'a third spare');
   await app.close();
   await eventually(() => !alive(third) || null, 'the spare to be gone after stop', 10_000);
   t.pass();
@@ -77,7 +83,7 @@ test('with export.spareWorker off no worker waits, and exports still run', async
   t.is(app.features.exports.sparePid(), null);
 });
 
-test('the first spare warms the code languages of the configured sites\' pages; the spare after an export warms that export\'s', async (t) => {
+test("the first spare warms the code languages of the configured sites' pages; the spare after an export warms that export's", async (t) => {
   const source = await makeTinySite();
   await writeFile(join(source, 'page-1.mdx'), '---\ntitle: Code\n---\n\n```python\nprint("hi")\n```\n');
   const app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source }], export: { spareWorker: true } } });

@@ -22,7 +22,14 @@ test('a worker that dies (killed) fails its job; the server keeps answering and 
   t.timeout(5 * 60_000);
   const source = await makeSyntheticCorpus(2000);
   const tiny = await makeTinySite();
-  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'big.test', source }, { domain: 'tiny.test', source: tiny }] } });
+  const app = await startTestAppliance({
+    overrides: {
+      sites: [
+        { domain: 'big.test', source },
+        { domain: 'tiny.test', source: tiny },
+      ],
+    },
+  });
   t.teardown(() => app.close());
   const big = await startExport(app, { domain: 'big.test' });
   const next = await startExport(app, { domain: 'tiny.test' });

@@ -32,9 +32,18 @@ test('the zip sink writes a sorted, dated zip whose entries, sizes and hashes ar
 
   // The manifest's view: plain {path, size, sha256}, sorted, nothing else (no bytes).
   const listed = sink.files();
-  t.deepEqual(listed.map((f) => Object.keys(f).sort()), listed.map(() => ['path', 'sha256', 'size']));
-  t.deepEqual(listed.map((f) => f.path), ['a.html', 'empty.txt', 'guides/b.html', 'images/logo.png']);
-  t.deepEqual(listed.find((f) => f.path === 'a.html'), { path: 'a.html', size: 14, sha256: sha256(Buffer.from('second version')) });
+  t.deepEqual(
+    listed.map((f) => Object.keys(f).sort()),
+    listed.map(() => ['path', 'sha256', 'size']),
+  );
+  t.deepEqual(
+    listed.map((f) => f.path),
+    ['a.html', 'empty.txt', 'guides/b.html', 'images/logo.png'],
+  );
+  t.deepEqual(
+    listed.find((f) => f.path === 'a.html'),
+    { path: 'a.html', size: 14, sha256: sha256(Buffer.from('second version')) },
+  );
 
   const now = new Date('2026-05-06T07:08:10Z');
   const zipPath = join(dir, 'out', 'site.zip');
@@ -46,7 +55,10 @@ test('the zip sink writes a sorted, dated zip whose entries, sizes and hashes ar
 
   const zip = new AdmZip(bytes);
   const entries = zip.getEntries();
-  t.deepEqual(entries.map((e) => e.entryName), ['a.html', 'empty.txt', 'guides/b.html', 'images/logo.png']);
+  t.deepEqual(
+    entries.map((e) => e.entryName),
+    ['a.html', 'empty.txt', 'guides/b.html', 'images/logo.png'],
+  );
   const byName = new Map(entries.map((e) => [e.entryName, e]));
   t.is(byName.get('a.html')!.getData().toString(), 'second version');
   t.is(byName.get('guides/b.html')!.getData().toString(), page);
@@ -54,7 +66,8 @@ test('the zip sink writes a sorted, dated zip whose entries, sizes and hashes ar
   t.is(byName.get('images/logo.png')!.header.method, 0, 'already-compressed formats are stored');
   t.true(byName.get('images/logo.png')!.getData().equals(png));
   t.is(byName.get('empty.txt')!.getData().length, 0);
-  for (const e of entries) t.is(e.header.time.getTime(), new Date(2026, 4, 6, 7, 8, 10).getTime(), `${e.entryName} is dated by the job (DOS time, local)`);
+  for (const e of entries)
+    t.is(e.header.time.getTime(), new Date(2026, 4, 6, 7, 8, 10).getTime(), `${e.entryName} is dated by the job (DOS time, local)`);
   // Python's zipfile checks every CRC independently of adm-zip.
   execFileSync('python3', ['-c', 'import sys, zipfile; bad = zipfile.ZipFile(sys.argv[1]).testzip(); sys.exit(1 if bad else 0)', zipPath]);
 });
@@ -63,7 +76,14 @@ test('a site rendered into the zip sink is the same bundle as the site rendered 
   const root = await mkdtemp(join(tmpdir(), 'enclave-zipsink-site-'));
   t.teardown(() => rm(root, { recursive: true, force: true }));
   const render = async (out: Parameters<typeof renderSite>[0]['out']) =>
-    renderSite({ sourceDir: join(process.cwd(), 'examples/sample-docs'), out, domain: 'd.test', jobId: 'j', now: new Date('2026-01-01T00:00:00Z'), generatorVersion: '1' });
+    renderSite({
+      sourceDir: join(process.cwd(), 'examples/sample-docs'),
+      out,
+      domain: 'd.test',
+      jobId: 'j',
+      now: new Date('2026-01-01T00:00:00Z'),
+      generatorVersion: '1',
+    });
   const folder = await openFolderSink(join(root, 'site'));
   await render(folder);
   // As export jobs run it: entries prepared on the compression thread.
@@ -112,7 +132,11 @@ test('the compression thread builds byte-for-byte the zip the calling thread bui
   t.true((await build('closed', true, true)).equals(inline), 'thread closed with writes pending: same bytes');
   t.true((await build('spilled', true, false, true)).equals(inline), 'entries kept in a scratch file: same bytes');
   t.true((await build('spilled-inline', false, true, true)).equals(inline), 'scratch file without the thread: same bytes');
-  execFileSync('python3', ['-c', 'import sys, zipfile; bad = zipfile.ZipFile(sys.argv[1]).testzip(); sys.exit(1 if bad else 0)', join(dir, 'inline.zip')]);
+  execFileSync('python3', [
+    '-c',
+    'import sys, zipfile; bad = zipfile.ZipFile(sys.argv[1]).testzip(); sys.exit(1 if bad else 0)',
+    join(dir, 'inline.zip'),
+  ]);
 });
 
 test('read waits for the newest write of a path, even one issued after the read', async (t) => {
@@ -157,16 +181,39 @@ test('the streamed archive is one our own bundle reader accepts, and a bundle be
   const handle = await open(zipPath, 'r');
   try {
     const directory = await readZipDirectory(handle, packed.sizeBytes, 10);
-    t.deepEqual(directory.entries.map((e) => e.name), ['big.png', 'index.html']);
+    t.deepEqual(
+      directory.entries.map((e) => e.name),
+      ['big.png', 'index.html'],
+    );
   } finally {
     await handle.close();
   }
   t.true(new AdmZip(zipPath).getEntry('big.png')!.getData().equals(big));
 
-  const tooMany = Array.from({ length: 65_536 }, (_, i) => ({ path: `p${i}.html`, method: 0, crc: 0, size: 0, compressedSize: 0, copyInto: () => {} }));
-  await t.throwsAsync(writeZipArchive(join(dir, 'huge.zip'), tooMany, new Date()), { message: /65536 files; a zip without zip64 holds at most 65535/ });
+  const tooMany = Array.from({ length: 65_536 }, (_, i) => ({
+    path: `p${i}.html`,
+    method: 0,
+    crc: 0,
+    size: 0,
+    compressedSize: 0,
+    copyInto: () => {},
+  }));
+  await t.throwsAsync(writeZipArchive(join(dir, 'huge.zip'), tooMany, new Date()), {
+    message: /65536 files; a zip without zip64 holds at most 65535/,
+  });
   t.false(existsSync(join(dir, 'huge.zip')));
-  const unreadable = [{ path: 'x.html', method: 0, crc: 0, size: 1, compressedSize: 1, copyInto: () => { throw new Error('scratch file gone'); } }];
+  const unreadable = [
+    {
+      path: 'x.html',
+      method: 0,
+      crc: 0,
+      size: 1,
+      compressedSize: 1,
+      copyInto: () => {
+        throw new Error('scratch file gone');
+      },
+    },
+  ];
   await t.throwsAsync(writeZipArchive(join(dir, 'broken.zip'), unreadable, new Date()), { message: 'scratch file gone' });
   t.deepEqual((await readdir(dir)).sort(), ['b.zip'], 'a failed write leaves neither the zip nor its temp file');
 });
@@ -192,7 +239,11 @@ test('a text file written in pieces (some larger than the encoding buffer, multi
   t.deepEqual(zip.files(), [{ path: 'llms-full.txt', size: whole.length, sha256: sha256(whole) }]);
   await zip.finish(join(dir, 'parts.zip'), new Date());
   t.true(new AdmZip(join(dir, 'parts.zip')).getEntry('llms-full.txt')!.getData().equals(whole));
-  execFileSync('python3', ['-c', 'import sys, zipfile; bad = zipfile.ZipFile(sys.argv[1]).testzip(); sys.exit(1 if bad else 0)', join(dir, 'parts.zip')]);
+  execFileSync('python3', [
+    '-c',
+    'import sys, zipfile; bad = zipfile.ZipFile(sys.argv[1]).testzip(); sys.exit(1 if bad else 0)',
+    join(dir, 'parts.zip'),
+  ]);
 
   const folder = await openFolderSink(join(dir, 'site'));
   await folder.writeParts('llms-full.txt', feed());

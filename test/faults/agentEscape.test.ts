@@ -18,7 +18,12 @@ import { git, makeDocsRemote, runJob, startAgentAppliance, startGitHttpServer, w
 
 /** Bash that copies the clone's real .git to ../evil and points .git/commondir at it, then runs `configure` on it. */
 function commondirAttack(configure: string[]): string {
-  return ['echo change >> index.mdx', 'cp -r .git ../evil', ...configure.map((c) => `git config -f ../evil/config ${c}`), 'echo ../../evil > .git/commondir'].join('\n');
+  return [
+    'echo change >> index.mdx',
+    'cp -r .git ../evil',
+    ...configure.map((c) => `git config -f ../evil/config ${c}`),
+    'echo ../../evil > .git/commondir',
+  ].join('\n');
 }
 
 /**
@@ -61,7 +66,11 @@ test('commondir: url.insteadOf in the redirected config cannot send the push to 
   const { dir, remote } = await makeDocsRemote(t);
   const decoy = join(dir, 'decoy.git');
   await git(dir, 'init', '--quiet', '--bare', decoy);
-  const agent = await writeAgentScript(dir, 'commondir-insteadof.sh', commondirAttack([`url.${decoy}.insteadOf ${remote}`, `url.${decoy}.pushInsteadOf ${remote}`]));
+  const agent = await writeAgentScript(
+    dir,
+    'commondir-insteadof.sh',
+    commondirAttack([`url.${decoy}.insteadOf ${remote}`, `url.${decoy}.pushInsteadOf ${remote}`]),
+  );
   const app = await startAgentAppliance(t, { command: [agent], repository: remote });
   const job = await runJob(app, { prompt: 'Edit' });
   t.is(await git(decoy, 'branch', '--list'), '', 'the decoy received nothing');
@@ -93,7 +102,7 @@ test('a hook: the push cannot be steered to a repository whose post-receive hook
   await assertNothingPushed(t, remote);
 });
 
-test('a .gitattributes filter defined in the clone\'s config runs nothing, and the change is still pushed', async (t) => {
+test("a .gitattributes filter defined in the clone's config runs nothing, and the change is still pushed", async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const marker = join(dir, 'filter-ran');
   const agent = await writeAgentScript(
@@ -112,33 +121,47 @@ test('a .gitattributes filter defined in the clone\'s config runs nothing, and t
   const job = await runJob(app, { prompt: 'Edit' });
   t.false(existsSync(marker), 'no filter ran');
   t.is(job.status, 'completed', JSON.stringify(job));
-  t.is(await git(remote, 'show', `enclave/agent/${job.id}:.gitattributes`), '*.mdx filter=evil', 'the file itself is content, committed as written');
+  t.is(
+    await git(remote, 'show', `enclave/agent/${job.id}:.gitattributes`),
+    '*.mdx filter=evil',
+    'the file itself is content, committed as written',
+  );
 });
 
-test('a symlinked .git is refused: nothing of the agent\'s git directory is used', async (t) => {
+test("a symlinked .git is refused: nothing of the agent's git directory is used", async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const decoy = join(dir, 'decoy.git');
   await git(dir, 'init', '--quiet', '--bare', decoy);
   const agent = await writeAgentScript(
     dir,
     'symlink.sh',
-    ['echo change >> index.mdx', 'mv .git ../real-git', 'ln -s ../real-git .git', `git config url.${decoy}.pushInsteadOf ${remote}`].join('\n'),
+    ['echo change >> index.mdx', 'mv .git ../real-git', 'ln -s ../real-git .git', `git config url.${decoy}.pushInsteadOf ${remote}`].join(
+      '\n',
+    ),
   );
   const app = await startAgentAppliance(t, { command: [agent], repository: remote });
   const job = await runJob(app, { prompt: 'Edit' });
   t.is(job.status, 'failed');
-  t.is(job.error, 'the agent replaced the clone\'s .git with a symlink; refused, nothing was pushed');
+  t.is(job.error, "the agent replaced the clone's .git with a symlink; refused, nothing was pushed");
   t.is(await git(decoy, 'branch', '--list'), '');
   await assertNothingPushed(t, remote);
 });
 
 test('a .git file (gitdir:) or a nested repository is refused', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
-  const gitdirFile = await writeAgentScript(dir, 'gitdir.sh', ['echo change >> index.mdx', 'mv .git ../moved', 'echo "gitdir: ../moved" > .git'].join('\n'));
-  const nested = await writeAgentScript(dir, 'nested.sh', ['echo change >> index.mdx', 'mkdir -p vendor/lib', 'git init --quiet vendor/lib', 'echo x > vendor/lib/x'].join('\n'));
+  const gitdirFile = await writeAgentScript(
+    dir,
+    'gitdir.sh',
+    ['echo change >> index.mdx', 'mv .git ../moved', 'echo "gitdir: ../moved" > .git'].join('\n'),
+  );
+  const nested = await writeAgentScript(
+    dir,
+    'nested.sh',
+    ['echo change >> index.mdx', 'mkdir -p vendor/lib', 'git init --quiet vendor/lib', 'echo x > vendor/lib/x'].join('\n'),
+  );
   const app = await startAgentAppliance(t, { command: [gitdirFile], repository: remote });
   const job = await runJob(app, { prompt: 'Edit' });
-  t.is(job.error, 'the agent replaced the clone\'s .git with a file; refused, nothing was pushed');
+  t.is(job.error, "the agent replaced the clone's .git with a file; refused, nothing was pushed");
   await app.close();
   const again = await startAgentAppliance(t, { command: [nested], repository: remote });
   const second = await runJob(again, { prompt: 'Edit' });
@@ -147,7 +170,7 @@ test('a .git file (gitdir:) or a nested repository is refused', async (t) => {
   await assertNothingPushed(t, remote);
 });
 
-test('the agent cannot read the server\'s environment (deploy token), its data directory or its secrets', async (t) => {
+test("the agent cannot read the server's environment (deploy token), its data directory or its secrets", async (t) => {
   if (!(await rootOnlyDataDir(t))) return; // as the same user the agent can read both, as SECURITY.md says
   const { dir } = await makeDocsRemote(t);
   const base = await startGitHttpServer(t, dir, 'enclave-bot', 'deploy-token-5e1f');
@@ -175,13 +198,21 @@ test('the agent cannot read the server\'s environment (deploy token), its data d
   const key = /ENCLAVE_ADMIN_KEY=(\S+)/.exec(server.stdout())![1];
   const projectId = /ENCLAVE_PROJECT_ID=(\S+)/.exec(server.stdout())![1];
   const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-  const created = await fetch(`${server.url}/v2/agent/${projectId}/job`, { method: 'POST', headers, body: JSON.stringify({ prompt: 'Snoop' }) });
+  const created = await fetch(`${server.url}/v2/agent/${projectId}/job`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ prompt: 'Snoop' }),
+  });
   t.is(created.status, 201);
   const { id } = (await created.json()) as { id: string };
-  const job = await waitUntil('the job to end', async () => {
-    const body = (await (await fetch(`${server.url}/v2/agent/${projectId}/job/${id}`, { headers })).json()) as { status: string };
-    return body.status === 'active' ? null : body;
-  }, 30_000);
+  const job = await waitUntil(
+    'the job to end',
+    async () => {
+      const body = (await (await fetch(`${server.url}/v2/agent/${projectId}/job/${id}`, { headers })).json()) as { status: string };
+      return body.status === 'active' ? null : body;
+    },
+    30_000,
+  );
   t.is(job.status, 'completed', JSON.stringify(job));
   t.is((await readFile(join(seen, 'uid'), 'utf8')).trim(), '10002', 'agent.runAsUser "auto" as root: uid 10002');
   const environs = await readFile(join(seen, 'environs'), 'utf8');
@@ -212,7 +243,10 @@ test('an agent.workDir inside the data directory stops startup when the agent ha
   if (!dataDir) return;
   const workDir = join(dataDir, 'agent-trees');
   const err = await t.throwsAsync(startTestAppliance({ dataDir, overrides: { agent: { command: ['true'], workDir } } }));
-  t.is(err!.message, `agent.workDir (${workDir}) is inside the data directory, which the agent's user (uid 10002) cannot enter; choose a directory outside it`);
+  t.is(
+    err!.message,
+    `agent.workDir (${workDir}) is inside the data directory, which the agent's user (uid 10002) cannot enter; choose a directory outside it`,
+  );
 });
 
 test('a setsid child the agent leaves behind does not outlive the job', async (t) => {
@@ -236,7 +270,10 @@ test('a setsid child the agent leaves behind does not outlive the job', async (t
 test('without a PID namespace, a setsid process carrying the job id is found through /proc and killed', async (t) => {
   const jobId = 'aj_0123456789abcdef';
   // Not a group leader, so setsid(1) calls setsid() itself instead of forking: child.pid is the escaped process.
-  const child = spawn('setsid', ['bash', '-c', 'sleep 300 & exec sleep 300'], { env: { PATH: '/usr/bin:/bin', ENCLAVE_JOB_ID: jobId }, stdio: 'ignore' });
+  const child = spawn('setsid', ['bash', '-c', 'sleep 300 & exec sleep 300'], {
+    env: { PATH: '/usr/bin:/bin', ENCLAVE_JOB_ID: jobId },
+    stdio: 'ignore',
+  });
   const bystander = spawn('sleep', ['300'], { env: { PATH: '/usr/bin:/bin', ENCLAVE_JOB_ID: 'aj_ffffffffffffffff' }, stdio: 'ignore' });
   t.teardown(() => {
     for (const p of [child, bystander]) p.kill('SIGKILL');
@@ -246,7 +283,7 @@ test('without a PID namespace, a setsid process carrying the job id is found thr
   t.true(killed >= 2, `killed ${killed}`);
   await waitUntil('the setsid process to exit', async () => child.exitCode !== null || child.signalCode !== null, 3000);
   t.is(child.signalCode, 'SIGKILL');
-  t.true(isAlive(bystander.pid!), 'another job\'s process is left alone');
+  t.true(isAlive(bystander.pid!), "another job's process is left alone");
 });
 
 /** True while `pid` is a live (non-zombie) process. */
@@ -261,14 +298,29 @@ function isAlive(pid: number): boolean {
 
 test('without unshare (a server that is not root, or a container without CAP_SYS_ADMIN) the agent is spawned directly, as its user when one is set', async (t) => {
   t.deepEqual(isolateAgentCommand(['/opt/agent', '--fast'], null, 1000), { command: '/opt/agent', args: ['--fast'], pidNamespace: false });
-  t.deepEqual(isolateAgentCommand(['/opt/agent'], { uid: 10002, gid: 10002 }, 1000), { command: '/opt/agent', args: [], uid: 10002, gid: 10002, pidNamespace: false });
+  t.deepEqual(isolateAgentCommand(['/opt/agent'], { uid: 10002, gid: 10002 }, 1000), {
+    command: '/opt/agent',
+    args: [],
+    uid: 10002,
+    gid: 10002,
+    pidNamespace: false,
+  });
   if (process.getuid?.() !== 0) {
     t.log('SKIPPED the spawn: switching uid needs root');
     return;
   }
   // The spawn option itself (what runs when unshare is unavailable): uid, gid and no supplementary groups.
   let out = '';
-  const outcome = await runBoundedProcess({ command: 'id', args: [], uid: 10002, gid: 10002, cwd: '/', env: { PATH: '/usr/bin:/bin' }, timeoutMs: 5000, onOutput: (c) => (out += c.toString()) });
+  const outcome = await runBoundedProcess({
+    command: 'id',
+    args: [],
+    uid: 10002,
+    gid: 10002,
+    cwd: '/',
+    env: { PATH: '/usr/bin:/bin' },
+    timeoutMs: 5000,
+    onOutput: (c) => (out += c.toString()),
+  });
   t.deepEqual(outcome, { kind: 'exited', code: 0, signal: null });
   t.is(out.trim(), 'uid=10002 gid=10002 groups=10002');
 });

@@ -24,7 +24,9 @@ test('a bundle entry with a path segment over 255 bytes is refused naming the en
     t.regex(body.error, /path segment of 25[6-9]|path segment of 260 bytes/, 'says how long the segment is');
     t.regex(body.error, /255-byte limit/, 'names the rule');
     t.notRegex(body.error, /internal error/);
-    const record = (await (await app.api(`/v1/deployments/${(body as unknown as { deploymentId: string }).deploymentId}`)).json()) as { error: string };
+    const record = (await (await app.api(`/v1/deployments/${(body as unknown as { deploymentId: string }).deploymentId}`)).json()) as {
+      error: string;
+    };
     t.regex(record.error, /255-byte limit/, 'the deployment record keeps the same reason');
   }
   t.regex(await (await fetch(`${app.url}/guides/start`)).text(), /content="v1"/);

@@ -33,7 +33,13 @@ test('signed link expiry: valid, then the clock jumps past expiry → 403 link e
   clock.advance(-(HOUR + 1000));
   t.deepEqual(await get(), { status: 200, error: undefined }, 'valid again once the clock is back');
   const seen: number[] = [];
-  for (const at of ['1970-01-01T00:00:00.000Z', '1969-07-20T20:17:00.000Z', '2099-12-31T23:59:59.000Z', '2262-04-11T00:00:00.000Z', '2026-06-01T12:59:59.000Z']) {
+  for (const at of [
+    '1970-01-01T00:00:00.000Z',
+    '1969-07-20T20:17:00.000Z',
+    '2099-12-31T23:59:59.000Z',
+    '2262-04-11T00:00:00.000Z',
+    '2026-06-01T12:59:59.000Z',
+  ]) {
     clock.set(at);
     const { status } = await get();
     seen.push(status);
@@ -42,7 +48,10 @@ test('signed link expiry: valid, then the clock jumps past expiry → 403 link e
   t.is(seen.at(-1), 200, 'a second before expiry still works');
   // A link issued while the clock is far ahead expires relative to that clock, and is valid when it jumps back.
   clock.set('2030-01-01T00:00:00.000Z');
-  const ahead = (await (await app.api(`/v1/static-export/jobs/${link.jobId}/bundle`, { method: 'POST' })).json()) as { bundleUrl: string; expiresAt: string };
+  const ahead = (await (await app.api(`/v1/static-export/jobs/${link.jobId}/bundle`, { method: 'POST' })).json()) as {
+    bundleUrl: string;
+    expiresAt: string;
+  };
   t.is(ahead.expiresAt, '2030-01-01T01:00:00.000Z');
   clock.set('2026-06-01T12:00:00.000Z');
   t.is((await fetch(ahead.bundleUrl, { method: 'HEAD' })).status, 200);
@@ -91,7 +100,10 @@ test('cron task bodies across clock jumps: export retention, agent archiving and
   const app = await startTestAppliance({
     clock,
     overrides: {
-      sites: [{ domain: 'tiny.test', source: site }, { domain: 'docs.test.internal', source: site }],
+      sites: [
+        { domain: 'tiny.test', source: site },
+        { domain: 'docs.test.internal', source: site },
+      ],
       export: { retentionDays: 30 },
       agent: { command: [agent], repository: remote, archiveAfterDays: 30 },
       feedback: { retentionDays: 30, perClientPerMinute: 1000, perPagePerMinute: 1000, globalPerMinute: 1000 },
@@ -160,7 +172,11 @@ test('cron task bodies across clock jumps: export retention, agent archiving and
 });
 
 async function postFeedback(app: TestAppliance): Promise<string> {
-  const res = await fetch(`${app.url}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'thumbs_only', path: '/guides/start', helpful: true }) });
+  const res = await fetch(`${app.url}/_enclave/feedback`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ source: 'thumbs_only', path: '/guides/start', helpful: true }),
+  });
   if (res.status !== 201) throw new Error(`feedback → ${res.status} ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
 }

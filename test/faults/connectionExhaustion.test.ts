@@ -35,7 +35,8 @@ function probe(port: number, path = '/_enclave/health'): Promise<number | string
   });
 }
 
-const tally = (results: (number | string)[]) => Object.fromEntries([...new Set(results)].map((r) => [r, results.filter((x) => x === r).length]));
+const tally = (results: (number | string)[]) =>
+  Object.fromEntries([...new Set(results)].map((r) => [r, results.filter((x) => x === r).length]));
 const settle = () => new Promise((r) => setTimeout(r, 300));
 
 test('one address holding 1,030 idle and unfinished sockets is capped per address, and every health probe from another address is answered', async (t) => {
@@ -62,7 +63,9 @@ test('one address holding 1,030 idle and unfinished sockets is capped per addres
   const results: (number | string)[] = [];
   for (let i = 0; i < 100; i++) results.push(await probe(app.port, i % 2 ? '/_enclave/ready' : '/_enclave/health'));
   t.deepEqual(tally(results), { 200: 100 }, 'every probe answered 200');
-  t.log(`1,030 sockets from 127.0.0.2 (global cap ${maxConnections}, per address ${maxConnectionsPerAddress}): ${open} held open; probes from 127.0.0.1: ${JSON.stringify(tally(results))}`);
+  t.log(
+    `1,030 sockets from 127.0.0.2 (global cap ${maxConnections}, per address ${maxConnectionsPerAddress}): ${open} held open; probes from 127.0.0.1: ${JSON.stringify(tally(results))}`,
+  );
 });
 
 test('at the global cap idle keep-alive sockets are shed first, and probes still get through when every other slot holds a request in progress', async (t) => {
@@ -106,7 +109,9 @@ test('at the global cap idle keep-alive sockets are shed first, and probes still
   t.is(busyStillOpen, busy.length, 'no request in progress was cut to make room');
   const idleOpen = idle.filter((s) => !s.destroyed && !s.readableEnded).length;
   t.true(idleOpen < idle.length, 'idle keep-alive sockets were shed');
-  t.log(`cap 64 (16 per address): ${busy.length} requests in progress kept, ${idle.length - idleOpen} of ${idle.length} idle sockets shed; probes: ${JSON.stringify(tally(results))}`);
+  t.log(
+    `cap 64 (16 per address): ${busy.length} requests in progress kept, ${idle.length - idleOpen} of ${idle.length} idle sockets shed; probes: ${JSON.stringify(tally(results))}`,
+  );
 });
 
 test('a flood of new connections cannot shed a probe before its request arrives: new sockets get a grace before they may be closed', async (t) => {
@@ -114,7 +119,10 @@ test('a flood of new connections cannot shed a probe before its request arrives:
   const server = createServer();
   const guard = new ConnectionGuard({ maxConnections: 16, maxConnectionsPerAddress: 16 }, () => clock);
   // `/slow` never gets an answer: its socket stays busy with a request in progress.
-  server.on('request', guard.attach(server, (req, res) => void (req.url === '/slow' || res.end('ok'))));
+  server.on(
+    'request',
+    guard.attach(server, (req, res) => void (req.url === '/slow' || res.end('ok'))),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => {
     server.closeAllConnections();

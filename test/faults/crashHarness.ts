@@ -71,7 +71,8 @@ export async function crashRepeatedly<A>(t: ExecutionContext, scenario: CrashSce
     await new Promise((r) => setTimeout(r, delay));
     server.child.kill('SIGKILL');
     const ended = await server.exited;
-    if (ended !== 'SIGKILL') throw new Error(`round ${round}: the server had already exited (${ended}) before the kill\n${server.stderr()}`);
+    if (ended !== 'SIGKILL')
+      throw new Error(`round ${round}: the server had already exited (${ended}) before the kill\n${server.stderr()}`);
     summary.injected++;
     summary.killDelaysMs.push(delay);
 

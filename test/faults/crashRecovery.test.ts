@@ -30,10 +30,13 @@ function unreachableBundleEnv(dir: string): Record<string, string> {
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
-
 function childPids(pid: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when there are none
   }
@@ -73,7 +76,10 @@ test(`kill -9 during export jobs (${ROUNDS} rounds): no job is left running, ack
       for (const id of acknowledged) t.truthy(jobs.find(id), `round ${round}: acknowledged job ${id} survived the crash`);
       const recovered = jobs.find(acted.jobId)!;
       // Either the kill came after it finished, or boot recovery re-queued it (and counted the interruption).
-      t.true(recovered.status === 'completed' || recovered.interruptions >= 1, `round ${round}: ${recovered.status}, interruptions ${recovered.interruptions}`);
+      t.true(
+        recovered.status === 'completed' || recovered.interruptions >= 1,
+        `round ${round}: ${recovered.status}, interruptions ${recovered.interruptions}`,
+      );
       const done = await waitUntil(
         'the resumed job to finish',
         async () => {
@@ -87,12 +93,17 @@ test(`kill -9 during export jobs (${ROUNDS} rounds): no job is left running, ack
       const zip = await readFile(join(exportPaths(app.dataDir, done.id).bundleDir, done.bundle!.file));
       t.is(sha256(zip), done.bundle!.sha256, `round ${round}: the zip is the one the record names`);
       t.deepEqual(checkBundle(zip).problems, [], `round ${round}: every file matches the manifest`);
-      t.false(jobs.list().some((j) => j.status === 'running' && j.id !== acted.jobId), 'no other job is left running');
+      t.false(
+        jobs.list().some((j) => j.status === 'running' && j.id !== acted.jobId),
+        'no other job is left running',
+      );
       JSON.parse(await readFile(join(app.dataDir, 'exports.json'), 'utf8'));
     },
   });
   t.is(summary.survived, ROUNDS);
-  t.log(`export: ${summary.injected} kills injected, ${summary.survived} survived; kill delays ${summary.killDelaysMs.join(', ')} ms after the first page; ${acknowledged.length} acknowledged jobs, 0 lost`);
+  t.log(
+    `export: ${summary.injected} kills injected, ${summary.survived} survived; kill delays ${summary.killDelaysMs.join(', ')} ms after the first page; ${acknowledged.length} acknowledged jobs, 0 lost`,
+  );
 });
 
 test(`kill -9 during agent runs (${ROUNDS} rounds): every acknowledged job is there, failed "interrupted", its agent stopped and its clone removed`, async (t) => {
@@ -120,7 +131,9 @@ test(`kill -9 during agent runs (${ROUNDS} rounds): every acknowledged job is th
       };
       const running = await create();
       const pidFile = join(pidDir, running);
-      const pgid = Number(await waitUntil('the agent to start', async () => existsSync(pidFile) && (await readFile(pidFile, 'utf8')).trim()));
+      const pgid = Number(
+        await waitUntil('the agent to start', async () => existsSync(pidFile) && (await readFile(pidFile, 'utf8')).trim()),
+      );
       // More jobs keep arriving until the kill; they wait in the run queue (concurrency 1).
       let stop = false;
       const writer = (async () => {
@@ -142,10 +155,12 @@ test(`kill -9 during agent runs (${ROUNDS} rounds): every acknowledged job is th
     },
   });
   t.is(summary.survived, ROUNDS);
-  t.log(`agent: ${summary.injected} kills injected, ${summary.survived} survived; kill delays ${summary.killDelaysMs.join(', ')} ms; ${acknowledged.length} acknowledged jobs, 0 lost, 0 left active`);
+  t.log(
+    `agent: ${summary.injected} kills injected, ${summary.survived} survived; kill delays ${summary.killDelaysMs.join(', ')} ms; ${acknowledged.length} acknowledged jobs, 0 lost, 0 left active`,
+  );
 });
 
-test('a job resumed after kill -9 is not broken by the dead server\'s export worker still writing its old output for a moment', async (t) => {
+test("a job resumed after kill -9 is not broken by the dead server's export worker still writing its old output for a moment", async (t) => {
   // What an orphaned worker does between the kill and noticing its IPC channel is gone: it keeps
   // writing pages into the job's work directory. The resumed run must not fail because of it.
   const site = await makeTinySite(3);
@@ -157,19 +172,51 @@ test('a job resumed after kill -9 is not broken by the dead server\'s export wor
   await first.stop();
   const jobId = 'se_00000000000000bb';
   const now = new Date().toISOString();
-  const job = { id: jobId, projectId: first.projectId, domain: 'tiny.test', status: 'running', progress: 40, pageCount: 2, createdAt: now, updatedAt: now, startedAt: now, finishedAt: null, requestedVersion: null, version: null, paths: null, strict: false, error: null, warnings: 0, failedPages: 0, expectedPages: null, bundle: null, interruptions: 0 };
+  const job = {
+    id: jobId,
+    projectId: first.projectId,
+    domain: 'tiny.test',
+    status: 'running',
+    progress: 40,
+    pageCount: 2,
+    createdAt: now,
+    updatedAt: now,
+    startedAt: now,
+    finishedAt: null,
+    requestedVersion: null,
+    version: null,
+    paths: null,
+    strict: false,
+    error: null,
+    warnings: 0,
+    failedPages: 0,
+    expectedPages: null,
+    bundle: null,
+    interruptions: 0,
+  };
   await writeFile(join(dataDir, 'exports.json'), JSON.stringify({ schemaVersion: 1, jobs: [job] }));
   const workDir = join(exportPaths(dataDir, jobId).workDir, 'site', 'part-1');
-  const straggler = spawn(process.execPath, ['-e', `const fs=require('fs');const d=${JSON.stringify(workDir)};fs.mkdirSync(d,{recursive:true});const end=Date.now()+1500;let i=0;while(Date.now()<end){try{fs.mkdirSync(d,{recursive:true});fs.writeFileSync(d+'/page-'+(i++%500)+'.html','<p>old</p>')}catch{}}`], { stdio: 'ignore' });
+  const straggler = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const fs=require('fs');const d=${JSON.stringify(workDir)};fs.mkdirSync(d,{recursive:true});const end=Date.now()+1500;let i=0;while(Date.now()<end){try{fs.mkdirSync(d,{recursive:true});fs.writeFileSync(d+'/page-'+(i++%500)+'.html','<p>old</p>')}catch{}}`,
+    ],
+    { stdio: 'ignore' },
+  );
   const stragglerDone = new Promise((resolve) => straggler.on('exit', resolve));
   t.teardown(() => void straggler.kill('SIGKILL'));
   await new Promise((r) => setTimeout(r, 100));
   const app = await startTestAppliance({ dataDir, overrides, serveSample: false });
   t.teardown(() => app.close());
-  const done = await waitUntil('the resumed job to finish', async () => {
-    const j = app.features.exports.jobs.find(jobId)!;
-    return j.status === 'completed' || j.status === 'failed' ? j : null;
-  }, 120_000);
+  const done = await waitUntil(
+    'the resumed job to finish',
+    async () => {
+      const j = app.features.exports.jobs.find(jobId)!;
+      return j.status === 'completed' || j.status === 'failed' ? j : null;
+    },
+    120_000,
+  );
   await stragglerDone;
   t.is(done.status, 'completed', `resumed job: ${done.error ?? ''}`);
 });
@@ -177,12 +224,21 @@ test('a job resumed after kill -9 is not broken by the dead server\'s export wor
 /** A site big enough that verifying, extracting and precompressing it takes a while. */
 function bulkSite(version: string): SiteFiles {
   const extra: SiteFiles = {};
-  for (let i = 0; i < 250; i++) extra[`bulk/page-${i}.html`] = Buffer.from(`<!doctype html><meta name="enclave-version" content="${version}"><p>${i}</p>${`<p>filler ${i} ${version}</p>`.repeat(300)}`);
+  for (let i = 0; i < 250; i++)
+    extra[`bulk/page-${i}.html`] = Buffer.from(
+      `<!doctype html><meta name="enclave-version" content="${version}"><p>${i}</p>${`<p>filler ${i} ${version}</p>`.repeat(300)}`,
+    );
   return makeSiteFiles(version, extra);
 }
 
 /** Every served page and asset belongs to `version` and the extracted files match that version's manifest, byte for byte. */
-async function assertWholeVersion(t: ExecutionContext, app: Restarted, round: number, expected: SiteFiles | null, version: string | null): Promise<void> {
+async function assertWholeVersion(
+  t: ExecutionContext,
+  app: Restarted,
+  round: number,
+  expected: SiteFiles | null,
+  version: string | null,
+): Promise<void> {
   const home = await fetch(`${app.url}/`);
   const html = await home.text();
   if (!version || !expected) {
@@ -240,7 +296,9 @@ test(`kill -9 during bundle activation (${ROUNDS + 1} rounds, through the API an
     // version from the config at startup; even rounds through POST /v1/deployments.
     env: (round) => {
       const configured = round === 0 ? bundles[0] : round % 2 === 1 ? bundles[round + 1] : null;
-      return configured ? { ENCLAVE_STATIC_EXPORT__ENABLED: 'true', ENCLAVE_STATIC_EXPORT__BUNDLE_URL: configured.path } : unreachableBundleEnv(dir);
+      return configured
+        ? { ENCLAVE_STATIC_EXPORT__ENABLED: 'true', ENCLAVE_STATIC_EXPORT__BUNDLE_URL: configured.path }
+        : unreachableBundleEnv(dir);
     },
     restartOverrides: {},
     killWindowMs: [0, 3000],
@@ -270,7 +328,10 @@ test(`kill -9 during bundle activation (${ROUNDS + 1} rounds, through the API an
       const live = status.active?.version ?? null;
       outcomes.push(`${liveBefore}→${live ?? '503'}`);
       const attempted = bundles[round + 1].version;
-      t.true(live === liveBefore || live === attempted, `round ${round}: live ${live} is the old (${liveBefore}) or the new (${attempted}) version`);
+      t.true(
+        live === liveBefore || live === attempted,
+        `round ${round}: live ${live} is the old (${liveBefore}) or the new (${attempted}) version`,
+      );
       if (answered.version) t.is(live, answered.version, `round ${round}: an acknowledged activation is not lost`);
       await assertWholeVersion(t, app, round, live ? byVersion.get(live)!.files : null, live);
       const leftovers = (await readdir(siteDirs(app.dataDir).versions)).filter((name) => !/^dp_[0-9a-f]{16}$/.test(name));
@@ -279,5 +340,7 @@ test(`kill -9 during bundle activation (${ROUNDS + 1} rounds, through the API an
     },
   });
   t.is(summary.survived, rounds);
-  t.log(`activation: ${summary.injected} kills injected, ${summary.survived} survived; kill delays ${summary.killDelaysMs.join(', ')} ms; live before→after each kill: ${outcomes.join(', ')}`);
+  t.log(
+    `activation: ${summary.injected} kills injected, ${summary.survived} survived; kill delays ${summary.killDelaysMs.join(', ')} ms; live before→after each kill: ${outcomes.join(', ')}`,
+  );
 });

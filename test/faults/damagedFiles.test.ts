@@ -23,7 +23,15 @@ const STORE_FILES = ['control.json', 'exports.json', 'agent.json', 'deployments.
 async function populatedDataDir(): Promise<{ dataDir: string; site: string }> {
   const site = await makeTinySite(2);
   const dataDir = await makeTempDir('enclave-damage-template-');
-  const app = await startTestAppliance({ dataDir, overrides: { sites: [{ domain: 'tiny.test', source: site }, { domain: 'docs.test.internal', source: site }] } });
+  const app = await startTestAppliance({
+    dataDir,
+    overrides: {
+      sites: [
+        { domain: 'tiny.test', source: site },
+        { domain: 'docs.test.internal', source: site },
+      ],
+    },
+  });
   try {
     await exportToBundle(app, 'tiny.test');
     const zip = join(site, '..', `${Date.now()}-v1.zip`);
@@ -58,8 +66,16 @@ test('each store file damaged five ways: startup stops naming the file, nothing 
       const path = join(dir, file);
       const damaged = mutate(await readFile(path));
       await writeFile(path, damaged);
-      const err = await t.throwsAsync(startTestAppliance({ dataDir: dir, serveSample: false }), { instanceOf: StoreFileError }, `${file} ${kind}`);
-      t.regex(err?.message ?? '', new RegExp(`${file.replace('.', '\\.')} cannot be loaded: .*left untouched`), `${file} ${kind}: the message names the file`);
+      const err = await t.throwsAsync(
+        startTestAppliance({ dataDir: dir, serveSample: false }),
+        { instanceOf: StoreFileError },
+        `${file} ${kind}`,
+      );
+      t.regex(
+        err?.message ?? '',
+        new RegExp(`${file.replace('.', '\\.')} cannot be loaded: .*left untouched`),
+        `${file} ${kind}: the message names the file`,
+      );
       t.deepEqual(await readFile(path), damaged, `${file} ${kind}: left byte-identical`);
       if (kind === 'truncated') {
         // The real process: one line on stderr, exit 1, no stack trace.

@@ -57,7 +57,14 @@ async function applianceOnSmallDisk(t: ExecutionContext, sizeMb: number) {
   t.teardown(() => rm(outside, { recursive: true, force: true }));
   const dataDir = join(disk.dir, 'data');
   // The test bundles name docs.test.internal: a site of the default project, so feedback has an owner.
-  const app = await startTestAppliance({ dataDir, overrides: { sites: [{ domain: 'docs.test.internal', source: outside }], feedback: { perClientPerMinute: 1000, perPagePerMinute: 1000, globalPerMinute: 1000 }, limits: { minFreeBytes: 0 } } });
+  const app = await startTestAppliance({
+    dataDir,
+    overrides: {
+      sites: [{ domain: 'docs.test.internal', source: outside }],
+      feedback: { perClientPerMinute: 1000, perPagePerMinute: 1000, globalPerMinute: 1000 },
+      limits: { minFreeBytes: 0 },
+    },
+  });
   t.teardown(() => app.stop());
   const v1 = join(outside, 'v1.zip');
   await writeBundle(v1, 'v1');
@@ -79,7 +86,11 @@ async function applianceOnSmallDisk(t: ExecutionContext, sizeMb: number) {
 }
 
 const postFeedback = (url: string, comment: string) =>
-  fetch(`${url}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'contextual', path: '/guides/start', helpful: true, comment }) });
+  fetch(`${url}/_enclave/feedback`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ source: 'contextual', path: '/guides/start', helpful: true, comment }),
+  });
 
 test('feedback on a full disk: 507, nothing acknowledged is lost, a torn line never survives, and posting works again once space is freed', async (t) => {
   const { disk, app, dataDir } = await applianceOnSmallDisk(t, 8);
@@ -111,13 +122,20 @@ test('feedback on a full disk: 507, nothing acknowledged is lost, a torn line ne
   t.teardown(() => reopened.stop());
   const ids = new Set<string>();
   for (let cursor = '', n = 0; n < 20; n++) {
-    const res = await reopened.api(`/v1/analytics/${reopened.projectId}/feedback?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: app.key });
+    const res = await reopened.api(
+      `/v1/analytics/${reopened.projectId}/feedback?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { key: app.key },
+    );
     const page = (await res.json()) as { feedback: { id: string }[]; nextCursor: string | null };
     for (const e of page.feedback) ids.add(e.id);
     if (!page.nextCursor) break;
     cursor = page.nextCursor;
   }
-  t.deepEqual(acked.filter((id) => !ids.has(id)), [], 'every acknowledged entry is there after a restart');
+  t.deepEqual(
+    acked.filter((id) => !ids.has(id)),
+    [],
+    'every acknowledged entry is there after a restart',
+  );
   t.is(ids.size, acked.length, 'and nothing that was refused');
   t.log(`feedback: ${acked.length} acknowledged, 0 lost; while full: ${JSON.stringify(Object.fromEntries(statuses))}`);
 });
@@ -126,7 +144,10 @@ test('a deployment on a full disk is refused, leaves nothing half-activated, and
   const { disk, app, outside, fillKeeping, release } = await applianceOnSmallDisk(t, 16);
   const big = join(outside, 'big.zip');
   const extra: Record<string, Buffer> = {};
-  for (let i = 0; i < 60; i++) extra[`bulk/p${i}.html`] = Buffer.from(`<!doctype html><meta name="enclave-version" content="big"><p>${i}</p>${randomBytes(48 * 1024).toString('base64')}`);
+  for (let i = 0; i < 60; i++)
+    extra[`bulk/p${i}.html`] = Buffer.from(
+      `<!doctype html><meta name="enclave-version" content="big"><p>${i}</p>${randomBytes(48 * 1024).toString('base64')}`,
+    );
   await writeBundle(big, 'big', { files: makeSiteFiles('big', extra) });
   const before = await snapshotSite(app.url, ['/', '/guides/start', '/reference']);
 
@@ -143,14 +164,21 @@ test('a deployment on a full disk is refused, leaves nothing half-activated, and
   t.is(state.active.version, 'v1');
   t.is(state.running, null);
   const versionsDir = siteDirs(app.dataDir).versions;
-  t.deepEqual((await readdir(versionsDir)).filter((n) => !/^dp_[0-9a-f]{16}$/.test(n)), [], 'no staging (.partial) directory left');
+  t.deepEqual(
+    (await readdir(versionsDir)).filter((n) => !/^dp_[0-9a-f]{16}$/.test(n)),
+    [],
+    'no staging (.partial) directory left',
+  );
 
   // Completely full: even the record can't be written.
   disk.fill();
   const full = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: big } });
   t.is(full.status, 507, `completely full → ${full.status}`);
   t.deepEqual(await snapshotSite(app.url, ['/', '/guides/start', '/reference']), before);
-  t.deepEqual((await readdir(versionsDir)).filter((n) => !/^dp_[0-9a-f]{16}$/.test(n)), []);
+  t.deepEqual(
+    (await readdir(versionsDir)).filter((n) => !/^dp_[0-9a-f]{16}$/.test(n)),
+    [],
+  );
 
   disk.free();
   const ok = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: big } });
@@ -192,13 +220,20 @@ test('an export job on a full disk: refused with 507 when even the record cannot
   // The failure is recorded once exports.json can be written again: free space after a moment.
   await new Promise((r) => setTimeout(r, 3000));
   disk.free();
-  const ended = await waitUntil('the job to end', async () => {
-    const job = app.features.exports.jobs.find(jobId)!;
-    return job.status === 'completed' || job.status === 'failed' ? job : null;
-  }, 120_000);
+  const ended = await waitUntil(
+    'the job to end',
+    async () => {
+      const job = app.features.exports.jobs.find(jobId)!;
+      return job.status === 'completed' || job.status === 'failed' ? job : null;
+    },
+    120_000,
+  );
   if (ended.status === 'failed') {
     t.regex(ended.error ?? '', /ENOSPC|space|full/i, `a clear reason: ${ended.error}`);
-    t.false(existsSync(join(exportPaths(dataDir, jobId).bundleDir, `${jobId}.zip`)) && ended.bundle !== null, 'no half-written bundle is offered');
+    t.false(
+      existsSync(join(exportPaths(dataDir, jobId).bundleDir, `${jobId}.zip`)) && ended.bundle !== null,
+      'no half-written bundle is offered',
+    );
     const link = await app.api(`/v1/static-export/jobs/${jobId}/bundle`, { method: 'POST' });
     t.is(link.status, 409, 'no link to a failed job');
   } else {
@@ -209,10 +244,16 @@ test('an export job on a full disk: refused with 507 when even the record cannot
   const again = await app.api('/v1/static-export/jobs', { method: 'POST', json: { domain: 'disk.test' } });
   t.is(again.status, 202);
   const retry = (await again.json()) as { jobId: string };
-  const finished = await waitUntil('the retry to finish', async () => {
-    const job = app.features.exports.jobs.find(retry.jobId)!;
-    return job.status === 'completed' || job.status === 'failed' ? job : null;
-  }, 120_000);
+  const finished = await waitUntil(
+    'the retry to finish',
+    async () => {
+      const job = app.features.exports.jobs.find(retry.jobId)!;
+      return job.status === 'completed' || job.status === 'failed' ? job : null;
+    },
+    120_000,
+  );
   t.is(finished.status, 'completed', finished.error ?? '');
-  t.log(`export on a full disk: record write → 507; mid-render → ${ended.status} "${ended.error ?? ''}"; after freeing → ${finished.status}`);
+  t.log(
+    `export on a full disk: record write → 507; mid-render → ${ended.status} "${ended.error ?? ''}"; after freeing → ${finished.status}`,
+  );
 });

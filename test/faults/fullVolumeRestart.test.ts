@@ -31,7 +31,11 @@ test('a restart on a full volume serves the active version read-only: reads work
   const refused = await api(path, { method: 'PATCH', json: { name: 'while full' } });
   t.is(refused.status, 507);
   t.deepEqual(await refused.json(), { error: 'The data volume is full; nothing was written' });
-  const feedback = await fetch(`${app.url}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'contextual', path: '/guides/start', helpful: true }) });
+  const feedback = await fetch(`${app.url}/_enclave/feedback`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ source: 'contextual', path: '/guides/start', helpful: true }),
+  });
   t.is(feedback.status, 507, 'feedback is refused, not lost');
   t.deepEqual(await readFile(join(dataDir, 'control.json')), control, 'nothing was rewritten');
 
@@ -48,7 +52,11 @@ test('a restart on a full volume serves the active version read-only: reads work
   t.is(served.status, 200, 'the process started and serves the site');
   t.regex(await served.text(), /content="v1"/);
   t.regex(child.stdout() + child.stderr(), /read-only/, 'the log says why writes are refused');
-  const write = await fetch(`${child.url}${path}`, { method: 'PATCH', headers: { Authorization: `Bearer ${first.key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'x' }) });
+  const write = await fetch(`${child.url}${path}`, {
+    method: 'PATCH',
+    headers: { Authorization: `Bearer ${first.key}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'x' }),
+  });
   t.is(write.status, 507);
   child.child.kill('SIGTERM');
   t.is(await child.exited, 0, 'and stops cleanly');

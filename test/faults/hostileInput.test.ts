@@ -28,24 +28,56 @@ let operations: { method: string; path: string; secured: boolean; hasBody: boole
 
 test.before(async () => {
   const site = await makeTinySite(2);
-  app = await startTestAppliance({ overrides: { sites: [{ domain: 'tiny.test', source: site }, { domain: 'docs.test.internal', source: site }], feedback: { perClientPerMinute: 100_000, perPagePerMinute: 100_000, globalPerMinute: 100_000 }, analytics: { requestsPerHour: 100_000 } } });
+  app = await startTestAppliance({
+    overrides: {
+      sites: [
+        { domain: 'tiny.test', source: site },
+        { domain: 'docs.test.internal', source: site },
+      ],
+      feedback: { perClientPerMinute: 100_000, perPagePerMinute: 100_000, globalPerMinute: 100_000 },
+      analytics: { requestsPerHour: 100_000 },
+    },
+  });
   const { job } = await exportToBundle(app, 'tiny.test');
   bundleFile = app.features.exports.jobs.find(job.jobId)!.bundle!.file;
   const zip = join(await makeTempDir('enclave-hostile-'), 'v1.zip');
   await writeBundle(zip, 'v1');
   const deployed = (await (await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: zip } })).json()) as { id: string };
-  const fb = (await (await fetch(`${app.url}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'thumbs_only', path: '/guides/start', helpful: true }) })).json()) as { id: string };
-  real = { projectId: app.projectId, jobId: job.jobId, file: bundleFile, deploymentId: deployed.id, feedbackId: fb.id, agentJobId: 'aj_0123456789abcdef' };
+  const fb = (await (
+    await fetch(`${app.url}/_enclave/feedback`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ source: 'thumbs_only', path: '/guides/start', helpful: true }),
+    })
+  ).json()) as { id: string };
+  real = {
+    projectId: app.projectId,
+    jobId: job.jobId,
+    file: bundleFile,
+    deploymentId: deployed.id,
+    feedbackId: fb.id,
+    agentJobId: 'aj_0123456789abcdef',
+  };
   const ring = JSON.parse(readFileSync(keyringPath(app.dataDir), 'utf8')) as { keys: { secret: string }[] };
   secrets = [...ring.keys.map((k) => k.secret), '"schemaVersion"', 'root:x:0:0', '"keyHash"', 'secret dotfile'];
-  const doc = (await (await app.api('/openapi.json', { key: null })).json()) as { paths: Record<string, Record<string, { security: unknown[]; requestBody?: unknown }>> };
-  operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, secured: op.security.length > 0, hasBody: Boolean(op.requestBody) })));
+  const doc = (await (await app.api('/openapi.json', { key: null })).json()) as {
+    paths: Record<string, Record<string, { security: unknown[]; requestBody?: unknown }>>;
+  };
+  operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({
+      method: method.toUpperCase(),
+      path,
+      secured: op.security.length > 0,
+      hasBody: Boolean(op.requestBody),
+    })),
+  );
 });
 test.after.always(() => app?.close());
 
 /** The value a parameter gets when it is not the one under attack. */
 function fill(path: string, name: string): string {
-  if (name === 'id') return path.startsWith('/v1/deployments') ? real.deploymentId : path.startsWith('/v2/') ? real.agentJobId : real.feedbackId;
+  if (name === 'id')
+    return path.startsWith('/v1/deployments') ? real.deploymentId : path.startsWith('/v2/') ? real.agentJobId : real.feedbackId;
   return real[name] ?? 'x';
 }
 
@@ -128,12 +160,17 @@ test('path traversal in every path parameter of every route: 4xx, never 5xx, nev
     const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
     for (const target of names) {
       for (const payload of TRAVERSAL) {
-        let path = op.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === target ? payload : encodeURIComponent(fill(op.path, name))));
+        let path = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+          name === target ? payload : encodeURIComponent(fill(op.path, name)),
+        );
         if (op.path.startsWith('/bundles/')) path += '?expires=9999999999&kid=k0&sig=AAAA';
         const hasBody = op.hasBody && op.method !== 'GET';
         const res = await raw(path, {
           method: op.method,
-          headers: { ...(op.secured ? { Authorization: `Bearer ${app.key}` } : {}), ...(hasBody ? { 'Content-Type': 'application/json' } : {}) },
+          headers: {
+            ...(op.secured ? { Authorization: `Bearer ${app.key}` } : {}),
+            ...(hasBody ? { 'Content-Type': 'application/json' } : {}),
+          },
           body: hasBody ? '{}' : undefined,
         });
         rows++;
@@ -141,7 +178,8 @@ test('path traversal in every path parameter of every route: 4xx, never 5xx, nev
         const label = `${op.method} ${op.path} {${target}}=${payload} → ${res.status}`;
         t.true(res.status >= 400 && res.status < 500, label);
         t.deepEqual(leaks(res.body), [], label);
-        if (String(res.headers['content-type']).includes('json')) t.is(typeof (JSON.parse(res.body) as { error: unknown }).error, 'string', label);
+        if (String(res.headers['content-type']).includes('json'))
+          t.is(typeof (JSON.parse(res.body) as { error: unknown }).error, 'string', label);
       }
     }
   }
@@ -150,8 +188,24 @@ test('path traversal in every path parameter of every route: 4xx, never 5xx, nev
 });
 
 test('path traversal into the site server (every encoding): 400/404 only, no file outside the live version, no dotfile, no metadata', async (t) => {
-  const templates = [(p: string) => `/${p}`, (p: string) => `/${p}/control.json`, (p: string) => `/${p}/${p}/${p}/${p}/${p}/control.json`, (p: string) => `/guides/${p}/${p}/secrets/signing-keys.json`, (p: string) => `/${p}/.hidden`, (p: string) => `/guides/${p}/index.html`];
-  const extra = ['/%5f%65nclave/manifest.json', '/%2ehidden', '/guides/..%2f.hidden', '/_enclave%2fmanifest.json', '/%5c%2e%2e%5ccontrol.json', '/\\..\\..\\control.json', '/..;/control.json', '/%u002e%u002e/control.json'];
+  const templates = [
+    (p: string) => `/${p}`,
+    (p: string) => `/${p}/control.json`,
+    (p: string) => `/${p}/${p}/${p}/${p}/${p}/control.json`,
+    (p: string) => `/guides/${p}/${p}/secrets/signing-keys.json`,
+    (p: string) => `/${p}/.hidden`,
+    (p: string) => `/guides/${p}/index.html`,
+  ];
+  const extra = [
+    '/%5f%65nclave/manifest.json',
+    '/%2ehidden',
+    '/guides/..%2f.hidden',
+    '/_enclave%2fmanifest.json',
+    '/%5c%2e%2e%5ccontrol.json',
+    '/\\..\\..\\control.json',
+    '/..;/control.json',
+    '/%u002e%u002e/control.json',
+  ];
   const statuses = new Map<number, number>();
   let rows = 0;
   for (const path of [...TRAVERSAL.flatMap((p) => templates.map((make) => make(p))), ...extra]) {
@@ -183,7 +237,13 @@ test('header injection through X-Request-Id: only safe ids are echoed; CR/LF, ob
   ];
   for (const path of ['/_enclave/health', `/v1/projects/${app.projectId}`, '/guides/start', '/no/such/page']) {
     for (const [name, value, echoed] of rows) {
-      const res = await rawSocket(Buffer.concat([Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${app.key}\r\nConnection: close\r\nX-Request-Id: `), value, Buffer.from('\r\n\r\n')]));
+      const res = await rawSocket(
+        Buffer.concat([
+          Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${app.key}\r\nConnection: close\r\nX-Request-Id: `),
+          value,
+          Buffer.from('\r\n\r\n'),
+        ]),
+      );
       const label = `${path} ${name} → ${res.status}`;
       t.true(res.status > 0 && res.status < 500, label);
       t.deepEqual(injected(res), [], label);
@@ -200,7 +260,9 @@ test('header injection through other echoed values: redirects, Content-Dispositi
   t.is(redirect.status, 301);
   t.is(redirect.headers.location, '/guides/?%0d%0aSet-Cookie:%20evil=1');
   t.deepEqual(injected(redirect), []);
-  const rawQuery = await rawSocket(Buffer.from('GET /guides?a="<x>\xff HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 'latin1'));
+  const rawQuery = await rawSocket(
+    Buffer.from('GET /guides?a="<x>\xff HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n', 'latin1'),
+  );
   t.true(rawQuery.status === 301 || rawQuery.status === 400, `raw bytes in the query → ${rawQuery.status}`);
   t.deepEqual(injected(rawQuery), []);
 
@@ -210,10 +272,12 @@ test('header injection through other echoed values: redirects, Content-Dispositi
   t.is(download.status, 200);
   t.regex(download.headers.get('content-disposition') ?? '', /^attachment; filename="[A-Za-z0-9._-]+"$/);
   const ring = SigningKeyring.load(app.dataDir);
-  for (const file of ['evil"\r\nSet-Cookie: x=1.zip', 'a";filename*=UTF-8\'\'evil.sh', '../../control.json']) {
+  for (const file of ['evil"\r\nSet-Cookie: x=1.zip', "a\";filename*=UTF-8''evil.sh", '../../control.json']) {
     // A correctly signed link for a hostile name (as if the secret had signed it) still only finds files by record.
     const signed = signBundleLink(ring, { jobId: real.jobId, file }, new Date(), 600);
-    const res = await raw(`/bundles/${real.jobId}/${encodeURIComponent(file)}?${new URLSearchParams({ expires: String(signed.expires), kid: signed.kid, sig: signed.sig })}`);
+    const res = await raw(
+      `/bundles/${real.jobId}/${encodeURIComponent(file)}?${new URLSearchParams({ expires: String(signed.expires), kid: signed.kid, sig: signed.sig })}`,
+    );
     t.is(res.status, 404, `${file} → ${res.status}`);
     t.is(res.headers['content-disposition'], undefined);
     t.deepEqual(injected(res), []);
@@ -221,17 +285,30 @@ test('header injection through other echoed values: redirects, Content-Dispositi
 
   // CORS: an origin is echoed only when configured; anything else gets no CORS header at all.
   for (const origin of ['http://evil.example', 'null', 'http://127.0.0.1.evil.example', `${app.url}.evil`]) {
-    const pre = await raw('/_enclave/feedback', { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' } });
+    const pre = await raw('/_enclave/feedback', {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' },
+    });
     t.is(pre.headers['access-control-allow-origin'], undefined, `preflight from ${origin}`);
-    const post = await raw('/_enclave/feedback', { method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'thumbs_only', path: '/guides/start', helpful: true }) });
+    const post = await raw('/_enclave/feedback', {
+      method: 'POST',
+      headers: { Origin: origin, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ source: 'thumbs_only', path: '/guides/start', helpful: true }),
+    });
     t.is(post.status, 403, `post from ${origin}`);
     t.is(post.headers['access-control-allow-origin'], undefined);
   }
 
   // Signed links are built from the configured public URL, never from the request's Host.
-  const hostileHosts: Record<string, string>[] = [{ Host: 'evil.example:666' }, { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' }];
+  const hostileHosts: Record<string, string>[] = [
+    { Host: 'evil.example:666' },
+    { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' },
+  ];
   for (const headers of hostileHosts) {
-    const res = await raw(`/v1/static-export/jobs/${real.jobId}/bundle`, { method: 'POST', headers: { ...headers, Authorization: `Bearer ${app.key}` } });
+    const res = await raw(`/v1/static-export/jobs/${real.jobId}/bundle`, {
+      method: 'POST',
+      headers: { ...headers, Authorization: `Bearer ${app.key}` },
+    });
     t.is(res.status, 200);
     t.true((JSON.parse(res.body) as { bundleUrl: string }).bundleUrl.startsWith(`${app.url}/bundles/`), JSON.stringify(headers));
   }
@@ -270,8 +347,16 @@ function hostileBodies(limit: number): { name: string; body: () => string | Read
     },
     { name: `arrays nested ${depth} deep`, body: () => `{"a":${'['.repeat(depth)}${']'.repeat(depth)}}`, expect: [400] },
     { name: `objects nested ${objectDepth} deep`, body: () => `${'{"a":'.repeat(objectDepth)}1${'}'.repeat(objectDepth)}`, expect: [400] },
-    { name: `${keys} unknown keys`, body: () => JSON.stringify(Object.fromEntries(Array.from({ length: keys }, (_, i) => [`k${i}`, i]))), expect: [400] },
-    { name: '__proto__ and constructor keys', body: () => '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}', expect: [400] },
+    {
+      name: `${keys} unknown keys`,
+      body: () => JSON.stringify(Object.fromEntries(Array.from({ length: keys }, (_, i) => [`k${i}`, i]))),
+      expect: [400],
+    },
+    {
+      name: '__proto__ and constructor keys',
+      body: () => '{"__proto__":{"polluted":true},"constructor":{"prototype":{"polluted":true}}}',
+      expect: [400],
+    },
     { name: 'numbers beyond double range', body: () => '{"a":1e309,"b":-1e309,"c":123456789012345678901234567890}', expect: [400] },
     { name: 'invalid UTF-8 and lone surrogates', body: () => '{"a":"\udc00\ud800"}', expect: [400] },
     { name: 'a top-level array', body: () => '[{"prompt":"x"}]', expect: [400] },
@@ -297,7 +382,14 @@ test('oversized and deeply nested JSON on every route that takes a body: 413/400
         body,
         ...(typeof body === 'string' ? {} : { duplex: 'half' }),
         signal: AbortSignal.timeout(20_000),
-      } as RequestInit).catch((err: Error) => ({ status: -1, headers: new Headers(), text: async () => `${err.message}: ${(err.cause as Error | undefined)?.message}` }) as unknown as Response);
+      } as RequestInit).catch(
+        (err: Error) =>
+          ({
+            status: -1,
+            headers: new Headers(),
+            text: async () => `${err.message}: ${(err.cause as Error | undefined)?.message}`,
+          }) as unknown as Response,
+      );
       const text = await res.text();
       const ms = Date.now() - started;
       if (ms > slowest.ms) Object.assign(slowest, { ms, label: `${op.method} ${op.path} ${row.name}` });

@@ -40,7 +40,8 @@ test(`a write refused with 507 is never visible afterwards nor persisted by the 
     if (seenOnRefusal !== 'durable') leaks.push(`round ${round}: memory showed ${seenOnRefusal} on refusal`);
     const read = (await (await app.api(path)).json()) as { name: string; features: { staticExport: boolean } };
     if (read.name !== 'durable') leaks.push(`round ${round}: GET showed ${read.name}`);
-    if (read.features.staticExport !== (round % 2 === 0)) leaks.push(`round ${round}: the acknowledged change after the refusal is missing`);
+    if (read.features.staticExport !== (round % 2 === 0))
+      leaks.push(`round ${round}: the acknowledged change after the refusal is missing`);
     const onDisk = JSON.parse(await readFile(join(dataDir, 'control.json'), 'utf8')) as { projects: { id: string; name: string }[] };
     const stored = onDisk.projects.find((p) => p.id === app.projectId)!.name;
     if (stored !== 'durable') leaks.push(`round ${round}: control.json holds ${stored}`);
@@ -78,7 +79,8 @@ test(`a rollback refused with 507 never goes live, not even after the next succe
     const again = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: bundlePath('v2') } });
     t.is(again.status, 200);
     const state = (await (await app.api('/v1/deployments')).json()) as { active: { version: string } };
-    if (state.active.version !== 'v2' || (await live()) !== 'v2') wrong.push(`round ${round}: the next write made the refused rollback live`);
+    if (state.active.version !== 'v2' || (await live()) !== 'v2')
+      wrong.push(`round ${round}: the next write made the refused rollback live`);
   }
   await app.stop();
   app = await startTestAppliance({ dataDir, overrides });

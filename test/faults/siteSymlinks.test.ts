@@ -35,7 +35,13 @@ test('a symlinked directory inside a site version is never followed, for cached,
   }
 
   const check = async (when: string) => {
-    for (const [path, encoding] of [['/guides/start', 'identity'], ['/guides/start', 'gzip'], ['/guides/start', 'br'], ['/guides/big.bin', 'identity'], ['/guides/', 'identity']] as const) {
+    for (const [path, encoding] of [
+      ['/guides/start', 'identity'],
+      ['/guides/start', 'gzip'],
+      ['/guides/start', 'br'],
+      ['/guides/big.bin', 'identity'],
+      ['/guides/', 'identity'],
+    ] as const) {
       const res = await fetch(`${app.url}${path}`, { headers: { 'Accept-Encoding': encoding } });
       const body = Buffer.from(await res.arrayBuffer());
       t.is(res.status, 404, `${when}: ${path} (${encoding}) is not served through the symlink`);

@@ -38,7 +38,9 @@ test('a client trickling its body is cut off at the request deadline', async (t)
   t.teardown(() => app.close());
   const socket = await openSocket(app.port);
   const closed = untilClosed(socket);
-  socket.write(`PATCH /v1/projects/${app.projectId} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`);
+  socket.write(
+    `PATCH /v1/projects/${app.projectId} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.key}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{`,
+  );
   const trickle = setInterval(() => socket.writable && socket.write(' '), 300);
   const { ms } = await closed;
   clearInterval(trickle);
@@ -47,7 +49,9 @@ test('a client trickling its body is cut off at the request deadline', async (t)
 });
 
 test('hundreds of idle connections do not stop the server answering, and are reaped', async (t) => {
-  const app = await startTestAppliance({ overrides: { server: { headersTimeoutMs: 1500, requestTimeoutMs: 3000, keepAliveTimeoutMs: 1000 } } });
+  const app = await startTestAppliance({
+    overrides: { server: { headersTimeoutMs: 1500, requestTimeoutMs: 3000, keepAliveTimeoutMs: 1000 } },
+  });
   t.teardown(() => app.close());
   const idle = await Promise.all(Array.from({ length: 300 }, () => openSocket(app.port)));
   const closes = idle.map((s) => untilClosed(s));
@@ -56,7 +60,10 @@ test('hundreds of idle connections do not stop the server answering, and are rea
   t.is(res.status, 200);
   t.true(Date.now() - started < 1000, 'answered promptly while 300 idle sockets are open');
   const results = await Promise.all(closes);
-  t.true(results.every((r) => r.ms < 8000), 'every idle socket was closed by the server');
+  t.true(
+    results.every((r) => r.ms < 8000),
+    'every idle socket was closed by the server',
+  );
 });
 
 test('the site server and the feedback endpoint cut off trickling clients too; nothing half-sent is stored', async (t) => {
@@ -73,7 +80,9 @@ test('the site server and the feedback endpoint cut off trickling clients too; n
   siteSocket.write('GET /guides/start HTTP/1.1\r\nHost: x\r\n');
   const feedbackSocket = await openSocket(app.port);
   const feedbackClosed = untilClosed(feedbackSocket);
-  feedbackSocket.write('POST /_enclave/feedback HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"source":"thumbs_only","path":"/guides/start","helpful":true');
+  feedbackSocket.write(
+    'POST /_enclave/feedback HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"source":"thumbs_only","path":"/guides/start","helpful":true',
+  );
   const trickle = setInterval(() => {
     if (siteSocket.writable) siteSocket.write('X-Slow: 1\r\n');
     if (feedbackSocket.writable) feedbackSocket.write(' ');

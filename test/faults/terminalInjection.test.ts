@@ -13,13 +13,26 @@ import { buildRawZip, makeManifest, makeSiteFiles } from '../deploy/helpers/test
 
 // Strings a terminal acts on: a screen clear, an OSC 8 hyperlink and an OSC 52 clipboard
 // write, a carriage return that overwrites the line, a C1 CSI, and a bidi override.
-const HOSTILE = ['v1\x1b[2J\x1b[H', 'docs\x1b]8;;http://evil.example/\x07click\x1b]8;;\x07', 'x\x1b]52;c;ZWNobyBwd25lZA==\x07', 'ok\rDEPLOYED', 'a\u009b31mred', 'name\u202egnp.exe'];
+const HOSTILE = [
+  'v1\x1b[2J\x1b[H',
+  'docs\x1b]8;;http://evil.example/\x07click\x1b]8;;\x07',
+  'x\x1b]52;c;ZWNobyBwd25lZA==\x07',
+  'ok\rDEPLOYED',
+  'a\u009b31mred',
+  'name\u202egnp.exe',
+];
 /** Any raw control character a terminal could interpret. */
 const RAW_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 const limits = { maxBundleBytes: 64 * 1024 * 1024, maxEntries: 1000, maxExtractedBytes: 256 * 1024 * 1024, maxCompressionRatio: 200 };
 
-for (const [field, value] of [['version', HOSTILE[0]], ['domain', HOSTILE[1]], ['version', HOSTILE[4]], ['domain', 'docs.example:8080'], ['version', 'v1 beta']] as const) {
+for (const [field, value] of [
+  ['version', HOSTILE[0]],
+  ['domain', HOSTILE[1]],
+  ['version', HOSTILE[4]],
+  ['domain', 'docs.example:8080'],
+  ['version', 'v1 beta'],
+] as const) {
   test(`a bundle manifest whose ${field} is ${escapeControls(JSON.stringify(value))} is refused on the way in`, async (t) => {
     const dir = await makeTempDir('enclave-tty-');
     t.teardown(() => rm(dir, { recursive: true, force: true }));
@@ -29,7 +42,12 @@ for (const [field, value] of [['version', HOSTILE[0]], ['domain', HOSTILE[1]], [
     const zip = join(dir, 'bundle.zip');
     await writeFile(zip, buildRawZip(entries));
     const err = await t.throwsAsync(extractBundle(zip, join(dir, 'out', 'files'), limits, null), { instanceOf: BundleRefusedError });
-    t.regex(err!.reason, field === 'domain' ? /malformed: domain: domain must be a bare host name/ : /malformed: version: version must be 1–64 letters, digits, dots, dashes or underscores/);
+    t.regex(
+      err!.reason,
+      field === 'domain'
+        ? /malformed: domain: domain must be a bare host name/
+        : /malformed: version: version must be 1–64 letters, digits, dots, dashes or underscores/,
+    );
     t.false(RAW_CONTROL.test(err!.reason), 'the refusal does not echo the escape either');
   });
 }
@@ -76,11 +94,24 @@ test('enclave deploy --status prints escapes from the server as visible text, ne
 });
 
 test('API error messages and failed-job reasons from the server are escaped too', async (t) => {
-  const server = createServer((_req, res) => res.writeHead(400, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: `bad\x1b]0;owned\x07 request`, details: [{ message: 'x\x1b[31my' }] })));
+  const server = createServer((_req, res) =>
+    res
+      .writeHead(400, { 'Content-Type': 'application/json' })
+      .end(JSON.stringify({ error: `bad\x1b]0;owned\x07 request`, details: [{ message: 'x\x1b[31my' }] })),
+  );
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const env = { ENCLAVE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, ENCLAVE_ADMIN_KEY: `enc_${'a'.repeat(46)}`, ENCLAVE_PROJECT_ID: 'proj_0123456789abcdef' };
-  for (const argv of [['deploy', '--status'], ['agent', 'get', 'aj_0123456789abcdef'], ['export', 'status', 'se_0123456789abcdef'], ['feedback', 'list']]) {
+  const env = {
+    ENCLAVE_URL: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    ENCLAVE_ADMIN_KEY: `enc_${'a'.repeat(46)}`,
+    ENCLAVE_PROJECT_ID: 'proj_0123456789abcdef',
+  };
+  for (const argv of [
+    ['deploy', '--status'],
+    ['agent', 'get', 'aj_0123456789abcdef'],
+    ['export', 'status', 'se_0123456789abcdef'],
+    ['feedback', 'list'],
+  ]) {
     const run = captureCliIo(env);
     t.is(await runCli(argv, run.io), 3, `${argv.join(' ')}: ${run.err()}`);
     t.false(RAW_CONTROL.test(run.err().replace(/\n/g, '')), `${argv.join(' ')}: ${JSON.stringify(run.err())}`);

@@ -42,13 +42,23 @@ test('entry shape per source, newest first', async (t) => {
     ['2026-03-01T12:00:00.000Z', { source: 'agent', path: '/', comment: 'hi' }],
   ]);
   const { feedback, nextCursor, hasMore } = await page(h, '');
-  t.deepEqual(feedback.map((e) => e.source), ['agent', 'code_snippet', 'contextual']);
+  t.deepEqual(
+    feedback.map((e) => e.source),
+    ['agent', 'code_snippet', 'contextual'],
+  );
   t.is(nextCursor, null);
   t.false(hasMore);
   const [agent, snippet, contextual] = feedback;
   t.deepEqual(Object.keys(agent).sort(), ['comment', 'createdAt', 'domain', 'id', 'path', 'source', 'status']);
   t.is(agent.domain, null, 'appended without a site: no domain');
-  t.like(snippet, { code: 'npm i', filename: 'a.sh', lang: 'bash', comment: null, status: 'pending', createdAt: '2026-03-01T11:00:00.000Z' });
+  t.like(snippet, {
+    code: 'npm i',
+    filename: 'a.sh',
+    lang: 'bash',
+    comment: null,
+    status: 'pending',
+    createdAt: '2026-03-01T11:00:00.000Z',
+  });
   t.false('helpful' in snippet);
   t.like(contextual, { helpful: false, contact: 'a@b.co', comment: 'meh' });
   t.false('code' in contextual);
@@ -89,9 +99,18 @@ test('time-zone offsets are converted to UTC', async (t) => {
     ['2026-03-01T08:00:00.000Z', ctx(true)],
   ]);
   // 10:00 at +02:00 is 08:00Z; -05:30 shifts the other way.
-  t.deepEqual((await page(h, `?dateFrom=${encodeURIComponent('2026-03-01T10:00:00+02:00')}`)).feedback.map((e) => e.id), [ids[1]]);
-  t.deepEqual((await page(h, `?dateTo=${encodeURIComponent('2026-03-01T02:30:00-05:30')}`)).feedback.map((e) => e.id), [ids[0]]);
-  t.deepEqual((await page(h, `?dateFrom=${encodeURIComponent('2026-03-01T10:00+0200')}`)).feedback.map((e) => e.id), [ids[1]]);
+  t.deepEqual(
+    (await page(h, `?dateFrom=${encodeURIComponent('2026-03-01T10:00:00+02:00')}`)).feedback.map((e) => e.id),
+    [ids[1]],
+  );
+  t.deepEqual(
+    (await page(h, `?dateTo=${encodeURIComponent('2026-03-01T02:30:00-05:30')}`)).feedback.map((e) => e.id),
+    [ids[0]],
+  );
+  t.deepEqual(
+    (await page(h, `?dateFrom=${encodeURIComponent('2026-03-01T10:00+0200')}`)).feedback.map((e) => e.id),
+    [ids[1]],
+  );
 });
 
 test('invalid parameters: every problem in one 400', async (t) => {
@@ -99,10 +118,26 @@ test('invalid parameters: every problem in one 400', async (t) => {
   t.teardown(() => h.close());
   const all = await problems(h, '?dateFrom=2026-02-30&dateTo=yesterday&source=email&status=pending,open&limit=abc&cursor=zzz&colour=red');
   for (const field of ['dateFrom', 'dateTo', 'source', 'status', 'limit', 'cursor', 'colour']) {
-    t.true(all.some((m) => m.includes(field)), `${field} in ${JSON.stringify(all)}`);
+    t.true(
+      all.some((m) => m.includes(field)),
+      `${field} in ${JSON.stringify(all)}`,
+    );
   }
-  for (const bad of ['2026-02-30', '2026-13-01', '2026-1-1', '2026-03-01T25:00:00Z', '2026-03-01T10:00:00', '03/01/2026', '', '2026-03-01T10:00:00+25:00', '1709251200']) {
-    t.true((await problems(h, `?dateFrom=${encodeURIComponent(bad)}`)).some((m) => m.startsWith('query.dateFrom')), bad);
+  for (const bad of [
+    '2026-02-30',
+    '2026-13-01',
+    '2026-1-1',
+    '2026-03-01T25:00:00Z',
+    '2026-03-01T10:00:00',
+    '03/01/2026',
+    '',
+    '2026-03-01T10:00:00+25:00',
+    '1709251200',
+  ]) {
+    t.true(
+      (await problems(h, `?dateFrom=${encodeURIComponent(bad)}`)).some((m) => m.startsWith('query.dateFrom')),
+      bad,
+    );
   }
   t.true((await problems(h, '?dateFrom=2026-03-02&dateTo=2026-03-01')).some((m) => m.includes('dateTo')));
   t.true((await problems(h, '?status=')).some((m) => m.includes('status')));
@@ -117,7 +152,10 @@ test('limit bounds: 0, 101, abc, -1, 1.5 refused; 1 and 100 work; default 50', a
   for (let i = 0; i < 120; i++) rows.push([new Date(Date.UTC(2026, 2, 1, 0, 0, i)).toISOString(), ctx(i % 2 === 0)]);
   await seed(h, rows);
   for (const bad of ['0', '101', 'abc', '-1', '1.5', '', '1e2']) {
-    t.true((await problems(h, `?limit=${bad}`)).some((m) => m.startsWith('query.limit')), bad);
+    t.true(
+      (await problems(h, `?limit=${bad}`)).some((m) => m.startsWith('query.limit')),
+      bad,
+    );
   }
   t.is((await page(h, '?limit=1')).feedback.length, 1);
   t.is((await page(h, '?limit=100')).feedback.length, 100);
@@ -131,7 +169,8 @@ test('cursor: full walk, tampering detected, reuse with other filters refused', 
   t.teardown(() => h.close());
   const rows: [string, FeedbackSubmission][] = [];
   // Several entries share a timestamp so the id tie-break matters.
-  for (let i = 0; i < 25; i++) rows.push([new Date(Date.UTC(2026, 2, 1, 0, 0, Math.floor(i / 3))).toISOString(), i % 4 === 0 ? code() : ctx(true)]);
+  for (let i = 0; i < 25; i++)
+    rows.push([new Date(Date.UTC(2026, 2, 1, 0, 0, Math.floor(i / 3))).toISOString(), i % 4 === 0 ? code() : ctx(true)]);
   const ids = await seed(h, rows);
   const seen: string[] = [];
   let cursor: string | null = null;
@@ -149,7 +188,12 @@ test('cursor: full walk, tampering detected, reuse with other filters refused', 
   const c = first.nextCursor!;
   t.is((await h.api(`/feedback?limit=2&source=contextual&cursor=${c}`)).status, 200);
   t.is((await h.api(`/feedback?limit=7&source=contextual&cursor=${c}`)).status, 200, 'page size may change between pages');
-  for (const other of ['?limit=2', '?limit=2&source=code_snippet', '?limit=2&source=contextual&status=pending', '?limit=2&source=contextual&dateFrom=2026-01-01']) {
+  for (const other of [
+    '?limit=2',
+    '?limit=2&source=code_snippet',
+    '?limit=2&source=contextual&status=pending',
+    '?limit=2&source=contextual&dateFrom=2026-01-01',
+  ]) {
     const res = await h.api(`/feedback${other}&cursor=${c}`);
     t.is(res.status, 400, other);
     t.regex(JSON.stringify(await res.json()), /other filters/);
@@ -161,22 +205,31 @@ test('cursor: full walk, tampering detected, reuse with other filters refused', 
   const forged = Buffer.from(JSON.stringify({ ...decoded, t: decoded.t + 1000 })).toString('base64url');
   for (const bad of [`${flip(payload, 5)}.${sig}`, `${payload}.${flip(sig, 3)}`, `${forged}.${sig}`, payload, 'x.y', `${c}.extra`, '%%%']) {
     const msgs = await problems(h, `?limit=2&source=contextual&cursor=${encodeURIComponent(bad)}`);
-    t.true(msgs.some((m) => m.startsWith('query.cursor')), bad);
+    t.true(
+      msgs.some((m) => m.startsWith('query.cursor')),
+      bad,
+    );
   }
   // A cursor from another project's key is refused too (its filters hash names its project).
   const other = await createProject(h.control, new ManualClock(), 'other');
   const otherKey = await createAdminKey(h.control, new ManualClock(), { projectId: other.id, name: 'o', scope: 'read' });
-  const res = await fetch(`${h.url}/v1/analytics/${other.id}/feedback?limit=2&source=contextual&cursor=${c}`, { headers: { Authorization: `Bearer ${otherKey.key}` } });
+  const res = await fetch(`${h.url}/v1/analytics/${other.id}/feedback?limit=2&source=contextual&cursor=${c}`, {
+    headers: { Authorization: `Bearer ${otherKey.key}` },
+  });
   t.is(res.status, 400);
 });
 
 test('paging while entries are inserted concurrently: no duplicates, no gaps', async (t) => {
   const clock = new ManualClock('2026-04-01T00:00:00.000Z');
-  const h = await startFeedbackHarness({ clock, overrides: { ...big, feedback: { perClientPerMinute: 100_000, perPagePerMinute: 100_000, globalPerMinute: 100_000 } } });
+  const h = await startFeedbackHarness({
+    clock,
+    overrides: { ...big, feedback: { perClientPerMinute: 100_000, perPagePerMinute: 100_000, globalPerMinute: 100_000 } },
+  });
   t.teardown(() => h.close());
   // 300 existing entries, several per millisecond so ties on createdAt are common.
   const rows: [string, FeedbackSubmission][] = [];
-  for (let i = 0; i < 300; i++) rows.push([new Date(Date.parse('2026-03-01T00:00:00Z') + Math.floor(i / 4)).toISOString(), ctx(i % 2 === 0)]);
+  for (let i = 0; i < 300; i++)
+    rows.push([new Date(Date.parse('2026-03-01T00:00:00Z') + Math.floor(i / 4)).toISOString(), ctx(i % 2 === 0)]);
   const existing = await seed(h, rows);
   const seen: string[] = [];
   const mustSee: string[] = [];
@@ -194,7 +247,11 @@ test('paging while entries are inserted concurrently: no duplicates, no gaps', a
     seen.push(...p.feedback.map((e) => e.id));
     const tail = p.feedback.at(-1);
     if (tail && p.nextCursor) {
-      const older = await h.module.log.append(h.projectId, { source: 'thumbs_only', path: '/', helpful: false }, new Date(Date.parse(tail.createdAt) - 1));
+      const older = await h.module.log.append(
+        h.projectId,
+        { source: 'thumbs_only', path: '/', helpful: false },
+        new Date(Date.parse(tail.createdAt) - 1),
+      );
       mustSee.push(older.id);
     }
     if (!p.nextCursor) break;
@@ -202,13 +259,19 @@ test('paging while entries are inserted concurrently: no duplicates, no gaps', a
   }
   t.is(new Set(seen).size, seen.length, 'no duplicates');
   const seenSet = new Set(seen);
-  t.true(existing.every((id) => seenSet.has(id)), 'no gaps: every entry that existed when paging began was seen');
+  t.true(
+    existing.every((id) => seenSet.has(id)),
+    'no gaps: every entry that existed when paging began was seen',
+  );
   t.true(mustSee.length > 10 && mustSee.every((id) => seenSet.has(id)), 'entries inserted behind the cursor were seen');
   t.true(inserted > 0);
 });
 
 test('by-page: the hosted shape { feedback: [{ path, thumbsUp, thumbsDown, code, total }], hasMore }, busiest first, same filters, limit (default 10)', async (t) => {
-  const h = await startFeedbackHarness({ overrides: big, pages: ['/', '/guides/start', ...Array.from({ length: 11 }, (_, i) => `/p${i}`)] });
+  const h = await startFeedbackHarness({
+    overrides: big,
+    pages: ['/', '/guides/start', ...Array.from({ length: 11 }, (_, i) => `/p${i}`)],
+  });
   t.teardown(() => h.close());
   await seed(h, [
     ['2026-03-01T00:00:00.000Z', ctx(true, '/')],
@@ -233,7 +296,10 @@ test('by-page: the hosted shape { feedback: [{ path, thumbsUp, thumbsDown, code,
   t.is(bad.status, 400);
   t.is(((await bad.json()) as { details: unknown[] }).details.length, 3, 'every bad parameter is listed');
   // Eleven more pages with one entry each: the default limit is 10, hasMore tells there are more.
-  await seed(h, Array.from({ length: 11 }, (_, i): [string, FeedbackSubmission] => ['2026-03-06T00:00:00.000Z', ctx(true, `/p${i}`)]));
+  await seed(
+    h,
+    Array.from({ length: 11 }, (_, i): [string, FeedbackSubmission] => ['2026-03-06T00:00:00.000Z', ctx(true, `/p${i}`)]),
+  );
   const first = (await (await h.api('/feedback/by-page')).json()) as { feedback: { path: string }[]; hasMore: boolean };
   t.is(first.feedback.length, 10);
   t.true(first.hasMore);
@@ -286,7 +352,7 @@ test('PATCH status: persists as a record, filters see it, unknown id → 404, ba
   await h.close({ keepData: true });
   const again = await startFeedbackHarness({ dataDir: h.dataDir, overrides: big });
   t.teardown(() => again.close());
-  t.is((await (await again.api('/feedback')).json() as Page).feedback[0].status, 'resolved');
+  t.is(((await (await again.api('/feedback')).json()) as Page).feedback[0].status, 'resolved');
 });
 
 test('analytics rate limit: exactly 100 per project per hour across endpoints, the 101st → 429', async (t) => {
@@ -303,7 +369,11 @@ test('analytics rate limit: exactly 100 per project per hour across endpoints, t
   t.is(limited.status, 429);
   t.is(limited.headers.get('retry-after'), '3600');
   t.regex(limited.headers.get('ratelimit-policy') ?? '', /"analytics";q=100;w=3600/);
-  t.is((await h.api('/feedback/fb_0000000000000000', { method: 'PATCH', json: { status: 'resolved' } })).status, 429, 'PATCH shares the budget');
+  t.is(
+    (await h.api('/feedback/fb_0000000000000000', { method: 'PATCH', json: { status: 'resolved' } })).status,
+    429,
+    'PATCH shares the budget',
+  );
   clock.advance(60 * 60 * 1000);
   t.is((await h.api('/feedback')).status, 200, 'a new hour, a new budget');
 });

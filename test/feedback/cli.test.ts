@@ -15,7 +15,11 @@ async function run(h: FeedbackHarness, args: string[]): Promise<{ code: number; 
   let e = '';
   out.on('data', (c) => (o += c));
   err.on('data', (c) => (e += c));
-  const code = await runFeedback(args, { out, err, env: { ENCLAVE_URL: h.url, ENCLAVE_ADMIN_KEY: h.key, ENCLAVE_PROJECT_ID: h.projectId } });
+  const code = await runFeedback(args, {
+    out,
+    err,
+    env: { ENCLAVE_URL: h.url, ENCLAVE_ADMIN_KEY: h.key, ENCLAVE_PROJECT_ID: h.projectId },
+  });
   return { code, out: o, err: e };
 }
 
@@ -26,7 +30,11 @@ async function seed(h: FeedbackHarness, n: number, make: (i: number) => Feedback
 test('list: table with filters, control characters made visible; --json; usage errors', async (t) => {
   const h = await startFeedbackHarness({ overrides: { analytics: { requestsPerHour: 1000 } } });
   t.teardown(() => h.close());
-  await seed(h, 3, (i) => (i === 2 ? { source: 'contextual', path: '/', helpful: false, comment: 'evil \u001b[31mred\u001b[0m' } : { source: 'code_snippet', path: '/guides/start', code: 'x' }));
+  await seed(h, 3, (i) =>
+    i === 2
+      ? { source: 'contextual', path: '/', helpful: false, comment: 'evil \u001b[31mred\u001b[0m' }
+      : { source: 'code_snippet', path: '/guides/start', code: 'x' },
+  );
   const table = await run(h, ['list', '--source', 'contextual']);
   t.is(table.code, 0, table.err);
   t.regex(table.out, /^CREATED\s+ID\s+SOURCE\s+STATUS\s+PATH\s+HELPFUL\s+COMMENT/);
@@ -50,14 +58,22 @@ test('list: table with filters, control characters made visible; --json; usage e
 test('export jsonl follows cursors to the end with progress; csv quotes and defuses formulas', async (t) => {
   const h = await startFeedbackHarness({ overrides: { analytics: { requestsPerHour: 1000 } } });
   t.teardown(() => h.close());
-  await seed(h, 250, (i) => ({ source: 'contextual', path: '/', helpful: i % 2 === 0, comment: i === 7 ? '=HYPERLINK("http://x","a, b")\nline 2' : `c${i}` }));
+  await seed(h, 250, (i) => ({
+    source: 'contextual',
+    path: '/',
+    helpful: i % 2 === 0,
+    comment: i === 7 ? '=HYPERLINK("http://x","a, b")\nline 2' : `c${i}`,
+  }));
   const dir = await makeTempDir('enclave-fb-cli-');
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const jsonl = await run(h, ['export', '--format', 'jsonl', '--out', join(dir, 'all.jsonl')]);
   t.is(jsonl.code, 0, jsonl.err);
   t.regex(jsonl.err, /exported 250 entries to /);
   t.regex(jsonl.err, /exported 100 entries/, 'progress per page');
-  const lines = (await readFile(join(dir, 'all.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { id: string });
+  const lines = (await readFile(join(dir, 'all.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { id: string });
   t.is(lines.length, 250);
   t.is(new Set(lines.map((l) => l.id)).size, 250);
   const csv = await run(h, ['export', '--format', 'csv', '--from', '2026-03-01', '--status', 'pending']);

@@ -10,7 +10,10 @@ import { projectRoot } from '../helpers/spawnAppliance.js';
 const serverScript = fileURLToPath(new URL('./fixtures/feedbackServer.ts', import.meta.url));
 
 function startServer(dataDir: string): Promise<{ url: string; projectId: string; kill: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverScript, dataDir], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', serverScript, dataDir], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   let out = '';
   let err = '';
@@ -49,7 +52,12 @@ test('kill -9 during an ingestion burst: every acknowledged id is there after re
           const res = await fetch(`${server.url}/_enclave/feedback`, {
             method: 'POST',
             headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({ source: 'contextual', path: '/guides/start', helpful: i % 2 === 0, comment: `round ${round} client ${c} #${i} ${'x'.repeat((i * 37) % 400)}` }),
+            body: JSON.stringify({
+              source: 'contextual',
+              path: '/guides/start',
+              helpful: i % 2 === 0,
+              comment: `round ${round} client ${c} #${i} ${'x'.repeat((i * 37) % 400)}`,
+            }),
           });
           if (res.status === 201) acknowledged.push(((await res.json()) as { id: string }).id);
           else await res.body?.cancel();

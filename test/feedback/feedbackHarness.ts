@@ -60,10 +60,15 @@ export async function startFeedbackHarness(
     const { createAdminKey } = await import('../../src/features/control/createAdminKey.js');
     key = (await createAdminKey(control, clock, { projectId: boot.projectId, name: 'test', scope: 'write' })).key;
   }
-  const site: FakeSite = { live: { domain: 'docs.test', projectId: boot.projectId, version: 'v1', pagePaths: new Set(options.pages ?? SITE_PAGES) } };
+  const site: FakeSite = {
+    live: { domain: 'docs.test', projectId: boot.projectId, version: 'v1', pagePaths: new Set(options.pages ?? SITE_PAGES) },
+  };
   const ctx: FeatureContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => '', version: 'test' };
   const analyticsLimiter = new RateLimiter('analytics', config.analytics.requestsPerHour, 60 * 60_000, clock);
-  const module = await createFeedbackFeature(ctx, { activeSite: { current: () => site.live, all: () => (site.live ? [site.live] : []) }, analyticsLimiter });
+  const module = await createFeedbackFeature(ctx, {
+    activeSite: { current: () => site.live, all: () => (site.live ? [site.live] : []) },
+    analyticsLimiter,
+  });
   const features = options.siteHandler ? [module, { name: 'site', routes: [], siteHandler: options.siteHandler }] : [module];
   const { app } = createApp({ config, logger, clock, control, features, version: 'test' });
   const { httpServer, port } = await listen(app, config.server);
@@ -79,12 +84,20 @@ export async function startFeedbackHarness(
     module,
     site,
     post(body, headers = {}) {
-      return fetch(`${url}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      return fetch(`${url}/_enclave/feedback`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
     },
     api(path, init = {}) {
       const headers: Record<string, string> = { Authorization: `Bearer ${init.key ?? key}` };
       if (init.json !== undefined) headers['Content-Type'] = 'application/json';
-      return fetch(`${url}/v1/analytics/${boot.projectId}${path}`, { method: init.method ?? 'GET', headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
+      return fetch(`${url}/v1/analytics/${boot.projectId}${path}`, {
+        method: init.method ?? 'GET',
+        headers,
+        body: init.json === undefined ? undefined : JSON.stringify(init.json),
+      });
     },
     async close(closeOptions = {}) {
       await closeGracefully(httpServer as Server, 2000);

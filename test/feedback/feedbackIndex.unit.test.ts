@@ -26,8 +26,16 @@ function makeRow(index: FeedbackIndex, next: () => number, createdAt: number, se
   const source = Math.floor(next() * 4);
   const helpful = source === 0 || source === 2 ? (next() < 0.6 ? 1 : 0) : -1;
   return {
-    createdAt, idHi: Math.floor(next() * 2 ** 32), idLo: seq, segment: Math.floor(createdAt / 1000) % 7, offset: seq * 100, length: 100,
-    source, status: next() < 0.9 ? 0 : 1 + Math.floor(next() * 3), helpful, path: index.pathId(PATHS[Math.floor(next() * PATHS.length)]),
+    createdAt,
+    idHi: Math.floor(next() * 2 ** 32),
+    idLo: seq,
+    segment: Math.floor(createdAt / 1000) % 7,
+    offset: seq * 100,
+    length: 100,
+    source,
+    status: next() < 0.9 ? 0 : 1 + Math.floor(next() * 3),
+    helpful,
+    path: index.pathId(PATHS[Math.floor(next() * PATHS.length)]),
   };
 }
 
@@ -35,8 +43,12 @@ const key = (r: IndexRow) => [r.createdAt, r.idHi, r.idLo] as const;
 const compare = (a: IndexRow, b: IndexRow) => a.createdAt - b.createdAt || a.idHi - b.idHi || a.idLo - b.idLo;
 
 function matches(r: IndexRow, f: IndexFilter): boolean {
-  return (f.fromMs === undefined || r.createdAt >= f.fromMs) && (f.toMs === undefined || r.createdAt < f.toMs)
-    && (f.source === undefined || r.source === f.source) && (f.statusMask === undefined || ((1 << r.status) & f.statusMask) !== 0);
+  return (
+    (f.fromMs === undefined || r.createdAt >= f.fromMs) &&
+    (f.toMs === undefined || r.createdAt < f.toMs) &&
+    (f.source === undefined || r.source === f.source) &&
+    (f.statusMask === undefined || ((1 << r.status) & f.statusMask) !== 0)
+  );
 }
 
 function bruteCounts(index: FeedbackIndex, model: Model, f: IndexFilter): Record<string, number[]> {
@@ -55,7 +67,8 @@ function bruteCounts(index: FeedbackIndex, model: Model, f: IndexFilter): Record
 function indexCounts(index: FeedbackIndex, f: IndexFilter): Record<string, number[]> {
   const c = index.countByPath(f, CODE);
   const out: Record<string, number[]> = {};
-  for (let p = 0; p < c.total.length; p++) if (c.total[p] > 0) out[index.pathOf(p)] = [c.total[p], c.helpful[p], c.notHelpful[p], c.code[p]];
+  for (let p = 0; p < c.total.length; p++)
+    if (c.total[p] > 0) out[index.pathOf(p)] = [c.total[p], c.helpful[p], c.notHelpful[p], c.code[p]];
   return out;
 }
 
@@ -64,12 +77,24 @@ function filters(next: () => number, span: number): IndexFilter[] {
   for (let i = 0; i < 12; i++) {
     const a = Math.floor(next() * span);
     const b = a + Math.floor(next() * span * (i < 6 ? 0.05 : 0.6));
-    out.push({ fromMs: a, toMs: b, ...(i % 3 === 1 ? { source: Math.floor(next() * 4) } : {}), ...(i % 3 === 2 ? { statusMask: 1 + Math.floor(next() * 15) } : {}) });
+    out.push({
+      fromMs: a,
+      toMs: b,
+      ...(i % 3 === 1 ? { source: Math.floor(next() * 4) } : {}),
+      ...(i % 3 === 2 ? { statusMask: 1 + Math.floor(next() * 15) } : {}),
+    });
   }
   return out;
 }
 
-function check(t: import('ava').ExecutionContext, index: FeedbackIndex, model: Model, next: () => number, span: number, label: string): void {
+function check(
+  t: import('ava').ExecutionContext,
+  index: FeedbackIndex,
+  model: Model,
+  next: () => number,
+  span: number,
+  label: string,
+): void {
   model.rows.sort(compare);
   t.is(index.size, model.rows.length, `${label}: size`);
   for (const f of filters(next, span)) {
@@ -129,26 +154,60 @@ test('per-page counts and filtered pages match a full scan through loads, insert
 
 test('a page first seen after load grows the counts without losing the others', (t) => {
   const index = new FeedbackIndex();
-  const row = (path: string, createdAt: number): IndexRow => ({ createdAt, idHi: 1, idLo: createdAt, segment: 0, offset: 0, length: 1, source: 0, status: 0, helpful: 1, path: index.pathId(path) });
+  const row = (path: string, createdAt: number): IndexRow => ({
+    createdAt,
+    idHi: 1,
+    idLo: createdAt,
+    segment: 0,
+    offset: 0,
+    length: 1,
+    source: 0,
+    status: 0,
+    helpful: 1,
+    path: index.pathId(path),
+  });
   for (let i = 0; i < 40; i++) index.insert(row(`/page-${i}`, i));
   const counts = index.countByPath({}, CODE);
   t.deepEqual([...counts.total.subarray(0, 40)], Array(40).fill(1));
   t.deepEqual([...counts.helpful.subarray(0, 40)], Array(40).fill(1));
-  t.true(counts.total.subarray(40).every((n) => n === 0), 'room for more pages counts nothing');
+  t.true(
+    counts.total.subarray(40).every((n) => n === 0),
+    'room for more pages counts nothing',
+  );
 });
 
 test('a rare source and status is found wherever inserts and status changes moved it among blocks', (t) => {
   const index = new FeedbackIndex();
   const path = index.pathId('/');
-  const row = (createdAt: number, idLo: number, source = 0, status = 0): IndexRow => ({ createdAt, idHi: 0, idLo, segment: 0, offset: 0, length: 1, source, status, helpful: 1, path });
+  const row = (createdAt: number, idLo: number, source = 0, status = 0): IndexRow => ({
+    createdAt,
+    idHi: 0,
+    idLo,
+    segment: 0,
+    offset: 0,
+    length: 1,
+    source,
+    status,
+    helpful: 1,
+    path,
+  });
   for (let i = 0; i < 5_000; i++) index.insert(row(i * 10, i));
   // Rare rows inserted in the middle are then shifted across block starts by later inserts.
   const rare = [2_555, 7_675, 12_795, 40_005];
   for (const [k, createdAt] of rare.entries()) index.insert(row(createdAt, 100_000 + k, 3, 2));
   for (let i = 0; i < 300; i++) index.insert(row(5 + i * 10, 200_000 + i));
   const resolvedAgent = { source: 3, statusMask: 1 << 2 };
-  t.deepEqual(index.select(resolvedAgent, null, 10).map((r) => r.createdAt), [...rare].reverse());
+  t.deepEqual(
+    index.select(resolvedAgent, null, 10).map((r) => r.createdAt),
+    [...rare].reverse(),
+  );
   // A status change marks the row's block as well.
   index.setStatus(index.find(0, 4_321), 2);
-  t.deepEqual(index.select({ statusMask: 1 << 2 }, null, 10).map((r) => r.createdAt).sort((a, b) => a - b), [...rare, 43_210].sort((a, b) => a - b));
+  t.deepEqual(
+    index
+      .select({ statusMask: 1 << 2 }, null, 10)
+      .map((r) => r.createdAt)
+      .sort((a, b) => a - b),
+    [...rare, 43_210].sort((a, b) => a - b),
+  );
 });

@@ -4,14 +4,22 @@ import { join } from 'node:path';
 import { ManualClock } from '../../src/platform/Clock.js';
 import { startFeedbackHarness } from './feedbackHarness.js';
 
-const messages = async (res: Response): Promise<string[]> => ((await res.json()) as { details?: { message: string }[] }).details?.map((d) => d.message) ?? [];
+const messages = async (res: Response): Promise<string[]> =>
+  ((await res.json()) as { details?: { message: string }[] }).details?.map((d) => d.message) ?? [];
 
 test('each source: accepted with its fields, 201 {id}, and stored durably before the answer', async (t) => {
   const h = await startFeedbackHarness();
   t.teardown(() => h.close());
   const bodies = [
     { source: 'contextual', path: '/guides/start', helpful: false, comment: 'Step 3 is unclear', contact: 'reader@example.com' },
-    { source: 'code_snippet', path: '/reference/api', code: 'npm i enclave', filename: 'install.sh', lang: 'bash', comment: 'fails on windows' },
+    {
+      source: 'code_snippet',
+      path: '/reference/api',
+      code: 'npm i enclave',
+      filename: 'install.sh',
+      lang: 'bash',
+      comment: 'fails on windows',
+    },
     { source: 'thumbs_only', path: '/', helpful: true },
     { source: 'agent', path: '/', comment: 'the agent found a broken link' },
   ];
@@ -30,11 +38,21 @@ test('each source: accepted with its fields, 201 {id}, and stored durably before
 test('every problem in a submission is listed at once', async (t) => {
   const h = await startFeedbackHarness();
   t.teardown(() => h.close());
-  const res = await h.post({ source: 'contextual', path: 'no-slash', helpful: 'yes', comment: 'x'.repeat(5001), contact: 'not-an-email', surprise: 1 });
+  const res = await h.post({
+    source: 'contextual',
+    path: 'no-slash',
+    helpful: 'yes',
+    comment: 'x'.repeat(5001),
+    contact: 'not-an-email',
+    surprise: 1,
+  });
   t.is(res.status, 400);
   const details = await messages(res);
   for (const fragment of ['body.path', 'body.helpful', 'body.comment', 'body.contact', 'surprise']) {
-    t.true(details.some((m) => m.includes(fragment)), `${fragment} reported in ${JSON.stringify(details)}`);
+    t.true(
+      details.some((m) => m.includes(fragment)),
+      `${fragment} reported in ${JSON.stringify(details)}`,
+    );
   }
 });
 
@@ -46,8 +64,16 @@ test('field rules per source: required fields, fields a source does not take, le
     ['thumbs_only without helpful', { source: 'thumbs_only', path: '/' }, 'body.helpful: required when source is thumbs_only'],
     ['code_snippet without code', { source: 'code_snippet', path: '/' }, 'body.code: required when source is code_snippet'],
     ['code_snippet with empty code', { source: 'code_snippet', path: '/', code: '' }, 'body.code'],
-    ['thumbs_only with a comment', { source: 'thumbs_only', path: '/', helpful: true, comment: 'x' }, 'body.comment: not accepted when source is thumbs_only'],
-    ['contextual with code', { source: 'contextual', path: '/', helpful: true, code: 'x' }, 'body.code: not accepted when source is contextual'],
+    [
+      'thumbs_only with a comment',
+      { source: 'thumbs_only', path: '/', helpful: true, comment: 'x' },
+      'body.comment: not accepted when source is thumbs_only',
+    ],
+    [
+      'contextual with code',
+      { source: 'contextual', path: '/', helpful: true, code: 'x' },
+      'body.code: not accepted when source is contextual',
+    ],
     ['code_snippet with contact', { source: 'code_snippet', path: '/', code: 'x', contact: 'a@b.co' }, 'body.contact: not accepted'],
     ['unknown source', { source: 'email', path: '/' }, 'body.source'],
     ['missing source', { path: '/' }, 'body.source'],
@@ -65,7 +91,10 @@ test('field rules per source: required fields, fields a source does not take, le
     const res = await h.post(body);
     t.is(res.status, 400, label);
     const details = await messages(res);
-    t.true(details.some((m) => m.includes(expected)), `${label}: ${JSON.stringify(details)}`);
+    t.true(
+      details.some((m) => m.includes(expected)),
+      `${label}: ${JSON.stringify(details)}`,
+    );
   }
   // Limits are inclusive.
   t.is((await h.post({ source: 'contextual', path: '/', helpful: true, comment: 'x'.repeat(5000) })).status, 201);
@@ -78,7 +107,11 @@ test('body over 16 KiB → 413; not JSON → 415; malformed JSON → 400', async
   t.is(big.status, 413);
   const form = await fetch(`${h.url}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'text/plain' }, body: 'hi' });
   t.is(form.status, 415);
-  const broken = await fetch(`${h.url}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"source":' });
+  const broken = await fetch(`${h.url}/_enclave/feedback`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: '{"source":',
+  });
   t.is(broken.status, 400);
 });
 

@@ -34,7 +34,9 @@ test('lines across 4 MB chunk boundaries, multi-byte text, a line longer than a 
   const scan = await scanSegment(path, (text, offset, length) => seen.push({ text, offset, length }));
   const expected = expectedLines(whole);
   t.is(seen.length, expected.length);
-  const firstDifference = seen.findIndex((line, i) => line.text !== expected[i].text || line.offset !== expected[i].offset || line.length !== expected[i].length);
+  const firstDifference = seen.findIndex(
+    (line, i) => line.text !== expected[i].text || line.offset !== expected[i].offset || line.length !== expected[i].length,
+  );
   t.is(firstDifference, -1, firstDifference >= 0 ? `line ${firstDifference} differs` : '');
   t.deepEqual(scan, { completeBytes: whole.length, tornBytes: torn.length });
 });

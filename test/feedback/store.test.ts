@@ -31,7 +31,10 @@ test('segments are JSON Lines per project and month; status changes are appended
   await log.setStatus(P, a.id, 'resolved', new Date('2026-02-03T00:00:00.000Z'));
   await log.close();
   t.deepEqual((await readdir(join(dataDir, 'feedback', P))).sort(), ['2026-01.jsonl', '2026-02.jsonl']);
-  const jan = (await readFile(join(dataDir, 'feedback', P, '2026-01.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const jan = (await readFile(join(dataDir, 'feedback', P, '2026-01.jsonl'), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   t.like(jan[0], { type: 'entry', id: a.id, createdAt: '2026-01-31T23:59:59.999Z', source: 'thumbs_only', helpful: true });
   t.deepEqual(jan[1], { type: 'status', id: a.id, status: 'resolved', at: '2026-02-03T00:00:00.000Z' });
   const { log: again } = await tempLog(t, dataDir);
@@ -54,7 +57,10 @@ test('a torn last line is dropped and logged, earlier entries stay, later append
   const reopened = await FeedbackLog.open({ dataDir, groupCommitMs: 2, logger });
   t.teardown(() => reopened.close());
   t.is(reopened.stats.droppedBytes, torn.length);
-  t.true(lines.some((l) => l.includes('torn') && l.includes('2026-03.jsonl')), 'logged with the file name');
+  t.true(
+    lines.some((l) => l.includes('torn') && l.includes('2026-03.jsonl')),
+    'logged with the file name',
+  );
   t.is((await stat(file)).size, goodSize, 'the torn tail was cut off on open');
   t.deepEqual((await allIds(reopened)).reverse(), ids);
   const next = await reopened.append(P, thumbs(), new Date('2026-03-02T00:00:00.000Z'));
@@ -135,7 +141,10 @@ test('disk full: the request fails with 507, the segment is cut back to its last
   t.teardown(() => execFileSync('umount', ['-l', feedbackDir]));
   const filler = join(feedbackDir, 'filler.bin');
   await writeFile(filler, Buffer.alloc(16 * 1024));
-  const h = await startFeedbackHarness({ dataDir, overrides: { feedback: { perClientPerMinute: 100_000, perPagePerMinute: 100_000, globalPerMinute: 100_000 } } });
+  const h = await startFeedbackHarness({
+    dataDir,
+    overrides: { feedback: { perClientPerMinute: 100_000, perPagePerMinute: 100_000, globalPerMinute: 100_000 } },
+  });
   t.teardown(() => h.close());
   const ok: string[] = [];
   let full: Response | null = null;

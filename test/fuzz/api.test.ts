@@ -42,11 +42,27 @@ test('fuzzed requests against every documented endpoint: no 5xx, no hang, spec e
         method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'),
         params: fc.array(segment, { minLength: 4, maxLength: 4 }),
         useOwnProject: fc.oneof({ arbitrary: fc.constant(true), weight: 4 }, { arbitrary: fc.constant(false), weight: 1 }),
-        query: fc.dictionary(fc.oneof(fc.constantFrom('limit', 'cursor', 'status', 'dateFrom', 'dateTo', 'source', 'expires', 'kid', 'sig'), fc.string({ maxLength: 8 })), segment, { maxKeys: 4 }),
+        query: fc.dictionary(
+          fc.oneof(
+            fc.constantFrom('limit', 'cursor', 'status', 'dateFrom', 'dateTo', 'source', 'expires', 'kid', 'sig'),
+            fc.string({ maxLength: 8 }),
+          ),
+          segment,
+          { maxKeys: 4 },
+        ),
         auth: fc.constantFrom<AuthKind>('valid', 'none', 'garbage', 'other', 'read', 'basic', 'typo'),
-        contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=latin1', ''),
+        contentType: fc.constantFrom(
+          'application/json',
+          'text/plain',
+          'application/x-www-form-urlencoded',
+          'application/json; charset=latin1',
+          '',
+        ),
         body: fc.option(bodyArb, { nil: undefined }),
-        randomPath: fc.oneof({ arbitrary: fc.constant(undefined), weight: 4 }, { arbitrary: fc.array(segment, { minLength: 1, maxLength: 5 }), weight: 1 }),
+        randomPath: fc.oneof(
+          { arbitrary: fc.constant(undefined), weight: 4 },
+          { arbitrary: fc.array(segment, { minLength: 1, maxLength: 5 }), weight: 1 },
+        ),
         pick: fc.nat(),
       }),
       async (r) => {
@@ -71,7 +87,12 @@ test('fuzzed requests against every documented endpoint: no 5xx, no hang, spec e
         const sendBody = r.body !== undefined && method !== 'GET' && method !== 'HEAD';
         let res: Response;
         try {
-          res = await fetch(`${app.url}${path}`, { method, headers, body: sendBody ? keepBodyLocal(r.body!, target, r.pick) : undefined, signal: AbortSignal.timeout(10_000) });
+          res = await fetch(`${app.url}${path}`, {
+            method,
+            headers,
+            body: sendBody ? keepBodyLocal(r.body!, target, r.pick) : undefined,
+            signal: AbortSignal.timeout(10_000),
+          });
         } catch (err) {
           ledger.failures.push(`${method} ${path.slice(0, 120)}: ${(err as Error).name} ${(err as Error).message}`);
           return true; // recorded; keep going so one run reports every kind of failure
@@ -88,6 +109,8 @@ test('fuzzed requests against every documented endpoint: no 5xx, no hang, spec e
   );
   t.deepEqual(ledger.failures.slice(0, 25), [], `${ledger.failures.length} failure(s)`);
   const growthMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
-  t.log(`fuzzed ${ledger.requests} requests over ${operations.length} operations; 5xx: ${ledger.fiveXx}; RSS growth ${growthMb.toFixed(0)} MB; statuses ${JSON.stringify(ledger.histogram())}`);
+  t.log(
+    `fuzzed ${ledger.requests} requests over ${operations.length} operations; 5xx: ${ledger.fiveXx}; RSS growth ${growthMb.toFixed(0)} MB; statuses ${JSON.stringify(ledger.histogram())}`,
+  );
   t.true(growthMb < 300, `memory bounded (grew ${growthMb.toFixed(0)} MB)`);
 });

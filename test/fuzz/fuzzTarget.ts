@@ -12,8 +12,30 @@ import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/
 
 /** Values that have broken parsers before: traversal, encodings, control bytes, huge and odd numbers. */
 export const nasty = fc.constantFrom(
-  '..', '../../etc/passwd', '%2e%2e%2f', '%252e%252e', '..\\..\\', '\u0000', '%00', '\uFF0E\uFF0E', '\u202E', 'é', '😀',
-  '-1', '0', '1e309', 'NaN', 'null', 'true', '[]', '{}', "' OR 1=1 --", '<script>alert(1)</script>', 'a'.repeat(5000), '%', '%zz',
+  '..',
+  '../../etc/passwd',
+  '%2e%2e%2f',
+  '%252e%252e',
+  '..\\..\\',
+  '\u0000',
+  '%00',
+  '\uFF0E\uFF0E',
+  '\u202E',
+  'é',
+  '😀',
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  "' OR 1=1 --",
+  '<script>alert(1)</script>',
+  'a'.repeat(5000),
+  '%',
+  '%zz',
 );
 
 /** A JSON Schema node as /openapi.json writes it (the parts the fuzzer reads). */
@@ -74,7 +96,10 @@ export async function startFuzzTarget(t: ExecutionContext): Promise<FuzzTarget> 
   const agent = await writeAgentScript(dir, 'noop.sh', 'echo fuzz');
   const app = await startTestAppliance({
     overrides: {
-      sites: [{ domain: 'tiny.test', source: site }, { domain: 'docs.test.internal', source: site }],
+      sites: [
+        { domain: 'tiny.test', source: site },
+        { domain: 'docs.test.internal', source: site },
+      ],
       agent: { command: [agent], repository: remote },
       feedback: { perClientPerMinute: 1_000_000, perPagePerMinute: 1_000_000, globalPerMinute: 1_000_000 },
       analytics: { requestsPerHour: 1_000_000 },
@@ -95,14 +120,31 @@ export async function startFuzzTarget(t: ExecutionContext): Promise<FuzzTarget> 
   await writeFile(broken, 'PK\u0003\u0004 not really a zip');
   const feedbackIds: string[] = [];
   for (const path of ['/', '/guides/start', '/reference']) {
-    const res = await fetch(`${app.url}/_enclave/feedback`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ source: 'contextual', path, helpful: true, comment: 'fuzz seed' }) });
+    const res = await fetch(`${app.url}/_enclave/feedback`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ source: 'contextual', path, helpful: true, comment: 'fuzz seed' }),
+    });
     feedbackIds.push(((await res.json()) as { id: string }).id);
   }
-  const agentJob = (await (await app.api(`/v2/agent/${app.projectId}/job`, { method: 'POST', json: { prompt: 'seed' } })).json()) as { id: string };
+  const agentJob = (await (await app.api(`/v2/agent/${app.projectId}/job`, { method: 'POST', json: { prompt: 'seed' } })).json()) as {
+    id: string;
+  };
   const cursor = ((await (await app.api(`/v1/analytics/${app.projectId}/feedback?limit=1`)).json()) as { nextCursor: string }).nextCursor;
 
   const doc = (await (await app.api('/openapi.json', { key: null })).json()) as {
-    paths: Record<string, Record<string, { security: unknown[]; responses: Record<string, unknown>; parameters?: { name: string; in: string; schema: SchemaNode }[]; requestBody?: { content: Record<string, { schema: SchemaNode }> } }>>;
+    paths: Record<
+      string,
+      Record<
+        string,
+        {
+          security: unknown[];
+          responses: Record<string, unknown>;
+          parameters?: { name: string; in: string; schema: SchemaNode }[];
+          requestBody?: { content: Record<string, { schema: SchemaNode }> };
+        }
+      >
+    >;
   };
   const operations: Operation[] = Object.entries(doc.paths).flatMap(([path, ops]) =>
     Object.entries(ops).map(([method, op]) => ({
@@ -193,7 +235,10 @@ export class FuzzLedger {
    * shape on JSON errors, no success without a valid key on a secured route, no success with
    * another project's key on this project's path, no write with a read key. Failures are recorded (not thrown) so one run reports every kind.
    */
-  check(request: { method: string; path: string; op: Operation | null; auth: AuthKind; crossProject?: boolean }, res: { status: number; contentType: string; text: string }): void {
+  check(
+    request: { method: string; path: string; op: Operation | null; auth: AuthKind; crossProject?: boolean },
+    res: { status: number; contentType: string; text: string },
+  ): void {
     const { method, path, op, auth } = request;
     const label = `${method} ${path.slice(0, 120)}`;
     this.requests++;
@@ -211,7 +256,10 @@ export class FuzzLedger {
         this.failures.push(`unparseable JSON error ${res.status} ${label}`);
         return;
       }
-      const shapeOk = typeof body.error === 'string' && (body.details === undefined || (Array.isArray(body.details) && body.details.every((d) => typeof (d as { message?: unknown }).message === 'string')));
+      const shapeOk =
+        typeof body.error === 'string' &&
+        (body.details === undefined ||
+          (Array.isArray(body.details) && body.details.every((d) => typeof (d as { message?: unknown }).message === 'string')));
       if (!shapeOk) this.failures.push(`bad error shape ${res.status} ${label}: ${res.text.slice(0, 200)}`);
     }
     // OPTIONS answers the Allow header with an empty body: it reveals no data, so it isn't a bypass.

@@ -2,7 +2,16 @@
 // past the validators into the handlers), filled with the appliance's real ids, then mutated.
 import test from 'ava';
 import fc from 'fast-check';
-import { FuzzLedger, keepBodyLocal, nasty, startFuzzTarget, type AuthKind, type FuzzTarget, type Operation, type SchemaNode } from './fuzzTarget.js';
+import {
+  FuzzLedger,
+  keepBodyLocal,
+  nasty,
+  startFuzzTarget,
+  type AuthKind,
+  type FuzzTarget,
+  type Operation,
+  type SchemaNode,
+} from './fuzzTarget.js';
 
 const RUNS = Number(process.env.FUZZ_SHAPED_RUNS ?? 1500);
 
@@ -12,7 +21,11 @@ function namedPool(name: string, target: FuzzTarget): fc.Arbitrary<unknown> | nu
   if (name === 'repository') return fc.constantFrom(...target.safeRepositories);
   if (name === 'contact') return fc.oneof(fc.constantFrom('reader@corp.internal', 'a@b.c'), fc.emailAddress());
   if (name === 'ref') return fc.constantFrom('main', 'no-such-branch', 'v1.0', 'feature/x');
-  if (name === 'dateFrom' || name === 'dateTo') return fc.oneof(fc.constantFrom('2026-01-01', '1970-01-01', '9999-12-31'), fc.date({ noInvalidDate: true }).map((d) => d.toISOString()));
+  if (name === 'dateFrom' || name === 'dateTo')
+    return fc.oneof(
+      fc.constantFrom('2026-01-01', '1970-01-01', '9999-12-31'),
+      fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
+    );
   const real = target.real[name];
   return real ? fc.constantFrom(...real) : null;
 }
@@ -36,11 +49,16 @@ function fromSchema(schema: SchemaNode, name: string, target: FuzzTarget, depth 
     case 'number':
       return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true });
     case 'array':
-      return fc.array(schema.items && depth < 4 ? fromSchema(schema.items, name, target, depth + 1) : fc.string(), { minLength: schema.minItems ?? 0, maxLength: Math.min(schema.maxItems ?? 5, 5) });
+      return fc.array(schema.items && depth < 4 ? fromSchema(schema.items, name, target, depth + 1) : fc.string(), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.min(schema.maxItems ?? 5, 5),
+      });
     case 'object': {
       const props = schema.properties ?? {};
       const required = new Set(schema.required ?? []);
-      const entries = Object.entries(props).map(([key, s]) => [key, depth < 4 ? fromSchema(s, key, target, depth + 1) : fc.constant(null)] as const);
+      const entries = Object.entries(props).map(
+        ([key, s]) => [key, depth < 4 ? fromSchema(s, key, target, depth + 1) : fc.constant(null)] as const,
+      );
       return fc.record(Object.fromEntries(entries), { requiredKeys: [...required].filter((k) => k in props) });
     }
     default: {
@@ -87,7 +105,14 @@ function mutate(value: unknown, mutation: Mutation, leafPick: number, hostile: s
       copy[key] = hostile;
       break;
     case 'wrongType':
-      copy[key] = typeof copy[key] === 'string' ? 12345 : typeof copy[key] === 'number' ? '12345' : typeof copy[key] === 'boolean' ? 'true' : [copy[key]];
+      copy[key] =
+        typeof copy[key] === 'string'
+          ? 12345
+          : typeof copy[key] === 'number'
+            ? '12345'
+            : typeof copy[key] === 'boolean'
+              ? 'true'
+              : [copy[key]];
       break;
     case 'hugeString':
       copy[key] = 'ü'.repeat(300_000);
@@ -102,10 +127,18 @@ function mutate(value: unknown, mutation: Mutation, leafPick: number, hostile: s
 }
 
 /** One request for `op`: real ids in the path, schema-shaped query and body, then a mutation. */
-function requestFor(op: Operation, target: FuzzTarget): fc.Arbitrary<{ path: string; body: unknown; mutation: Mutation; auth: AuthKind; pick: number }> {
+function requestFor(
+  op: Operation,
+  target: FuzzTarget,
+): fc.Arbitrary<{ path: string; body: unknown; mutation: Mutation; auth: AuthKind; pick: number }> {
   const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-  const params = fc.tuple(...names.map((name) => fc.oneof({ arbitrary: namedPool(name, target) ?? fc.string(), weight: 5 }, { arbitrary: nasty, weight: 1 })));
-  const query = fc.oneof(fc.constant({}), fc.record(Object.fromEntries(op.query.map((q) => [q.name, fromSchema(q.schema, q.name, target)])), { requiredKeys: [] }));
+  const params = fc.tuple(
+    ...names.map((name) => fc.oneof({ arbitrary: namedPool(name, target) ?? fc.string(), weight: 5 }, { arbitrary: nasty, weight: 1 })),
+  );
+  const query = fc.oneof(
+    fc.constant({}),
+    fc.record(Object.fromEntries(op.query.map((q) => [q.name, fromSchema(q.schema, q.name, target)])), { requiredKeys: [] }),
+  );
   const known = KNOWN_GOOD[`${op.method} ${op.path}`];
   const shaped = op.body ? fromSchema(op.body, '', target) : fc.constant(undefined);
   const body = known ? fc.oneof(shaped, fc.constantFrom(...known)) : shaped;
@@ -114,10 +147,23 @@ function requestFor(op: Operation, target: FuzzTarget): fc.Arbitrary<{ path: str
       params: names.length ? params : fc.constant([] as unknown[]),
       query,
       body,
-      mutation: fc.constantFrom<Mutation>('none', 'none', 'none', 'dropRequired', 'unknownField', 'nastyLeaf', 'wrongType', 'hugeString', 'nullEverything'),
+      mutation: fc.constantFrom<Mutation>(
+        'none',
+        'none',
+        'none',
+        'dropRequired',
+        'unknownField',
+        'nastyLeaf',
+        'wrongType',
+        'hugeString',
+        'nullEverything',
+      ),
       leafPick: fc.nat(),
       hostile: nasty,
-      auth: fc.oneof({ arbitrary: fc.constant<AuthKind>('valid'), weight: 6 }, { arbitrary: fc.constantFrom<AuthKind>('read', 'other', 'none', 'typo'), weight: 1 }),
+      auth: fc.oneof(
+        { arbitrary: fc.constant<AuthKind>('valid'), weight: 6 },
+        { arbitrary: fc.constantFrom<AuthKind>('read', 'other', 'none', 'typo'), weight: 1 },
+      ),
       pick: fc.nat(),
     })
     .map((r) => {
@@ -140,7 +186,9 @@ test('schema-shaped requests with real ids and mutations reach every handler: no
 
   await fc.assert(
     fc.asyncProperty(
-      fc.nat({ max: operations.length - 1 }).chain((index) => requestFor(operations[index], target).map((req) => ({ op: operations[index], req }))),
+      fc
+        .nat({ max: operations.length - 1 })
+        .chain((index) => requestFor(operations[index], target).map((req) => ({ op: operations[index], req }))),
       async ({ op, req }) => {
         const headers: Record<string, string> = {};
         if (target.authHeader[req.auth]) headers.Authorization = target.authHeader[req.auth];
@@ -148,14 +196,22 @@ test('schema-shaped requests with real ids and mutations reach every handler: no
         if (hasBody) headers['Content-Type'] = 'application/json';
         let res: Response;
         try {
-          res = await fetch(`${app.url}${req.path}`, { method: op.method, headers, body: hasBody ? keepBodyLocal(JSON.stringify(req.body), target, req.pick) : undefined, signal: AbortSignal.timeout(20_000) });
+          res = await fetch(`${app.url}${req.path}`, {
+            method: op.method,
+            headers,
+            body: hasBody ? keepBodyLocal(JSON.stringify(req.body), target, req.pick) : undefined,
+            signal: AbortSignal.timeout(20_000),
+          });
         } catch (err) {
           ledger.failures.push(`${op.method} ${req.path.slice(0, 120)}: ${(err as Error).name} ${(err as Error).message}`);
           return true;
         }
         const text = op.method === 'HEAD' ? '' : await res.text();
         const projectInPath = req.path.includes(app.projectId);
-        ledger.check({ method: op.method, path: req.path, op, auth: req.auth, crossProject: projectInPath }, { status: res.status, contentType: res.headers.get('content-type') ?? '', text });
+        ledger.check(
+          { method: op.method, path: req.path, op, auth: req.auth, crossProject: projectInPath },
+          { status: res.status, contentType: res.headers.get('content-type') ?? '', text },
+        );
         const key = `${op.method} ${op.path}`;
         const counts = perOperation.get(key) ?? new Map<number, number>();
         counts.set(res.status, (counts.get(res.status) ?? 0) + 1);
@@ -167,11 +223,15 @@ test('schema-shaped requests with real ids and mutations reach every handler: no
   );
   t.deepEqual(ledger.failures.slice(0, 25), [], `${ledger.failures.length} failure(s)`);
   // Shaped requests must get past validation: every operation answered something other than 400 at least once.
-  const neverPastValidation = [...perOperation].filter(([, counts]) => [...counts.keys()].every((s) => s === 400 || s === 401)).map(([key]) => key);
+  const neverPastValidation = [...perOperation]
+    .filter(([, counts]) => [...counts.keys()].every((s) => s === 400 || s === 401))
+    .map(([key]) => key);
   t.deepEqual(neverPastValidation, [], 'operations whose every shaped request was refused by validation');
   const growthMb = (process.memoryUsage().rss - rssBefore) / 1024 / 1024;
   t.true(growthMb < 400, `memory bounded (grew ${growthMb.toFixed(0)} MB)`);
   t.is((await fetch(`${app.url}/_enclave/health`)).status, 200);
-  t.log(`shaped: ${ledger.requests} requests over ${perOperation.size} operations in ${((Date.now() - started) / 1000).toFixed(1)} s; 5xx: ${ledger.fiveXx}; RSS growth ${growthMb.toFixed(0)} MB; statuses ${JSON.stringify(ledger.histogram())}`);
+  t.log(
+    `shaped: ${ledger.requests} requests over ${perOperation.size} operations in ${((Date.now() - started) / 1000).toFixed(1)} s; 5xx: ${ledger.fiveXx}; RSS growth ${growthMb.toFixed(0)} MB; statuses ${JSON.stringify(ledger.histogram())}`,
+  );
   for (const [key, counts] of [...perOperation].sort()) t.log(`  ${key}: ${JSON.stringify(Object.fromEntries(counts))}`);
 });

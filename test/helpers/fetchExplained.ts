@@ -10,6 +10,9 @@ export async function fetchExplained(url: string | URL, init?: RequestInit): Pro
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     if (!cause) throw err;
-    throw new Error(`${(err as Error).message}: ${init?.method ?? 'GET'} ${String(url)}: ${cause.code ?? ''} ${cause.message ?? ''}`.trim(), { cause });
+    throw new Error(
+      `${(err as Error).message}: ${init?.method ?? 'GET'} ${String(url)}: ${cause.code ?? ''} ${cause.message ?? ''}`.trim(),
+      { cause },
+    );
   }
 }

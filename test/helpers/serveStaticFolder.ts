@@ -5,8 +5,19 @@ import type { AddressInfo } from 'node:net';
 import { extname, join, normalize } from 'node:path';
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.json': 'application/json',
-  '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf', '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp',
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+  '.woff': 'font/woff',
+  '.ttf': 'font/ttf',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
 };
 
 /**
@@ -17,14 +28,16 @@ export async function serveStaticFolder(dir: string): Promise<{ url: string; clo
   const server = createServer((req, res) => {
     const rel = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^\/+/, '') || 'index.html';
     const file = join(dir, rel.startsWith('..') ? 'missing' : rel);
-    stat(file).then((s) => {
-      if (!s.isFile()) throw new Error('not a file');
-      res.writeHead(200, { 'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream' });
-      if (req.method === 'HEAD') res.end();
-      else createReadStream(file).pipe(res);
-    }).catch(() => {
-      res.writeHead(404).end('not found');
-    });
+    stat(file)
+      .then((s) => {
+        if (!s.isFile()) throw new Error('not a file');
+        res.writeHead(200, { 'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream' });
+        if (req.method === 'HEAD') res.end();
+        else createReadStream(file).pipe(res);
+      })
+      .catch(() => {
+        res.writeHead(404).end('not found');
+      });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -52,7 +52,10 @@ export function spawnAppliance(env: Record<string, string>, timeoutMs = 30_000):
 }
 
 /** Runs `src/main.ts` expecting it to fail at startup; resolves with its exit code and stderr. */
-export function runApplianceExpectingFailure(env: Record<string, string>, timeoutMs = 30_000): Promise<{ code: number | string; stderr: string }> {
+export function runApplianceExpectingFailure(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<{ code: number | string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: projectRoot,

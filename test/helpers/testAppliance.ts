@@ -10,7 +10,9 @@ import { startAppliance, type RunningAppliance } from '../../src/app/startApplia
 import { fetchExplained } from './fetchExplained.js';
 
 /** Partial config, merged over the defaults (objects merge, arrays replace). */
-export type ConfigOverrides = { [K in keyof Config]?: Config[K] extends unknown[] ? Config[K] : Config[K] extends object ? Partial<Config[K]> : Config[K] };
+export type ConfigOverrides = {
+  [K in keyof Config]?: Config[K] extends unknown[] ? Config[K] : Config[K] extends object ? Partial<Config[K]> : Config[K];
+};
 
 /** Temp directories made by this test file's process; removed when it exits. */
 const madeDirs = new Set<string>();
@@ -35,7 +37,8 @@ export function makeTestConfig(dataDir: string, overrides: ConfigOverrides = {})
   const merged: Record<string, unknown> = { ...base, export: { ...base.export, spareWorker: false } };
   for (const [key, value] of Object.entries(overrides)) {
     const prev = merged[key];
-    merged[key] = value && typeof value === 'object' && !Array.isArray(value) && prev && typeof prev === 'object' ? { ...prev, ...value } : value;
+    merged[key] =
+      value && typeof value === 'object' && !Array.isArray(value) && prev && typeof prev === 'object' ? { ...prev, ...value } : value;
   }
   return configSchema.parse(merged);
 }
@@ -75,7 +78,12 @@ export async function startTestAppliance(
 ): Promise<TestAppliance> {
   const dataDir = options.dataDir ?? (await makeTempDir());
   const config = makeTestConfig(dataDir, options.overrides);
-  const running = await startAppliance({ config, logger: createLogger('silent'), clock: options.clock ?? systemClock, serveSample: options.serveSample ?? false });
+  const running = await startAppliance({
+    config,
+    logger: createLogger('silent'),
+    clock: options.clock ?? systemClock,
+    serveSample: options.serveSample ?? false,
+  });
   const key = running.createdAdminKey ?? '';
   return {
     ...running,

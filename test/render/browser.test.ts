@@ -15,8 +15,12 @@ test.before(async (t) => {
   const root = await mkdtemp(join(tmpdir(), 'enclave-browser-'));
   const out = join(root, 'site');
   await renderSite({
-    sourceDir: join(process.cwd(), 'examples/sample-docs'), out: await openFolderSink(out), domain: 'docs.example.com', jobId: 'browser',
-    now: new Date('2026-01-01T00:00:00Z'), generatorVersion: 'test',
+    sourceDir: join(process.cwd(), 'examples/sample-docs'),
+    out: await openFolderSink(out),
+    domain: 'docs.example.com',
+    jobId: 'browser',
+    now: new Date('2026-01-01T00:00:00Z'),
+    generatorVersion: 'test',
   });
   t.context = { out, root, browser: await launchBrowser() };
 });
@@ -33,7 +37,9 @@ async function open(t: { context: { out: string; browser: Browser } }, rel: stri
   const requests: string[] = [];
   const errors: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(pathToFileURL(join(t.context.out, rel)).href);
   return { page, context, requests, errors };
@@ -89,7 +95,10 @@ test('search opens with Ctrl+K, finds a term, and Enter opens the right page', a
   await page.keyboard.press('Enter');
   await page.waitForURL(/deploy\/rollback\.html$/);
   t.is(await page.locator('h1').textContent(), 'Roll back');
-  t.true(requests.some((u) => /search-index\.[0-9a-f]+\.js$/.test(u)), 'index loaded lazily as a script');
+  t.true(
+    requests.some((u) => /search-index\.[0-9a-f]+\.js$/.test(u)),
+    'index loaded lazily as a script',
+  );
   t.deepEqual(offOrigin(requests), []);
   t.deepEqual(errors, []);
 
@@ -104,7 +113,18 @@ test('search opens with Ctrl+K, finds a term, and Enter opens the right page', a
 const AUDIT_SOURCE = readFileSync(new URL('../helpers/a11yAudit.browser.js', import.meta.url), 'utf8');
 
 /** Accessibility facts of the current page, computed in the browser from the DOM and computed styles. */
-function audit(page: Page): Promise<{ banner: number; main: number; navs: number; contentinfo: number; skipLink: boolean; h1: number; skips: number; imagesWithoutAlt: number; unlabelledControls: string[]; lowContrast: string[] }> {
+function audit(page: Page): Promise<{
+  banner: number;
+  main: number;
+  navs: number;
+  contentinfo: number;
+  skipLink: boolean;
+  h1: number;
+  skips: number;
+  imagesWithoutAlt: number;
+  unlabelledControls: string[];
+  lowContrast: string[];
+}> {
   return page.evaluate(AUDIT_SOURCE);
 }
 

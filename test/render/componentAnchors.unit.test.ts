@@ -11,26 +11,48 @@ const docsJson = JSON.stringify({ name: 'Fixture', colors: { primary: '#0D9373' 
 const SITE = {
   'docs.json': docsJson,
   'index.mdx': [
-    '---', 'title: Home', '---', '',
-    '## Install', '', 'Heading first.', '',
-    '<Accordion title="Install">Same slug as the heading: the heading keeps it.</Accordion>', '',
-    '<Accordion title="Getting logs, quickly">Body.</Accordion>', '',
-    '<Accordion title="Anything" id="custom-target">Body.</Accordion>', '',
-    '<Steps>', '  <Step title="Create a project">Do it.</Step>', '</Steps>', '',
+    '---',
+    'title: Home',
+    '---',
+    '',
+    '## Install',
+    '',
+    'Heading first.',
+    '',
+    '<Accordion title="Install">Same slug as the heading: the heading keeps it.</Accordion>',
+    '',
+    '<Accordion title="Getting logs, quickly">Body.</Accordion>',
+    '',
+    '<Accordion title="Anything" id="custom-target">Body.</Accordion>',
+    '',
+    '<Steps>',
+    '  <Step title="Create a project">Do it.</Step>',
+    '</Steps>',
+    '',
     '[a](#getting-logs-quickly) [b](#custom-target) [c](#create-a-project) [d](#install)',
-    '[e](/api#user-id) [f](/api#created-at) [g](/api#page-token) [h](#nowhere)', '',
+    '[e](/api#user-id) [f](/api#created-at) [g](/api#page-token) [h](#nowhere)',
+    '',
   ].join('\n'),
   'api.mdx': [
-    '---', 'title: API', '---', '',
-    '<ParamField path="userId" type="string">Who.</ParamField>', '',
-    '<ResponseField name="created_at" type="string">When.</ResponseField>', '',
-    '<ParamField query="cursor" id="page-token" type="string">Paging.</ParamField>', '',
+    '---',
+    'title: API',
+    '---',
+    '',
+    '<ParamField path="userId" type="string">Who.</ParamField>',
+    '',
+    '<ResponseField name="created_at" type="string">When.</ResponseField>',
+    '',
+    '<ParamField query="cursor" id="page-token" type="string">Paging.</ParamField>',
+    '',
   ].join('\n'),
 };
 
 test('accordion, step and field anchors are link targets; headings keep their slugs', async (t) => {
   const { out, result } = await renderFiles(t, SITE);
-  t.deepEqual(result.report.brokenLinks.map((b) => `${b.page} ${b.href}`), ['index #nowhere']);
+  t.deepEqual(
+    result.report.brokenLinks.map((b) => `${b.page} ${b.href}`),
+    ['index #nowhere'],
+  );
   const home = await readFile(join(out, 'index.html'), 'utf8');
   t.regex(home, /<h2 id="install">Install/);
   t.is(home.match(/id="install"/g)?.length, 1, 'an anchor a heading already uses is not repeated');
@@ -58,8 +80,13 @@ test('a fragment repaired to the real heading id is repaired in the page even wh
 
 test('field anchors split camelCase and acronyms like Mintlify; an explicit id wins', (t) => {
   const cases: [string, string][] = [
-    ['userId', 'user-id'], ['user_id', 'user-id'], ['APIKey', 'api-key'], ['X-Request-ID', 'x-request-id'],
-    ['listAPIs', 'list-apis'], ['data.items[].name', 'data-items-name'], ['café', 'cafe'],
+    ['userId', 'user-id'],
+    ['user_id', 'user-id'],
+    ['APIKey', 'api-key'],
+    ['X-Request-ID', 'x-request-id'],
+    ['listAPIs', 'list-apis'],
+    ['data.items[].name', 'data-items-name'],
+    ['café', 'cafe'],
   ];
   for (const [name, id] of cases) t.is(fieldAnchor({}, name), id, name);
   t.is(fieldAnchor({}, '***'), undefined);

@@ -32,7 +32,13 @@ function withoutPositions(node: unknown, topLevel = false): unknown {
   return out;
 }
 
-interface Checked { total: number; fast: number; mismatches: string[]; reasons: Map<string, number>; slow: string[] }
+interface Checked {
+  total: number;
+  fast: number;
+  mismatches: string[];
+  reasons: Map<string, number>;
+  slow: string[];
+}
 
 /** Runs both parsers on every page and records where the fast path answers and whether it agrees. */
 function check(files: string[]): Checked {
@@ -56,7 +62,11 @@ function check(files: string[]): Checked {
 /** Whether `fast`, the fast path's tree for `text`, is micromark's (which must accept the text). */
 function matchesMicromark(text: string, kind: SourceKind, fast: Root): boolean {
   let expected: Root | null = null;
-  try { expected = parseWithMicromark(text, kind); } catch { /* micromark rejects it: the fast path must not accept it */ }
+  try {
+    expected = parseWithMicromark(text, kind);
+  } catch {
+    /* micromark rejects it: the fast path must not accept it */
+  }
   return expected !== null && isDeepStrictEqual(withoutPositions(fast), withoutPositions(expected));
 }
 
@@ -81,7 +91,10 @@ for (const dir of [...CORPORA, SAMPLE]) {
     const r = check(pagesUnder(dir));
     t.true(r.total > 0);
     t.deepEqual(r.mismatches, []);
-    const reasons = [...r.reasons].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k}: ${v}`).join(', ');
+    const reasons = [...r.reasons]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
     t.log(`${r.fast}/${r.total} pages (${((100 * r.fast) / r.total).toFixed(1)}%) on the fast path; fallbacks: ${reasons || 'none'}`);
     const min = MIN_FAST[basename(dir)];
     t.true(r.fast >= min, `${r.fast} fast-path pages, expected at least ${min}`);
@@ -177,7 +190,10 @@ const HANDLED: Array<[SourceKind, string]> = [
   ['mdx', 'ping @user and `a`@b.co and (@scope/pkg)'],
   // TypeDoc's code samples: a URL after a decoded `&quot;` ends before the closing `&quot;` (an
   // `&name;` trail), while numeric references inside it stay raw in the link.
-  ['mdx', '<span class="hl-2">&quot;https://example.com/icon.png&quot;</span><span>,</span> and &quot;https://mcp.example.com/ui/set&#x5F;api&#x5F;key&quot; and &quot;http://json-schema.org/draft-07/schema#&quot;'],
+  [
+    'mdx',
+    '<span class="hl-2">&quot;https://example.com/icon.png&quot;</span><span>,</span> and &quot;https://mcp.example.com/ui/set&#x5F;api&#x5F;key&quot; and &quot;http://json-schema.org/draft-07/schema#&quot;',
+  ],
   // A URL right after a JSX tag (a `>` may precede a protocol).
   ['mdx', 'RFC-5424: <a href="https://x.org/rfc#section-6.2.1">https://x.org/rfc#section-6.2.1</a>'],
   // Trails: `&name;` only at the end, runs of punctuation, `]` before `(`, `[`, a space or the end, and `<`.
@@ -290,9 +306,56 @@ function seededRandom(seed: number): () => number {
 // The pieces autolink literals' rules look at: prefixes, the characters allowed before one, trail
 // punctuation, references, brackets, parentheses, delimiters, e-mail local parts and domains.
 const LITERAL_PIECES = [
-  'https://', 'HTTP://', 'www.', 'WwW.', 'h', 'w', 'x', 'e.com', 'b.c', 'a_b', '1', '.', '_', '_', '-', '+', '@', '@', '/',
-  '&quot;', '&amp;', '&#x5F;', '&#64;', '&x', ';', '&', '(', ')', '[', ']', '](u)', '*', '!', '"', "'", ',', ':', '?',
-  '<b>', '</b>', '{x}', '`', '\\', ' ', ' ', '\n', 'é', '😀', '\u00a0', 'mailto:',
+  'https://',
+  'HTTP://',
+  'www.',
+  'WwW.',
+  'h',
+  'w',
+  'x',
+  'e.com',
+  'b.c',
+  'a_b',
+  '1',
+  '.',
+  '_',
+  '_',
+  '-',
+  '+',
+  '@',
+  '@',
+  '/',
+  '&quot;',
+  '&amp;',
+  '&#x5F;',
+  '&#64;',
+  '&x',
+  ';',
+  '&',
+  '(',
+  ')',
+  '[',
+  ']',
+  '](u)',
+  '*',
+  '!',
+  '"',
+  "'",
+  ',',
+  ':',
+  '?',
+  '<b>',
+  '</b>',
+  '{x}',
+  '`',
+  '\\',
+  ' ',
+  ' ',
+  '\n',
+  'é',
+  '😀',
+  '\u00a0',
+  'mailto:',
 ];
 // Each random text also goes where inline content starts: headings, quotes, list items, table cells, JSX.
 const LITERAL_CONTEXTS: Array<(text: string) => string> = [
@@ -327,7 +390,7 @@ test('the fast path agrees with micromark on random text around autolink literal
   t.true(linked > 800, `${linked} answered texts with links`);
 });
 
-test('frontmatter keeps micromark\'s offsets', (t) => {
+test("frontmatter keeps micromark's offsets", (t) => {
   const text = '---\ntitle: "a"\nx: 1\n---\n\nbody';
   const fast = fastParse(text, 'mdx')!;
   const slow = parseWithMicromark(text, 'mdx');

@@ -42,24 +42,62 @@ for (const [name, dir] of [
   });
 }
 
-const el = (tagName: string, properties: Record<string, unknown>, children: unknown[] = []) => ({ type: 'element', tagName, properties, children }) as Element;
+const el = (tagName: string, properties: Record<string, unknown>, children: unknown[] = []) =>
+  ({ type: 'element', tagName, properties, children }) as Element;
 const text = (value: string): Text => ({ type: 'text', value });
 const root = (children: unknown[]) => ({ type: 'root', children }) as Root;
 
 test('the cases pages rarely contain serialize the same too', (t) => {
   const cases: [string, Nodes][] = [
-    ['escaping in text, attributes and names', el('p', { title: 'a"b\'c`d&e\0f<g>', dataX: 'y', 'weird name': 'v' }, [text('1 < 2 && 3 > 2 "q" \u00a0 \ud83d\ude00')])],
-    ['script and style text stays raw', root([el('script', {}, [text('if (a < b && c) {}')]), el('style', {}, [text('a > b { content: "&" }')])])],
+    [
+      'escaping in text, attributes and names',
+      el('p', { title: 'a"b\'c`d&e\0f<g>', dataX: 'y', 'weird name': 'v' }, [text('1 < 2 && 3 > 2 "q" \u00a0 \ud83d\ude00')]),
+    ],
+    [
+      'script and style text stays raw',
+      root([el('script', {}, [text('if (a < b && c) {}')]), el('style', {}, [text('a > b { content: "&" }')])]),
+    ],
     ['raw HTML passes through', root([{ type: 'raw', value: '<b>&amp; raw</b>' }, text('&')])],
-    ['comments, doctype', root([{ type: 'doctype' }, { type: 'comment', value: '>a --> b <!-- c --!> d <!-' }, { type: 'comment', value: '->x' }])],
-    ['booleans, overloaded booleans, numbers and NaN', el('input', { disabled: true, checked: false, hidden: '', download: 'download', value: 0, tabIndex: Number.NaN, min: 3, readOnly: 'readonly', multiple: 'no' })],
-    ['lists: spaces, commas, a trailing empty item', el('img', { className: ['a', '', 'b '], srcSet: ['a.png 1x', 'b.png 2x'], accept: ['.a', ''], sizes: [] })],
+    [
+      'comments, doctype',
+      root([{ type: 'doctype' }, { type: 'comment', value: '>a --> b <!-- c --!> d <!-' }, { type: 'comment', value: '->x' }]),
+    ],
+    [
+      'booleans, overloaded booleans, numbers and NaN',
+      el('input', {
+        disabled: true,
+        checked: false,
+        hidden: '',
+        download: 'download',
+        value: 0,
+        tabIndex: Number.NaN,
+        min: 3,
+        readOnly: 'readonly',
+        multiple: 'no',
+      }),
+    ],
+    [
+      'lists: spaces, commas, a trailing empty item',
+      el('img', { className: ['a', '', 'b '], srcSet: ['a.png 1x', 'b.png 2x'], accept: ['.a', ''], sizes: [] }),
+    ],
     ['void elements, with and without content', root([el('br', {}), el('hr', {}, [text('x')]), el('BR', {}), el('img', {}, [text('')])])],
-    ['svg names, closing and HTML inside integration points', el('svg', { viewBox: '0 0 1 1', xLinkHref: '#a', strokeWidth: 2, className: ['i'] }, [
-      el('path', { d: 'M0 0' }), el('foreignObject', { requiredExtensions: 'x' }, [el('div', { className: ['h'] }, [el('br', {})])]), el('title', {}, [text('t & <u>')]), el('br', {}),
-    ])],
-    ['template content', { type: 'element', tagName: 'template', properties: {}, children: [], content: root([el('p', {}, [text('inside')])]) } as Element],
-    ['null and undefined properties are left out', el('a', { href: null, title: undefined, rel: ['noopener', 'noreferrer'], ariaHidden: 'true', ariaLabel: 'x' })],
+    [
+      'svg names, closing and HTML inside integration points',
+      el('svg', { viewBox: '0 0 1 1', xLinkHref: '#a', strokeWidth: 2, className: ['i'] }, [
+        el('path', { d: 'M0 0' }),
+        el('foreignObject', { requiredExtensions: 'x' }, [el('div', { className: ['h'] }, [el('br', {})])]),
+        el('title', {}, [text('t & <u>')]),
+        el('br', {}),
+      ]),
+    ],
+    [
+      'template content',
+      { type: 'element', tagName: 'template', properties: {}, children: [], content: root([el('p', {}, [text('inside')])]) } as Element,
+    ],
+    [
+      'null and undefined properties are left out',
+      el('a', { href: null, title: undefined, rel: ['noopener', 'noreferrer'], ariaHidden: 'true', ariaLabel: 'x' }),
+    ],
     ['data attributes by camel case', el('div', { dataEnclaveStep: '', dataFooBar2: 'x', data123: 'y' })],
   ];
   for (const [label, tree] of cases) t.is(hastToHtml(tree), reference(tree), label);

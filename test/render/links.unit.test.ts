@@ -30,14 +30,26 @@ test('external, anchor-only and broken links are classified', (t) => {
   t.is(resolveLink('https://example.com/x', 'index', site).kind, 'external');
   t.is(resolveLink('mailto:a@b.c', 'index', site).kind, 'external');
   t.deepEqual(resolveLink('#top', 'guides/start', site), { href: '#top', kind: 'anchor', page: 'guides/start', hash: 'top' });
-  t.deepEqual(resolveLink('/nope', 'guides/start', site), { href: '../nope.html', kind: 'broken', reason: 'no page, redirect or file at /nope' });
-  t.like(resolveLink('deep/gone/', 'guides/start', site), { kind: 'broken', reason: 'no page, redirect or file at /guides/deep/gone' }, 'the reason names the resolved path');
+  t.deepEqual(resolveLink('/nope', 'guides/start', site), {
+    href: '../nope.html',
+    kind: 'broken',
+    reason: 'no page, redirect or file at /nope',
+  });
+  t.like(
+    resolveLink('deep/gone/', 'guides/start', site),
+    { kind: 'broken', reason: 'no page, redirect or file at /guides/deep/gone' },
+    'the reason names the resolved path',
+  );
   t.like(resolveLink('../../../../etc/passwd', 'guides/start', site), { kind: 'broken', reason: 'points outside the docs folder' });
   t.is(resolveLink('/files/spec.yaml', 'guides/deep/page', site).href, '../../files/spec.yaml');
 });
 
 test('resolution is idempotent, so a component-resolved href survives the page-wide link pass', (t) => {
-  for (const [from, target] of [['guides/deep/page', '/guides/start#a'], ['index', '/api'], ['guides/start', '/images/a b.png']]) {
+  for (const [from, target] of [
+    ['guides/deep/page', '/guides/start#a'],
+    ['index', '/api'],
+    ['guides/start', '/images/a b.png'],
+  ]) {
     const once = resolveLink(target, from, site).href;
     t.is(resolveLink(once, from, site).href, once);
   }

@@ -12,16 +12,25 @@ test('export const values, arrow-function components, JSX props and expressions 
   const { out, result } = await renderFiles(t, {
     'docs.json': JSON.stringify({ name: 'X', navigation: { pages: ['index'] } }),
     'index.mdx': [
-      '---', 'title: X', '---', '',
+      '---',
+      'title: X',
+      '---',
+      '',
       "export const names = ['ada', 'linus'];",
       'export const cfg = { region: `eu-${1 + 1}`, nested: { on: true } };',
       'export const Pill = ({ label, children }) => (<span className="pill" data-label={label}>{children}</span>);',
-      'export function Shout({ text = "hi" }) { const up = text.toUpperCase(); return <strong>{up}!</strong>; }', '',
-      'Region {cfg.region}, nested {cfg.nested.on ? "yes" : "no"}, list {names.map((n) => n.toUpperCase()).join(", ")}.', '',
-      '<Pill label="a">inside</Pill> <Shout text="loud" /> <Shout />', '',
-      '<div style={{ marginTop: 4, color: "red" }} className="box">boxed</div>', '',
-      '{/* a comment renders nothing */}', '',
-      'Unknown {notDefined} and {globalThis.process} stay empty.', '',
+      'export function Shout({ text = "hi" }) { const up = text.toUpperCase(); return <strong>{up}!</strong>; }',
+      '',
+      'Region {cfg.region}, nested {cfg.nested.on ? "yes" : "no"}, list {names.map((n) => n.toUpperCase()).join(", ")}.',
+      '',
+      '<Pill label="a">inside</Pill> <Shout text="loud" /> <Shout />',
+      '',
+      '<div style={{ marginTop: 4, color: "red" }} className="box">boxed</div>',
+      '',
+      '{/* a comment renders nothing */}',
+      '',
+      'Unknown {notDefined} and {globalThis.process} stay empty.',
+      '',
     ].join('\n'),
   });
   const html = await content(out, 'index.html');
@@ -32,7 +41,10 @@ test('export const values, arrow-function components, JSX props and expressions 
   t.regex(html, /<div style="margin-top:4px;color:red" class="box">boxed<\/div>/);
   t.notRegex(html, /comment/);
   t.regex(html, /Unknown  and  stay empty\./);
-  t.true(result.report.warnings.some((w) => /notDefined/.test(w.message)), 'unevaluable expressions are reported');
+  t.true(
+    result.report.warnings.some((w) => /notDefined/.test(w.message)),
+    'unevaluable expressions are reported',
+  );
 });
 
 test('snippet imports: named exports, .jsx components, legacy <Snippet>, and missing imports are reported not fatal', async (t) => {
@@ -41,11 +53,23 @@ test('snippet imports: named exports, .jsx components, legacy <Snippet>, and mis
     'index.mdx': [
       "import { greeting, Box } from '/snippets/vars.mdx';",
       "import { Badge2 } from '/snippets/comp.jsx';",
-      "import Gone from '/snippets/gone.jsx';", '',
-      '# Title', '', '{greeting}', '', '<Box>boxed text</Box>', '', '<Badge2 tone="ok" />', '',
-      '<Snippet file="legacy.mdx" />', '', '<Gone>fallback child</Gone>', '',
+      "import Gone from '/snippets/gone.jsx';",
+      '',
+      '# Title',
+      '',
+      '{greeting}',
+      '',
+      '<Box>boxed text</Box>',
+      '',
+      '<Badge2 tone="ok" />',
+      '',
+      '<Snippet file="legacy.mdx" />',
+      '',
+      '<Gone>fallback child</Gone>',
+      '',
     ].join('\n'),
-    'snippets/vars.mdx': "export const greeting = 'Hello from vars';\nexport const Box = ({ children }) => <section className=\"box\">{children}</section>;\n",
+    'snippets/vars.mdx':
+      'export const greeting = \'Hello from vars\';\nexport const Box = ({ children }) => <section className="box">{children}</section>;\n',
     'snippets/comp.jsx': 'const label = (t) => `tone:${t}`;\nexport const Badge2 = ({ tone }) => <em>{label(tone)}</em>;\n',
     'snippets/legacy.mdx': 'Legacy snippet body.\n',
   });
@@ -83,18 +107,33 @@ test('link reference definitions and footnotes resolve wherever they are defined
   const { out } = await renderFiles(t, {
     'docs.json': JSON.stringify({ name: 'X', navigation: { pages: ['index', 'plain'] } }),
     'index.mdx': [
-      '---', 'title: X', '---', '',
-      'See [the guide][Guide], [nested][inner] and [quoted][q], with a note.[^n]', '',
-      '<Note>', '[inner]: https://example.com/inner', '</Note>', '',
-      '> [q]: https://example.com/quoted', '',
-      '[guide]: https://example.com/first', '',
-      '[GUIDE]: https://example.com/second', '',
-      '[^n]: The footnote text.', '',
+      '---',
+      'title: X',
+      '---',
+      '',
+      'See [the guide][Guide], [nested][inner] and [quoted][q], with a note.[^n]',
+      '',
+      '<Note>',
+      '[inner]: https://example.com/inner',
+      '</Note>',
+      '',
+      '> [q]: https://example.com/quoted',
+      '',
+      '[guide]: https://example.com/first',
+      '',
+      '[GUIDE]: https://example.com/second',
+      '',
+      '[^n]: The footnote text.',
+      '',
     ].join('\n'),
     'plain.md': ['# Plain', '', 'A [reference] in plain Markdown.', '', '[reference]: https://example.com/md', ''].join('\n'),
   });
   const html = await content(out, 'index.html');
-  t.regex(html, /<a href="https:\/\/example\.com\/first"[^>]*>the guide<\/a>/, 'labels match case-insensitively and the first definition wins');
+  t.regex(
+    html,
+    /<a href="https:\/\/example\.com\/first"[^>]*>the guide<\/a>/,
+    'labels match case-insensitively and the first definition wins',
+  );
   t.notRegex(html, /example\.com\/second/);
   t.regex(html, /<a href="https:\/\/example\.com\/inner"[^>]*>nested<\/a>/, 'a definition inside a component counts');
   t.regex(html, /<a href="https:\/\/example\.com\/quoted"[^>]*>quoted<\/a>/, 'a definition inside a block quote counts');

@@ -13,17 +13,46 @@ import { renderSite } from '../../src/render/renderSite.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { startTestAppliance } from '../helpers/testAppliance.js';
 
-interface Seen { method: string; url: string; headers: IncomingMessage['headers']; body: string }
-const test = anyTest as TestFn<{ root: string; out: string; longOut: string; browser: Browser; site: Server; siteUrl: string; api: Server; apiUrl: string; seen: Seen[] }>;
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+const test = anyTest as TestFn<{
+  root: string;
+  out: string;
+  longOut: string;
+  browser: Browser;
+  site: Server;
+  siteUrl: string;
+  api: Server;
+  apiUrl: string;
+  seen: Seen[];
+}>;
 
-const listen = (server: Server) => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+const listen = (server: Server) =>
+  new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+};
 
 test.before(async (t) => {
   const root = await mkdtemp(join(tmpdir(), 'enclave-navbrowser-'));
-  const render = async (src: string, out: string) => renderSite({
-    sourceDir: src, out: await openFolderSink(out), domain: 'docs.example.com', jobId: 'nav', now: new Date('2026-01-01T00:00:00Z'), generatorVersion: 'test',
-  });
+  const render = async (src: string, out: string) =>
+    renderSite({
+      sourceDir: src,
+      out: await openFolderSink(out),
+      domain: 'docs.example.com',
+      jobId: 'nav',
+      now: new Date('2026-01-01T00:00:00Z'),
+      generatorVersion: 'test',
+    });
   await cp(join(import.meta.dirname, 'fixtures', 'nav-site'), join(root, 'src'), { recursive: true });
   const out = join(root, 'site');
   await render(join(root, 'src'), out);
@@ -44,7 +73,8 @@ test.before(async (t) => {
     try {
       const data = await readFile(join(out, rel));
       res.setHeader('Content-Type', TYPES[extname(rel)] ?? 'application/octet-stream');
-      if (rel.endsWith('.html')) res.setHeader('Content-Security-Policy', siteSecurityPolicy([], { apiPlayground: data.includes(' data-enclave-try=') }));
+      if (rel.endsWith('.html'))
+        res.setHeader('Content-Security-Policy', siteSecurityPolicy([], { apiPlayground: data.includes(' data-enclave-try=') }));
       res.end(data);
     } catch {
       res.statusCode = 404;
@@ -55,7 +85,9 @@ test.before(async (t) => {
   const seen: Seen[] = [];
   const api = createServer((req, res) => {
     let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString(); });
+    req.on('data', (c: Buffer) => {
+      body += c.toString();
+    });
     req.on('end', () => {
       res.setHeader('Access-Control-Allow-Origin', '*');
       res.setHeader('Access-Control-Allow-Headers', '*');
@@ -66,7 +98,17 @@ test.before(async (t) => {
       res.end(JSON.stringify({ users: [{ id: 'u1' }], got: req.url }));
     });
   });
-  t.context = { root, out, longOut, browser: await launchBrowser(), site, siteUrl: await listen(site), api, apiUrl: await listen(api), seen };
+  t.context = {
+    root,
+    out,
+    longOut,
+    browser: await launchBrowser(),
+    site,
+    siteUrl: await listen(site),
+    api,
+    apiUrl: await listen(api),
+    seen,
+  };
 });
 
 test.after.always(async (t) => {
@@ -84,10 +126,14 @@ async function open(t: { context: { browser: Browser } }, url: string) {
   const errors: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
   // A failed load is judged by its URL (below), not by the console line that names none.
-  page.on('console', (m) => { if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
+  });
   page.on('pageerror', (e) => errors.push(String(e)));
   // The feedback widget's probe of the appliance and the browser's favicon guess are not ours to judge here.
-  page.on('response', (r) => { if (r.status() >= 400 && !/\/(?:_enclave\/|favicon\.ico)/.test(r.url())) errors.push(`${r.status()} ${r.url()}`); });
+  page.on('response', (r) => {
+    if (r.status() >= 400 && !/\/(?:_enclave\/|favicon\.ico)/.test(r.url())) errors.push(`${r.status()} ${r.url()}`);
+  });
   await page.goto(url);
   return { page, context, requests, errors };
 }
@@ -110,7 +156,7 @@ test('the tab bar under a language leads to the API tab; a tab menu opens and it
   await page.waitForURL(/en\/help\/faq\.html$/);
   t.is(await page.locator('#enclave-sidebar a[aria-current="page"]').textContent(), 'FAQ');
   t.true(await page.locator('#enclave-sidebar').getByText('Questions').isVisible());
-  t.false(await page.locator('#enclave-sidebar').getByText('Welcome').isVisible(), 'the menu item\'s sidebar, not the first tab\'s');
+  t.false(await page.locator('#enclave-sidebar').getByText('Welcome').isVisible(), "the menu item's sidebar, not the first tab's");
   t.deepEqual(notFile(requests), []);
   t.deepEqual(errors, []);
   await context.close();
@@ -142,7 +188,7 @@ test('a page far down a long sidebar opens at the top of the window, its sidebar
   await context.close();
 });
 
-test('search stays in the reader\'s language unless asked for all, and links to the matching section', async (t) => {
+test("search stays in the reader's language unless asked for all, and links to the matching section", async (t) => {
   const { page, context, errors } = await open(t, fileUrl(t.context.out, 'fr/index.html'));
   await page.keyboard.press('Control+k');
   await page.locator('#enclave-search-input').fill('zebrafish');
@@ -166,7 +212,7 @@ test.serial('"Try it" sends the request to the server the reader typed, over htt
   await page.locator('[data-try-name="limit"]').fill('5');
   await page.locator('.enclave-try-send').click();
   await page.locator('.enclave-try-status', { hasText: '200' }).waitFor();
-  t.regex(await page.locator('.enclave-try-output').textContent() ?? '', /"id": "u1"/);
+  t.regex((await page.locator('.enclave-try-output').textContent()) ?? '', /"id": "u1"/);
   t.is(t.context.seen.length, before + 1, 'one request, to the API');
   const got = t.context.seen.at(-1);
   t.is(got?.url, '/v1/users?limit=5');
@@ -192,7 +238,7 @@ test.serial('"Try it" from file:// says browsers block it there and sends nothin
   const before = t.context.seen.length;
   const { page, context, requests } = await open(t, fileUrl(t.context.out, 'api/list-users.html'));
   await page.locator('.enclave-try summary').click();
-  t.regex(await page.locator('.enclave-try-file').textContent() ?? '', /Browsers block requests from pages opened as files/);
+  t.regex((await page.locator('.enclave-try-file').textContent()) ?? '', /Browsers block requests from pages opened as files/);
   t.true(await page.locator('.enclave-try-send').isDisabled());
   t.deepEqual(notFile(requests), []);
   t.is(t.context.seen.length, before);
@@ -202,13 +248,16 @@ test.serial('"Try it" from file:// says browsers block it there and sends nothin
 test('accessibility of an API page with "Try it" open and of a page with a tab menu open: labels, one h1, contrast', async (t) => {
   const { readFileSync } = await import('node:fs');
   const audit = readFileSync(new URL('../helpers/a11yAudit.browser.js', import.meta.url), 'utf8');
-  for (const [rel, opener] of [['api/create-user.html', '.enclave-try summary'], ['en/index.html', '.enclave-tab-menu summary']] as const) {
+  for (const [rel, opener] of [
+    ['api/create-user.html', '.enclave-try summary'],
+    ['en/index.html', '.enclave-tab-menu summary'],
+  ] as const) {
     for (const colorScheme of ['light', 'dark'] as const) {
       const context = await t.context.browser.newContext({ viewport: { width: 1400, height: 900 }, colorScheme });
       const page = await context.newPage();
       await page.goto(fileUrl(t.context.out, rel));
       await page.click(opener);
-      const a = await page.evaluate(audit) as { h1: number; skips: number; unlabelledControls: string[]; lowContrast: string[] };
+      const a = (await page.evaluate(audit)) as { h1: number; skips: number; unlabelledControls: string[]; lowContrast: string[] };
       t.is(a.h1, 1, `${rel} ${colorScheme}`);
       t.is(a.skips, 0, `${rel} ${colorScheme}`);
       t.deepEqual(a.unlabelledControls, [], `${rel} ${colorScheme}`);
@@ -221,12 +270,25 @@ test('accessibility of an API page with "Try it" open and of a page with a tab m
 test.serial('"Try it" works from the bundle as the appliance serves it, under the appliance\'s own CSP', async (t) => {
   const src = join(t.context.root, 'src');
   const zip = createZipSink();
-  await renderSite({ sourceDir: src, out: zip, domain: 'nav-docs.test', jobId: 'se_0000000000000019', now: new Date(), generatorVersion: 'test' });
+  await renderSite({
+    sourceDir: src,
+    out: zip,
+    domain: 'nav-docs.test',
+    jobId: 'se_0000000000000019',
+    now: new Date(),
+    generatorVersion: 'test',
+  });
   const zipPath = join(t.context.root, 'nav.zip');
   await zip.finish(zipPath, new Date());
   const app = await startTestAppliance({ serveSample: false });
   t.teardown(() => app.close());
-  await app.control.sites.upsert({ domain: 'nav-docs.test', source: src, ref: null, projectId: app.projectId, createdAt: new Date().toISOString() });
+  await app.control.sites.upsert({
+    domain: 'nav-docs.test',
+    source: src,
+    ref: null,
+    projectId: app.projectId,
+    createdAt: new Date().toISOString(),
+  });
   await app.features.deployments.activateBundleFile(zipPath, { source: 'test' });
 
   const before = t.context.seen.length;

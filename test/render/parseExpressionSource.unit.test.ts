@@ -14,7 +14,7 @@ test('comment-only expressions are null, cached or not', (t) => {
   t.is(parseExpressionSource('// line comment'), null);
 });
 
-test('invalid syntax throws every time, with the parser\'s message', (t) => {
+test("invalid syntax throws every time, with the parser's message", (t) => {
   const first = t.throws(() => parseExpressionSource('1 +* 2'));
   const again = t.throws(() => parseExpressionSource('1 +* 2'));
   t.truthy(first?.message);

@@ -23,7 +23,10 @@ test('a missing file rejects in its turn, named relative to the folder and never
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 'a.md'), 'a');
   const seen: string[] = [];
-  const err = await t.throwsAsync(readFilesInOrder(dir, ['a.md', 'gone/b.md', 'a.md'], (rel) => void seen.push(rel)), { instanceOf: SourceReadError });
+  const err = await t.throwsAsync(
+    readFilesInOrder(dir, ['a.md', 'gone/b.md', 'a.md'], (rel) => void seen.push(rel)),
+    { instanceOf: SourceReadError },
+  );
   t.deepEqual(seen, ['a.md'], 'files before the failure were consumed, none after');
   t.is(err.file, 'gone/b.md');
   t.is(err.code, 'ENOENT');

@@ -22,8 +22,13 @@ export async function writeDocs(t: ExecutionContext, files: Record<string, strin
 export async function renderDocs(src: string, extra: Partial<RenderSiteOptions> = {}): Promise<{ out: string; result: RenderSiteResult }> {
   const out = join(dirname(src), `out-${Math.random().toString(36).slice(2, 8)}`);
   const result = await renderSite({
-    sourceDir: src, out: await openFolderSink(out), domain: 'docs.example.com', jobId: 'job-1',
-    now: new Date('2026-03-04T05:06:07.000Z'), generatorVersion: '9.9.9', ...extra,
+    sourceDir: src,
+    out: await openFolderSink(out),
+    domain: 'docs.example.com',
+    jobId: 'job-1',
+    now: new Date('2026-03-04T05:06:07.000Z'),
+    generatorVersion: '9.9.9',
+    ...extra,
   });
   return { out, result };
 }
@@ -35,10 +40,19 @@ export async function renderFiles(t: ExecutionContext, files: Record<string, str
 }
 
 /** Renders an inline site for a whole test file (from `test.before`); `remove` deletes it (from `test.after.always`). */
-export async function renderFilesForSuite(files: Record<string, string>, extra: Partial<RenderSiteOptions> = {}): Promise<{ src: string; out: string; remove(): Promise<void> }> {
+export async function renderFilesForSuite(
+  files: Record<string, string>,
+  extra: Partial<RenderSiteOptions> = {},
+): Promise<{ src: string; out: string; remove(): Promise<void> }> {
   const cleanup: (() => Promise<void>)[] = [];
   const suite = { teardown: (fn: () => Promise<void>) => void cleanup.push(fn) } as unknown as ExecutionContext;
   const src = await writeDocs(suite, files);
   const { out } = await renderDocs(src, extra);
-  return { src, out, remove: async () => { for (const fn of cleanup) await fn(); } };
+  return {
+    src,
+    out,
+    remove: async () => {
+      for (const fn of cleanup) await fn();
+    },
+  };
 }

@@ -7,28 +7,60 @@ import { openFolderSink } from '../../src/bundle/openFolderSink.js';
 import { renderSite } from '../../src/render/renderSite.js';
 import { renderDocs, renderFiles, writeDocs } from './renderFixture.js';
 
-const docsJson = (navigation: unknown, extra: Record<string, unknown> = {}) => JSON.stringify({ name: 'Fixture', colors: { primary: '#0D9373' }, navigation, ...extra });
+const docsJson = (navigation: unknown, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ name: 'Fixture', colors: { primary: '#0D9373' }, navigation, ...extra });
 const read = (out: string, rel: string) => readFile(join(out, rel), 'utf8');
 
 const SITE = {
   'docs.json': docsJson(
-    { tabs: [{ tab: 'Guides', groups: [{ group: 'Start', pages: ['index', 'guides/setup', { group: 'Deep', pages: ['guides/deep/nested'] }] }] }] },
-    { redirects: [{ source: '/old-setup', destination: '/guides/setup' }, { source: '/legacy/:slug*', destination: '/guides/:slug*' }] },
+    {
+      tabs: [
+        { tab: 'Guides', groups: [{ group: 'Start', pages: ['index', 'guides/setup', { group: 'Deep', pages: ['guides/deep/nested'] }] }] },
+      ],
+    },
+    {
+      redirects: [
+        { source: '/old-setup', destination: '/guides/setup' },
+        { source: '/legacy/:slug*', destination: '/guides/:slug*' },
+      ],
+    },
   ),
-  'index.mdx': '---\ntitle: Home\ndescription: The start\n---\n\nWelcome. See [setup](/guides/setup#install-it) and [nested](guides/deep/nested).\n',
+  'index.mdx':
+    '---\ntitle: Home\ndescription: The start\n---\n\nWelcome. See [setup](/guides/setup#install-it) and [nested](guides/deep/nested).\n',
   'guides/setup.mdx': [
-    '---', 'title: Setup', '---', '',
-    "import Intro from '/snippets/intro.mdx';", '',
-    "export const product = 'Enclave';", '',
-    '<Intro name="Ada" />', '',
-    '## Install it', '', 'Use {product} here.', '',
-    '## Custom heading {#my-anchor}', '', 'Text.', '',
-    '## Install it', '', 'Second heading with the same text.', '',
-    '<Mystery>kept child text</Mystery>', '',
-    '![diagram](../images/pic.png)', '', '![gone](/images/missing.png)', '',
-    '[up](../index) [self](#my-anchor) [bad anchor](#nope) [nowhere](/does/not/exist)', '',
+    '---',
+    'title: Setup',
+    '---',
+    '',
+    "import Intro from '/snippets/intro.mdx';",
+    '',
+    "export const product = 'Enclave';",
+    '',
+    '<Intro name="Ada" />',
+    '',
+    '## Install it',
+    '',
+    'Use {product} here.',
+    '',
+    '## Custom heading {#my-anchor}',
+    '',
+    'Text.',
+    '',
+    '## Install it',
+    '',
+    'Second heading with the same text.',
+    '',
+    '<Mystery>kept child text</Mystery>',
+    '',
+    '![diagram](../images/pic.png)',
+    '',
+    '![gone](/images/missing.png)',
+    '',
+    '[up](../index) [self](#my-anchor) [bad anchor](#nope) [nowhere](/does/not/exist)',
+    '',
   ].join('\n'),
-  'guides/deep/nested.mdx': '---\ntitle: Nested\n---\n\n[home](/) [setup](../setup#install-it-1) [old](/old-setup)\n\n<img src="https://cdn.example.net/x.png" alt="remote" />\n',
+  'guides/deep/nested.mdx':
+    '---\ntitle: Nested\n---\n\n[home](/) [setup](../setup#install-it-1) [old](/old-setup)\n\n<img src="https://cdn.example.net/x.png" alt="remote" />\n',
   'snippets/intro.mdx': 'Hello {name}, from a snippet.\n\n```bash\necho "{name}"\n```\n',
   'images/pic.png': 'not really a png',
   'extra/unlisted.md': '# Unlisted page\n\nPlain markdown with <b>raw html</b>.\n',
@@ -54,7 +86,11 @@ test('renders every page, including pages outside the navigation, with relative 
   t.regex(nested, /<link rel="stylesheet" href="\.\.\/\.\.\/_assets\/theme\.[0-9a-f]{10}\.css">/);
   t.notRegex(nested, /(href|src)="\/(?!\/)/, 'no root-absolute URLs in a normal page');
   const sidebar = /<nav id="enclave-sidebar"[\s\S]*?<\/nav>/.exec(nested)![0];
-  t.deepEqual([...sidebar.matchAll(/<a [^>]*aria-current="page"[^>]*>([^<]*)/g)].map((m) => m[1]), ['Nested'], 'only its own sidebar link is current');
+  t.deepEqual(
+    [...sidebar.matchAll(/<a [^>]*aria-current="page"[^>]*>([^<]*)/g)].map((m) => m[1]),
+    ['Nested'],
+    'only its own sidebar link is current',
+  );
   t.regex(sidebar, /<a href="\.\.\/\.\.\/guides\/setup\.html">Setup<\/a>/, 'other links carry nothing extra');
   t.notRegex(nested, /[\u0001\u0002\uE000-\uF8FF]/, 'no template placeholders left');
 
@@ -123,9 +159,24 @@ test('manifest lists every file with a correct size and sha256, and the page lis
   t.is(manifest.jobId, 'job-1');
   t.is(manifest.createdAt, '2026-03-04T05:06:07.000Z');
   t.deepEqual(manifest.generator, { name: 'enclave', version: '9.9.9' });
-  t.deepEqual(manifest.pages.map((p: { path: string }) => p.path).sort(), ['extra/unlisted', 'guides/deep/nested', 'guides/setup', 'index']);
+  t.deepEqual(manifest.pages.map((p: { path: string }) => p.path).sort(), [
+    'extra/unlisted',
+    'guides/deep/nested',
+    'guides/setup',
+    'index',
+  ]);
   const paths = manifest.files.map((f: { path: string }) => f.path);
-  for (const required of ['index.html', '404.html', 'sitemap.xml', 'llms.txt', 'llms-full.txt', 'index.md', '_enclave/report.json', 'old-setup.html']) t.true(paths.includes(required), required);
+  for (const required of [
+    'index.html',
+    '404.html',
+    'sitemap.xml',
+    'llms.txt',
+    'llms-full.txt',
+    'index.md',
+    '_enclave/report.json',
+    'old-setup.html',
+  ])
+    t.true(paths.includes(required), required);
   t.false(paths.includes('_enclave/manifest.json'));
   t.notRegex(await read(out, '404.html'), /id="enclave-feedback"/, 'readers cannot rate the 404 page');
   t.regex(await read(out, 'index.html'), /id="enclave-feedback" class="enclave-feedback" data-page="\/"/);
@@ -198,11 +249,31 @@ test('a bad page gets an error page and is reported; strict mode rejects instead
 
 test('a missing source folder, a source that vanishes mid-render, and a non-empty output folder are rejected clearly', async (t) => {
   const names = Array.from({ length: 20 }, (_, i) => `p${i}`);
-  const src = await writeDocs(t, { 'docs.json': docsJson({ pages: names }), ...Object.fromEntries(names.map((n) => [`${n}.mdx`, `# ${n}`])) });
-  await t.throwsAsync(renderSite({ sourceDir: join(src, 'nope'), out: await openFolderSink(join(src, '..', 'o1')), domain: 'd.test', jobId: 'j', now: new Date(), generatorVersion: '1' }), { message: /does not exist/ });
+  const src = await writeDocs(t, {
+    'docs.json': docsJson({ pages: names }),
+    ...Object.fromEntries(names.map((n) => [`${n}.mdx`, `# ${n}`])),
+  });
+  await t.throwsAsync(
+    renderSite({
+      sourceDir: join(src, 'nope'),
+      out: await openFolderSink(join(src, '..', 'o1')),
+      domain: 'd.test',
+      jobId: 'j',
+      now: new Date(),
+      generatorVersion: '1',
+    }),
+    { message: /does not exist/ },
+  );
 
   // onProgress runs synchronously after the first page: the folder is gone while the rest render.
-  await t.throwsAsync(renderDocs(src, { onProgress: (n) => { if (n === 1) rmSync(src, { recursive: true, force: true }); } }), { message: /vanished/ });
+  await t.throwsAsync(
+    renderDocs(src, {
+      onProgress: (n) => {
+        if (n === 1) rmSync(src, { recursive: true, force: true });
+      },
+    }),
+    { message: /vanished/ },
+  );
 
   const src2 = await writeDocs(t, { 'a.mdx': '# A' });
   const busy = join(src2, '..', 'busy');
@@ -212,7 +283,11 @@ test('a missing source folder, a source that vanishes mid-render, and a non-empt
 });
 
 test('without an index page the home URL forwards to the first page; paths renders a subset', async (t) => {
-  const files = { 'docs.json': docsJson({ pages: ['first', 'second'] }), 'first.mdx': '# First', 'second.mdx': '# Second\n\n[first](/first)' };
+  const files = {
+    'docs.json': docsJson({ pages: ['first', 'second'] }),
+    'first.mdx': '# First',
+    'second.mdx': '# Second\n\n[first](/first)',
+  };
   const { out } = await renderFiles(t, files);
   t.regex(await read(out, 'index.html'), /url=first\.html/);
 
@@ -220,15 +295,26 @@ test('without an index page the home URL forwards to the first page; paths rende
   const { out: subsetOut, result } = await renderDocs(src, { paths: ['/second'] });
   t.is(result.expected, 1);
   await t.throwsAsync(stat(join(subsetOut, 'first.html')));
-  t.deepEqual(result.report.brokenLinks, [{ page: 'second', href: '/first', reason: 'no page, redirect or file at /first' }], 'a link to a page left out of the subset is reported');
+  t.deepEqual(
+    result.report.brokenLinks,
+    [{ page: 'second', href: '/first', reason: 'no page, redirect or file at /first' }],
+    'a link to a page left out of the subset is reported',
+  );
 });
 
 test('progress is reported per page and the feedback endpoint reaches every page', async (t) => {
   const seen: [number, number][] = [];
-  const { out } = await renderFiles(t, { 'docs.json': docsJson({ pages: ['index', 'b'] }), 'index.mdx': '# A', 'b.mdx': '# B' }, {
-    onProgress: (n, total) => seen.push([n, total]),
-  });
-  t.deepEqual(seen, [[1, 2], [2, 2]]);
+  const { out } = await renderFiles(
+    t,
+    { 'docs.json': docsJson({ pages: ['index', 'b'] }), 'index.mdx': '# A', 'b.mdx': '# B' },
+    {
+      onProgress: (n, total) => seen.push([n, total]),
+    },
+  );
+  t.deepEqual(seen, [
+    [1, 2],
+    [2, 2],
+  ]);
   t.regex(await read(out, 'b.html'), /<meta name="enclave-feedback-endpoint" content="\/_enclave\/feedback">/);
 });
 
@@ -241,14 +327,29 @@ test('rendering with worker threads produces exactly the same bundle as renderin
   t.teardown(() => rmSync(root, { recursive: true, force: true }));
   execFileSync(process.execPath, ['../shared/bin/gen-corpus.mjs', join(root, 'src'), '240'], { stdio: 'ignore' });
   const render = async (outDir: string, threads: number) =>
-    renderSite({ sourceDir: join(root, 'src'), out: await openFolderSink(outDir), domain: 'd.test', jobId: 'j', now: new Date('2026-01-01T00:00:00Z'), generatorVersion: '1', threads });
+    renderSite({
+      sourceDir: join(root, 'src'),
+      out: await openFolderSink(outDir),
+      domain: 'd.test',
+      jobId: 'j',
+      now: new Date('2026-01-01T00:00:00Z'),
+      generatorVersion: '1',
+      threads,
+    });
   const single = await render(join(root, 'one'), 0);
   const parallel = await render(join(root, 'two'), 2);
   t.is(parallel.pageCount, 240);
   t.true(parallel.pagesByWorkers! > 0, `the worker thread rendered ${parallel.pagesByWorkers} pages`);
-  t.true(parallel.report.warnings.every((w) => !/thread stopped/.test(w.message)), 'the worker thread did its share');
+  t.true(
+    parallel.report.warnings.every((w) => !/thread stopped/.test(w.message)),
+    'the worker thread did its share',
+  );
   t.deepEqual(parallel.report, single.report);
-  const list = async (dir: string) => (await readdir(dir, { recursive: true, withFileTypes: true })).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length)).sort();
+  const list = async (dir: string) =>
+    (await readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name).slice(dir.length))
+      .sort();
   const files = await list(join(root, 'one'));
   t.deepEqual(await list(join(root, 'two')), files);
   for (const file of files) {
@@ -261,14 +362,24 @@ test('rendering with worker threads produces exactly the same bundle as renderin
 
 test('a page inside nested groups opens exactly those groups in its sidebar, at any depth, and no other page opens them', async (t) => {
   const { out } = await renderFiles(t, {
-    'docs.json': docsJson([{ group: 'G', pages: ['index', { group: 'Outer', pages: ['a/one', { group: 'Inner', pages: ['a/b/two'] }] }, { group: 'Other', pages: ['three'] }] }]),
+    'docs.json': docsJson([
+      {
+        group: 'G',
+        pages: [
+          'index',
+          { group: 'Outer', pages: ['a/one', { group: 'Inner', pages: ['a/b/two'] }] },
+          { group: 'Other', pages: ['three'] },
+        ],
+      },
+    ]),
     'index.mdx': '---\ntitle: Home\n---\n\nHome.\n',
     'a/one.mdx': '---\ntitle: One\n---\n\nOne.\n',
     'a/b/two.mdx': '---\ntitle: Two\n---\n\nTwo.\n',
     'three.mdx': '---\ntitle: Three\n---\n\nThree.\n',
   });
   const sidebarOf = async (rel: string) => /<nav id="enclave-sidebar"[\s\S]*?<\/nav>/.exec(await read(out, rel))![0];
-  const opened = (sidebar: string) => [...sidebar.matchAll(/<details data-gid="\d+"( open)?><summary>([^<]*)<\/summary>/g)].map((m) => `${m[2]}${m[1] ? ' (open)' : ''}`);
+  const opened = (sidebar: string) =>
+    [...sidebar.matchAll(/<details data-gid="\d+"( open)?><summary>([^<]*)<\/summary>/g)].map((m) => `${m[2]}${m[1] ? ' (open)' : ''}`);
 
   const two = await sidebarOf('a/b/two.html');
   t.deepEqual(opened(two), ['Outer (open)', 'Inner (open)', 'Other']);

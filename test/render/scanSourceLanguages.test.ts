@@ -14,10 +14,19 @@ async function site(files: Record<string, string>): Promise<string> {
 }
 
 test('it finds the fence languages of every Markdown page of every folder, and nothing in other files', async (t) => {
-  const a = await site({ 'index.mdx': '```python\nx\n```\n', 'guide/deep.md': '~~~Rust title="x"\nfn\n~~~\n', 'notes.txt': '```go\n```\n', 'node_modules/pkg/readme.md': '```ruby\n```\n' });
+  const a = await site({
+    'index.mdx': '```python\nx\n```\n',
+    'guide/deep.md': '~~~Rust title="x"\nfn\n~~~\n',
+    'notes.txt': '```go\n```\n',
+    'node_modules/pkg/readme.md': '```ruby\n```\n',
+  });
   const b = await site({ 'page.mdx': '```yaml\nk: v\n```\n' });
   const found = await scanSourceLanguages([a, join(a, 'missing-folder'), b], () => false);
-  t.deepEqual(found.sort(), ['bash', 'json', 'python', 'rust', 'yaml'], 'plus bash and json, which every site may need; no go (not a page), no ruby (node_modules)');
+  t.deepEqual(
+    found.sort(),
+    ['bash', 'json', 'python', 'rust', 'yaml'],
+    'plus bash and json, which every site may need; no go (not a page), no ruby (node_modules)',
+  );
 });
 
 test('it stops reading as soon as it is told to, with what it found so far', async (t) => {

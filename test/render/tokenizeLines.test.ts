@@ -32,21 +32,27 @@ async function fencedBlocks(dir: string): Promise<[string, string][]> {
  */
 async function shikiReference(langs: string[]) {
   const kinds = new Map<string, number>(TOKEN_KINDS.map((k, i) => [`var(--ec-token-${k})`, i]));
-  const highlighter = await createHighlighter({ themes: [HIGHLIGHT_THEME], langs: langs as BundledLanguage[], engine: createOnigurumaEngine(import('shiki/wasm')) });
+  const highlighter = await createHighlighter({
+    themes: [HIGHLIGHT_THEME],
+    langs: langs as BundledLanguage[],
+    engine: createOnigurumaEngine(import('shiki/wasm')),
+  });
   return (code: string, lang: string): CodeToken[][] =>
-    highlighter.codeToTokensBase(code, { lang: lang as BundledLanguage, theme: HIGHLIGHT_THEME, tokenizeMaxLineLength: 5000 }).map((line) => {
-      const out: CodeToken[] = [];
-      for (const t of line) {
-        const kind = t.color ? kinds.get(t.color) : undefined;
-        const style = t.fontStyle && t.fontStyle > 0 ? t.fontStyle : 0;
-        const last = out[out.length - 1];
-        if (kind === undefined && style === 0) {
-          if (typeof last === 'string') out[out.length - 1] = last + t.content;
-          else out.push(t.content);
-        } else out.push([t.content, (kind ?? 0xffff) + style * (1 << FONT_STYLE_SHIFT)]);
-      }
-      return out;
-    });
+    highlighter
+      .codeToTokensBase(code, { lang: lang as BundledLanguage, theme: HIGHLIGHT_THEME, tokenizeMaxLineLength: 5000 })
+      .map((line) => {
+        const out: CodeToken[] = [];
+        for (const t of line) {
+          const kind = t.color ? kinds.get(t.color) : undefined;
+          const style = t.fontStyle && t.fontStyle > 0 ? t.fontStyle : 0;
+          const last = out[out.length - 1];
+          if (kind === undefined && style === 0) {
+            if (typeof last === 'string') out[out.length - 1] = last + t.content;
+            else out.push(t.content);
+          } else out.push([t.content, (kind ?? 0xffff) + style * (1 << FONT_STYLE_SHIFT)]);
+        }
+        return out;
+      });
 }
 
 test('every code block of the corpora tokenizes exactly as shiki tokenizes it, though most repeated lines come from memory', async (t) => {

@@ -22,18 +22,28 @@ test.serial('a warm-up stops between languages as soon as a job has arrived', as
   t.false(await loaded('rust'), 'not loaded after the job came');
 });
 
-test.serial('it loads the languages it is given, by any of their names, compiles those with a sample, and ignores plain and unknown ones', async (t) => {
-  t.deepEqual(await warmUpHighlighter(['rust', 'sh', 'text', 'no-such-language', 'RUST'], () => false), { loaded: ['rust', 'shellscript'], compiled: ['shellscript'] }, 'rust and bash (as sh), once each; only bash has a sample');
-  t.true(await loaded('rust'));
-  t.true(await loaded('bash'));
-  t.false(await loaded('yaml'), 'nothing it was not given');
-});
+test.serial(
+  'it loads the languages it is given, by any of their names, compiles those with a sample, and ignores plain and unknown ones',
+  async (t) => {
+    t.deepEqual(
+      await warmUpHighlighter(['rust', 'sh', 'text', 'no-such-language', 'RUST'], () => false),
+      { loaded: ['rust', 'shellscript'], compiled: ['shellscript'] },
+      'rust and bash (as sh), once each; only bash has a sample',
+    );
+    t.true(await loaded('rust'));
+    t.true(await loaded('bash'));
+    t.false(await loaded('yaml'), 'nothing it was not given');
+  },
+);
 
-test.serial('a site with many languages only gets them loaded: compiling ahead would cost it memory a cached re-export never needs', async (t) => {
-  const many = ['json', 'python', 'go', 'java', 'ruby', 'toml', 'xml', 'css', 'sql'];
-  t.deepEqual(await warmUpHighlighter(many, () => false), { loaded: many, compiled: [] });
-  t.true(await loaded('sql'));
-});
+test.serial(
+  'a site with many languages only gets them loaded: compiling ahead would cost it memory a cached re-export never needs',
+  async (t) => {
+    const many = ['json', 'python', 'go', 'java', 'ruby', 'toml', 'xml', 'css', 'sql'];
+    t.deepEqual(await warmUpHighlighter(many, () => false), { loaded: many, compiled: [] });
+    t.true(await loaded('sql'));
+  },
+);
 
 test.serial('every sample really highlights in its language (a wrong one would warm little)', async (t) => {
   const tokenizer = await createShikiTokenizer([]);
@@ -41,7 +51,12 @@ test.serial('every sample really highlights in its language (a wrong one would w
   for (const [lang, code] of WARM_UP_SAMPLES) {
     const id = tokenizer.resolve(lang)!;
     await tokenizer.load([id]);
-    const kinds = new Set(tokenizer.tokenize(code, id).flat().flatMap((token) => (typeof token === 'string' ? [] : [token[1]])));
+    const kinds = new Set(
+      tokenizer
+        .tokenize(code, id)
+        .flat()
+        .flatMap((token) => (typeof token === 'string' ? [] : [token[1]])),
+    );
     t.true(kinds.size >= 3, `${lang}: ${kinds.size} token kinds`);
   }
 });

@@ -42,7 +42,13 @@ export async function bootstrapDataDir(
       : await SigningKeyring.create(dataDir, clock.now());
 
   if (!control.sites.find(SAMPLE_DOMAIN)) {
-    await control.sites.upsert({ domain: SAMPLE_DOMAIN, source: sampleDocsDir, ref: null, projectId, createdAt: clock.now().toISOString() });
+    await control.sites.upsert({
+      domain: SAMPLE_DOMAIN,
+      source: sampleDocsDir,
+      ref: null,
+      projectId,
+      createdAt: clock.now().toISOString(),
+    });
   }
 
   // The server creates the key only once it listens (deferAdminKey): a key made before a bind

@@ -15,7 +15,12 @@ export function initialAdminKeyPath(dataDir: string): string {
  * `secrets/initial-admin-key` (0600, shell-evaluable lines) until its first use, so a key
  * printed into a terminal nobody saw (a detached container, a crashed first start) is not lost.
  */
-export async function createInitialAdminKey(dataDir: string, control: ControlStore, clock: Clock, projectId: string): Promise<string | null> {
+export async function createInitialAdminKey(
+  dataDir: string,
+  control: ControlStore,
+  clock: Clock,
+  projectId: string,
+): Promise<string | null> {
   if (control.keys.list().length > 0) return null;
   const { key } = await createAdminKey(control, clock, { projectId, name: 'initial admin key', scope: 'write' });
   writeFileSync(initialAdminKeyPath(dataDir), `ENCLAVE_ADMIN_KEY=${key}\nENCLAVE_PROJECT_ID=${projectId}\n`, { mode: 0o600 });

@@ -19,19 +19,29 @@ export const agentConfigSchema = z.strictObject({
       message: 'unknown placeholder; use {repository}, {base}, {branch} or {id}',
     })
     .nullable()
-    .describe('PR link template: {repository} {base} {branch} {id}. Gitea: https://git.corp/{repository}/compare/{base}...{branch}; GitLab: https://gitlab.corp/{repository}/-/merge_requests/new?merge_request[source_branch]={branch}&merge_request[target_branch]={base}; GitHub Enterprise: https://github.corp/{repository}/compare/{base}...{branch}?expand=1. null: push the branch, no link.'),
+    .describe(
+      'PR link template: {repository} {base} {branch} {id}. Gitea: https://git.corp/{repository}/compare/{base}...{branch}; GitLab: https://gitlab.corp/{repository}/-/merge_requests/new?merge_request[source_branch]={branch}&merge_request[target_branch]={base}; GitHub Enterprise: https://github.corp/{repository}/compare/{base}...{branch}?expand=1. null: push the branch, no link.',
+    ),
   timeoutSeconds: z.number().int().positive().describe('An agent run is killed after this long.'),
   archiveAfterDays: z.number().positive().describe('Completed/failed jobs are archived after this many days.'),
-  archiveCron: z.string().min(1).refine((e) => cron.validate(e), 'not a valid cron expression').describe('When the archive task runs (cron expression).'),
+  archiveCron: z
+    .string()
+    .min(1)
+    .refine((e) => cron.validate(e), 'not a valid cron expression')
+    .describe('When the archive task runs (cron expression).'),
   maxLogBytes: z.number().int().positive().describe('Output kept per job log.'),
   requestsPerHour: z.number().int().positive().describe('Create + message calls per project per hour.'),
   concurrency: z.number().int().min(1).max(4).describe('Agent runs executed at the same time; the rest wait in a queue.'),
   runAsUser: z
     .union([z.enum(['auto', 'server']), z.string().regex(/^\d+:\d+$/, 'use "auto", "server" or "uid:gid"')])
-    .describe('Who the agent runs as: "auto" (uid:gid 10002:10002 when the server runs as root, else the server\'s own user), "server" (always the server\'s user) or "uid:gid" (needs root).'),
+    .describe(
+      'Who the agent runs as: "auto" (uid:gid 10002:10002 when the server runs as root, else the server\'s own user), "server" (always the server\'s user) or "uid:gid" (needs root).',
+    ),
   workDir: z
     .string()
     .min(1)
     .nullable()
-    .describe('Where the agent\'s scratch copies live; null: a directory per data directory under the system temp dir. Must not be inside the data directory when the agent runs as another user.'),
+    .describe(
+      "Where the agent's scratch copies live; null: a directory per data directory under the system temp dir. Must not be inside the data directory when the agent runs as another user.",
+    ),
 });

@@ -15,13 +15,24 @@ export const siteDeployConfigSchema = z
     bundleUrl: z.string().min(1).nullable().optional().describe('http(s):// URL, file:// URL or plain path of the bundle zip.'),
     version: z.string().min(1).nullable().optional().describe('Pin: refuse a bundle whose manifest names another version.'),
   })
-  .refine((c) => !c.enabled || (c.bundleUrl ?? null) !== null, { message: 'bundleUrl is required when enabled is true', path: ['bundleUrl'] });
+  .refine((c) => !c.enabled || (c.bundleUrl ?? null) !== null, {
+    message: 'bundleUrl is required when enabled is true',
+    path: ['bundleUrl'],
+  });
 
 /** One docs site: a host name mapped to a project and a source directory or git repository. */
 export const siteConfigSchema = z.strictObject({
   domain: domainSchema.describe('Host name of the site.'),
   source: z.string().min(1).describe('Directory holding Mintlify-format docs, or a local git repository.'),
   ref: z.string().min(1).optional().describe('Git ref to export when source is a repository.'),
-  projectId: z.string().regex(/^proj_[0-9a-f]{16}$/).optional().describe('Owner project; default project when omitted.'),
-  staticExport: siteDeployConfigSchema.optional().describe("This site's own served bundle: it gets its own deployments, rollback and pin, served for requests whose Host is its domain."),
+  projectId: z
+    .string()
+    .regex(/^proj_[0-9a-f]{16}$/)
+    .optional()
+    .describe('Owner project; default project when omitted.'),
+  staticExport: siteDeployConfigSchema
+    .optional()
+    .describe(
+      "This site's own served bundle: it gets its own deployments, rollback and pin, served for requests whose Host is its domain.",
+    ),
 });

@@ -2,20 +2,24 @@ import { z } from 'zod';
 import { domainSchema } from './sites.js';
 
 /** The deployment config the appliance consumes on startup (SPEC section 5). */
-export const staticExportConfigSchema = z.strictObject({
-  enabled: z.boolean().describe('Fetch, verify and serve bundleUrl on startup.'),
-  bundleUrl: z.string().min(1).nullable().describe('http(s):// URL, file:// URL or plain path of the bundle zip.'),
-  version: z.string().min(1).nullable().describe('Pin: refuse a bundle whose manifest names another version.'),
-  domain: domainSchema
-    .nullable()
-    .describe('Site whose deployments are the default site (served for unknown hosts, IP addresses and localhost; deploys without a domain). Null: the default site is whatever is deployed without a domain.'),
-  keepVersions: z.number().int().min(1).max(50).describe('Extracted versions kept on disk for rollback.'),
-  fetchTimeoutSeconds: z.number().int().positive().describe('Give up a bundle download after this long.'),
-  maxBundleBytes: z.number().int().positive().describe('Largest bundle zip accepted.'),
-  maxEntries: z.number().int().positive().describe('Most entries a bundle may hold.'),
-  maxExtractedBytes: z.number().int().positive().describe('Largest total uncompressed size.'),
-  maxCompressionRatio: z.number().positive().describe('Largest uncompressed/compressed ratio of an entry (zip-bomb guard).'),
-}).refine((c) => !c.enabled || c.bundleUrl !== null, { message: 'bundleUrl is required when enabled is true', path: ['bundleUrl'] });
+export const staticExportConfigSchema = z
+  .strictObject({
+    enabled: z.boolean().describe('Fetch, verify and serve bundleUrl on startup.'),
+    bundleUrl: z.string().min(1).nullable().describe('http(s):// URL, file:// URL or plain path of the bundle zip.'),
+    version: z.string().min(1).nullable().describe('Pin: refuse a bundle whose manifest names another version.'),
+    domain: domainSchema
+      .nullable()
+      .describe(
+        'Site whose deployments are the default site (served for unknown hosts, IP addresses and localhost; deploys without a domain). Null: the default site is whatever is deployed without a domain.',
+      ),
+    keepVersions: z.number().int().min(1).max(50).describe('Extracted versions kept on disk for rollback.'),
+    fetchTimeoutSeconds: z.number().int().positive().describe('Give up a bundle download after this long.'),
+    maxBundleBytes: z.number().int().positive().describe('Largest bundle zip accepted.'),
+    maxEntries: z.number().int().positive().describe('Most entries a bundle may hold.'),
+    maxExtractedBytes: z.number().int().positive().describe('Largest total uncompressed size.'),
+    maxCompressionRatio: z.number().positive().describe('Largest uncompressed/compressed ratio of an entry (zip-bomb guard).'),
+  })
+  .refine((c) => !c.enabled || c.bundleUrl !== null, { message: 'bundleUrl is required when enabled is true', path: ['bundleUrl'] });
 
 /** Export jobs, bundles and signed links (SPEC section 4). */
 export const exportConfigSchema = z.strictObject({
@@ -23,9 +27,23 @@ export const exportConfigSchema = z.strictObject({
   linkTtlSeconds: z.number().int().positive().max(604800).describe('Lifetime of a signed bundle link (at most 7 days).'),
   retentionDays: z.number().positive().describe('Bundles and job output older than this are deleted.'),
   cleanupCron: z.string().min(1).describe('When the retention task runs (cron expression).'),
-  renderThreads: z.number().int().min(0).max(8).describe('Extra threads that render pages of one export (0: one thread; each extra thread uses about 100-200 MB).'),
-  workerHeapMb: z.number().int().min(64).max(8192).describe('Heap cap of the export worker process in MiB: keeps its peak memory bounded on large sites.'),
-  spareWorker: z.boolean().describe('Keep one export worker process loaded while no export runs (about 95 MB), so the next export starts rendering at once instead of after Node loads the renderer.'),
+  renderThreads: z
+    .number()
+    .int()
+    .min(0)
+    .max(8)
+    .describe('Extra threads that render pages of one export (0: one thread; each extra thread uses about 100-200 MB).'),
+  workerHeapMb: z
+    .number()
+    .int()
+    .min(64)
+    .max(8192)
+    .describe('Heap cap of the export worker process in MiB: keeps its peak memory bounded on large sites.'),
+  spareWorker: z
+    .boolean()
+    .describe(
+      'Keep one export worker process loaded while no export runs (about 95 MB), so the next export starts rendering at once instead of after Node loads the renderer.',
+    ),
   strict: z.boolean().describe('Default for jobs: abort on the first page that fails to render.'),
   jobTimeoutSeconds: z.number().int().positive().describe('A job still rendering/packing after this long is killed and marked failed.'),
   reexport: z

@@ -45,7 +45,10 @@ export class AgentJobStore {
   }
 
   /** One page of a project's jobs, newest first, starting after `cursor`. */
-  page(projectId: string, options: { status?: AgentJobStatus; limit: number; cursor?: AgentJobCursor }): { jobs: AgentJobRecord[]; hasMore: boolean } {
+  page(
+    projectId: string,
+    options: { status?: AgentJobStatus; limit: number; cursor?: AgentJobCursor },
+  ): { jobs: AgentJobRecord[]; hasMore: boolean } {
     const { status, limit, cursor } = options;
     const matching = this.store.data.jobs
       .filter((j) => j.projectId === projectId && (!status || j.status === status) && (!cursor || isAfter(j, cursor)))

@@ -11,7 +11,10 @@ export class CappedLog {
   private discarded = 0;
   private readonly stream: WriteStream;
 
-  constructor(path: string, private readonly capBytes: number) {
+  constructor(
+    path: string,
+    private readonly capBytes: number,
+  ) {
     this.stream = createWriteStream(path, { flags: 'w', mode: 0o600 });
     this.stream.on('error', () => {}); // a log that can't be written must not fail the run
   }

@@ -1,7 +1,6 @@
 import type { AgentJobStore } from './AgentJobStore.js';
 import { DAY_MS } from '../../platform/Clock.js';
 
-
 /**
  * The body of the archive cron task: completed and failed jobs untouched for `afterDays`
  * (counted from their last update, so a follow-up restarts the clock) become `archived`.

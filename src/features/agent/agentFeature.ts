@@ -37,7 +37,9 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
   const agentUser = resolveAgentUser(settings.runAsUser, process.getuid?.() ?? -1);
   if (settings.command.length > 0 && agentUser && isInside(ctx.config.dataDir, paths.treeRoot)) {
     // Every run would fail: the agent's user can't enter the data directory, by design.
-    throw new Error(`agent.workDir (${paths.treeRoot}) is inside the data directory, which the agent's user (uid ${agentUser.uid}) cannot enter; choose a directory outside it`);
+    throw new Error(
+      `agent.workDir (${paths.treeRoot}) is inside the data directory, which the agent's user (uid ${agentUser.uid}) cannot enter; choose a directory outside it`,
+    );
   }
   const base = { store, settings, paths, clock: ctx.clock, logger };
   const queue = new AgentRunQueue(settings.concurrency, (task, signal) => executeAgentRun(base, task, signal), logger);
@@ -58,7 +60,8 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
     async start() {
       if (settings.command.length > 0 && agentUser) await closeDataDirToOthers(ctx.config.dataDir, logger);
       const recovered = await recoverInterruptedAgentJobs(store, paths, leftActive, ctx.clock.now());
-      if (recovered.length > 0) logger.warn({ jobIds: recovered }, 'agent jobs left active by a previous run were marked failed (interrupted)');
+      if (recovered.length > 0)
+        logger.warn({ jobIds: recovered }, 'agent jobs left active by a previous run were marked failed (interrupted)');
       scheduler.add('agent-archive', settings.archiveCron, async () => {
         const archived = await archiveStaleJobs(ctx.clock.now());
         if (archived > 0) logger.info({ archived }, 'archived agent jobs');

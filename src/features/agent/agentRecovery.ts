@@ -23,7 +23,12 @@ async function killLeftoverAgent(pid: number, workDir: string): Promise<boolean>
  * process that is gone (crash, kill, power loss). Their agents are stopped, the jobs become
  * `failed` with `interrupted`, and scratch clones no live run owns are deleted. Returns the job ids.
  */
-export async function recoverInterruptedAgentJobs(store: AgentJobStore, paths: AgentPaths, jobIds: ReadonlySet<string>, now: Date): Promise<string[]> {
+export async function recoverInterruptedAgentJobs(
+  store: AgentJobStore,
+  paths: AgentPaths,
+  jobIds: ReadonlySet<string>,
+  now: Date,
+): Promise<string[]> {
   const interrupted = store.withStatus('active').filter((j) => jobIds.has(j.id));
   for (const job of interrupted) {
     if (job.pid) await killLeftoverAgent(job.pid, paths.tree(job.id));

@@ -19,7 +19,10 @@ export function repositoryPath(repository: string): string {
   const url = /^[a-z][a-z0-9+.-]*:\/\/[^/]*(\/.*)?$/i.exec(clean);
   const scp = /^[^/:]+:(?!\/\/)(.*)$/.exec(clean);
   const path = url ? (url[1] ?? '') : scp ? scp[1] : clean;
-  return path.replace(/^\/+/, '').replace(/\/+$/, '').replace(/\.git$/, '');
+  return path
+    .replace(/^\/+/, '')
+    .replace(/\/+$/, '')
+    .replace(/\.git$/, '');
 }
 
 /** Percent-encodes a value but keeps `/`, which is legal in both paths and query values. */

@@ -10,5 +10,8 @@ export async function closeDataDirToOthers(dataDir: string, logger: Logger): Pro
   const { mode } = await stat(dataDir);
   if ((mode & 0o007) === 0) return;
   await chmod(dataDir, mode & 0o770);
-  logger.warn({ dataDir, was: (mode & 0o777).toString(8) }, 'took other users\' access off the data directory: the agent runs as another user and must not read it');
+  logger.warn(
+    { dataDir, was: (mode & 0o777).toString(8) },
+    "took other users' access off the data directory: the agent runs as another user and must not read it",
+  );
 }

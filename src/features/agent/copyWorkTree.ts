@@ -35,7 +35,8 @@ export async function copyWorkTree(from: string, to: string, options: CopyWorkTr
       const relPath = rel ? `${rel}/${entry.name}` : entry.name;
       if (entry.name === '.git') {
         if (!rel && options.skipTopGit) continue;
-        if (rel && options.refuseNestedGit) throw new AgentRunFailure(`the agent left a nested repository (${relPath}); refused, nothing was pushed`);
+        if (rel && options.refuseNestedGit)
+          throw new AgentRunFailure(`the agent left a nested repository (${relPath}); refused, nothing was pushed`);
       }
       const source = join(from, relPath);
       const target = join(to, relPath);

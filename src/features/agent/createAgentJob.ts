@@ -25,7 +25,9 @@ export async function createAgentJob(runtime: AgentRuntime, projectId: string, i
   requireAgentCommand(runtime);
   const repository = input.source?.repository ?? runtime.settings.repository;
   if (!repository) {
-    throw AppError.invalid([{ message: 'body.source.repository: required, because this server has no default repository (agent.repository)' }]);
+    throw AppError.invalid([
+      { message: 'body.source.repository: required, because this server has no default repository (agent.repository)' },
+    ]);
   }
   const now = runtime.clock.now().toISOString();
   const id = randomId('aj_');

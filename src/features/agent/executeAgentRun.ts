@@ -22,7 +22,13 @@ export async function executeAgentRun(runtime: Omit<AgentRuntime, 'queue'>, task
   }).catch((err: unknown) => {
     // Setting up the scratch directory failed (disk full, permissions): the job must still end.
     logger.error({ err, jobId: job.id }, 'agent run could not start');
-    return { status: 'failed', baseRef: job.baseRef, pushed: job.pushed, prLink: job.prLink, error: 'internal error while preparing the run' };
+    return {
+      status: 'failed',
+      baseRef: job.baseRef,
+      pushed: job.pushed,
+      prLink: job.prLink,
+      error: 'internal error while preparing the run',
+    };
   });
   await store.update(job.id, (j) => {
     if (j.status !== 'active') return; // already failed by a shutdown that could not wait
@@ -35,5 +41,8 @@ export async function executeAgentRun(runtime: Omit<AgentRuntime, 'queue'>, task
     j.pid = null;
     j.updatedAt = clock.now().toISOString();
   });
-  logger.info({ jobId: job.id, status: result.status, pushed: result.pushed, ...(result.status === 'failed' ? { error: result.error } : {}) }, 'agent run finished');
+  logger.info(
+    { jobId: job.id, status: result.status, pushed: result.pushed, ...(result.status === 'failed' ? { error: result.error } : {}) },
+    'agent run finished',
+  );
 }

@@ -7,7 +7,12 @@ import { join } from 'node:path';
  * program into an exit code instead of the clear "could not be started (ENOENT)".
  */
 export function findProgram(program: string, path: string): boolean {
-  const candidates = program.includes('/') ? [program] : path.split(':').filter(Boolean).map((dir) => join(dir, program));
+  const candidates = program.includes('/')
+    ? [program]
+    : path
+        .split(':')
+        .filter(Boolean)
+        .map((dir) => join(dir, program));
   return candidates.some((file) => {
     try {
       accessSync(file, constants.X_OK);

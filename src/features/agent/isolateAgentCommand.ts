@@ -16,7 +16,11 @@ let pidNamespaceWorks: boolean | null = null;
 /** Whether `unshare` can make a PID namespace here (root with CAP_SYS_ADMIN; not in a default Docker container). Probed once. */
 function canUnsharePids(): boolean {
   if (pidNamespaceWorks === null) {
-    const probe = spawnSync('unshare', ['--pid', '--fork', '--kill-child', '--', 'true'], { stdio: 'ignore', timeout: 5000, env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' } });
+    const probe = spawnSync('unshare', ['--pid', '--fork', '--kill-child', '--', 'true'], {
+      stdio: 'ignore',
+      timeout: 5000,
+      env: { PATH: '/usr/bin:/bin:/usr/sbin:/sbin' },
+    });
     pidNamespaceWorks = probe.status === 0;
   }
   return pidNamespaceWorks;

@@ -3,7 +3,10 @@ import { GitCommandError, runGit, type GitContext } from './runGit.js';
 
 /** A commit subject from the prompt's first non-empty line (git's customary 72 columns). */
 export function commitSubject(prompt: string, jobId: string): string {
-  const first = prompt.split('\n').map((l) => l.replace(/\s+/g, ' ').trim()).find((l) => l.length > 0);
+  const first = prompt
+    .split('\n')
+    .map((l) => l.replace(/\s+/g, ' ').trim())
+    .find((l) => l.length > 0);
   if (!first) return `Agent job ${jobId}`;
   return first.length <= 72 ? first : `${first.slice(0, 71)}…`;
 }
@@ -20,7 +23,15 @@ export async function publishAgentChanges(
   await runGit(git, ['add', '--all']);
   const staged = await runGit(git, ['diff', '--cached', '--quiet'], { allowedExitCodes: [1] });
   if (staged.code === 1) {
-    await runGit(git, ['commit', '--quiet', '--no-verify', '-m', commitSubject(options.prompt, options.jobId), '-m', `Enclave-Agent-Job: ${options.jobId}`]);
+    await runGit(git, [
+      'commit',
+      '--quiet',
+      '--no-verify',
+      '-m',
+      commitSubject(options.prompt, options.jobId),
+      '-m',
+      `Enclave-Agent-Job: ${options.jobId}`,
+    ]);
   }
   const head = await runGit(git, ['rev-parse', '--verify', '--quiet', 'HEAD'], { allowedExitCodes: [1] });
   if (!head.stdout || head.stdout === options.startHead) return { pushed: false };
@@ -28,7 +39,9 @@ export async function publishAgentChanges(
     await runGit(git, ['push', '--quiet', '--no-verify', '--', options.repository, `HEAD:refs/heads/${options.branch}`]);
   } catch (err) {
     if (err instanceof GitCommandError) {
-      throw new AgentRunFailure(`could not push branch ${options.branch} to the repository (${err.reason}: rejected, or no write access; see the job log)`);
+      throw new AgentRunFailure(
+        `could not push branch ${options.branch} to the repository (${err.reason}: rejected, or no write access; see the job log)`,
+      );
     }
     throw err;
   }

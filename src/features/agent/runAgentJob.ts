@@ -58,7 +58,9 @@ async function runAgentCommand(request: AgentRunRequest, cwd: string, home: stri
   const env = buildCleanEnv(home, { ENCLAVE_PROMPT: request.prompt, ENCLAVE_MODEL: job.model, ENCLAVE_JOB_ID: job.id });
   if (!findProgram(settings.command[0], env.PATH)) return { kind: 'spawnFailed', code: 'ENOENT' };
   const spawnAs = isolateAgentCommand(settings.command, user, serverUid);
-  log.write(`$ ${settings.command.join(' ')}\n# as ${user ? `uid ${user.uid} gid ${user.gid}` : 'the server\'s user'}${spawnAs.pidNamespace ? ', in its own PID namespace' : ''}\n`);
+  log.write(
+    `$ ${settings.command.join(' ')}\n# as ${user ? `uid ${user.uid} gid ${user.gid}` : "the server's user"}${spawnAs.pidNamespace ? ', in its own PID namespace' : ''}\n`,
+  );
   try {
     return await runBoundedProcess({
       command: spawnAs.command,
@@ -111,13 +113,22 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
   await mkdir(agentRepo, { mode: 0o700 });
   const log = new CappedLog(paths.log(job.id), settings.maxLogBytes);
   log.write(`# enclave agent job ${job.id}, run ${job.runs}, started ${new Date().toISOString()}\n`);
-  const git: GitContext = { cwd: repoDir, home: join(workDir, 'home'), timeoutMs: settings.timeoutSeconds * 1000, log, signal, pins: gitPins(job.repository, []) };
+  const git: GitContext = {
+    cwd: repoDir,
+    home: join(workDir, 'home'),
+    timeoutMs: settings.timeoutSeconds * 1000,
+    log,
+    signal,
+    pins: gitPins(job.repository, []),
+  };
 
   // Until a clone says otherwise, the branch is where the last run left it.
   let baseRef = job.baseRef;
   let pushed = job.pushed;
   const linkFor = () =>
-    pushed && settings.prLinkTemplate ? buildPrLink(settings.prLinkTemplate, { repository: job.repository, base: baseRef ?? '', branch, id: job.id }) : null;
+    pushed && settings.prLinkTemplate
+      ? buildPrLink(settings.prLinkTemplate, { repository: job.repository, base: baseRef ?? '', branch, id: job.id })
+      : null;
   try {
     const clone = await prepareAgentClone(git, { workDir, repository: job.repository, requestedRef: job.requestedRef, branch });
     baseRef = clone.baseRef;
@@ -157,6 +168,9 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
     return { status: 'failed', baseRef, pushed, prLink: linkFor(), error };
   } finally {
     await log.close();
-    await Promise.all([rm(workDir, { recursive: true, force: true }).catch(() => {}), rm(treeDir, { recursive: true, force: true }).catch(() => {})]);
+    await Promise.all([
+      rm(workDir, { recursive: true, force: true }).catch(() => {}),
+      rm(treeDir, { recursive: true, force: true }).catch(() => {}),
+    ]);
   }
 }

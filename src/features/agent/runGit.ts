@@ -20,7 +20,10 @@ export interface GitContext {
 
 /** A git command that failed; the message is for the log, not for clients. */
 export class GitCommandError extends Error {
-  constructor(readonly command: string, readonly reason: string) {
+  constructor(
+    readonly command: string,
+    readonly reason: string,
+  ) {
     super(`git ${command}: ${reason}`);
     this.name = 'GitCommandError';
   }
@@ -83,7 +86,11 @@ export function gitPins(repository: string, filterDrivers: Iterable<string>): Ar
  * transports), a timeout, and its stderr in the job log. Resolves with the exit code when it
  * is 0 or in `allowedExitCodes`; otherwise throws GitCommandError.
  */
-export async function runGit(ctx: GitContext, args: string[], options: { allowedExitCodes?: number[] } = {}): Promise<{ code: number; stdout: string }> {
+export async function runGit(
+  ctx: GitContext,
+  args: string[],
+  options: { allowedExitCodes?: number[] } = {},
+): Promise<{ code: number; stdout: string }> {
   const env = buildCleanEnv(ctx.home, {
     GIT_TERMINAL_PROMPT: '0',
     GIT_CONFIG_NOSYSTEM: '1',

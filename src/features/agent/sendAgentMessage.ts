@@ -13,7 +13,8 @@ export async function sendAgentMessage(runtime: AgentRuntime, projectId: string,
   const job = runtime.store.find(projectId, jobId);
   if (!job) throw AppError.notFound('Agent job not found');
   if (job.status === 'archived') throw AppError.conflict('Agent job is archived; start a new job instead', { status: job.status });
-  if (job.status === 'active') throw AppError.conflict('Agent job is still running; send the message once it has finished', { status: job.status });
+  if (job.status === 'active')
+    throw AppError.conflict('Agent job is still running; send the message once it has finished', { status: job.status });
   // Checked and changed in the same tick, so two messages racing can't both start a run.
   const updated = runtime.store.update(job.id, (j) => {
     j.status = 'active';

@@ -6,7 +6,6 @@ import type { Clock } from '../../platform/Clock.js';
 import { authenticateAdminKey } from './authenticateAdminKey.js';
 import type { AdminKeyRepository } from './AdminKeyRepository.js';
 
-
 const BEARER = /^Bearer ([^\s]+)$/;
 
 /**

@@ -45,9 +45,18 @@ export function createControlOperations(control: ControlStore, clock: Clock): Co
     if (site.origin === 'config') throw AppError.conflict(`Site ${site.domain} is declared in the config file; change it there`);
     return site;
   };
-  const save = async (projectId: string, site: { domain: string; source: string; ref: string | null; createdAt?: string }): Promise<Site> => {
+  const save = async (
+    projectId: string,
+    site: { domain: string; source: string; ref: string | null; createdAt?: string },
+  ): Promise<Site> => {
     await assertUsableSource(site.source, site.ref);
-    await control.sites.upsert({ domain: site.domain.toLowerCase(), source: site.source, ref: site.ref, projectId, createdAt: site.createdAt ?? clock.now().toISOString() });
+    await control.sites.upsert({
+      domain: site.domain.toLowerCase(),
+      source: site.source,
+      ref: site.ref,
+      projectId,
+      createdAt: site.createdAt ?? clock.now().toISOString(),
+    });
     return projectSite(projectId, site.domain);
   };
   return {
@@ -78,7 +87,11 @@ export function createControlOperations(control: ControlStore, clock: Clock): Co
     },
     async updateSite(projectId, domain, change) {
       const site = storedSite(projectId, domain);
-      return save(projectId, { domain: site.domain, source: change.source ?? site.source, ref: change.ref === undefined ? site.ref : change.ref });
+      return save(projectId, {
+        domain: site.domain,
+        source: change.source ?? site.source,
+        ref: change.ref === undefined ? site.ref : change.ref,
+      });
     },
     async removeSite(projectId, domain) {
       const site = storedSite(projectId, domain);
@@ -93,6 +106,13 @@ export function createControlOperations(control: ControlStore, clock: Clock): Co
  */
 async function assertUsableSource(source: string, ref: string | null): Promise<void> {
   if (!isAbsolute(source)) throw AppError.invalid([{ message: `source: '${source}' must be an absolute path on the appliance` }]);
-  const problem = ref ? ((await stat(source).then((s) => s.isDirectory(), () => false)) ? null : `docs source ${source} is not a folder`) : await checkDocsSource(source);
+  const problem = ref
+    ? (await stat(source).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+      ? null
+      : `docs source ${source} is not a folder`
+    : await checkDocsSource(source);
   if (problem) throw AppError.invalid([{ message: `source: ${problem}` }]);
 }

@@ -12,7 +12,14 @@ import type { SiteRepository } from '../control/SiteRepository.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import { randomId } from '../../platform/randomId.js';
-import { byActivationDesc, pushEvent, trimRecords, type DeploymentOrigin, type DeploymentRecord, type DeploymentsData } from './deploymentStore.js';
+import {
+  byActivationDesc,
+  pushEvent,
+  trimRecords,
+  type DeploymentOrigin,
+  type DeploymentRecord,
+  type DeploymentsData,
+} from './deploymentStore.js';
 import { failedPagesRefusal, readFailedPages } from './readFailedPages.js';
 import { applyRedeploy, findRedeployTarget } from './foldRedeploy.js';
 import { installBundleVersion } from './installBundleVersion.js';
@@ -92,7 +99,12 @@ export class SiteDeployer {
 
   /** Records a deployment of `source` (URL or path) and runs it after any running one. */
   async begin(source: string, request: DeployRequest): Promise<StartedDeployment> {
-    const obtain = () => fetchBundle(source, { incomingDir: this.dirs.incoming, maxBytes: this.deps.config.staticExport.maxBundleBytes, timeoutMs: this.deps.config.staticExport.fetchTimeoutSeconds * 1000 });
+    const obtain = () =>
+      fetchBundle(source, {
+        incomingDir: this.dirs.incoming,
+        maxBytes: this.deps.config.staticExport.maxBundleBytes,
+        timeoutMs: this.deps.config.staticExport.fetchTimeoutSeconds * 1000,
+      });
     return this.enqueue(redactUrl(source), request, async () => ({ ...(await obtain()), owned: true }));
   }
 
@@ -108,14 +120,19 @@ export class SiteDeployer {
 
   /** Switches back to a kept version: the named one (version label or deployment id), else the previous. */
   async rollback(target: string | null): Promise<DeploymentRecord> {
-    if (this.queued > 0) throw AppError.conflict('A deployment is in progress; try again when it has finished', { deploymentId: this.running()?.id ?? null });
+    if (this.queued > 0)
+      throw AppError.conflict('A deployment is in progress; try again when it has finished', { deploymentId: this.running()?.id ?? null });
     return this.exclusive(async () => {
       const data = this.deps.store.data;
       const kept = data.deployments.filter((d) => d.status === 'kept' && this.versions.has(d.id)).sort(byActivationDesc);
       const active = data.deployments.find((d) => d.id === data.activeId);
-      if (target !== null && active && (active.id === target || active.version === target)) throw AppError.conflict(`Version ${active.version} is already active`);
+      if (target !== null && active && (active.id === target || active.version === target))
+        throw AppError.conflict(`Version ${active.version} is already active`);
       const chosen = target === null ? kept[0] : kept.find((d) => d.id === target || d.version === target);
-      if (!chosen) throw AppError.notFound(target === null ? 'No earlier version is kept to roll back to' : `No kept version ${JSON.stringify(target)}`);
+      if (!chosen)
+        throw AppError.notFound(
+          target === null ? 'No earlier version is kept to roll back to' : `No kept version ${JSON.stringify(target)}`,
+        );
       const at = this.now();
       await this.deps.store.update((d) => {
         for (const r of d.deployments) {
@@ -124,7 +141,13 @@ export class SiteDeployer {
         }
         d.activeId = chosen.id;
         d.lastError = null;
-        pushEvent(d, { at, kind: 'rolled_back', deploymentId: chosen.id, version: chosen.version, detail: active ? `from ${active.version}` : null });
+        pushEvent(d, {
+          at,
+          kind: 'rolled_back',
+          deploymentId: chosen.id,
+          version: chosen.version,
+          detail: active ? `from ${active.version}` : null,
+        });
       });
       this.publish();
       this.deps.logger.info({ deploymentId: chosen.id, version: chosen.version }, `rolled back to version ${chosen.version}`);
@@ -145,7 +168,14 @@ export class SiteDeployer {
   }
 
   /** The state shown by `GET /v1/deployments`. */
-  status(): { active: DeploymentRecord | null; kept: DeploymentRecord[]; running: DeploymentRecord | null; history: DeploymentRecord[]; events: DeploymentsData['events']; lastError: DeploymentsData['lastError'] } {
+  status(): {
+    active: DeploymentRecord | null;
+    kept: DeploymentRecord[];
+    running: DeploymentRecord | null;
+    history: DeploymentRecord[];
+    events: DeploymentsData['events'];
+    lastError: DeploymentsData['lastError'];
+  } {
     const data = this.deps.store.data;
     return {
       active: data.deployments.find((d) => d.id === data.activeId) ?? null,
@@ -163,10 +193,18 @@ export class SiteDeployer {
     const lastError = this.deps.store.data.lastError;
     if (!live) {
       const running = this.running();
-      const detail = running ? 'no site version is active yet; a deployment is in progress' : `no site version is active${lastError ? `; last deployment failed: ${lastError.reason}` : ''}`;
+      const detail = running
+        ? 'no site version is active yet; a deployment is in progress'
+        : `no site version is active${lastError ? `; last deployment failed: ${lastError.reason}` : ''}`;
       return { status: 'unavailable', detail };
     }
-    if (lastError) return { status: 'degraded', detail: `serving version ${live.version}; last deployment failed: ${lastError.reason}`, version: live.version, domain: live.domain };
+    if (lastError)
+      return {
+        status: 'degraded',
+        detail: `serving version ${live.version}; last deployment failed: ${lastError.reason}`,
+        version: live.version,
+        domain: live.domain,
+      };
     return { status: 'ok', version: live.version, domain: live.domain };
   }
 
@@ -192,7 +230,11 @@ export class SiteDeployer {
     await this.queue.catch(() => {});
   }
 
-  private async enqueue(source: string, request: DeployRequest, obtain: () => Promise<FetchedBundle & { owned: boolean }>): Promise<StartedDeployment> {
+  private async enqueue(
+    source: string,
+    request: DeployRequest,
+    obtain: () => Promise<FetchedBundle & { owned: boolean }>,
+  ): Promise<StartedDeployment> {
     if (request.failIfBusy && this.queued > 0) {
       throw AppError.conflict('Another deployment is in progress', { deploymentId: this.running()?.id ?? null });
     }
@@ -236,7 +278,10 @@ export class SiteDeployer {
     return result;
   }
 
-  private async run(id: string, obtain: () => Promise<FetchedBundle & { owned: boolean }>): Promise<{ record: DeploymentRecord; outcome: DeployOutcome }> {
+  private async run(
+    id: string,
+    obtain: () => Promise<FetchedBundle & { owned: boolean }>,
+  ): Promise<{ record: DeploymentRecord; outcome: DeployOutcome }> {
     const record = this.record(id)!;
     const { config, logger, store } = this.deps;
     let fetched: (FetchedBundle & { owned: boolean }) | null = null;
@@ -247,11 +292,22 @@ export class SiteDeployer {
       const reused = await this.reuseVersionOnDisk(record, bundle.sha256);
       if (reused) return reused;
       const report: { failedPages: number | null } = { failedPages: null };
-      const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, async (filesDir) => {
-        const failed = await readFailedPages(filesDir);
-        report.failedPages = failed?.length ?? null;
-        if (failed?.length && !record.allowFailed) throw failedPagesRefusal(failed.length, failed.map((f) => f.path));
-      });
+      const installed = await installBundleVersion(
+        bundle.path,
+        this.dirs.versions,
+        id,
+        config.staticExport,
+        record.pin,
+        async (filesDir) => {
+          const failed = await readFailedPages(filesDir);
+          report.failedPages = failed?.length ?? null;
+          if (failed?.length && !record.allowFailed)
+            throw failedPagesRefusal(
+              failed.length,
+              failed.map((f) => f.path),
+            );
+        },
+      );
       const version = await loadSiteVersion(id, installed.layout);
       const at = this.now();
       await store.update((d) => {
@@ -276,18 +332,42 @@ export class SiteDeployer {
       });
       this.versions.set(id, version);
       this.publish();
-      if (report.failedPages && record.allowFailed) logger.warn({ deploymentId: id, failedPages: report.failedPages }, `version ${version.version} went live with ${report.failedPages} failed pages (allowFailed)`);
-      logger.info({ deploymentId: id, site: this.deps.site, version: version.version, domain: version.domain, files: installed.fileCount, ms: Date.now() - started }, `site version ${version.version} is live`);
+      if (report.failedPages && record.allowFailed)
+        logger.warn(
+          { deploymentId: id, failedPages: report.failedPages },
+          `version ${version.version} went live with ${report.failedPages} failed pages (allowFailed)`,
+        );
+      logger.info(
+        {
+          deploymentId: id,
+          site: this.deps.site,
+          version: version.version,
+          domain: version.domain,
+          files: installed.fileCount,
+          ms: Date.now() - started,
+        },
+        `site version ${version.version} is live`,
+      );
       await this.prune();
       return { record: this.record(id)!, outcome: 'activated' };
     } catch (err) {
       // Internal failures are logged in full but recorded and answered without paths or internals.
       const diskFull = isDiskFull(err);
-      const reason = err instanceof BundleRefusedError ? err.reason : diskFull ? 'the data volume is full' : 'internal error (see the server log)';
-      logger.warn({ deploymentId: id, source: record.source, reason, ...(err instanceof BundleRefusedError ? {} : { err }) }, `bundle refused, the live site is unchanged: ${reason}`);
+      const reason =
+        err instanceof BundleRefusedError ? err.reason : diskFull ? 'the data volume is full' : 'internal error (see the server log)';
+      logger.warn(
+        { deploymentId: id, source: record.source, reason, ...(err instanceof BundleRefusedError ? {} : { err }) },
+        `bundle refused, the live site is unchanged: ${reason}`,
+      );
       await store
         .update((d) => {
-          Object.assign(this.record(id)!, { status: 'failed', error: reason, finishedAt: this.now(), bundleSha256: fetched?.sha256 ?? null, bundleBytes: fetched?.sizeBytes ?? null });
+          Object.assign(this.record(id)!, {
+            status: 'failed',
+            error: reason,
+            finishedAt: this.now(),
+            bundleSha256: fetched?.sha256 ?? null,
+            bundleBytes: fetched?.sizeBytes ?? null,
+          });
           d.lastError = { at: this.now(), source: record.source, reason };
           pushEvent(d, { at: this.now(), kind: 'refused', deploymentId: id, version: null, detail: reason });
           trimRecords(d);
@@ -306,13 +386,19 @@ export class SiteDeployer {
    * switched to, like a rollback; a config bundle applied before leaves the operator's choice.
    * Returns the record that answers for the deployment, or null when the bundle must be installed.
    */
-  private async reuseVersionOnDisk(record: DeploymentRecord, sha256: string): Promise<{ record: DeploymentRecord; outcome: DeployOutcome } | null> {
+  private async reuseVersionOnDisk(
+    record: DeploymentRecord,
+    sha256: string,
+  ): Promise<{ record: DeploymentRecord; outcome: DeployOutcome } | null> {
     const folded = findRedeployTarget(this.deps.store.data, record, sha256, (id) => this.versions.has(id));
     if (!folded) return null;
     await this.deps.store.update((d) => applyRedeploy(d, record, sha256, folded, this.now()));
     if (folded.outcome === 'reactivated') this.publish();
     const target = this.record(folded.targetId)!;
-    this.deps.logger.info({ deploymentId: target.id, site: this.deps.site, source: record.source }, `redeploy of version ${target.version}: ${folded.detail}`);
+    this.deps.logger.info(
+      { deploymentId: target.id, site: this.deps.site, source: record.source },
+      `redeploy of version ${target.version}: ${folded.detail}`,
+    );
     return { record: target, outcome: folded.outcome };
   }
 
@@ -321,7 +407,10 @@ export class SiteDeployer {
     const data = this.deps.store.data;
     const active = data.activeId ? (this.versions.get(data.activeId) ?? null) : null;
     const kept = data.deployments.filter((d) => d.status === 'kept').sort(byActivationDesc);
-    this.live.switchTo(active, kept.map((d) => this.versions.get(d.id)).filter((v): v is SiteVersion => v !== undefined));
+    this.live.switchTo(
+      active,
+      kept.map((d) => this.versions.get(d.id)).filter((v): v is SiteVersion => v !== undefined),
+    );
   }
 
   /** Keeps the newest `keepVersions` versions (the live one always) and deletes the rest once idle. */
@@ -343,7 +432,8 @@ export class SiteDeployer {
     this.publish();
     for (const record of doomed) {
       const dir = versionLayout(this.dirs.versions, record.id).dir;
-      const remove = () => rm(dir, { recursive: true, force: true }).catch((err) => logger.error({ err, dir }, 'could not delete an old site version'));
+      const remove = () =>
+        rm(dir, { recursive: true, force: true }).catch((err) => logger.error({ err, dir }, 'could not delete an old site version'));
       const loaded = this.versions.get(record.id);
       this.versions.delete(record.id);
       // A version still answering requests is deleted when its last one finishes.

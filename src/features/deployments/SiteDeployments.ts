@@ -124,8 +124,15 @@ export class SiteDeployments implements ActiveSite {
     const sites: Record<string, Readiness> = {};
     for (const [domain, deployer] of this.byDomain) sites[domain] = deployer.readiness();
     const others = Object.values(sites);
-    const status = main.status === 'unavailable' ? 'unavailable' : main.status === 'degraded' || others.some((r) => r.status !== 'ok') ? 'degraded' : 'ok';
-    const detail = main.detail ?? (status === 'degraded' ? `site ${Object.entries(sites).find(([, r]) => r.status !== 'ok')?.[0]} is not fully served` : undefined);
+    const status =
+      main.status === 'unavailable'
+        ? 'unavailable'
+        : main.status === 'degraded' || others.some((r) => r.status !== 'ok')
+          ? 'degraded'
+          : 'ok';
+    const detail =
+      main.detail ??
+      (status === 'degraded' ? `site ${Object.entries(sites).find(([, r]) => r.status !== 'ok')?.[0]} is not fully served` : undefined);
     return { ...main, status, ...(detail ? { detail } : {}), sites };
   }
 

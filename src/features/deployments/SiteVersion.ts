@@ -93,7 +93,8 @@ export class SiteVersion {
   retire(onIdle: () => void): void {
     cachedTotal -= this.cachedBytes;
     this.cachedBytes = 0;
-    for (const file of this.files.values()) for (const variant of [file.identity, file.gzip, file.br]) if (variant) variant.body = undefined;
+    for (const file of this.files.values())
+      for (const variant of [file.identity, file.gzip, file.br]) if (variant) variant.body = undefined;
     if (this.refs === 0) onIdle();
     else this.retiredCallback = onIdle;
   }

@@ -29,7 +29,16 @@ export function openDeploymentStore(path: string): Promise<JsonStore<Deployments
   return JsonStore.open<DeploymentsData>({
     path,
     schemaVersion: DEPLOYMENTS_SCHEMA_VERSION,
-    defaults: () => ({ schemaVersion: DEPLOYMENTS_SCHEMA_VERSION, activeId: null, deployments: [], events: [], lastError: null, configBundleSha256: null, reexports: {}, merged: {} }),
+    defaults: () => ({
+      schemaVersion: DEPLOYMENTS_SCHEMA_VERSION,
+      activeId: null,
+      deployments: [],
+      events: [],
+      lastError: null,
+      configBundleSha256: null,
+      reexports: {},
+      merged: {},
+    }),
   });
 }
 
@@ -59,5 +68,7 @@ export function pushEvent(d: DeploymentsData, event: DeploymentEvent): void {
 /** Keeps every record of a version on disk (or running) plus the newest finished ones. */
 export function trimRecords(d: DeploymentsData): void {
   let finished = 0;
-  d.deployments = d.deployments.filter((r) => r.status === 'active' || r.status === 'kept' || r.status === 'running' || ++finished <= MAX_FINISHED_RECORDS);
+  d.deployments = d.deployments.filter(
+    (r) => r.status === 'active' || r.status === 'kept' || r.status === 'running' || ++finished <= MAX_FINISHED_RECORDS,
+  );
 }

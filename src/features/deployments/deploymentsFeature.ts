@@ -13,7 +13,10 @@ import type { Feature, FeatureContext } from '../Feature.js';
 export interface DeploymentsFeature extends Feature {
   activeSite: ActiveSite;
   /** Verifies and activates a bundle zip already on local disk, for `domain`'s site (default: the default site); resolves with its version. */
-  activateBundleFile(zipPath: string, options: { version?: string | null; source: string; domain?: string | null }): Promise<{ version: string }>;
+  activateBundleFile(
+    zipPath: string,
+    options: { version?: string | null; source: string; domain?: string | null },
+  ): Promise<{ version: string }>;
   /** Every site's deployments (API, CLI and tests use them). */
   sites: SiteDeployments;
   /** One scheduled re-export run (the cron task's body), callable directly by tests. */
@@ -41,7 +44,8 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
   const sites = await SiteDeployments.open({ config, logger, clock: ctx.clock, sites: ctx.control.sites });
   const scheduler = new Scheduler(logger);
 
-  const runReexport = (entry: ReexportEntry, now: Date) => reexportSite(entry, { sites: ctx.control.sites, deployments: sites, reexporter: deps.reexport, logger }, now);
+  const runReexport = (entry: ReexportEntry, now: Date) =>
+    reexportSite(entry, { sites: ctx.control.sites, deployments: sites, reexporter: deps.reexport, logger }, now);
 
   return {
     name: 'deployments',
@@ -62,7 +66,12 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
       if (enabled) startConfiguredFetch(sites.defaultSite, bundleUrl, version, logger);
       for (const site of config.sites) {
         if (!site.staticExport?.enabled) continue;
-        startConfiguredFetch(await sites.ensure(site.domain), site.staticExport.bundleUrl ?? null, site.staticExport.version ?? null, logger);
+        startConfiguredFetch(
+          await sites.ensure(site.domain),
+          site.staticExport.bundleUrl ?? null,
+          site.staticExport.version ?? null,
+          logger,
+        );
       }
       for (const entry of config.export.reexport) {
         scheduler.add(`reexport ${entry.domain}`, entry.cron, async () => {

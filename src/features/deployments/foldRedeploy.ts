@@ -18,17 +18,33 @@ export interface FoldedRedeploy {
  * says is servable. A kept version that went live with failed pages needs allowFailed again.
  * Returns null when the bundle must be installed.
  */
-export function findRedeployTarget(data: DeploymentsData, record: DeploymentRecord, sha256: string, isLoaded: (id: string) => boolean): FoldedRedeploy | null {
+export function findRedeployTarget(
+  data: DeploymentsData,
+  record: DeploymentRecord,
+  sha256: string,
+  isLoaded: (id: string) => boolean,
+): FoldedRedeploy | null {
   const active = data.deployments.find((d) => d.id === data.activeId) ?? null;
   const pinOk = (r: DeploymentRecord) => record.pin === null || record.pin === r.version;
-  if (active && active.bundleSha256 === sha256 && pinOk(active)) return { targetId: active.id, outcome: 'unchanged', detail: 'same bundle is already active', clearsError: true };
+  if (active && active.bundleSha256 === sha256 && pinOk(active))
+    return { targetId: active.id, outcome: 'unchanged', detail: 'same bundle is already active', clearsError: true };
   if (active && record.origin === 'config' && data.configBundleSha256 === sha256) {
-    return { targetId: active.id, outcome: 'unchanged', detail: 'config bundle unchanged since it was last applied; keeping the version chosen since', clearsError: false };
+    return {
+      targetId: active.id,
+      outcome: 'unchanged',
+      detail: 'config bundle unchanged since it was last applied; keeping the version chosen since',
+      clearsError: false,
+    };
   }
   const kept = data.deployments.find((d) => d.status === 'kept' && d.bundleSha256 === sha256 && pinOk(d) && isLoaded(d.id));
   if (!kept) return null;
   if (kept.failedPages && !record.allowFailed) throw failedPagesRefusal(kept.failedPages, []);
-  return { targetId: kept.id, outcome: 'reactivated', detail: `same bundle as kept version ${kept.version}; switched back to it`, clearsError: true };
+  return {
+    targetId: kept.id,
+    outcome: 'reactivated',
+    detail: `same bundle as kept version ${kept.version}; switched back to it`,
+    clearsError: true,
+  };
 }
 
 /**

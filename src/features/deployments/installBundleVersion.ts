@@ -45,7 +45,11 @@ export async function installBundleVersion(
     // Nothing so far was fsynced one by one: the whole tree is made durable in one step.
     const written = [
       ...extracted.manifest.files.map((f) => join(staging.files, f.path)),
-      ...Object.entries(extras).flatMap(([path, e]) => [...(e.gzip === undefined ? [] : ['.gz']), ...(e.br === undefined ? [] : ['.br'])].map((ext) => join(staging.encoded, `${path}${ext}`))),
+      ...Object.entries(extras).flatMap(([path, e]) =>
+        [...(e.gzip === undefined ? [] : ['.gz']), ...(e.br === undefined ? [] : ['.br'])].map((ext) =>
+          join(staging.encoded, `${path}${ext}`),
+        ),
+      ),
     ];
     await syncTree(staging.dir, written);
     const layout = versionLayout(versionsDir, id);

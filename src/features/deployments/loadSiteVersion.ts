@@ -66,6 +66,9 @@ function isServable(path: string): boolean {
 
 /** `/`, `/guides/start`: leading slash, no extension or trailing slash, whichever form the manifest used. */
 function normalizePagePath(path: string): string {
-  const clean = posix.normalize(`/${path}`).replace(/\.html$/, '').replace(/\/index$/, '/');
+  const clean = posix
+    .normalize(`/${path}`)
+    .replace(/\.html$/, '')
+    .replace(/\/index$/, '/');
   return clean.length > 1 ? clean.replace(/\/$/, '') : '/';
 }

@@ -40,7 +40,10 @@ export async function reexportSite(
   }
   const built = await deps.reexporter(entry.domain);
   await memory.recordReexport(site.domain, { sourceHash, at: now.toISOString(), jobId: built.jobId, version: built.version });
-  logger.info({ domain: entry.domain, jobId: built.jobId, version: built.version }, `scheduled re-export of ${entry.domain} built version ${built.version}`);
+  logger.info(
+    { domain: entry.domain, jobId: built.jobId, version: built.version },
+    `scheduled re-export of ${entry.domain} built version ${built.version}`,
+  );
   if (!entry.activate) return 'exported';
   const deployer = await deps.deployments.ensure(site.domain);
   const started = await deployer.beginLocal(built.zipPath, `export ${built.jobId}`, { origin: 'reexport', pin: null });

@@ -13,7 +13,12 @@ import { versionLayout } from './versionLayout.js';
  * and the active and kept versions are loaded from disk so the site answers before any fetch.
  * A version whose files can't be loaded is dropped (and reported) instead of stopping startup.
  */
-export async function restoreSiteVersions(store: JsonStore<DeploymentsData>, dirs: { versions: string; incoming: string }, clock: Clock, logger: Logger): Promise<SiteVersion[]> {
+export async function restoreSiteVersions(
+  store: JsonStore<DeploymentsData>,
+  dirs: { versions: string; incoming: string },
+  clock: Clock,
+  logger: Logger,
+): Promise<SiteVersion[]> {
   const now = clock.now().toISOString();
   await mkdir(dirs.versions, { recursive: true, mode: 0o755 });
   await rm(dirs.incoming, { recursive: true, force: true });

@@ -27,7 +27,12 @@ export interface SiteDirs {
  * names, safe as one path segment).
  */
 export function siteDirs(dataDir: string, domain: string | null = null): SiteDirs {
-  if (domain === null) return { state: join(dataDir, 'deployments.json'), versions: join(dataDir, 'site', 'versions'), incoming: join(dataDir, 'site', 'incoming') };
+  if (domain === null)
+    return {
+      state: join(dataDir, 'deployments.json'),
+      versions: join(dataDir, 'site', 'versions'),
+      incoming: join(dataDir, 'site', 'incoming'),
+    };
   const root = join(siteDomainsDir(dataDir), domain);
   return { state: join(root, 'deployments.json'), versions: join(root, 'versions'), incoming: join(root, 'incoming') };
 }
@@ -35,7 +40,13 @@ export function siteDirs(dataDir: string, domain: string | null = null): SiteDir
 /** The layout of version `id` under `versionsDir` (`dir` may be a `.partial` staging name). */
 export function versionLayout(versionsDir: string, dirName: string): VersionLayout {
   const dir = join(versionsDir, dirName);
-  return { dir, files: join(dir, 'files'), encoded: join(dir, 'encoded'), manifest: join(dir, 'manifest.json'), extras: join(dir, 'extras.json') };
+  return {
+    dir,
+    files: join(dir, 'files'),
+    encoded: join(dir, 'encoded'),
+    manifest: join(dir, 'manifest.json'),
+    extras: join(dir, 'extras.json'),
+  };
 }
 
 /** Where sites with deployments of their own keep them, one folder per domain. */

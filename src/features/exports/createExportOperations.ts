@@ -44,7 +44,12 @@ export function createExportOperations(deps: {
     bundleFile(jobId, file) {
       const job = deps.jobs.find(jobId);
       if (!job || job.status !== 'completed' || job.bundle?.file !== file) return null;
-      return { path: join(exportPaths(deps.dataDir, job.id).bundleDir, job.bundle.file), file: job.bundle.file, sha256: job.bundle.sha256, sizeBytes: job.bundle.sizeBytes };
+      return {
+        path: join(exportPaths(deps.dataDir, job.id).bundleDir, job.bundle.file),
+        file: job.bundle.file,
+        sha256: job.bundle.sha256,
+        sizeBytes: job.bundle.sizeBytes,
+      };
     },
   };
 }

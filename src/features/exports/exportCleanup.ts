@@ -27,7 +27,9 @@ export async function cleanupExpiredExports(
   const cutoff = now.getTime() - deps.retentionDays * DAY_MS;
   const expired = deps.jobs
     .list()
-    .filter((j) => (j.status === 'completed' || j.status === 'failed') && Date.parse(j.finishedAt ?? j.createdAt) < cutoff && !deps.keep?.(j))
+    .filter(
+      (j) => (j.status === 'completed' || j.status === 'failed') && Date.parse(j.finishedAt ?? j.createdAt) < cutoff && !deps.keep?.(j),
+    )
     .map((j) => j.id);
   for (const id of expired) {
     const paths = exportPaths(deps.dataDir, id);

@@ -15,7 +15,11 @@ export class ExportProgressWriter {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
-  constructor(private readonly jobs: ExportJobRepository, private readonly jobId: string, private readonly clock: Clock) {}
+  constructor(
+    private readonly jobs: ExportJobRepository,
+    private readonly jobId: string,
+    private readonly clock: Clock,
+  ) {}
 
   /** Records new progress; written now or at the end of the current interval. */
   report(progress: number, pageCount: number, version?: string): void {

@@ -174,11 +174,20 @@ export class ExportQueue {
     const progress = new ExportProgressWriter(jobs, job.id, clock);
     try {
       // A resumed job starts over: no scratch checkout or half-written zip of an earlier run is kept.
-      const clear = (dir: string) => rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch((err: Error) => logger.warn({ jobId, dir, err: err.message }, 'could not clear an earlier run of this job'));
+      const clear = (dir: string) =>
+        rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch((err: Error) =>
+          logger.warn({ jobId, dir, err: err.message }, 'could not clear an earlier run of this job'),
+        );
       await Promise.all([clear(paths.workDir), clear(paths.bundleDir)]);
       const site = this.deps.control.sites.find(job.domain);
       if (!site) throw new ExportRunError(`site ${job.domain} is no longer configured`);
-      if (!(await stat(site.source).then((s) => s.isDirectory(), () => false))) throw new ExportRunError(`docs source directory not found: ${site.source}`);
+      if (
+        !(await stat(site.source).then(
+          (s) => s.isDirectory(),
+          () => false,
+        ))
+      )
+        throw new ExportRunError(`docs source directory not found: ${site.source}`);
       const input: ExportTaskInput = {
         sourceDir: site.source,
         ref: site.ref,
@@ -227,7 +236,18 @@ export class ExportQueue {
         j.finishedAt = clock.now().toISOString();
         j.updatedAt = j.finishedAt;
       });
-      logger.info({ jobId: job.id, domain: job.domain, pages: result.pageCount, failed: result.failedPages.length, warnings: result.warningCount, sizeBytes: result.sizeBytes, peakRssBytes: result.peakRssBytes }, 'export completed');
+      logger.info(
+        {
+          jobId: job.id,
+          domain: job.domain,
+          pages: result.pageCount,
+          failed: result.failedPages.length,
+          warnings: result.warningCount,
+          sizeBytes: result.sizeBytes,
+          peakRssBytes: result.peakRssBytes,
+        },
+        'export completed',
+      );
       this.notify(finished);
     } catch (err) {
       progress.close();
@@ -246,7 +266,10 @@ export class ExportQueue {
         return;
       }
       const message = err instanceof ExportRunError ? err.message : 'export failed';
-      logger.warn({ jobId: job.id, domain: job.domain, error: message, detail: err instanceof ExportRunError ? err.detail : String(err) }, 'export failed');
+      logger.warn(
+        { jobId: job.id, domain: job.domain, error: message, detail: err instanceof ExportRunError ? err.detail : String(err) },
+        'export failed',
+      );
       const failed = await jobs.update(job.id, (j) => {
         j.status = 'failed';
         j.error = message;

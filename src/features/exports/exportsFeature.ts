@@ -16,7 +16,10 @@ import type { ActiveSite } from '../deployments/ActiveSite.js';
 /** The static-export feature: jobs, bundles, signed links. */
 export interface ExportsFeature extends Feature {
   /** Exports a site and packs its bundle (used by first start and scheduled re-exports). */
-  exportAndBundle(domain: string, options?: { version?: string }): Promise<{ jobId: string; zipPath: string; version: string; sha256: string }>;
+  exportAndBundle(
+    domain: string,
+    options?: { version?: string },
+  ): Promise<{ jobId: string; zipPath: string; version: string; sha256: string }>;
   /** The job store (tests and the CLI inspect it). */
   jobs: ExportJobRepository;
   /** Worker process ids by job id, for the jobs running now. */
@@ -68,7 +71,9 @@ export async function createExportsFeature(ctx: FeatureContext, deps: { activeSi
   const servedJobs = () => {
     const kept = new Set<string>();
     for (const live of deps.activeSite.all()) {
-      const job = [...jobs.list()].reverse().find((j) => j.status === 'completed' && j.domain === live.domain && j.version === live.version);
+      const job = [...jobs.list()]
+        .reverse()
+        .find((j) => j.status === 'completed' && j.domain === live.domain && j.version === live.version);
       if (job) kept.add(job.id);
     }
     return kept;
@@ -112,8 +117,14 @@ export async function createExportsFeature(ctx: FeatureContext, deps: { activeSi
       const queued = await queueExportJob({ jobs, clock, defaultStrict: config.export.strict }, site, { version: options.version });
       queue.kick();
       const job = await queue.waitFor(queued.id);
-      if (job.status !== 'completed' || !job.bundle || !job.version) throw new Error(`export of ${domain} failed: ${job.error ?? job.status}`);
-      return { jobId: job.id, zipPath: join(exportPaths(dataDir, job.id).bundleDir, job.bundle.file), version: job.version, sha256: job.bundle.sha256 };
+      if (job.status !== 'completed' || !job.bundle || !job.version)
+        throw new Error(`export of ${domain} failed: ${job.error ?? job.status}`);
+      return {
+        jobId: job.id,
+        zipPath: join(exportPaths(dataDir, job.id).bundleDir, job.bundle.file),
+        version: job.version,
+        sha256: job.bundle.sha256,
+      };
     },
   };
 }

@@ -17,7 +17,11 @@ export interface ExportOptions {
  * Records a queued export of `site` durably; 409 naming the job when the domain already has
  * one queued or running (two exports of one site would race for the same output).
  */
-export async function queueExportJob(deps: { jobs: ExportJobRepository; clock: Clock; defaultStrict: boolean }, site: Site, options: ExportOptions): Promise<ExportJobRecord> {
+export async function queueExportJob(
+  deps: { jobs: ExportJobRepository; clock: Clock; defaultStrict: boolean },
+  site: Site,
+  options: ExportOptions,
+): Promise<ExportJobRecord> {
   const now = deps.clock.now().toISOString();
   const job: ExportJobRecord = {
     id: randomId('se_'),

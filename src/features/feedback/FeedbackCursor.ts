@@ -12,7 +12,13 @@ export type CursorProblem = 'malformed' | 'tampered';
 
 /** Hash of a project's filters; a cursor carries it so it can't be replayed with other filters. */
 export function hashFeedbackFilter(projectId: string, filter: FeedbackFilter): string {
-  const canonical = JSON.stringify([projectId, filter.fromMs ?? null, filter.toMs ?? null, filter.source ?? null, [...new Set(filter.statuses ?? [])].sort()]);
+  const canonical = JSON.stringify([
+    projectId,
+    filter.fromMs ?? null,
+    filter.toMs ?? null,
+    filter.source ?? null,
+    [...new Set(filter.statuses ?? [])].sort(),
+  ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 
@@ -45,7 +51,14 @@ export class FeedbackCursor {
     const expected = Buffer.from(this.sign(value.k, payload));
     const given = Buffer.from(signature);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return 'tampered';
-    if (typeof value.t !== 'number' || !Number.isFinite(value.t) || typeof value.i !== 'string' || !/^fb_[0-9a-f]{16}$/.test(value.i) || typeof value.f !== 'string') return 'malformed';
+    if (
+      typeof value.t !== 'number' ||
+      !Number.isFinite(value.t) ||
+      typeof value.i !== 'string' ||
+      !/^fb_[0-9a-f]{16}$/.test(value.i) ||
+      typeof value.f !== 'string'
+    )
+      return 'malformed';
     return { createdAtMs: value.t, id: value.i, filterHash: value.f };
   }
 

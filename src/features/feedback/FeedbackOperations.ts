@@ -4,7 +4,14 @@ import type { RateLimiter } from '../../http/RateLimiter.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import type { FeedbackCursor, DecodedCursor } from './FeedbackCursor.js';
-import type { DayFeedbackCounts, FeedbackEntry, FeedbackFilter, FeedbackStatus, FeedbackSubmission, PageFeedbackCounts } from './FeedbackEntry.js';
+import type {
+  DayFeedbackCounts,
+  FeedbackEntry,
+  FeedbackFilter,
+  FeedbackStatus,
+  FeedbackSubmission,
+  PageFeedbackCounts,
+} from './FeedbackEntry.js';
 import { ingestFeedback } from './ingestFeedback.js';
 import { listFeedback, type FeedbackPage } from './listFeedback.js';
 import type { FeedbackLog } from './log/FeedbackLog.js';

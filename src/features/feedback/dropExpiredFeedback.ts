@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { FeedbackLog } from './log/FeedbackLog.js';
 import { DAY_MS } from '../../platform/Clock.js';
 
-
 /**
  * Retention: deletes the monthly segments whose every entry is older than `retentionDays`
  * (0 keeps everything). Whole files go, so nothing is rewritten. Called by cron with `now`.

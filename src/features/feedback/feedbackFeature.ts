@@ -22,7 +22,10 @@ export interface FeedbackFeature extends Feature {
  * API, and the feedback log they share. The log's index is loaded here, before the server
  * listens, so the first query already sees everything on disk.
  */
-export async function createFeedbackFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite; analyticsLimiter: RateLimiter }): Promise<FeedbackFeature> {
+export async function createFeedbackFeature(
+  ctx: FeatureContext,
+  deps: { activeSite: ActiveSite; analyticsLimiter: RateLimiter },
+): Promise<FeedbackFeature> {
   const { config, logger, clock } = ctx;
   const log = await FeedbackLog.open({ dataDir: config.dataDir, groupCommitMs: config.feedback.groupCommitMs, logger });
   logger.info({ entries: log.stats.entries, segments: log.stats.segments, loadMs: log.stats.loadMs }, 'feedback log loaded');
@@ -34,7 +37,13 @@ export async function createFeedbackFeature(ctx: FeatureContext, deps: { activeS
     activeSite: deps.activeSite,
     clock,
     cursors,
-    guard: new IngestGuard({ name: 'feedback', perMinute: config.feedback.globalPerMinute, minFreeBytes: config.limits.minFreeBytes, dataDir: config.dataDir, clock }),
+    guard: new IngestGuard({
+      name: 'feedback',
+      perMinute: config.feedback.globalPerMinute,
+      minFreeBytes: config.limits.minFreeBytes,
+      dataDir: config.dataDir,
+      clock,
+    }),
     perPage: new RateLimiter('feedback-page', config.feedback.perPagePerMinute, 60_000, clock),
   });
   const routes = [
@@ -53,7 +62,8 @@ export async function createFeedbackFeature(ctx: FeatureContext, deps: { activeS
     log,
     applyRetention,
     async start() {
-      if (config.feedback.retentionDays > 0) scheduler.add('feedback-retention', config.feedback.retentionCron, () => applyRetention(clock.now()).then(() => undefined));
+      if (config.feedback.retentionDays > 0)
+        scheduler.add('feedback-retention', config.feedback.retentionCron, () => applyRetention(clock.now()).then(() => undefined));
     },
     async stop() {
       await scheduler.stop();

@@ -25,10 +25,19 @@ export function feedbackSubmissionSchema() {
   return z
     .strictObject({
       source: z.enum(FEEDBACK_SOURCES).describe('What kind of feedback this is.'),
-      path: z.string().min(1).max(FEEDBACK_LIMITS.path).startsWith('/', 'must start with /').describe('Page path on the live site, e.g. /guides/start.'),
+      path: z
+        .string()
+        .min(1)
+        .max(FEEDBACK_LIMITS.path)
+        .startsWith('/', 'must start with /')
+        .describe('Page path on the live site, e.g. /guides/start.'),
       helpful: z.boolean().optional().describe('Page rating (contextual, thumbs_only).'),
       comment: z.string().max(FEEDBACK_LIMITS.comment).optional().describe('Free text from the reader.'),
-      contact: z.email('must be an e-mail address').max(FEEDBACK_LIMITS.contact).optional().describe('Reader e-mail for a reply (contextual).'),
+      contact: z
+        .email('must be an e-mail address')
+        .max(FEEDBACK_LIMITS.contact)
+        .optional()
+        .describe('Reader e-mail for a reply (contextual).'),
       code: z.string().min(1).max(FEEDBACK_LIMITS.code).optional().describe('The code block the feedback is about (code_snippet).'),
       filename: z.string().max(FEEDBACK_LIMITS.filename).optional().describe('Title of the code block (code_snippet).'),
       lang: z.string().max(FEEDBACK_LIMITS.lang).optional().describe('Language of the code block (code_snippet).'),
@@ -38,10 +47,12 @@ export function feedbackSubmissionSchema() {
         const rules = SOURCE_RULES[body.source as FeedbackSource];
         if (rules) {
           for (const field of rules.required) {
-            if (body[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message: `required when source is ${body.source}` });
+            if (body[field] === undefined)
+              ctx.addIssue({ code: 'custom', path: [field], message: `required when source is ${body.source}` });
           }
           for (const field of FIELDS) {
-            if (body[field] !== undefined && !rules.allowed.includes(field)) ctx.addIssue({ code: 'custom', path: [field], message: `not accepted when source is ${body.source}` });
+            if (body[field] !== undefined && !rules.allowed.includes(field))
+              ctx.addIssue({ code: 'custom', path: [field], message: `not accepted when source is ${body.source}` });
           }
         }
       },
@@ -57,6 +68,7 @@ export function feedbackSubmissionSchema() {
 export function checkFeedbackPath(activeSite: ActiveSite, host: string, body: unknown): { message: string }[] {
   const site = activeSite.current(host);
   const path = body && typeof body === 'object' ? (body as { path?: unknown }).path : undefined;
-  if (site && typeof path === 'string' && path.startsWith('/') && !site.pagePaths.has(path)) return [{ message: 'body.path: not a page of the live site' }];
+  if (site && typeof path === 'string' && path.startsWith('/') && !site.pagePaths.has(path))
+    return [{ message: 'body.path: not a page of the live site' }];
   return [];
 }

@@ -9,7 +9,11 @@ import type { FeedbackEntry, FeedbackSubmission } from './FeedbackEntry.js';
  * owns it (never one named by the client). Resolves once the entry is durable; with no live
  * site there is nothing the feedback could be about, so it is refused with 503.
  */
-export async function ingestFeedback(deps: { log: FeedbackLog; activeSite: ActiveSite; clock: Clock }, submission: FeedbackSubmission, host: string): Promise<FeedbackEntry> {
+export async function ingestFeedback(
+  deps: { log: FeedbackLog; activeSite: ActiveSite; clock: Clock },
+  submission: FeedbackSubmission,
+  host: string,
+): Promise<FeedbackEntry> {
   const site = deps.activeSite.current(host);
   if (!site || !site.projectId) throw AppError.unavailable('No docs site is live here, so feedback cannot be recorded');
   // The schema checked the path against the site live at parse time; a switch since then is re-checked.

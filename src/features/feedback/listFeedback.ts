@@ -22,7 +22,9 @@ export async function listFeedback(
 ): Promise<FeedbackPage> {
   const filterHash = hashFeedbackFilter(projectId, request.filter);
   if (request.cursor && request.cursor.filterHash !== filterHash) {
-    throw AppError.invalid([{ message: 'query.cursor: this cursor was made for other filters; repeat the first request with these filters instead' }]);
+    throw AppError.invalid([
+      { message: 'query.cursor: this cursor was made for other filters; repeat the first request with these filters instead' },
+    ]);
   }
   const { entries, hasMore } = await deps.log.list(projectId, request.filter, request.cursor, request.limit);
   const last = entries.at(-1);

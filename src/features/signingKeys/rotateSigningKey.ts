@@ -10,7 +10,8 @@ export const MAX_SIGNING_KEYS = 32;
  * until those keys are retired, so a rotation never breaks a download already handed out.
  */
 export async function rotateSigningKey(keyring: SigningKeyring, clock: Clock): Promise<SigningKeyInfo> {
-  if (keyring.list().length >= MAX_SIGNING_KEYS) throw AppError.conflict(`${MAX_SIGNING_KEYS} signing keys already verify links; retire old ones first`);
+  if (keyring.list().length >= MAX_SIGNING_KEYS)
+    throw AppError.conflict(`${MAX_SIGNING_KEYS} signing keys already verify links; retire old ones first`);
   const key = await keyring.rotate(clock.now());
   return { kid: key.kid, createdAt: key.createdAt, active: true };
 }

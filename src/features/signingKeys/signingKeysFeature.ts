@@ -6,6 +6,10 @@ export function createSigningKeysFeature(ctx: FeatureContext): Feature {
   const logger = ctx.logger.child({ module: 'signing-keys' });
   return {
     name: 'signing-keys',
-    routes: signingKeyRoutes({ keyring: ctx.keyring, clock: ctx.clock, onChange: (event, kid) => logger.info({ kid }, `signing key ${event}`) }),
+    routes: signingKeyRoutes({
+      keyring: ctx.keyring,
+      clock: ctx.clock,
+      onChange: (event, kid) => logger.info({ kid }, `signing key ${event}`),
+    }),
   };
 }

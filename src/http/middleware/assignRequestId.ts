@@ -12,7 +12,10 @@ const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 export function createRequestIds(): (incoming: string | string[] | undefined) => string {
   const prefix = randomBytes(4).toString('hex');
   let counter = 0;
-  return (incoming) => (typeof incoming === 'string' && SAFE_ID.test(incoming) ? incoming : `${prefix}${(counter++ & 0xffffffff).toString(16).padStart(8, '0')}`);
+  return (incoming) =>
+    typeof incoming === 'string' && SAFE_ID.test(incoming)
+      ? incoming
+      : `${prefix}${(counter++ & 0xffffffff).toString(16).padStart(8, '0')}`;
 }
 
 /** Gives every request an id (see createRequestIds) and echoes it in X-Request-Id. */

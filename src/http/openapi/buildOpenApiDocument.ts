@@ -17,13 +17,22 @@ export function toOpenApiPath(path: string): string {
 
 function parameters(spec: RouteSpec): JsonSchema[] {
   const out: JsonSchema[] = [];
-  for (const [where, schema] of [['path', spec.params], ['query', spec.query]] as const) {
+  for (const [where, schema] of [
+    ['path', spec.params],
+    ['query', spec.query],
+  ] as const) {
     if (!schema) continue;
     const json = toJsonSchema(schema, 'input');
     const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
     const required = new Set((json.required as string[] | undefined) ?? []);
     for (const [name, prop] of Object.entries(properties)) {
-      out.push({ name, in: where, required: where === 'path' || required.has(name), schema: prop, ...(prop.description ? { description: prop.description } : {}) });
+      out.push({
+        name,
+        in: where,
+        required: where === 'path' || required.has(name),
+        schema: prop,
+        ...(prop.description ? { description: prop.description } : {}),
+      });
     }
   }
   return out;
@@ -39,10 +48,18 @@ export function buildOpenApiDocument(routes: RouteSpec[], info: { version: strin
     const responses: Record<string, JsonSchema> = {};
     for (const [status, response] of Object.entries(spec.responses)) {
       const isError = Number(status) >= 400;
-      const schema = response.schema ? toJsonSchema(response.schema, 'output') : isError ? { $ref: '#/components/schemas/Error' } : undefined;
+      const schema = response.schema
+        ? toJsonSchema(response.schema, 'output')
+        : isError
+          ? { $ref: '#/components/schemas/Error' }
+          : undefined;
       responses[status] = {
         description: response.description,
-        ...(schema ? { content: { [response.contentType ?? 'application/json']: { schema } } } : response.contentType ? { content: { [response.contentType]: {} } } : {}),
+        ...(schema
+          ? { content: { [response.contentType ?? 'application/json']: { schema } } }
+          : response.contentType
+            ? { content: { [response.contentType]: {} } }
+            : {}),
       };
     }
     const operation: JsonSchema = {
@@ -60,11 +77,17 @@ export function buildOpenApiDocument(routes: RouteSpec[], info: { version: strin
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'Enclave admin API', version: info.version, description: 'Self-hosted documentation appliance: static export, deployments, feedback analytics and agent jobs.' },
+    info: {
+      title: 'Enclave admin API',
+      version: info.version,
+      description: 'Self-hosted documentation appliance: static export, deployments, feedback analytics and agent jobs.',
+    },
     servers: [{ url: '/' }],
     paths,
     components: {
-      securitySchemes: { adminKey: { type: 'http', scheme: 'bearer', description: 'Admin key: enc_ + 40 base62 characters + 6-character checksum.' } },
+      securitySchemes: {
+        adminKey: { type: 'http', scheme: 'bearer', description: 'Admin key: enc_ + 40 base62 characters + 6-character checksum.' },
+      },
       schemas: { Error: toJsonSchema(errorBodySchema, 'output') },
     },
   };

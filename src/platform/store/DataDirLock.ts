@@ -4,7 +4,10 @@ import { isDiskFull } from './isDiskFull.js';
 
 /** Another live process owns the data directory. */
 export class DataDirLockedError extends Error {
-  constructor(readonly dataDir: string, readonly pid: number) {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
     super(`Another Enclave process (pid ${pid}) is using the data directory ${dataDir}. Stop it first; one process owns a data directory.`);
     this.name = 'DataDirLockedError';
   }

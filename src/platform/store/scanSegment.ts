@@ -72,7 +72,12 @@ export async function scanSegment(path: string, onLine: (text: string, offset: n
  * Calls `onLine` for each whole line of `chunk` from byte `from` on (the chunk starting at file
  * offset `chunkOffset`); returns where the unfinished rest begins.
  */
-function emitLines(chunk: Buffer, from: number, chunkOffset: number, onLine: (text: string, offset: number, length: number) => void): number {
+function emitLines(
+  chunk: Buffer,
+  from: number,
+  chunkOffset: number,
+  onLine: (text: string, offset: number, length: number) => void,
+): number {
   let start = from;
   for (let nl = chunk.indexOf(NEWLINE, start); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
     onLine(chunk.toString('utf8', start, nl), chunkOffset + start, nl + 1 - start);

@@ -14,9 +14,16 @@ const MAX_LOG_BYTES = 64 * 1024 * 1024;
 const FLUSH_EVERY = 256;
 
 function isTokenLines(value: unknown): value is TokenLines {
-  return Array.isArray(value) && value.every((line) => Array.isArray(line) && line.every(
-    (t) => typeof t === 'string' || (Array.isArray(t) && t.length === 2 && typeof t[0] === 'string' && typeof t[1] === 'number'),
-  ));
+  return (
+    Array.isArray(value) &&
+    value.every(
+      (line) =>
+        Array.isArray(line) &&
+        line.every(
+          (t) => typeof t === 'string' || (Array.isArray(t) && t.length === 2 && typeof t[0] === 'string' && typeof t[1] === 'number'),
+        ),
+    )
+  );
 }
 
 /** A log line: `{"k":<key>,"t":<tokens>}`, which is also valid JSON on its own. */

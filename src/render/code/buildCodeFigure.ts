@@ -64,17 +64,25 @@ export function buildCodeFigure({ lines, lang, meta, marks, isDiff, ctx }: CodeF
   if (meta.wrap) figureClass.push('wrap');
   if (hasFocus) figureClass.push('has-focused');
   if (expandable) figureClass.push('expandable', 'collapsed');
-  return el('figure', {
-    className: figureClass,
-    dataEnclaveCode: '',
-    dataLang: lang ?? 'text',
-    dataFilename: meta.title,
-  }, [
-    header,
-    // tabindex makes a horizontally scrolling block reachable by keyboard.
-    el('pre', { className: ['enclave-pre'], tabIndex: 0 }, el('code', { className: lang ? [`language-${lang}`] : [] }, children)),
-    expandable
-      ? el('button', { type: 'button', className: ['enclave-code-expand'], ariaExpanded: 'false', dataEnclaveExpand: '' }, `Show all ${lines.length} lines`)
-      : null,
-  ]);
+  return el(
+    'figure',
+    {
+      className: figureClass,
+      dataEnclaveCode: '',
+      dataLang: lang ?? 'text',
+      dataFilename: meta.title,
+    },
+    [
+      header,
+      // tabindex makes a horizontally scrolling block reachable by keyboard.
+      el('pre', { className: ['enclave-pre'], tabIndex: 0 }, el('code', { className: lang ? [`language-${lang}`] : [] }, children)),
+      expandable
+        ? el(
+            'button',
+            { type: 'button', className: ['enclave-code-expand'], ariaExpanded: 'false', dataEnclaveExpand: '' },
+            `Show all ${lines.length} lines`,
+          )
+        : null,
+    ],
+  );
 }

@@ -1,6 +1,12 @@
 // shiki's core, its language list and its oniguruma engine, not the `shiki` bundle: the bundle also
 // loads the JavaScript regex engine (memory in every export worker, unused).
-import { applyColorReplacements, createCssVariablesTheme, createHighlighterCore, resolveColorReplacements, type HighlighterCore } from 'shiki/core';
+import {
+  applyColorReplacements,
+  createCssVariablesTheme,
+  createHighlighterCore,
+  resolveColorReplacements,
+  type HighlighterCore,
+} from 'shiki/core';
 import { createOnigurumaEngine } from 'shiki/engine/oniguruma';
 import { bundledLanguages, bundledLanguagesInfo, type BundledLanguage } from 'shiki/langs';
 import type { TokenLines } from './TokenCache.js';
@@ -9,8 +15,18 @@ import { createLineTokenizer } from './tokenizeLines.js';
 
 /** Token kinds of the CSS-variables theme; a token's kind index is stored in the cache, its class is `ec-<kind>`. */
 export const TOKEN_KINDS = [
-  'constant', 'string', 'comment', 'keyword', 'parameter', 'function', 'string-expression', 'punctuation', 'link',
-  'inserted', 'deleted', 'changed',
+  'constant',
+  'string',
+  'comment',
+  'keyword',
+  'parameter',
+  'function',
+  'string-expression',
+  'punctuation',
+  'link',
+  'inserted',
+  'deleted',
+  'changed',
 ] as const;
 const KIND_BY_VAR = new Map<string, number>(TOKEN_KINDS.map((k, i) => [`var(--ec-token-${k})`, i]));
 /** fontStyle bits (italic 1, bold 2, underline 4) are stored above the kind index. */

@@ -9,11 +9,19 @@ export interface LineMarks {
 }
 
 // A notation comment at the end of a line: `// [!code ++]`, `# [!code focus:2]`, `<!-- [!code --] -->`, `/* [!code hl] */`.
-const NOTATION = /\s*(?:\/\/|#|--|;|%|\/\*|<!--|\{\/\*)\s*\[!code\s+(\+\+|--|highlight|hl|focus|error|warning)(?::(\d+))?\]\s*(?:\*\/\}|\*\/|-->)?\s*$/;
+const NOTATION =
+  /\s*(?:\/\/|#|--|;|%|\/\*|<!--|\{\/\*)\s*\[!code\s+(\+\+|--|highlight|hl|focus|error|warning)(?::(\d+))?\]\s*(?:\*\/\}|\*\/|-->)?\s*$/;
 
 /** Removes `[!code ++]`-style markers from the code and returns the lines they mark. */
 export function extractNotation(code: string): { code: string; marks: LineMarks } {
-  const marks: LineMarks = { add: new Set(), remove: new Set(), highlight: new Set(), focus: new Set(), error: new Set(), warning: new Set() };
+  const marks: LineMarks = {
+    add: new Set(),
+    remove: new Set(),
+    highlight: new Set(),
+    focus: new Set(),
+    error: new Set(),
+    warning: new Set(),
+  };
   if (!code.includes('[!code')) return { code, marks };
   const out: string[] = [];
   for (const line of code.split('\n')) {
@@ -31,8 +39,17 @@ export function extractNotation(code: string): { code: string; marks: LineMarks 
     if (!standalone) out.push(rest);
     const kind = m[1];
     const set =
-      kind === '++' ? marks.add : kind === '--' ? marks.remove : kind === 'focus' ? marks.focus
-        : kind === 'error' ? marks.error : kind === 'warning' ? marks.warning : marks.highlight;
+      kind === '++'
+        ? marks.add
+        : kind === '--'
+          ? marks.remove
+          : kind === 'focus'
+            ? marks.focus
+            : kind === 'error'
+              ? marks.error
+              : kind === 'warning'
+                ? marks.warning
+                : marks.highlight;
     for (let i = 0; i < count; i++) set.add(first + i);
   }
   return { code: out.join('\n'), marks };

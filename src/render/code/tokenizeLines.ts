@@ -41,7 +41,8 @@ function sameState(x: StateStack, y: StateStack): boolean {
   let b = y as unknown as StateFrame | null;
   while (a !== b) {
     if (!a || !b) return false;
-    if (a.depth !== b.depth || a.ruleId !== b.ruleId || a.endRule !== b.endRule || a.beginRuleCapturedEOL !== b.beginRuleCapturedEOL) return false;
+    if (a.depth !== b.depth || a.ruleId !== b.ruleId || a.endRule !== b.endRule || a.beginRuleCapturedEOL !== b.beginRuleCapturedEOL)
+      return false;
     if (!sameScopes(a.nameScopesList, b.nameScopesList) || !sameScopes(a.contentNameScopesList, b.contentNameScopesList)) return false;
     a = a.parent;
     b = b.parent;
@@ -67,7 +68,10 @@ export interface LineTokenizer {
  * the two on every code block of real-world sites): empty and over-long lines leave the state alone.
  * `kindOf(foregroundId, fontStyle)` maps a token's theme metadata to our token, or null for plain text.
  */
-export function createLineTokenizer(opts: { maxLineLength: number; kindOf: (foreground: number, fontStyle: number) => number | null }): LineTokenizer {
+export function createLineTokenizer(opts: {
+  maxLineLength: number;
+  kindOf: (foreground: number, fontStyle: number) => number | null;
+}): LineTokenizer {
   const memory = new Map<IGrammar, Map<string, Remembered[]>>();
   let remembered = 0;
   let reused = 0;

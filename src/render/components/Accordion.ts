@@ -9,21 +9,25 @@ export const Accordion: ComponentRenderer = (props, children, ctx) => {
   const title = contentProp(props, 'title');
   const description = contentProp(props, 'description');
   const icon = propIcon(props, ctx, 16);
-  return el('details', {
-    className: ['enclave-accordion'],
-    open: boolProp(props, 'defaultOpen'),
-    // `#title-slug` (or the `id` prop) reaches this accordion; components.js opens it on arrival.
-    dataEnclaveAnchor: titleAnchor(props),
-  }, [
-    el('summary', { className: ['enclave-accordion-summary'] }, [
-      icon ? el('span', { className: ['enclave-accordion-icon'] }, icon) : null,
-      el('span', { className: ['enclave-accordion-heading'] }, [
-        el('span', { className: ['enclave-accordion-title'] }, title ?? 'Details'),
-        description ? el('span', { className: ['enclave-accordion-description'] }, description) : null,
+  return el(
+    'details',
+    {
+      className: ['enclave-accordion'],
+      open: boolProp(props, 'defaultOpen'),
+      // `#title-slug` (or the `id` prop) reaches this accordion; components.js opens it on arrival.
+      dataEnclaveAnchor: titleAnchor(props),
+    },
+    [
+      el('summary', { className: ['enclave-accordion-summary'] }, [
+        icon ? el('span', { className: ['enclave-accordion-icon'] }, icon) : null,
+        el('span', { className: ['enclave-accordion-heading'] }, [
+          el('span', { className: ['enclave-accordion-title'] }, title ?? 'Details'),
+          description ? el('span', { className: ['enclave-accordion-description'] }, description) : null,
+        ]),
       ]),
-    ]),
-    el('div', { className: ['enclave-accordion-body'] }, children),
-  ]);
+      el('div', { className: ['enclave-accordion-body'] }, children),
+    ],
+  );
 };
 
 /** `AccordionGroup`: visually joins consecutive accordions. */

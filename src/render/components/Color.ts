@@ -22,21 +22,32 @@ export const Color: ComponentRenderer = (props, children) => {
 };
 
 /** `Color.Row`: a titled row of colours. */
-export const ColorRow: ComponentRenderer = (props, children) => el('div', { className: ['enclave-color-row'] }, [
-  textProp(props, 'title') ? el('p', { className: ['enclave-color-row-title'] }, textProp(props, 'title') ?? '') : null,
-  el('div', { className: ['enclave-color-row-items'] }, children),
-]);
+export const ColorRow: ComponentRenderer = (props, children) =>
+  el('div', { className: ['enclave-color-row'] }, [
+    textProp(props, 'title') ? el('p', { className: ['enclave-color-row-title'] }, textProp(props, 'title') ?? '') : null,
+    el('div', { className: ['enclave-color-row-items'] }, children),
+  ]);
 
 /** `Color.Item`: one swatch with `name` and `value`; clicking copies the value. */
 export const ColorItem: ComponentRenderer = (props) => {
   const { light, dark } = colorValues(props);
   const name = textProp(props, 'name') ?? '';
-  const shown = light === dark ? light ?? '' : `${light ?? ''} / ${dark ?? ''}`;
-  return el('button', {
-    type: 'button', className: ['enclave-color-item'], dataEnclaveCopyText: light ?? '', ariaLabel: `Copy ${name} ${light ?? ''}`.trim(),
-  }, [
-    el('span', { className: ['enclave-color-swatch'], style: `--swatch-light:${light ?? 'transparent'};--swatch-dark:${dark ?? 'transparent'}` }),
-    name ? el('span', { className: ['enclave-color-name'] }, name) : null,
-    el('code', { className: ['enclave-color-value'] }, shown),
-  ]);
+  const shown = light === dark ? (light ?? '') : `${light ?? ''} / ${dark ?? ''}`;
+  return el(
+    'button',
+    {
+      type: 'button',
+      className: ['enclave-color-item'],
+      dataEnclaveCopyText: light ?? '',
+      ariaLabel: `Copy ${name} ${light ?? ''}`.trim(),
+    },
+    [
+      el('span', {
+        className: ['enclave-color-swatch'],
+        style: `--swatch-light:${light ?? 'transparent'};--swatch-dark:${dark ?? 'transparent'}`,
+      }),
+      name ? el('span', { className: ['enclave-color-name'] }, name) : null,
+      el('code', { className: ['enclave-color-value'] }, shown),
+    ],
+  );
 };

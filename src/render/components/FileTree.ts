@@ -4,7 +4,12 @@ import { el } from './buildElement.js';
 import { Tree, TreeFile, TreeFolder } from './Tree.js';
 
 /** One entry of a file tree, whichever way the author wrote it. */
-interface Entry { name: string; comment?: string; open: boolean; children: Entry[] | null }
+interface Entry {
+  name: string;
+  comment?: string;
+  open: boolean;
+  children: Entry[] | null;
+}
 
 /** `- name comment` → name and comment; `src/` marks a folder, `^src/` a closed one. */
 function readLabel(text: string): { name: string; comment?: string; folder: boolean; closed: boolean } {
@@ -20,7 +25,12 @@ function fromList(list: Element): Entry[] {
   for (const li of list.children) {
     if (li.type !== 'element' || li.tagName !== 'li') continue;
     const nested = li.children.find((c): c is Element => c.type === 'element' && (c.tagName === 'ul' || c.tagName === 'ol'));
-    const label = readLabel(li.children.filter((c) => c !== nested).map((c) => toText(c as ElementContent)).join(' '));
+    const label = readLabel(
+      li.children
+        .filter((c) => c !== nested)
+        .map((c) => toText(c as ElementContent))
+        .join(' '),
+    );
     if (!label.name) continue;
     const children = nested ? fromList(nested) : label.folder ? [] : null;
     out.push({ name: label.name, comment: label.comment, open: !label.closed, children });
@@ -44,7 +54,12 @@ function fromItems(items: unknown[]): Entry[] {
       if (!name) continue;
       const folder = o.kind === 'folder' || Array.isArray(o.items) || name.endsWith('/');
       const comment = typeof o.note === 'string' ? o.note : typeof o.comment === 'string' ? o.comment : undefined;
-      out.push({ name: name.replace(/\/+$/, ''), comment, open: o.open !== false, children: folder ? fromItems(Array.isArray(o.items) ? o.items : []) : null });
+      out.push({
+        name: name.replace(/\/+$/, ''),
+        comment,
+        open: o.open !== false,
+        children: folder ? fromItems(Array.isArray(o.items) ? o.items : []) : null,
+      });
     }
   }
   return out;

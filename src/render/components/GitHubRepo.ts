@@ -26,12 +26,23 @@ export const GitHubRepo: ComponentRenderer = (props, _children, ctx) => {
   const variant = textProp(props, 'variant') === 'flat' ? 'flat' : 'inset';
   const description = contentProp(props, 'description');
   const extra = (textProp(props, 'className') ?? '').split(/\s+/).filter(Boolean);
-  return el('a', { className: ['enclave-github-repo', `enclave-github-repo-${variant}`, ...extra], href: `https://github.com/${slug}`, rel: 'noopener noreferrer' }, [
-    el('span', { className: ['enclave-github-repo-icon'] }, renderIcon('github', ctx, { size: 22, iconType: 'brands' })),
-    el('span', { className: ['enclave-github-repo-body'] }, [
-      el('span', { className: ['enclave-github-repo-name'] }, [el('span', { className: ['enclave-github-repo-owner'] }, `${owner} / `), el('strong', {}, name)]),
-      description ? el('span', { className: ['enclave-github-repo-description'] }, description) : null,
-      el('span', { className: ['enclave-github-repo-host'] }, 'github.com'),
-    ]),
-  ]);
+  return el(
+    'a',
+    {
+      className: ['enclave-github-repo', `enclave-github-repo-${variant}`, ...extra],
+      href: `https://github.com/${slug}`,
+      rel: 'noopener noreferrer',
+    },
+    [
+      el('span', { className: ['enclave-github-repo-icon'] }, renderIcon('github', ctx, { size: 22, iconType: 'brands' })),
+      el('span', { className: ['enclave-github-repo-body'] }, [
+        el('span', { className: ['enclave-github-repo-name'] }, [
+          el('span', { className: ['enclave-github-repo-owner'] }, `${owner} / `),
+          el('strong', {}, name),
+        ]),
+        description ? el('span', { className: ['enclave-github-repo-description'] }, description) : null,
+        el('span', { className: ['enclave-github-repo-host'] }, 'github.com'),
+      ]),
+    ],
+  );
 };

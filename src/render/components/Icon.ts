@@ -7,5 +7,9 @@ import { colorProp, numberProp, textProp } from './readProps.js';
 export const Icon: ComponentRenderer = (props, _children, ctx) => {
   const name = textProp(props, 'icon')?.trim();
   if (!name) return el('span', { className: ['enclave-icon', 'enclave-icon-missing'], ariaHidden: 'true' });
-  return renderIcon(name, ctx, { size: numberProp(props, 'size'), color: colorProp(props, 'color'), iconType: textProp(props, 'iconType') });
+  return renderIcon(name, ctx, {
+    size: numberProp(props, 'size'),
+    color: colorProp(props, 'color'),
+    iconType: textProp(props, 'iconType'),
+  });
 };

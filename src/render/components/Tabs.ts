@@ -6,13 +6,18 @@ import { buildTabs } from './buildTabs.js';
 import { elementNodes } from './contentNodes.js';
 
 /** `Tab`: marks its content as one tab; `Tabs` turns the marks into the widget. */
-export const Tab: ComponentRenderer = (props, children) => el('div', {
-  className: ['enclave-tab-source'],
-  dataEnclaveTab: '',
-  dataTitle: textProp(props, 'title') ?? '',
-  dataIcon: textProp(props, 'icon'),
-  dataIconType: textProp(props, 'iconType'),
-}, children);
+export const Tab: ComponentRenderer = (props, children) =>
+  el(
+    'div',
+    {
+      className: ['enclave-tab-source'],
+      dataEnclaveTab: '',
+      dataTitle: textProp(props, 'title') ?? '',
+      dataIcon: textProp(props, 'icon'),
+      dataIconType: textProp(props, 'iconType'),
+    },
+    children,
+  );
 
 /** `Tabs`: tabs labelled by their titles, synced across the page by title unless `sync={false}`. */
 export const Tabs: ComponentRenderer = (props, children, ctx) => {

@@ -12,5 +12,7 @@ export const Tile: ComponentRenderer = (props, children, ctx) => {
     title ? el('p', { className: ['enclave-tile-title'] }, title) : null,
     description ? el('p', { className: ['enclave-tile-description'] }, description) : null,
   ];
-  return href ? el('a', { className: ['enclave-tile'], href: ctx.href(href) }, content) : el('div', { className: ['enclave-tile'] }, content);
+  return href
+    ? el('a', { className: ['enclave-tile'], href: ctx.href(href) }, content)
+    : el('div', { className: ['enclave-tile'] }, content);
 };

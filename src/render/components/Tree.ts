@@ -8,10 +8,18 @@ import { contentNodes } from './contentNodes.js';
 export const Tree: ComponentRenderer = (_props, children) => el('ul', { className: ['enclave-tree'] }, contentNodes(children));
 
 /** `Tree.Folder`: a folder with `name`, open when `defaultOpen`. */
-export const TreeFolder: ComponentRenderer = (props, children, ctx) => el('li', { className: ['enclave-tree-folder'] }, el('details', { open: boolProp(props, 'defaultOpen') }, [
-  el('summary', {}, [renderIcon('folder', ctx, { size: 14 }), el('span', { className: ['enclave-tree-name'] }, textProp(props, 'name') ?? '')]),
-  el('ul', {}, contentNodes(children)),
-]));
+export const TreeFolder: ComponentRenderer = (props, children, ctx) =>
+  el(
+    'li',
+    { className: ['enclave-tree-folder'] },
+    el('details', { open: boolProp(props, 'defaultOpen') }, [
+      el('summary', {}, [
+        renderIcon('folder', ctx, { size: 14 }),
+        el('span', { className: ['enclave-tree-name'] }, textProp(props, 'name') ?? ''),
+      ]),
+      el('ul', {}, contentNodes(children)),
+    ]),
+  );
 
 /** `Tree.File`: a file with `name` and optional `comment`. */
 export const TreeFile: ComponentRenderer = (props, _children, ctx) => {

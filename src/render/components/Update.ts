@@ -13,7 +13,13 @@ export const Update: ComponentRenderer = (props, children) => {
     el('div', { className: ['enclave-update-meta'] }, [
       label ? el('a', { className: ['enclave-update-label'], href: id ? `#${id}` : undefined }, label) : null,
       description ? el('p', { className: ['enclave-update-description'] }, description) : null,
-      tags.length > 0 ? el('ul', { className: ['enclave-update-tags'], ariaLabel: 'Tags' }, tags.map((t) => el('li', {}, t))) : null,
+      tags.length > 0
+        ? el(
+            'ul',
+            { className: ['enclave-update-tags'], ariaLabel: 'Tags' },
+            tags.map((t) => el('li', {}, t)),
+          )
+        : null,
     ]),
     el('div', { className: ['enclave-update-body'] }, children),
   ]);

@@ -10,6 +10,10 @@ import { textProp } from './readProps.js';
 export const Visibility: ComponentRenderer = (props, children, ctx) => {
   const audience = textProp(props, 'for')?.trim().toLowerCase();
   if (audience === 'agents') return [];
-  if (audience !== 'humans') ctx.report.warning(`Visibility needs for="humans" or for="agents" (got ${audience === undefined ? 'none' : JSON.stringify(audience)}); its content is shown`, ctx.pagePath);
+  if (audience !== 'humans')
+    ctx.report.warning(
+      `Visibility needs for="humans" or for="agents" (got ${audience === undefined ? 'none' : JSON.stringify(audience)}); its content is shown`,
+      ctx.pagePath,
+    );
   return children;
 };

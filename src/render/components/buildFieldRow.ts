@@ -25,18 +25,22 @@ const tag = (cls: string, text: string): Element => el('span', { className: ['en
 
 /** One documented field (ParamField, ResponseField, and OpenAPI parameters/properties share this). */
 export function buildFieldRow(row: FieldRow): Element {
-  return el('div', { className: ['enclave-field', row.deprecated ? 'deprecated' : ''].filter(Boolean), id: row.id, dataEnclaveAnchor: row.anchor }, [
-    el('div', { className: ['enclave-field-head'] }, [
-      ...(row.pre ?? []).map((p) => tag('enclave-field-pre', p)),
-      el('code', { className: ['enclave-field-name'] }, row.name),
-      row.type ? tag('enclave-field-type', row.type) : null,
-      row.location ? tag('enclave-field-location', row.location) : null,
-      ...(row.post ?? []).map((p) => tag('enclave-field-post', p)),
-      row.required ? tag('enclave-field-required', 'required') : null,
-      row.deprecated ? tag('enclave-field-deprecated', 'deprecated') : null,
-      row.default !== undefined ? el('span', { className: ['enclave-field-default'] }, ['default: ', el('code', {}, row.default)]) : null,
-      row.placeholder ? el('span', { className: ['enclave-field-placeholder'] }, ['e.g. ', el('code', {}, row.placeholder)]) : null,
-    ]),
-    row.body.length > 0 ? el('div', { className: ['enclave-field-body'] }, row.body) : null,
-  ]);
+  return el(
+    'div',
+    { className: ['enclave-field', row.deprecated ? 'deprecated' : ''].filter(Boolean), id: row.id, dataEnclaveAnchor: row.anchor },
+    [
+      el('div', { className: ['enclave-field-head'] }, [
+        ...(row.pre ?? []).map((p) => tag('enclave-field-pre', p)),
+        el('code', { className: ['enclave-field-name'] }, row.name),
+        row.type ? tag('enclave-field-type', row.type) : null,
+        row.location ? tag('enclave-field-location', row.location) : null,
+        ...(row.post ?? []).map((p) => tag('enclave-field-post', p)),
+        row.required ? tag('enclave-field-required', 'required') : null,
+        row.deprecated ? tag('enclave-field-deprecated', 'deprecated') : null,
+        row.default !== undefined ? el('span', { className: ['enclave-field-default'] }, ['default: ', el('code', {}, row.default)]) : null,
+        row.placeholder ? el('span', { className: ['enclave-field-placeholder'] }, ['e.g. ', el('code', {}, row.placeholder)]) : null,
+      ]),
+      row.body.length > 0 ? el('div', { className: ['enclave-field-body'] }, row.body) : null,
+    ],
+  );
 }

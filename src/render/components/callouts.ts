@@ -21,14 +21,15 @@ export function calloutRenderer(kind: keyof typeof KINDS): ComponentRenderer {
   return (props, children, ctx) => {
     const color = colorProp(props, 'color');
     const glyph = propIcon(props, ctx, 16) ?? renderIcon(icon, ctx, { size: 16 });
-    return el('aside', {
-      className: ['enclave-callout', `enclave-callout-${kind}`],
-      role: 'note',
-      ariaLabel: label,
-      style: color ? `--enclave-callout-color:${color}` : undefined,
-    }, [
-      el('span', { className: ['enclave-callout-icon'] }, glyph),
-      el('div', { className: ['enclave-callout-content'] }, children),
-    ]);
+    return el(
+      'aside',
+      {
+        className: ['enclave-callout', `enclave-callout-${kind}`],
+        role: 'note',
+        ariaLabel: label,
+        style: color ? `--enclave-callout-color:${color}` : undefined,
+      },
+      [el('span', { className: ['enclave-callout-icon'] }, glyph), el('div', { className: ['enclave-callout-content'] }, children)],
+    );
   };
 }

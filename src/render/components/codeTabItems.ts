@@ -9,7 +9,8 @@ export function codeTabItems(children: ElementContent[]): TabItem[] {
     const p = child.properties;
     const filename = typeof p.dataFilename === 'string' && p.dataFilename !== '' ? p.dataFilename : undefined;
     const lang = typeof p.dataLang === 'string' ? p.dataLang : undefined;
-    const label = filename ?? (p.dataEnclaveCode !== undefined ? languageDisplayName(lang) : String(p.dataTitle ?? '') || `Example ${i + 1}`);
+    const label =
+      filename ?? (p.dataEnclaveCode !== undefined ? languageDisplayName(lang) : String(p.dataTitle ?? '') || `Example ${i + 1}`);
     return { label, panel: [child] };
   });
 }

@@ -35,5 +35,10 @@ function splitCamelCase(s: string): string {
 
 /** Lower-case ASCII words joined by single dashes (accents dropped). */
 function dashed(s: string): string {
-  return s.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z\d]+/g, '-').replace(/^-|-$/g, '');
+  return s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z\d]+/g, '-')
+    .replace(/^-|-$/g, '');
 }

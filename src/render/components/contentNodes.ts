@@ -10,7 +10,8 @@ export function elementNodes(children: ElementContent[]): Element[] {
   const out: Element[] = [];
   for (const c of contentNodes(children)) {
     if (c.type !== 'element') continue;
-    if (c.tagName === 'p' && c.children.some((x) => x.type === 'element' && x.properties?.dataEnclaveTab !== undefined)) out.push(...elementNodes(c.children));
+    if (c.tagName === 'p' && c.children.some((x) => x.type === 'element' && x.properties?.dataEnclaveTab !== undefined))
+      out.push(...elementNodes(c.children));
     else out.push(c);
   }
   return out;

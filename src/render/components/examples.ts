@@ -9,9 +9,18 @@ export function exampleRenderer(kind: 'request' | 'response'): ComponentRenderer
   const label = kind === 'request' ? 'Request example' : 'Response example';
   return (props, children, ctx) => {
     const items = codeTabItems(children);
-    const body = items.length > 1
-      ? buildTabs(items, ctx, { className: ['enclave-codegroup'], syncGroup: 'code', dropdown: boolProp(props, 'dropdown'), label })
-      : children;
-    return el('aside', { className: ['enclave-example', `enclave-${kind}-example`], ariaLabel: label, [kind === 'request' ? 'dataEnclaveRequestExample' : 'dataEnclaveResponseExample']: '' }, body);
+    const body =
+      items.length > 1
+        ? buildTabs(items, ctx, { className: ['enclave-codegroup'], syncGroup: 'code', dropdown: boolProp(props, 'dropdown'), label })
+        : children;
+    return el(
+      'aside',
+      {
+        className: ['enclave-example', `enclave-${kind}-example`],
+        ariaLabel: label,
+        [kind === 'request' ? 'dataEnclaveRequestExample' : 'dataEnclaveResponseExample']: '',
+      },
+      body,
+    );
   };
 }

@@ -36,10 +36,17 @@ export function featureAssets(feature: 'mermaid' | 'katex' | 'openapi'): Feature
   const hit = cache.get(feature);
   if (hit) return hit;
   let assets: FeatureAsset[];
-  if (feature === 'mermaid') assets = [{ source: require.resolve('mermaid/dist/mermaid.min.js'), target: '_assets/mermaid/mermaid.min.js' }];
+  if (feature === 'mermaid')
+    assets = [{ source: require.resolve('mermaid/dist/mermaid.min.js'), target: '_assets/mermaid/mermaid.min.js' }];
   else if (feature === 'katex') assets = katexAssets();
   // OpenAPI pages are static markup styled by components.css, plus the "Try it" playground's script.
-  else assets = [{ source: path.join(assetDir('../openapi/assets/', import.meta.url) ?? '', 'playground.js'), target: '_assets/openapi/playground.js' }];
+  else
+    assets = [
+      {
+        source: path.join(assetDir('../openapi/assets/', import.meta.url) ?? '', 'playground.js'),
+        target: '_assets/openapi/playground.js',
+      },
+    ];
   cache.set(feature, assets);
   return assets;
 }

@@ -1,12 +1,24 @@
 /** Normalised site configuration, the same shape whether the source had docs.json or mint.json. */
 
 /** A page reference in the navigation: a site path such as `guides/start`. */
-export interface NavPage { kind: 'page'; path: string }
+export interface NavPage {
+  kind: 'page';
+  path: string;
+}
 /** An operation reference (`"GET /users"` or `"spec.yaml GET /users"`) resolved to a page later. */
-export interface NavOperation { kind: 'operation'; method: string; path: string; spec?: string }
+export interface NavOperation {
+  kind: 'operation';
+  method: string;
+  path: string;
+  spec?: string;
+}
 /** A sidebar group, possibly nested. */
 export interface NavGroup {
-  kind: 'group'; title: string; icon?: string; expanded?: boolean; hidden?: boolean;
+  kind: 'group';
+  title: string;
+  icon?: string;
+  expanded?: boolean;
+  hidden?: boolean;
   /** Optional page the group title links to. */
   root?: string;
   /** OpenAPI files whose operations fill this group (whole-spec generation). */
@@ -14,7 +26,12 @@ export interface NavGroup {
   items: NavItem[];
 }
 /** A link in the sidebar to somewhere else (usually external). */
-export interface NavLink { kind: 'link'; title: string; href: string; icon?: string }
+export interface NavLink {
+  kind: 'link';
+  title: string;
+  href: string;
+  icon?: string;
+}
 export type NavItem = NavPage | NavOperation | NavGroup | NavLink;
 
 /** One level of docs.json's navigation dimensions (tabs, anchors, versions, …); `menu` is an item of a tab's menu. */
@@ -36,7 +53,11 @@ export interface NavDivision {
 }
 
 /** A plain labelled link (navbar, footer, global anchors). */
-export interface SiteLink { label: string; href: string; icon?: string }
+export interface SiteLink {
+  label: string;
+  href: string;
+  icon?: string;
+}
 
 /** Everything the renderer needs from the docs config. */
 export interface SiteConfig {

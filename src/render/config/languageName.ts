@@ -1,5 +1,13 @@
 /** Codes docs.json accepts that are not BCP 47 tags, mapped to the tag they stand for. */
-const ALIASES: Record<string, string> = { cn: 'zh-Hans', jp: 'ja', 'zh-TW': 'zh-Hant', 'zh-CN': 'zh-Hans', ua: 'uk', kr: 'ko', br: 'pt-BR' };
+const ALIASES: Record<string, string> = {
+  cn: 'zh-Hans',
+  jp: 'ja',
+  'zh-TW': 'zh-Hant',
+  'zh-CN': 'zh-Hans',
+  ua: 'uk',
+  kr: 'ko',
+  br: 'pt-BR',
+};
 
 /**
  * The name a reader of a language knows it by (`fr` → `Français`, `cn` → `中文（简体）`), for the

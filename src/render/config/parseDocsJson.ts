@@ -1,4 +1,12 @@
-import { SITE_THEMES, type DivisionKind, type NavDivision, type NavItem, type SiteConfig, type SiteLink, type SiteTheme } from './SiteConfig.js';
+import {
+  SITE_THEMES,
+  type DivisionKind,
+  type NavDivision,
+  type NavItem,
+  type SiteConfig,
+  type SiteLink,
+  type SiteTheme,
+} from './SiteConfig.js';
 import { languageName } from './languageName.js';
 import { normalizePagePath, openapiRefsOf, parseNavEntry } from './parseNavEntry.js';
 
@@ -28,7 +36,8 @@ export function parseDocsJson(raw: unknown, warn: (message: string) => void): Si
   const globalLinks: SiteLink[] = [];
   for (const dim of DIMENSIONS) {
     for (const d of Array.isArray(global[dim.key]) ? (global[dim.key] as unknown[]) : []) {
-      if (isObj(d) && str(d.href)) globalLinks.push({ label: str(d[dim.label]) ?? str(d.name) ?? String(d.href), href: String(d.href), icon: iconName(d.icon) });
+      if (isObj(d) && str(d.href))
+        globalLinks.push({ label: str(d[dim.label]) ?? str(d.name) ?? String(d.href), href: String(d.href), icon: iconName(d.icon) });
     }
   }
   const colors = isObj(raw.colors) ? raw.colors : {};
@@ -44,23 +53,35 @@ export function parseDocsJson(raw: unknown, warn: (message: string) => void): Si
     name: str(raw.name) ?? 'Documentation',
     description: str(raw.description),
     colors: {
-      primary: str(colors.primary) ?? '#0D9373', light: str(colors.light), dark: str(colors.dark),
+      primary: str(colors.primary) ?? '#0D9373',
+      light: str(colors.light),
+      dark: str(colors.dark),
       background: { light: str(background.light), dark: str(background.dark) },
     },
     logo: parseLogo(raw.logo),
-    favicon: isObj(raw.favicon) && str(raw.favicon.light) ? { light: String(raw.favicon.light), dark: str(raw.favicon.dark) ?? String(raw.favicon.light) } : str(raw.favicon),
+    favicon:
+      isObj(raw.favicon) && str(raw.favicon.light)
+        ? { light: String(raw.favicon.light), dark: str(raw.favicon.dark) ?? String(raw.favicon.light) }
+        : str(raw.favicon),
     navbarLinks: (Array.isArray(navbar.links) ? navbar.links : []).filter(isObj).flatMap((l) => {
       const href = str(l.href) ?? str(l.url);
       return href ? [{ label: str(l.label) ?? str(l.name) ?? href, href, icon: iconName(l.icon) }] : [];
     }),
-    navbarPrimary: primary && (str(primary.href) || str(primary.url))
-      ? { label: str(primary.label) ?? (primary.type === 'github' ? 'GitHub' : 'Open'), href: String(primary.href ?? primary.url) }
-      : undefined,
+    navbarPrimary:
+      primary && (str(primary.href) || str(primary.url))
+        ? { label: str(primary.label) ?? (primary.type === 'github' ? 'GitHub' : 'Open'), href: String(primary.href ?? primary.url) }
+        : undefined,
     globalLinks,
-    footerSocials: isObj(footer.socials) ? Object.entries(footer.socials).filter(([, v]) => str(v)).map(([k, v]) => ({ label: k, href: String(v), icon: k })) : [],
+    footerSocials: isObj(footer.socials)
+      ? Object.entries(footer.socials)
+          .filter(([, v]) => str(v))
+          .map(([k, v]) => ({ label: k, href: String(v), icon: k }))
+      : [],
     footerLinks: (Array.isArray(footer.links) ? footer.links : []).filter(isObj).map((col) => ({
       header: str(col.header),
-      items: (Array.isArray(col.items) ? col.items : []).filter(isObj).flatMap((i) => (str(i.href) ? [{ label: str(i.label) ?? String(i.href), href: String(i.href) }] : [])),
+      items: (Array.isArray(col.items) ? col.items : [])
+        .filter(isObj)
+        .flatMap((i) => (str(i.href) ? [{ label: str(i.label) ?? String(i.href), href: String(i.href) }] : [])),
     })),
     redirects: parseRedirects(raw.redirects),
     navigation,
@@ -70,7 +91,9 @@ export function parseDocsJson(raw: unknown, warn: (message: string) => void): Si
       strict: appearance.strict === true,
     },
     fonts: parseFonts(raw.fonts),
-    metatags: isObj(seo.metatags) ? Object.fromEntries(Object.entries(seo.metatags).filter(([, v]) => typeof v === 'string')) as Record<string, string> : {},
+    metatags: isObj(seo.metatags)
+      ? (Object.fromEntries(Object.entries(seo.metatags).filter(([, v]) => typeof v === 'string')) as Record<string, string>)
+      : {},
     openapiRefs: [...openapiRefs],
     seoIndexing: seo.indexing === 'all' ? 'all' : 'navigable',
     theme: parseTheme(raw.theme, warn),
@@ -79,7 +102,16 @@ export function parseDocsJson(raw: unknown, warn: (message: string) => void): Si
 
 /** Parses one navigation level (the root or any tab/anchor/version/…) recursively. */
 function parseDivision(node: Obj, kind: DivisionKind, label: string, refs: Set<string>, warn: (m: string) => void): NavDivision {
-  const division: NavDivision = { kind, label, icon: iconName(node.icon), href: str(node.href), isDefault: node.default === true, hidden: node.hidden === true, divisions: [], items: [] };
+  const division: NavDivision = {
+    kind,
+    label,
+    icon: iconName(node.icon),
+    href: str(node.href),
+    isDefault: node.default === true,
+    hidden: node.hidden === true,
+    divisions: [],
+    items: [],
+  };
   const openapi = openapiRefsOf(node.openapi);
   if (openapi) {
     division.openapi = openapi;
@@ -117,9 +149,14 @@ export function parseItems(list: unknown[], refs: Set<string>, warn: (m: string)
       const openapi = openapiRefsOf(entry.openapi);
       for (const r of openapi ?? []) refs.add(r);
       items.push({
-        kind: 'group', title: String(entry.group ?? ''), icon: iconName(entry.icon), expanded: entry.expanded === true,
-        hidden: entry.hidden === true, root: typeof entry.root === 'string' ? normalizePagePath(entry.root) : undefined,
-        openapi, items: Array.isArray(entry.pages) ? parseItems(entry.pages, refs, warn) : [],
+        kind: 'group',
+        title: String(entry.group ?? ''),
+        icon: iconName(entry.icon),
+        expanded: entry.expanded === true,
+        hidden: entry.hidden === true,
+        root: typeof entry.root === 'string' ? normalizePagePath(entry.root) : undefined,
+        openapi,
+        items: Array.isArray(entry.pages) ? parseItems(entry.pages, refs, warn) : [],
       });
     } else if (isObj(entry) && typeof entry.href === 'string') {
       items.push({ kind: 'link', title: str(entry.title) ?? str(entry.label) ?? entry.href, href: entry.href, icon: iconName(entry.icon) });
@@ -142,8 +179,13 @@ export function parseLogo(v: unknown): SiteConfig['logo'] {
 
 /** Reads the `redirects` list, keeping well-formed entries only. */
 export function parseRedirects(v: unknown): SiteConfig['redirects'] {
-  return (Array.isArray(v) ? v : []).filter(isObj).flatMap((r) =>
-    str(r.source) && str(r.destination) ? [{ source: String(r.source), destination: String(r.destination), permanent: r.permanent !== false }] : []);
+  return (Array.isArray(v) ? v : [])
+    .filter(isObj)
+    .flatMap((r) =>
+      str(r.source) && str(r.destination)
+        ? [{ source: String(r.source), destination: String(r.destination), permanent: r.permanent !== false }]
+        : [],
+    );
 }
 
 /** Icons may be a name or `{name, style}`. */
@@ -157,7 +199,18 @@ function iconName(v: unknown): string | undefined {
 function parseFonts(v: unknown): SiteConfig['fonts'] {
   if (!isObj(v)) return [];
   const list = [v, v.heading, v.body].filter(isObj);
-  return list.flatMap((f) => (str(f.family) ? [{ family: String(f.family), source: str(f.source), weight: typeof f.weight === 'number' ? f.weight : undefined, format: str(f.format) }] : []));
+  return list.flatMap((f) =>
+    str(f.family)
+      ? [
+          {
+            family: String(f.family),
+            source: str(f.source),
+            weight: typeof f.weight === 'number' ? f.weight : undefined,
+            format: str(f.format),
+          },
+        ]
+      : [],
+  );
 }
 
 /** docs.json `theme`: a known name, else `mint` (with a warning naming what was there). */

@@ -17,10 +17,12 @@ export function parseMintJson(raw: unknown, warn: (message: string) => void): Si
   const refs = new Set<string>(openapiRefsOf(raw.openapi) ?? []);
   const groups = parseItems(Array.isArray(raw.navigation) ? raw.navigation : [], refs, warn);
 
-  const tabDefs = (Array.isArray(raw.tabs) ? raw.tabs : []).filter(isObj).flatMap((t) =>
-    str(t.url) ? [{ label: str(t.name) ?? String(t.url), url: String(t.url), external: isExternal(String(t.url)) }] : []);
-  const anchorDefs = (Array.isArray(raw.anchors) ? raw.anchors : []).filter(isObj).flatMap((a) =>
-    str(a.url) ? [{ label: str(a.name) ?? String(a.url), url: String(a.url), icon: str(a.icon) }] : []);
+  const tabDefs = (Array.isArray(raw.tabs) ? raw.tabs : [])
+    .filter(isObj)
+    .flatMap((t) => (str(t.url) ? [{ label: str(t.name) ?? String(t.url), url: String(t.url), external: isExternal(String(t.url)) }] : []));
+  const anchorDefs = (Array.isArray(raw.anchors) ? raw.anchors : [])
+    .filter(isObj)
+    .flatMap((a) => (str(a.url) ? [{ label: str(a.name) ?? String(a.url), url: String(a.url), icon: str(a.icon) }] : []));
   const prefixTabs = [
     ...tabDefs.filter((t) => !t.external),
     ...anchorDefs.filter((a) => !isExternal(a.url)).map((a) => ({ ...a, external: false })),
@@ -31,7 +33,8 @@ export function parseMintJson(raw: unknown, warn: (message: string) => void): Si
     root.items = groups;
   } else {
     // `topAnchor` names the default section when the site's other sections are anchors.
-    const primaryTab = (isObj(raw.primaryTab) ? str(raw.primaryTab.name) : undefined) ?? (isObj(raw.topAnchor) ? str(raw.topAnchor.name) : undefined);
+    const primaryTab =
+      (isObj(raw.primaryTab) ? str(raw.primaryTab.name) : undefined) ?? (isObj(raw.topAnchor) ? str(raw.topAnchor.name) : undefined);
     const primary: NavDivision = { kind: 'tab', label: primaryTab ?? 'Documentation', divisions: [], items: [] };
     const tabs = prefixTabs.map((t): NavDivision => ({ kind: 'tab', label: t.label, divisions: [], items: [] }));
     for (const group of groups) {
@@ -39,13 +42,19 @@ export function parseMintJson(raw: unknown, warn: (message: string) => void): Si
       // Longest prefix wins so nested tab URLs (`api` vs `api/v2`) pick the most specific tab.
       let best = -1;
       prefixTabs.forEach((t, i) => {
-        if (first && (first === t.prefix || first.startsWith(`${t.prefix}/`)) && (best < 0 || t.prefix.length > prefixTabs[best].prefix.length)) best = i;
+        if (
+          first &&
+          (first === t.prefix || first.startsWith(`${t.prefix}/`)) &&
+          (best < 0 || t.prefix.length > prefixTabs[best].prefix.length)
+        )
+          best = i;
       });
       (best >= 0 ? tabs[best] : primary).items.push(group);
     }
     root.divisions = [primary, ...tabs].filter((d) => d.items.length > 0);
   }
-  for (const t of tabDefs.filter((d) => d.external)) root.divisions.push({ kind: 'tab', label: t.label, href: t.url, divisions: [], items: [] });
+  for (const t of tabDefs.filter((d) => d.external))
+    root.divisions.push({ kind: 'tab', label: t.label, href: t.url, divisions: [], items: [] });
 
   const colors = isObj(raw.colors) ? raw.colors : {};
   const bg = isObj(colors.background) ? colors.background : {};
@@ -53,17 +62,30 @@ export function parseMintJson(raw: unknown, warn: (message: string) => void): Si
   const modeToggle = isObj(raw.modeToggle) ? raw.modeToggle : {};
   const socials = raw.footerSocials;
   const footerSocials: SiteLink[] = isObj(socials)
-    ? Object.entries(socials).filter(([, v]) => str(v)).map(([k, v]) => ({ label: k, href: String(v), icon: k }))
-    : (Array.isArray(socials) ? socials : []).filter(isObj).flatMap((s) => (str(s.url) && str(s.type) ? [{ label: String(s.type), href: String(s.url), icon: String(s.type) }] : []));
+    ? Object.entries(socials)
+        .filter(([, v]) => str(v))
+        .map(([k, v]) => ({ label: k, href: String(v), icon: k }))
+    : (Array.isArray(socials) ? socials : [])
+        .filter(isObj)
+        .flatMap((s) => (str(s.url) && str(s.type) ? [{ label: String(s.type), href: String(s.url), icon: String(s.type) }] : []));
   return {
     configFile: 'mint.json',
     name: str(raw.name) ?? 'Documentation',
-    colors: { primary: str(colors.primary) ?? '#0D9373', light: str(colors.light), dark: str(colors.dark), background: { light: str(bg.light), dark: str(bg.dark) } },
+    colors: {
+      primary: str(colors.primary) ?? '#0D9373',
+      light: str(colors.light),
+      dark: str(colors.dark),
+      background: { light: str(bg.light), dark: str(bg.dark) },
+    },
     logo: parseLogo(raw.logo),
     favicon: str(raw.favicon),
-    navbarLinks: (Array.isArray(raw.topbarLinks) ? raw.topbarLinks : []).filter(isObj).flatMap((l) =>
-      str(l.url) ? [{ label: str(l.name) ?? (l.type === 'github' ? 'GitHub' : String(l.url)), href: String(l.url) }] : []),
-    navbarPrimary: cta && str(cta.url) ? { label: str(cta.name) ?? (cta.type === 'github' ? 'GitHub' : 'Open'), href: String(cta.url) } : undefined,
+    navbarLinks: (Array.isArray(raw.topbarLinks) ? raw.topbarLinks : [])
+      .filter(isObj)
+      .flatMap((l) =>
+        str(l.url) ? [{ label: str(l.name) ?? (l.type === 'github' ? 'GitHub' : String(l.url)), href: String(l.url) }] : [],
+      ),
+    navbarPrimary:
+      cta && str(cta.url) ? { label: str(cta.name) ?? (cta.type === 'github' ? 'GitHub' : 'Open'), href: String(cta.url) } : undefined,
     globalLinks: anchorDefs.filter((a) => isExternal(a.url)).map((a) => ({ label: a.label, href: a.url, icon: a.icon })),
     footerSocials,
     footerLinks: [],
@@ -75,7 +97,9 @@ export function parseMintJson(raw: unknown, warn: (message: string) => void): Si
       strict: modeToggle.isHidden === true,
     },
     fonts: [],
-    metatags: isObj(raw.metadata) ? Object.fromEntries(Object.entries(raw.metadata).filter(([, v]) => typeof v === 'string')) as Record<string, string> : {},
+    metatags: isObj(raw.metadata)
+      ? (Object.fromEntries(Object.entries(raw.metadata).filter(([, v]) => typeof v === 'string')) as Record<string, string>)
+      : {},
     openapiRefs: [...refs],
     seoIndexing: 'navigable',
     // mint.json predates theme names; its sites looked like today's default.

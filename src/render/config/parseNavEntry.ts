@@ -13,7 +13,10 @@ export function parseNavEntry(entry: string): NavItem {
 
 /** Canonical site path of a page: no leading/trailing slash, no `.md`/`.mdx`, `index` for the root. */
 export function normalizePagePath(p: string): string {
-  const cleaned = p.replace(/^\.?\/+/, '').replace(/\.mdx?$/i, '').replace(/\/+$/, '');
+  const cleaned = p
+    .replace(/^\.?\/+/, '')
+    .replace(/\.mdx?$/i, '')
+    .replace(/\/+$/, '');
   return cleaned === '' ? 'index' : cleaned;
 }
 

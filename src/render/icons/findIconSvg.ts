@@ -98,7 +98,8 @@ function lookUp(name: string, library: string, iconType: string | undefined): Fo
   const n = safeName(name);
   if (!n) return null;
   // Tabler isn't shipped; its names mostly match Lucide's, so try that first there.
-  const order: ('fontawesome' | 'lucide')[] = library === 'lucide' || library === 'tabler' ? ['lucide', 'fontawesome'] : ['fontawesome', 'lucide'];
+  const order: ('fontawesome' | 'lucide')[] =
+    library === 'lucide' || library === 'tabler' ? ['lucide', 'fontawesome'] : ['fontawesome', 'lucide'];
   for (const lib of order) {
     const svg = lib === 'lucide' ? findLucide(n) : findFontAwesome(n, iconType);
     if (svg) return { svg, library: lib };

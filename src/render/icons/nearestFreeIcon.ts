@@ -6,7 +6,11 @@ import { findIconSvg } from './findIconSvg.js';
  * `sharp-house` → `house`): the longest known name left after dropping words from the end, then
  * from the start. Null when no part of the name is an icon.
  */
-export function nearestFreeIcon(name: string, library: string, iconType?: string): { name: string; found: NonNullable<ReturnType<typeof findIconSvg>> } | null {
+export function nearestFreeIcon(
+  name: string,
+  library: string,
+  iconType?: string,
+): { name: string; found: NonNullable<ReturnType<typeof findIconSvg>> } | null {
   const words = name.trim().toLowerCase().split('-').filter(Boolean);
   const candidates: string[] = [];
   for (let n = words.length - 1; n >= 1; n--) candidates.push(words.slice(0, n).join('-'));

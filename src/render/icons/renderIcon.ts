@@ -14,7 +14,13 @@ export interface IconOptions {
 
 /** Icons given as a URL or a file path are images, not names from an icon set. */
 function isIconPath(name: string): boolean {
-  return /^(https?:)?\/\//i.test(name) || name.startsWith('/') || name.startsWith('./') || name.startsWith('../') || /\.(svg|png|jpe?g|gif|webp|ico)$/i.test(name);
+  return (
+    /^(https?:)?\/\//i.test(name) ||
+    name.startsWith('/') ||
+    name.startsWith('./') ||
+    name.startsWith('../') ||
+    /\.(svg|png|jpe?g|gif|webp|ico)$/i.test(name)
+  );
 }
 
 /** Renders an icon as inline SVG (only the icons a page uses end up in it); unknown names get a placeholder and a warning. */
@@ -30,7 +36,10 @@ export function renderIcon(name: string, ctx: RenderContext, opts: IconOptions =
   if (!found) {
     const near = nearestFreeIcon(trimmed, ctx.iconLibrary, opts.iconType);
     if (!near) {
-      ctx.report.warning(`Unknown icon "${trimmed}": not in the bundled free icon sets (Font Awesome Free, Lucide); shown as a neutral glyph`, ctx.pagePath);
+      ctx.report.warning(
+        `Unknown icon "${trimmed}": not in the bundled free icon sets (Font Awesome Free, Lucide); shown as a neutral glyph`,
+        ctx.pagePath,
+      );
       return el('span', { className: ['enclave-icon', 'enclave-icon-missing'], ariaHidden: 'true', dataIcon: trimmed, style });
     }
     ctx.report.warning(`Icon "${trimmed}" is not in the bundled free icon sets; shown as "${near.name}"`, ctx.pagePath);
@@ -43,7 +52,9 @@ export function renderIcon(name: string, ctx: RenderContext, opts: IconOptions =
   svg.properties = {
     ...drawing,
     className: ['enclave-icon', `enclave-icon-${found.library}`],
-    ariaHidden: 'true', focusable: 'false', dataIcon: trimmed,
+    ariaHidden: 'true',
+    focusable: 'false',
+    dataIcon: trimmed,
   };
   if (style) svg.properties.style = style;
   return svg;

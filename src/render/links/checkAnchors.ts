@@ -5,7 +5,11 @@ import type { AnchorCheck } from './createPageContext.js';
 import { pageFile } from './SiteIndex.js';
 
 /** Letters and digits only: how two spellings of the same heading id are compared. */
-const loose = (id: string) => id.toLowerCase().normalize('NFKD').replace(/[^\p{L}\p{N}]+/gu, '');
+const loose = (id: string) =>
+  id
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^\p{L}\p{N}]+/gu, '');
 
 /**
  * Checks `#fragment` links once every page's ids are known. A fragment that only differs from a
@@ -13,7 +17,12 @@ const loose = (id: string) => id.toLowerCase().normalize('NFKD').replace(/[^\p{L
  * `tasks/get` / `_meta`) is repaired in the written page instead of being reported; anything
  * else is a broken link.
  */
-export async function checkAnchors(out: BundleSink, checks: AnchorCheck[], ids: Map<string, Set<string>>, report: ReportCollector): Promise<number> {
+export async function checkAnchors(
+  out: BundleSink,
+  checks: AnchorCheck[],
+  ids: Map<string, Set<string>>,
+  report: ReportCollector,
+): Promise<number> {
   const looseIds = new Map<string, Map<string, string>>();
   const fixes = new Map<string, [string, string][]>();
   for (const c of checks) {
@@ -39,7 +48,8 @@ export async function checkAnchors(out: BundleSink, checks: AnchorCheck[], ids: 
     // On bytes, not strings: a large page as a string, split and joined again was held several
     // times over, at the export's memory high-water mark.
     let html = await out.read(file);
-    for (const [from, to] of pairs) html = replaceAll(html, Buffer.from(`href="${escapeAttributeValue(from)}"`), Buffer.from(`href="${escapeAttributeValue(to)}"`));
+    for (const [from, to] of pairs)
+      html = replaceAll(html, Buffer.from(`href="${escapeAttributeValue(from)}"`), Buffer.from(`href="${escapeAttributeValue(to)}"`));
     await out.write(file, html);
   }
   return fixes.size;

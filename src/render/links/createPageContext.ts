@@ -5,7 +5,13 @@ import { docsPath, relativeHref, resolveLink } from './resolveLink.js';
 import { pageFile, type SiteIndex } from './SiteIndex.js';
 
 /** A link to check once every page's ids are known: `href` as written, `emitted` as output. */
-export interface AnchorCheck { page: string; target: string; hash: string; href: string; emitted: string }
+export interface AnchorCheck {
+  page: string;
+  target: string;
+  hash: string;
+  href: string;
+  emitted: string;
+}
 
 /** A RenderContext plus what the pipeline collects while the page renders. */
 export interface PageContext extends RenderContext {
@@ -26,7 +32,11 @@ export interface PageContext extends RenderContext {
 
 /** Creates the per-page context that components and the pipeline use to emit relative links and report problems. */
 export function createPageContext(opts: {
-  pagePath: string; sourceDir: string; site: SiteIndex; report: ReportCollector; iconLibrary: string;
+  pagePath: string;
+  sourceDir: string;
+  site: SiteIndex;
+  report: ReportCollector;
+  iconLibrary: string;
   /** Leave remote images, frames and media as they are (the export's `keepRemoteAssets`). */
   keepRemote?: boolean;
 }): PageContext {
@@ -64,7 +74,9 @@ export function createPageContext(opts: {
       report.externalUrl(pagePath, url);
       if (opts.keepRemote) return url;
       const local = findLocalCopy(url, site.files);
-      report.removedRemote(local ? { page: pagePath, kind, url, action: 'local copy', local } : { page: pagePath, kind, url, action: 'placeholder' });
+      report.removedRemote(
+        local ? { page: pagePath, kind, url, action: 'local copy', local } : { page: pagePath, kind, url, action: 'placeholder' },
+      );
       return local ? relativeHref(pageFile(pagePath), local).split('/').map(encodeURIComponent).join('/') : null;
     },
     assets: { use: (feature) => void features.add(feature) },
@@ -72,7 +84,8 @@ export function createPageContext(opts: {
     href(target) {
       const r = resolveLink(target, pagePath, site);
       if (r.kind === 'broken') report.brokenLink(pagePath, target, r.reason);
-      if ((r.kind === 'page' || r.kind === 'anchor') && r.hash && r.page) anchorChecks.push({ page: pagePath, target: r.page, hash: r.hash, href: target, emitted: r.href });
+      if ((r.kind === 'page' || r.kind === 'anchor') && r.hash && r.page)
+        anchorChecks.push({ page: pagePath, target: r.page, hash: r.hash, href: target, emitted: r.href });
       outputs.add(r.href);
       return r.href;
     },
@@ -87,7 +100,9 @@ export function createPageContext(opts: {
       let decoded = pathPart;
       try {
         decoded = decodeURIComponent(pathPart);
-      } catch { /* keep as written */ }
+      } catch {
+        /* keep as written */
+      }
       const normal = docsPath(decoded, pagePath);
       if (normal.startsWith('..') || !site.files.has(normal)) report.missingImage(pagePath, src);
       if (normal.startsWith('..')) return s;

@@ -66,10 +66,15 @@ export function resolveLink(target: string, fromPage: string, site: SiteIndex): 
     if (site.pages.has(candidate)) {
       return { href: encodePath(relativeHref(fromFile, pageFile(candidate))) + query + hashPart, kind: 'page', page: candidate, hash };
     }
-    if (site.redirects.has(candidate)) return { href: encodePath(relativeHref(fromFile, pageFile(candidate))) + query + hashPart, kind: 'redirect' };
+    if (site.redirects.has(candidate))
+      return { href: encodePath(relativeHref(fromFile, pageFile(candidate))) + query + hashPart, kind: 'redirect' };
   }
   const guess = base === '' ? 'index' : base;
-  return { href: encodePath(relativeHref(fromFile, pageFile(guess))) + query + hashPart, kind: 'broken', reason: `no page, redirect or file at /${stripped}` };
+  return {
+    href: encodePath(relativeHref(fromFile, pageFile(guess))) + query + hashPart,
+    kind: 'broken',
+    reason: `no page, redirect or file at /${stripped}`,
+  };
 }
 
 function decodeSafe(s: string): string {
@@ -82,5 +87,8 @@ function decodeSafe(s: string): string {
 
 /** Percent-encodes what a URL path can't carry literally (spaces, `#`, `?`), keeping `/`. */
 function encodePath(p: string): string {
-  return p.split('/').map((seg) => encodeURIComponent(seg).replace(/%40/g, '@').replace(/%2B/g, '+')).join('/');
+  return p
+    .split('/')
+    .map((seg) => encodeURIComponent(seg).replace(/%40/g, '@').replace(/%2B/g, '+'))
+    .join('/');
 }

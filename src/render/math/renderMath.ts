@@ -37,12 +37,14 @@ export function renderMath(tex: string, display: boolean, ctx: RenderContext): E
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     ctx.report.warning(`Invalid TeX: ${message}`, ctx.pagePath);
-    return el(display ? 'div' : 'span', { className: ['enclave-math-error'], role: 'note', title: message }, [
-      el('code', {}, tex),
-    ]);
+    return el(display ? 'div' : 'span', { className: ['enclave-math-error'], role: 'note', title: message }, [el('code', {}, tex)]);
   }
   const tree = fromHtml(html, { fragment: true });
-  const node = el(display ? 'div' : 'span', { className: ['enclave-math', display ? 'display' : 'inline'] }, tree.children as ElementContent[]);
+  const node = el(
+    display ? 'div' : 'span',
+    { className: ['enclave-math', display ? 'display' : 'inline'] },
+    tree.children as ElementContent[],
+  );
   if (memo.size < MEMO_MAX) memo.set(key, node);
   return cloneHast(node);
 }

@@ -23,7 +23,10 @@ export class SnippetComponent {
 
 /** An import whose file is missing (a docs tree copied without its scripts): renders its children. */
 export class MissingImport {
-  constructor(readonly name: string, readonly source: string) {}
+  constructor(
+    readonly name: string,
+    readonly source: string,
+  ) {}
 }
 
 /** Resolves, reads and parses imported modules once per render; pages import the same snippets hundreds of times. */

@@ -70,7 +70,11 @@ export function evaluateExpression(node: ES.Node, scope: Scope, hooks: EvalHooks
           if (v && typeof v === 'object') Object.assign(out, v);
           continue;
         }
-        const key = p.computed ? String(evaluateExpression(p.key, scope, hooks, budget)) : p.key.type === 'Identifier' ? p.key.name : String((p.key as ES.Literal).value);
+        const key = p.computed
+          ? String(evaluateExpression(p.key, scope, hooks, budget))
+          : p.key.type === 'Identifier'
+            ? p.key.name
+            : String((p.key as ES.Literal).value);
         if (FORBIDDEN_KEYS.has(key)) throw new Unevaluable(`property ${key}`);
         out[key] = evaluateExpression(p.value as ES.Expression, scope, hooks, budget);
       }
@@ -85,7 +89,9 @@ export function evaluateExpression(node: ES.Node, scope: Scope, hooks: EvalHooks
     case 'MemberExpression': {
       if (node.object.type === 'Super') throw new Unevaluable('super');
       const obj = evaluateExpression(node.object, scope, hooks, budget);
-      const key = node.computed ? evaluateExpression(node.property as ES.Expression, scope, hooks, budget) : (node.property as ES.Identifier).name;
+      const key = node.computed
+        ? evaluateExpression(node.property as ES.Expression, scope, hooks, budget)
+        : (node.property as ES.Identifier).name;
       if (obj === null || obj === undefined) {
         if (node.optional) return undefined;
         throw new Unevaluable(`cannot read ${String(key)} of ${String(obj)}`);
@@ -97,12 +103,18 @@ export function evaluateExpression(node: ES.Node, scope: Scope, hooks: EvalHooks
     case 'UnaryExpression': {
       const v = evaluateExpression(node.argument, scope, hooks, budget);
       switch (node.operator) {
-        case '!': return !v;
-        case '-': return -(v as number);
-        case '+': return +(v as number);
-        case 'typeof': return v instanceof StaticFunction ? 'function' : typeof v;
-        case 'void': return undefined;
-        default: throw new Unevaluable(`operator ${node.operator}`);
+        case '!':
+          return !v;
+        case '-':
+          return -(v as number);
+        case '+':
+          return +(v as number);
+        case 'typeof':
+          return v instanceof StaticFunction ? 'function' : typeof v;
+        case 'void':
+          return undefined;
+        default:
+          throw new Unevaluable(`operator ${node.operator}`);
       }
     }
     case 'BinaryExpression': {
@@ -110,22 +122,36 @@ export function evaluateExpression(node: ES.Node, scope: Scope, hooks: EvalHooks
       const a = evaluateExpression(node.left, scope, hooks, budget) as never;
       const b = evaluateExpression(node.right, scope, hooks, budget) as never;
       switch (node.operator) {
-        case '+': return (a as number) + (b as number);
-        case '-': return a - b;
-        case '*': return a * b;
-        case '/': return a / b;
-        case '%': return a % b;
-        case '===': return a === b;
-        case '!==': return a !== b;
-        // biome-ignore lint/suspicious/noDoubleEquals: the page's own == is evaluated as JavaScript does
-        case '==': return a == b;
-        // biome-ignore lint/suspicious/noDoubleEquals: likewise !=
-        case '!=': return a != b;
-        case '<': return a < b;
-        case '>': return a > b;
-        case '<=': return a <= b;
-        case '>=': return a >= b;
-        default: throw new Unevaluable(`operator ${node.operator}`);
+        case '+':
+          return (a as number) + (b as number);
+        case '-':
+          return a - b;
+        case '*':
+          return a * b;
+        case '/':
+          return a / b;
+        case '%':
+          return a % b;
+        case '===':
+          return a === b;
+        case '!==':
+          return a !== b;
+        case '==':
+          // biome-ignore lint/suspicious/noDoubleEquals: the page's own == is evaluated as JavaScript does
+          return a == b;
+        case '!=':
+          // biome-ignore lint/suspicious/noDoubleEquals: likewise !=
+          return a != b;
+        case '<':
+          return a < b;
+        case '>':
+          return a > b;
+        case '<=':
+          return a <= b;
+        case '>=':
+          return a >= b;
+        default:
+          throw new Unevaluable(`operator ${node.operator}`);
       }
     }
     case 'LogicalExpression': {
@@ -163,11 +189,16 @@ export function callStaticFunction(fn: StaticFunction, args: unknown[], hooks: E
     for (const stmt of fn.body.body) {
       if (stmt.type === 'ReturnStatement') return stmt.argument ? evaluateExpression(stmt.argument, local, hooks, budget) : undefined;
       if (stmt.type === 'VariableDeclaration') {
-        for (const d of stmt.declarations) bindPattern(d.id, d.init ? evaluateExpression(d.init, local, hooks, budget) : undefined, local, hooks, budget);
+        for (const d of stmt.declarations)
+          bindPattern(d.id, d.init ? evaluateExpression(d.init, local, hooks, budget) : undefined, local, hooks, budget);
         continue;
       }
       // `useEffect(…)` on its own line: a hook call is the only statement run for its (lack of) effect.
-      if (stmt.type === 'ExpressionStatement' && stmt.expression.type === 'CallExpression' && reactHookName(stmt.expression.callee, (n) => local.has(n))) {
+      if (
+        stmt.type === 'ExpressionStatement' &&
+        stmt.expression.type === 'CallExpression' &&
+        reactHookName(stmt.expression.callee, (n) => local.has(n))
+      ) {
         evaluateExpression(stmt.expression, local, hooks, budget);
         continue;
       }
@@ -196,7 +227,11 @@ export function bindPattern(p: ES.Pattern, value: unknown, scope: Map<string, un
           bindPattern(prop.argument, Object.fromEntries(Object.entries(obj).filter(([k]) => !used.has(k))), scope, hooks, budget);
           continue;
         }
-        const key = prop.computed ? String(evaluateExpression(prop.key, scope, hooks, budget)) : prop.key.type === 'Identifier' ? prop.key.name : String((prop.key as ES.Literal).value);
+        const key = prop.computed
+          ? String(evaluateExpression(prop.key, scope, hooks, budget))
+          : prop.key.type === 'Identifier'
+            ? prop.key.name
+            : String((prop.key as ES.Literal).value);
         used.add(key);
         bindPattern(prop.value, Object.hasOwn(obj, key) ? obj[key] : undefined, scope, hooks, budget);
       }
@@ -226,13 +261,21 @@ function readProperty(obj: unknown, key: string): unknown {
   if (FORBIDDEN_KEYS.has(key)) throw new Unevaluable(`property ${key}`);
   if ((typeof obj === 'string' || Array.isArray(obj)) && key === 'length') return obj.length;
   if (typeof obj === 'string') return /^\d+$/.test(key) ? obj[Number(key)] : undefined;
-  if (typeof obj === 'object' && obj !== null && !(obj instanceof StaticFunction) && Object.hasOwn(obj, key)) return (obj as Record<string, unknown>)[key];
+  if (typeof obj === 'object' && obj !== null && !(obj instanceof StaticFunction) && Object.hasOwn(obj, key))
+    return (obj as Record<string, unknown>)[key];
   return undefined;
 }
 
 /** Whitelisted pure methods; nothing here can reach the file system, the network or globals. */
 function evaluateCall(node: ES.CallExpression, scope: Scope, hooks: EvalHooks, budget: EvalBudget): unknown {
-  const args = () => node.arguments.map((a) => (a.type === 'SpreadElement' ? (() => { throw new Unevaluable('spread arguments'); })() : evaluateExpression(a, scope, hooks, budget)));
+  const args = () =>
+    node.arguments.map((a) =>
+      a.type === 'SpreadElement'
+        ? (() => {
+            throw new Unevaluable('spread arguments');
+          })()
+        : evaluateExpression(a, scope, hooks, budget),
+    );
   const callee = node.callee;
   const hook = reactHookName(callee, (name) => scope.has(name));
   if (hook) {
@@ -251,43 +294,78 @@ function evaluateCall(node: ES.CallExpression, scope: Scope, hooks: EvalHooks, b
     }
     if (callee.object.type === 'Super') throw new Unevaluable('super');
     const target = evaluateExpression(callee.object, scope, hooks, budget);
-    const fnArg = (v: unknown) => (x: unknown, i: number): unknown => (v instanceof StaticFunction ? callStaticFunction(v, [x, i], hooks, budget) : (() => { throw new Unevaluable('callback is not a function'); })());
+    const fnArg =
+      (v: unknown) =>
+      (x: unknown, i: number): unknown =>
+        v instanceof StaticFunction
+          ? callStaticFunction(v, [x, i], hooks, budget)
+          : (() => {
+              throw new Unevaluable('callback is not a function');
+            })();
     if (Array.isArray(target)) {
       const [a0, a1] = args();
       switch (method) {
-        case 'map': return target.map(fnArg(a0));
-        case 'filter': return target.filter(fnArg(a0));
-        case 'find': return target.find(fnArg(a0));
-        case 'some': return target.some(fnArg(a0));
-        case 'every': return target.every(fnArg(a0));
-        case 'join': return target.join(a0 === undefined ? ',' : String(a0));
-        case 'includes': return target.includes(a0);
-        case 'indexOf': return target.indexOf(a0);
-        case 'slice': return target.slice(a0 as number, a1 as number);
-        case 'concat': return target.concat(a0 as unknown[]);
-        case 'flat': return target.flat();
-        case 'reverse': return [...target].reverse();
-        default: break;
+        case 'map':
+          return target.map(fnArg(a0));
+        case 'filter':
+          return target.filter(fnArg(a0));
+        case 'find':
+          return target.find(fnArg(a0));
+        case 'some':
+          return target.some(fnArg(a0));
+        case 'every':
+          return target.every(fnArg(a0));
+        case 'join':
+          return target.join(a0 === undefined ? ',' : String(a0));
+        case 'includes':
+          return target.includes(a0);
+        case 'indexOf':
+          return target.indexOf(a0);
+        case 'slice':
+          return target.slice(a0 as number, a1 as number);
+        case 'concat':
+          return target.concat(a0 as unknown[]);
+        case 'flat':
+          return target.flat();
+        case 'reverse':
+          return [...target].reverse();
+        default:
+          break;
       }
     }
     if (typeof target === 'string') {
       const [a0, a1] = args();
       switch (method) {
-        case 'toUpperCase': return target.toUpperCase();
-        case 'toLowerCase': return target.toLowerCase();
-        case 'trim': return target.trim();
-        case 'split': return target.split(String(a0));
-        case 'slice': return target.slice(a0 as number, a1 as number);
-        case 'substring': return target.substring(a0 as number, a1 as number);
-        case 'includes': return target.includes(String(a0));
-        case 'startsWith': return target.startsWith(String(a0));
-        case 'endsWith': return target.endsWith(String(a0));
-        case 'replace': return target.replace(String(a0), String(a1));
-        case 'replaceAll': return target.replaceAll(String(a0), String(a1));
-        case 'charAt': return target.charAt(a0 as number);
-        case 'padStart': return target.padStart(Math.min(Number(a0), 1000), a1 === undefined ? ' ' : String(a1));
-        case 'toString': return target;
-        default: break;
+        case 'toUpperCase':
+          return target.toUpperCase();
+        case 'toLowerCase':
+          return target.toLowerCase();
+        case 'trim':
+          return target.trim();
+        case 'split':
+          return target.split(String(a0));
+        case 'slice':
+          return target.slice(a0 as number, a1 as number);
+        case 'substring':
+          return target.substring(a0 as number, a1 as number);
+        case 'includes':
+          return target.includes(String(a0));
+        case 'startsWith':
+          return target.startsWith(String(a0));
+        case 'endsWith':
+          return target.endsWith(String(a0));
+        case 'replace':
+          return target.replace(String(a0), String(a1));
+        case 'replaceAll':
+          return target.replaceAll(String(a0), String(a1));
+        case 'charAt':
+          return target.charAt(a0 as number);
+        case 'padStart':
+          return target.padStart(Math.min(Number(a0), 1000), a1 === undefined ? ' ' : String(a1));
+        case 'toString':
+          return target;
+        default:
+          break;
       }
     }
     if (typeof target === 'number' && (method === 'toFixed' || method === 'toString')) {

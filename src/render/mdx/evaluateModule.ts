@@ -43,7 +43,8 @@ export function evaluateModule(mod: Pick<LoadedModule, 'file' | 'statements'>, m
           mctx.warn(`could not evaluate ${d.id.type === 'Identifier' ? d.id.name : 'a declaration'} in ${mod.file}: ${err.message}`);
           if (d.id.type === 'Identifier') scope.set(d.id.name, new MissingImport(d.id.name, mod.file));
         }
-        if (exported) for (const k of scope.keys()) if (!before.has(k) || (d.id.type === 'Identifier' && d.id.name === k)) exports.set(k, scope.get(k));
+        if (exported)
+          for (const k of scope.keys()) if (!before.has(k) || (d.id.type === 'Identifier' && d.id.name === k)) exports.set(k, scope.get(k));
       }
     }
   };
@@ -62,7 +63,14 @@ export function evaluateModule(mod: Pick<LoadedModule, 'file' | 'statements'>, m
       case 'ExportDefaultDeclaration': {
         const d = stmt.declaration;
         try {
-          exports.set('default', d.type === 'FunctionDeclaration' ? new StaticFunction(d.params, d.body, scope) : d.type === 'ClassDeclaration' ? undefined : evaluate(d));
+          exports.set(
+            'default',
+            d.type === 'FunctionDeclaration'
+              ? new StaticFunction(d.params, d.body, scope)
+              : d.type === 'ClassDeclaration'
+                ? undefined
+                : evaluate(d),
+          );
         } catch (err) {
           if (!(err instanceof Unevaluable)) throw err;
           mctx.warn(`could not evaluate the default export of ${mod.file}: ${err.message}`);
@@ -84,7 +92,12 @@ function nameOf(n: ES.Identifier | ES.Literal): string {
   return n.type === 'Identifier' ? n.name : String(n.value);
 }
 
-function importModule(specifier: string, fromFile: string, mctx: FeatureContext, depth: number): { exports: Map<string, unknown>; snippet?: SnippetComponent } | null {
+function importModule(
+  specifier: string,
+  fromFile: string,
+  mctx: FeatureContext,
+  depth: number,
+): { exports: Map<string, unknown>; snippet?: SnippetComponent } | null {
   const target = mctx.loader.resolveSpecifier(specifier, fromFile);
   if (target === null) {
     mctx.warn(`import of package "${specifier}" in ${fromFile} is not available in a static export`);

@@ -36,7 +36,8 @@ export function propsToProperties(props: Record<string, unknown>): Properties {
       continue;
     }
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') out[key] = value;
-    else if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number')) out[key] = value.map(String).join(' ');
+    else if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number'))
+      out[key] = value.map(String).join(' ');
   }
   return out;
 }

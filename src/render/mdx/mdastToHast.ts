@@ -4,7 +4,16 @@ import type { MdxJsxAttribute, MdxJsxExpressionAttribute } from 'mdast-util-mdx-
 import type { Element, Root, Text } from 'hast';
 import { defaultHandlers, toHast, type Handlers, type State } from 'mdast-util-to-hast';
 import type { CodeBlockInput, ComponentRenderer, ElementContent, RenderContext } from '../types.js';
-import { callStaticFunction, evaluateExpression, HastFragment, StaticFunction, Unevaluable, type EvalBudget, type EvalHooks, type Scope } from './evaluateEstree.js';
+import {
+  callStaticFunction,
+  evaluateExpression,
+  HastFragment,
+  StaticFunction,
+  Unevaluable,
+  type EvalBudget,
+  type EvalHooks,
+  type Scope,
+} from './evaluateEstree.js';
 import { evaluateModule, type FeatureContext } from './evaluateModule.js';
 import { jsxText, propsToProperties, valueToHast } from './jsxValues.js';
 import { interactivePlaceholder, staticHookOutput } from './renderHookComponent.js';
@@ -63,7 +72,8 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
   const lookup = (name: string, s: Scope): unknown => {
     const [head, ...rest] = name.split('.');
     let value: unknown = s.get(head);
-    for (const part of rest) value = value && typeof value === 'object' && Object.hasOwn(value, part) ? (value as Record<string, unknown>)[part] : undefined;
+    for (const part of rest)
+      value = value && typeof value === 'object' && Object.hasOwn(value, part) ? (value as Record<string, unknown>)[part] : undefined;
     return value;
   };
 
@@ -197,7 +207,8 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
     if (!snippetProps) return value;
     const props = snippetProps;
     return value.replace(/\{([A-Za-z_$][\w$]*)\}/g, (whole, key: string) =>
-      Object.hasOwn(props, key) && (typeof props[key] === 'string' || typeof props[key] === 'number') ? String(props[key]) : whole);
+      Object.hasOwn(props, key) && (typeof props[key] === 'string' || typeof props[key] === 'number') ? String(props[key]) : whole,
+    );
   };
 
   const expressionHandler = (st: State, node: MdNodes): ElementContent[] => {
@@ -232,7 +243,12 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
         return deps.highlight(input, ctx) as Element;
       } catch (err) {
         warn(`code block could not be highlighted: ${(err as Error).message}`);
-        return { type: 'element', tagName: 'pre', properties: {}, children: [{ type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: input.value }] }] };
+        return {
+          type: 'element',
+          tagName: 'pre',
+          properties: {},
+          children: [{ type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: input.value }] }],
+        };
       }
     },
     text(st, node) {

@@ -31,7 +31,10 @@ export function parseExpressionSource(source: string): ES.Expression | null {
 }
 
 function parse(source: string): ES.Expression | null {
-  const withoutComments = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/[^\n]*/g, '').trim();
+  const withoutComments = source
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/\/\/[^\n]*/g, '')
+    .trim();
   if (withoutComments === '') return null;
   const program = JsParser.parse(`(${source}\n)`, { ecmaVersion: 'latest', sourceType: 'module' }) as unknown as ES.Program;
   const first = program.body[0];

@@ -25,12 +25,17 @@ import { fastParse } from './fastParse/fastParse.js';
 // The package's entry also loads its HTML compiler, and with it a second copy of KaTeX: memory
 // in every export worker, for nothing (formulas are typeset by renderMath). Only the
 // syntax is needed, so it is imported by its path (which the package's exports map would refuse).
-const { math } = (await import(new URL('lib/syntax.js', import.meta.resolve('micromark-extension-math')).href)) as typeof import('micromark-extension-math');
+const { math } = (await import(
+  new URL('lib/syntax.js', import.meta.resolve('micromark-extension-math')).href
+)) as typeof import('micromark-extension-math');
 
 /** `.md` is CommonMark + GFM with raw HTML (no JSX, no expressions); `.mdx` is MDX 3. */
 export type SourceKind = 'md' | 'mdx';
 
-interface SyntaxData { micromarkExtensions?: unknown[]; fromMarkdownExtensions?: unknown[] }
+interface SyntaxData {
+  micromarkExtensions?: unknown[];
+  fromMarkdownExtensions?: unknown[];
+}
 
 /** Adds micromark and mdast extensions to a processor, the way remark plugins do. */
 function extensions(micromark: unknown[], mdast: unknown[]) {
@@ -63,7 +68,12 @@ const OPTIONAL_SYNTAX: Array<{ present: (text: string) => boolean; plugin: (this
   // A GFM table's delimiter row always has a pipe (a one-column table needs leading/trailing pipes).
   { present: (t) => t.includes('|'), plugin: extensions([gfmTable()], [gfmTableFromMarkdown()]) },
   { present: (t) => /\[[ \txX]\]/.test(t), plugin: extensions([gfmTaskListItem()], [gfmTaskListItemFromMarkdown()]) },
-  { present: (t) => t.startsWith('---'), plugin: function (this: Processor) { remarkFrontmatter.call(this, ['yaml']); } },
+  {
+    present: (t) => t.startsWith('---'),
+    plugin: function (this: Processor) {
+      remarkFrontmatter.call(this, ['yaml']);
+    },
+  },
   { present: (t) => t.includes('$'), plugin: extensions([math()], [mathFromMarkdown()]) },
 ];
 
@@ -72,12 +82,16 @@ const processors = new Map<number, Processor<Root>>();
 /** The (cached) parser for this text: its kind, whether it has ES module statements, and the optional syntax it may contain. */
 function processorFor(text: string, kind: SourceKind, esm: boolean): Processor<Root> {
   let key = kind === 'md' ? 0 : esm ? 2 : 1;
-  OPTIONAL_SYNTAX.forEach((s, i) => { if (s.present(text)) key |= 4 << i; });
+  OPTIONAL_SYNTAX.forEach((s, i) => {
+    if (s.present(text)) key |= 4 << i;
+  });
   let processor = processors.get(key);
   if (!processor) {
     const p = unified().use(remarkParse);
     if (kind === 'mdx') p.use(esm ? remarkMdx : mdxWithoutAcorn);
-    OPTIONAL_SYNTAX.forEach((s, i) => { if (key & (4 << i)) p.use(s.plugin); });
+    OPTIONAL_SYNTAX.forEach((s, i) => {
+      if (key & (4 << i)) p.use(s.plugin);
+    });
     processor = p as unknown as Processor<Root>;
     processors.set(key, processor);
   }
@@ -93,10 +107,14 @@ const ESM_LINE = /^(?:import|export)\b/;
  */
 function hasEsmLine(text: string): boolean {
   let found = false;
-  forEachLineOutsideFences(text.split('\n'), (line) => {
-    found = ESM_LINE.test(line);
-    return found;
-  }, { unclosedFenceIsCode: false });
+  forEachLineOutsideFences(
+    text.split('\n'),
+    (line) => {
+      found = ESM_LINE.test(line);
+      return found;
+    },
+    { unclosedFenceIsCode: false },
+  );
   return found;
 }
 
@@ -177,7 +195,11 @@ export function escapeHeadingIds(text: string): string {
  * `visit` returning true stops. A fence still open at the end runs to the end of the text as
  * far as CommonMark goes; `unclosedFenceIsCode: false` visits its lines anyway.
  */
-function forEachLineOutsideFences(lines: string[], visit: (line: string, index: number) => boolean | void, options = { unclosedFenceIsCode: true }): void {
+function forEachLineOutsideFences(
+  lines: string[],
+  visit: (line: string, index: number) => boolean | void,
+  options = { unclosedFenceIsCode: true },
+): void {
   let fence: string | null = null;
   let fenceStart = 0;
   for (let i = 0; i < lines.length; i++) {

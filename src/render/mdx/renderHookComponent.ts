@@ -11,7 +11,9 @@ const list = (hooks: Set<string>) => [...hooks].sort().join(', ');
  */
 export function staticHookOutput(name: string, hooks: Set<string>, out: ElementContent[], warn: (m: string) => void): ElementContent[] {
   const usesEffects = [...hooks].some((h) => EFFECT_HOOKS.has(h));
-  const empty = out.every((n) => (n.type === 'text' ? n.value.trim() === '' : n.type === 'element' ? toText(n).trim() === '' && !hasMedia(n) : true));
+  const empty = out.every((n) =>
+    n.type === 'text' ? n.value.trim() === '' : n.type === 'element' ? toText(n).trim() === '' && !hasMedia(n) : true,
+  );
   if (usesEffects && empty) return [interactivePlaceholder(name, hooks, 'its content is produced in the browser', warn)];
   warn(`component ${name} uses React hooks (${list(hooks)}); rendered as on its first render, without interactivity`);
   return out;
@@ -21,7 +23,8 @@ export function staticHookOutput(name: string, hooks: Set<string>, out: ElementC
 export function interactivePlaceholder(name: string, hooks: Set<string>, reason: string, warn: (m: string) => void): ElementContent {
   warn(`component ${name} uses React hooks (${list(hooks)}) and has no static output (${reason}); a placeholder stands in for it`);
   return {
-    type: 'element', tagName: 'div',
+    type: 'element',
+    tagName: 'div',
     properties: { className: ['enclave-interactive-placeholder'], role: 'note', dataComponent: name },
     children: [{ type: 'text', value: `The interactive “${name}” component is not available in this offline copy.` }],
   };
@@ -29,5 +32,8 @@ export function interactivePlaceholder(name: string, hooks: Set<string>, reason:
 
 function hasMedia(node: ElementContent): boolean {
   if (node.type !== 'element') return false;
-  return ['img', 'svg', 'video', 'canvas', 'iframe', 'input', 'button', 'select', 'textarea'].includes(node.tagName) || node.children.some(hasMedia);
+  return (
+    ['img', 'svg', 'video', 'canvas', 'iframe', 'input', 'button', 'select', 'textarea'].includes(node.tagName) ||
+    node.children.some(hasMedia)
+  );
 }

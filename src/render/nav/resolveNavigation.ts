@@ -2,7 +2,14 @@ import { posix } from 'node:path';
 import type { NavDivision, NavGroup, NavItem, SiteConfig } from '../config/SiteConfig.js';
 
 /** One operation of a loaded OpenAPI document. */
-export interface OperationInfo { method: string; path: string; summary?: string; operationId?: string; tags?: string[]; deprecated?: boolean }
+export interface OperationInfo {
+  method: string;
+  path: string;
+  summary?: string;
+  operationId?: string;
+  tags?: string[];
+  deprecated?: boolean;
+}
 
 /** Where a page's content comes from. */
 export type PageSource =
@@ -10,17 +17,28 @@ export type PageSource =
   | { kind: 'operation'; spec: string; method: string; path: string; title: string; deprecated?: boolean };
 
 /** A page of the site, whether it is in the navigation or not. */
-export interface SitePage { path: string; source: PageSource; inNav: boolean }
+export interface SitePage {
+  path: string;
+  source: PageSource;
+  inNav: boolean;
+}
 
 /** The navigation chain that leads to a page (for tabs, switchers and breadcrumbs). */
-export interface NavLocation { divisions: NavDivision[]; groups: string[] }
+export interface NavLocation {
+  divisions: NavDivision[];
+  groups: string[];
+}
 
 /**
  * Something the navigation declares that this export could not turn into pages: a remote
  * OpenAPI spec without a local copy, or a page file that isn't there. `pages` names the nav
  * entries lost (`GET /users`, `guides/x`); a whole-spec entry lost with its spec counts as one.
  */
-export interface MissingInput { input: string; reason: string; pages: string[] }
+export interface MissingInput {
+  input: string;
+  reason: string;
+  pages: string[];
+}
 
 /** The resolved site structure. */
 export interface ResolvedNavigation {
@@ -41,7 +59,13 @@ export interface OperationCatalog {
 
 /** Slug for generated page paths: lowercase words joined by dashes. */
 export function pathSlug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'page';
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'page'
+  );
 }
 
 /**
@@ -51,7 +75,10 @@ export function pathSlug(s: string): string {
  * published (outside the sidebar).
  */
 export function resolveNavigation(
-  config: SiteConfig, filePages: Map<string, string>, catalog: OperationCatalog, warn: (message: string, page?: string) => void,
+  config: SiteConfig,
+  filePages: Map<string, string>,
+  catalog: OperationCatalog,
+  warn: (message: string, page?: string) => void,
 ): ResolvedNavigation {
   const pages = new Map<string, SitePage>();
   const order: string[] = [];
@@ -95,8 +122,16 @@ export function resolveNavigation(
     const path = uniquePath([dir, tag, name].filter(Boolean).join('/'));
     generatedByKey.set(key, path);
     pages.set(path, {
-      path, inNav: true,
-      source: { kind: 'operation', spec, method: op.method.toUpperCase(), path: op.path, title: op.summary ?? op.operationId ?? `${op.method.toUpperCase()} ${op.path}`, deprecated: op.deprecated },
+      path,
+      inNav: true,
+      source: {
+        kind: 'operation',
+        spec,
+        method: op.method.toUpperCase(),
+        path: op.path,
+        title: op.summary ?? op.operationId ?? `${op.method.toUpperCase()} ${op.path}`,
+        deprecated: op.deprecated,
+      },
     });
     return path;
   };
@@ -134,7 +169,7 @@ export function resolveNavigation(
         out.push(item);
       } else if (item.kind === 'operation') {
         const entry = `${item.method} ${item.path}`;
-        const named = item.spec ? [item.spec] : specContext ?? [];
+        const named = item.spec ? [item.spec] : (specContext ?? []);
         const loaded = named.flatMap((ref) => loadedSpec(ref) ?? []);
         // The spec this entry belongs to is not here (remote without a local copy, or unreadable):
         // its page is lost, and said so, rather than taken from some other spec that has the path.
@@ -154,8 +189,10 @@ export function resolveNavigation(
       } else if (item.kind === 'group') {
         const ctxSpecs = item.openapi ?? specContext;
         let children = resolveItems(item.items, ctxSpecs);
-        if (item.openapi && item.items.length === 0) children = specGroups(item.openapi).flatMap((g) => (g.kind === 'group' ? g.items : [g]));
-        if (item.root && filePages.has(item.root) && !pages.has(item.root)) pages.set(item.root, { path: item.root, inNav: true, source: fileSource(filePages.get(item.root)!) });
+        if (item.openapi && item.items.length === 0)
+          children = specGroups(item.openapi).flatMap((g) => (g.kind === 'group' ? g.items : [g]));
+        if (item.root && filePages.has(item.root) && !pages.has(item.root))
+          pages.set(item.root, { path: item.root, inNav: true, source: fileSource(filePages.get(item.root)!) });
         out.push({ ...item, items: children });
       } else out.push(item);
     }

@@ -8,7 +8,8 @@ import { isRemoteUrl } from './isRemoteUrl.js';
  */
 export function reportRemoteConfigAssets(config: SiteConfig, report: ReportCollector): void {
   const page = config.configFile;
-  for (const f of config.fonts) if (f.source && isRemoteUrl(f.source)) report.removedRemote({ page, kind: 'font', url: f.source, action: 'removed' });
+  for (const f of config.fonts)
+    if (f.source && isRemoteUrl(f.source)) report.removedRemote({ page, kind: 'font', url: f.source, action: 'removed' });
   const favicon = typeof config.favicon === 'string' ? config.favicon : config.favicon?.light;
   for (const src of new Set([config.logo?.light, config.logo?.dark, favicon])) {
     if (src && isRemoteUrl(src)) report.removedRemote({ page, kind: 'image', url: src, action: 'removed' });

@@ -11,8 +11,10 @@ import { stripRemoteCss } from './stripRemoteCss.js';
  */
 export function stripRemoteFromElement(el: Element, page: string, report: ReportCollector): boolean {
   const { tagName, properties } = el;
-  if ((tagName === 'script' && typeof properties.src === 'string' && isRemoteUrl(properties.src))
-    || (tagName === 'link' && typeof properties.href === 'string' && isRemoteUrl(properties.href))) {
+  if (
+    (tagName === 'script' && typeof properties.src === 'string' && isRemoteUrl(properties.src)) ||
+    (tagName === 'link' && typeof properties.href === 'string' && isRemoteUrl(properties.href))
+  ) {
     const url = String(tagName === 'script' ? properties.src : properties.href);
     report.removedRemote({ page, kind: tagName === 'script' ? 'script' : 'stylesheet', url, action: 'removed' });
     return false;

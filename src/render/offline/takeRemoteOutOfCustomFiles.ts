@@ -18,7 +18,11 @@ export interface OfflineCustomFiles {
  * out what would reach another origin: remote `@import`s and `url()`s in stylesheets, whole
  * scripts that name a remote URL (analytics, chat widgets, CDN loaders). Each is reported.
  */
-export async function takeRemoteOutOfCustomFiles(sourceDir: string, inventory: SourceInventory, report: ReportCollector): Promise<OfflineCustomFiles> {
+export async function takeRemoteOutOfCustomFiles(
+  sourceDir: string,
+  inventory: SourceInventory,
+  report: ReportCollector,
+): Promise<OfflineCustomFiles> {
   const result: OfflineCustomFiles = { rewritten: new Map(), droppedScripts: [] };
   for (const rel of inventory.customCss) {
     const stripped = stripRemoteCss(await readFile(join(sourceDir, rel), 'utf8'));

@@ -25,10 +25,18 @@ export function buildCurlExample(req: CurlRequest): string {
     }
     if (req.mediaType.startsWith('multipart/') && req.body && typeof req.body === 'object' && !Array.isArray(req.body)) {
       for (const [k, v] of Object.entries(req.body)) {
-        lines.push(`  --form ${quote(`${k}=${typeof v === 'string' && v === '<binary>' ? '@example-file' : typeof v === 'string' ? v : JSON.stringify(v)}`)}`);
+        lines.push(
+          `  --form ${quote(`${k}=${typeof v === 'string' && v === '<binary>' ? '@example-file' : typeof v === 'string' ? v : JSON.stringify(v)}`)}`,
+        );
       }
-    } else if (req.mediaType === 'application/x-www-form-urlencoded' && req.body && typeof req.body === 'object' && !Array.isArray(req.body)) {
-      for (const [k, v] of Object.entries(req.body)) lines.push(`  --data-urlencode ${quote(`${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)}`);
+    } else if (
+      req.mediaType === 'application/x-www-form-urlencoded' &&
+      req.body &&
+      typeof req.body === 'object' &&
+      !Array.isArray(req.body)
+    ) {
+      for (const [k, v] of Object.entries(req.body))
+        lines.push(`  --data-urlencode ${quote(`${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)}`);
     } else {
       lines.push(`  --data ${quote(typeof req.body === 'string' ? req.body : JSON.stringify(req.body, null, 2))}`);
     }

@@ -14,7 +14,8 @@ export interface TryItInput {
 }
 
 /** Says why the playground can't send from a page opened as a file; the script shows it there. */
-export const FILE_URL_NOTICE = 'Browsers block requests from pages opened as files (file://). Open these docs from a web server, such as the Enclave appliance, to send requests.';
+export const FILE_URL_NOTICE =
+  'Browsers block requests from pages opened as files (file://). Open these docs from a web server, such as the Enclave appliance, to send requests.';
 
 /**
  * The "Try it" request builder of an API page: a form with the base URL (the spec's servers
@@ -24,33 +25,91 @@ export const FILE_URL_NOTICE = 'Browsers block requests from pages opened as fil
  */
 export function buildTryIt(input: TryItInput, ctx: RenderContext): Element {
   const id = ctx.nextId('try');
-  const field = (label: string, control: Element): Element => el('label', { className: ['enclave-try-field'] }, [el('span', {}, label), control]);
+  const field = (label: string, control: Element): Element =>
+    el('label', { className: ['enclave-try-field'] }, [el('span', {}, label), control]);
   const textInput = (where: string, name: string, opts: { required?: boolean; placeholder?: string; value?: string }): Element =>
-    el('input', { type: 'text', dataTryIn: where, dataTryName: name, required: opts.required || undefined, placeholder: opts.placeholder, value: opts.value, autocomplete: 'off', spellcheck: 'false' });
-  const fieldset = (legend: string, rows: ElementContent[]): Element | null => (rows.length > 0 ? el('fieldset', {}, [el('legend', {}, legend), ...rows]) : null);
+    el('input', {
+      type: 'text',
+      dataTryIn: where,
+      dataTryName: name,
+      required: opts.required || undefined,
+      placeholder: opts.placeholder,
+      value: opts.value,
+      autocomplete: 'off',
+      spellcheck: 'false',
+    });
+  const fieldset = (legend: string, rows: ElementContent[]): Element | null =>
+    rows.length > 0 ? el('fieldset', {}, [el('legend', {}, legend), ...rows]) : null;
 
-  const auth = input.auth.filter((a) => a.location !== 'cookie').map((a) => field(a.name, textInput(a.location, a.name, { placeholder: a.placeholder })));
-  const group = (where: 'path' | 'query' | 'header') => input.params.filter((p) => p.in === where)
-    .map((p) => field(`${p.name}${p.required ? ' *' : ''}`, textInput(where, p.name, { required: p.required, placeholder: p.example })));
+  const auth = input.auth
+    .filter((a) => a.location !== 'cookie')
+    .map((a) => field(a.name, textInput(a.location, a.name, { placeholder: a.placeholder })));
+  const group = (where: 'path' | 'query' | 'header') =>
+    input.params
+      .filter((p) => p.in === where)
+      .map((p) => field(`${p.name}${p.required ? ' *' : ''}`, textInput(where, p.name, { required: p.required, placeholder: p.example })));
 
-  return el('details', { className: ['enclave-try'], dataEnclaveTry: '', dataMethod: input.method.toUpperCase(), dataPath: input.path, dataFileNotice: FILE_URL_NOTICE }, [
-    el('summary', {}, [el('span', { className: ['enclave-api-method', input.method.toLowerCase()] }, input.method.toUpperCase()), ' Try it']),
-    el('form', { className: ['enclave-try-form'], noValidate: true }, [
-      el('p', { className: ['enclave-try-note'] }, 'The request goes from your browser to the server below, and nowhere else.'),
-      field('Server', el('input', { type: 'url', dataTryServer: '', list: `${id}-servers`, value: input.servers[0], placeholder: 'https://api.internal.example', required: true, autocomplete: 'url', spellcheck: 'false' })),
-      input.servers.length > 0 ? el('datalist', { id: `${id}-servers` }, input.servers.map((s) => el('option', { value: s }))) : null,
-      fieldset('Authorization', auth),
-      fieldset('Path', group('path')),
-      fieldset('Query', group('query')),
-      fieldset('Headers', group('header')),
-      input.body
-        ? field(`Body (${input.body.mediaType})`, el('textarea', { dataTryBody: '', dataMediaType: input.body.mediaType, rows: Math.min(12, input.body.example.split('\n').length + 1), spellcheck: 'false' }, input.body.example))
-        : null,
-      el('button', { type: 'submit', className: ['enclave-try-send'] }, 'Send'),
-    ]),
-    el('div', { className: ['enclave-try-response'], hidden: true, ariaLive: 'polite' }, [
-      el('p', { className: ['enclave-try-status'] }),
-      el('pre', { className: ['enclave-try-output'], tabIndex: 0 }, el('code', {})),
-    ]),
-  ]);
+  return el(
+    'details',
+    {
+      className: ['enclave-try'],
+      dataEnclaveTry: '',
+      dataMethod: input.method.toUpperCase(),
+      dataPath: input.path,
+      dataFileNotice: FILE_URL_NOTICE,
+    },
+    [
+      el('summary', {}, [
+        el('span', { className: ['enclave-api-method', input.method.toLowerCase()] }, input.method.toUpperCase()),
+        ' Try it',
+      ]),
+      el('form', { className: ['enclave-try-form'], noValidate: true }, [
+        el('p', { className: ['enclave-try-note'] }, 'The request goes from your browser to the server below, and nowhere else.'),
+        field(
+          'Server',
+          el('input', {
+            type: 'url',
+            dataTryServer: '',
+            list: `${id}-servers`,
+            value: input.servers[0],
+            placeholder: 'https://api.internal.example',
+            required: true,
+            autocomplete: 'url',
+            spellcheck: 'false',
+          }),
+        ),
+        input.servers.length > 0
+          ? el(
+              'datalist',
+              { id: `${id}-servers` },
+              input.servers.map((s) => el('option', { value: s })),
+            )
+          : null,
+        fieldset('Authorization', auth),
+        fieldset('Path', group('path')),
+        fieldset('Query', group('query')),
+        fieldset('Headers', group('header')),
+        input.body
+          ? field(
+              `Body (${input.body.mediaType})`,
+              el(
+                'textarea',
+                {
+                  dataTryBody: '',
+                  dataMediaType: input.body.mediaType,
+                  rows: Math.min(12, input.body.example.split('\n').length + 1),
+                  spellcheck: 'false',
+                },
+                input.body.example,
+              ),
+            )
+          : null,
+        el('button', { type: 'submit', className: ['enclave-try-send'] }, 'Send'),
+      ]),
+      el('div', { className: ['enclave-try-response'], hidden: true, ariaLive: 'polite' }, [
+        el('p', { className: ['enclave-try-status'] }),
+        el('pre', { className: ['enclave-try-output'], tabIndex: 0 }, el('code', {})),
+      ]),
+    ],
+  );
 }

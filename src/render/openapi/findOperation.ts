@@ -21,8 +21,13 @@ function samePath(a: string, b: string): boolean {
 }
 
 /** Finds `METHOD /path` (or `WEBHOOK name`) in a document or a set of documents. */
-export function findOperation(docs: OpenApiDocument | Iterable<OpenApiDocument> | Map<string, OpenApiDocument>, method: string, path: string): FoundOperation | undefined {
-  const list: Iterable<OpenApiDocument> = docs instanceof Map ? docs.values() : 'spec' in (docs as object) ? [docs as OpenApiDocument] : (docs as Iterable<OpenApiDocument>);
+export function findOperation(
+  docs: OpenApiDocument | Iterable<OpenApiDocument> | Map<string, OpenApiDocument>,
+  method: string,
+  path: string,
+): FoundOperation | undefined {
+  const list: Iterable<OpenApiDocument> =
+    docs instanceof Map ? docs.values() : 'spec' in (docs as object) ? [docs as OpenApiDocument] : (docs as Iterable<OpenApiDocument>);
   const m = method.toLowerCase();
   for (const doc of list) {
     const section = m === 'webhook' ? doc.spec.webhooks : doc.spec.paths;

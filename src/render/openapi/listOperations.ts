@@ -7,7 +7,8 @@ export const HTTP_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'o
 function summarize(method: string, path: string, op: JsonObject): OpenApiOperationSummary {
   const tags = Array.isArray(op.tags) ? op.tags.filter((t): t is string => typeof t === 'string') : undefined;
   return {
-    method, path,
+    method,
+    path,
     summary: typeof op.summary === 'string' ? op.summary : undefined,
     operationId: typeof op.operationId === 'string' ? op.operationId : undefined,
     tags: tags && tags.length > 0 ? tags : undefined,

@@ -27,7 +27,12 @@ function parseSpec(text: string): Json {
 }
 
 /** Loads one document and the local files it references, making every `$ref` absolute. */
-async function loadDocument(ref: string, sourceDir: string, report: ReportCollector, localFiles: readonly string[]): Promise<OpenApiDocument | undefined> {
+async function loadDocument(
+  ref: string,
+  sourceDir: string,
+  report: ReportCollector,
+  localFiles: readonly string[],
+): Promise<OpenApiDocument | undefined> {
   const root = path.resolve(sourceDir);
   const inside = (p: string): boolean => p === root || p.startsWith(root + path.sep);
   const files = new Map<string, Json>();
@@ -75,7 +80,9 @@ async function loadDocument(ref: string, sourceDir: string, report: ReportCollec
 
   const local = isRemote(ref) ? findLocalSpecCopy(ref, localFiles) : ref;
   if (local === undefined) {
-    report.warning(`OpenAPI spec ${ref} is remote and can't be fetched offline, and the source has no local copy of it (see README: OpenAPI specs); its pages are skipped`);
+    report.warning(
+      `OpenAPI spec ${ref} is remote and can't be fetched offline, and the source has no local copy of it (see README: OpenAPI specs); its pages are skipped`,
+    );
     report.externalUrl(ref, ref);
     return undefined;
   }
@@ -123,7 +130,12 @@ async function loadDocument(ref: string, sourceDir: string, report: ReportCollec
  * given. Remote specs are never fetched: they load from their local copy among `localFiles` (the
  * source's files, see findLocalSpecCopy) or are reported.
  */
-export async function loadOpenApiDocuments(sourceDir: string, refs: string[], report: ReportCollector, localFiles: readonly string[] = []): Promise<Map<string, OpenApiDocument>> {
+export async function loadOpenApiDocuments(
+  sourceDir: string,
+  refs: string[],
+  report: ReportCollector,
+  localFiles: readonly string[] = [],
+): Promise<Map<string, OpenApiDocument>> {
   const out = new Map<string, OpenApiDocument>();
   for (const ref of new Set(refs)) {
     const doc = await loadDocument(ref, sourceDir, report, localFiles);

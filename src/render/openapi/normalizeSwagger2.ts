@@ -3,7 +3,19 @@ import { isObject, type Json, type JsonObject } from './OpenApiDocument.js';
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 
 /** Swagger 2.0 parameter facts that belong in a 3.x `schema`. */
-const SCHEMA_KEYS = ['type', 'format', 'items', 'enum', 'default', 'minimum', 'maximum', 'pattern', 'minLength', 'maxLength', 'collectionFormat'];
+const SCHEMA_KEYS = [
+  'type',
+  'format',
+  'items',
+  'enum',
+  'default',
+  'minimum',
+  'maximum',
+  'pattern',
+  'minLength',
+  'maxLength',
+  'collectionFormat',
+];
 
 function convertOperation(op: JsonObject, consumes: string[], produces: string[]): JsonObject {
   const out: JsonObject = { ...op };

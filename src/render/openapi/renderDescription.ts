@@ -23,5 +23,9 @@ export function renderInlineMarkdown(text: string, ctx: RenderContext): ElementC
  */
 export function renderDescription(text: unknown, ctx: RenderContext): ElementContent[] {
   if (typeof text !== 'string' || text.trim() === '') return [];
-  return text.trim().split(/\n\s*\n/).slice(0, 200).map((para) => el('p', {}, renderInlineMarkdown(para.replace(/\s*\n\s*/g, ' '), ctx)));
+  return text
+    .trim()
+    .split(/\n\s*\n/)
+    .slice(0, 200)
+    .map((para) => el('p', {}, renderInlineMarkdown(para.replace(/\s*\n\s*/g, ' '), ctx)));
 }

@@ -23,13 +23,25 @@ export interface RenderOperationOptions {
   highlight?: (input: CodeBlockInput, ctx: RenderContext) => ElementContent;
 }
 
-const LOCATIONS = [['path', 'Path Parameters'], ['query', 'Query Parameters'], ['header', 'Header Parameters'], ['cookie', 'Cookie Parameters']] as const;
+const LOCATIONS = [
+  ['path', 'Path Parameters'],
+  ['query', 'Query Parameters'],
+  ['header', 'Header Parameters'],
+  ['cookie', 'Cookie Parameters'],
+] as const;
 
 /** A code block, highlighted when a highlighter was given, else the same figure markup uncoloured. */
 function codeBlock(input: CodeBlockInput, ctx: RenderContext, opts: RenderOperationOptions): ElementContent {
   if (opts.highlight) return opts.highlight(input, ctx);
   const { code, marks } = extractNotation(input.value);
-  return buildCodeFigure({ lines: code.split('\n').map((l) => (l ? [l] : [])), lang: input.lang, meta: parseCodeMeta(input.meta), marks, isDiff: false, ctx });
+  return buildCodeFigure({
+    lines: code.split('\n').map((l) => (l ? [l] : [])),
+    lang: input.lang,
+    meta: parseCodeMeta(input.meta),
+    marks,
+    isDiff: false,
+    ctx,
+  });
 }
 
 /** Path-item and operation parameters merged (the operation's win), refs resolved. */
@@ -69,7 +81,13 @@ function section(id: string, title: string, children: ElementContent[]): Element
 }
 
 /** The body of an API page for one operation: endpoint, auth, parameters, body, responses and examples. */
-export function renderOperation(doc: OpenApiDocument, method: string, path: string, ctx: RenderContext, opts: RenderOperationOptions = {}): ElementContent[] {
+export function renderOperation(
+  doc: OpenApiDocument,
+  method: string,
+  path: string,
+  ctx: RenderContext,
+  opts: RenderOperationOptions = {},
+): ElementContent[] {
   const found = findOperation(doc, method, path);
   if (!found) {
     ctx.report.warning(`OpenAPI operation ${method.toUpperCase()} ${path} not found in ${doc.ref}`, ctx.pagePath);
@@ -82,12 +100,20 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
   const out: ElementContent[] = [];
   const side: ElementContent[] = [];
 
-  out.push(el('div', { className: ['enclave-api-endpoint'] }, [
-    el('span', { className: ['enclave-api-method', httpMethod] }, isWebhook ? `WEBHOOK ${httpMethod.toUpperCase()}` : httpMethod.toUpperCase()),
-    base ? el('span', { className: ['enclave-api-server'] }, base) : null,
-    el('span', { className: ['enclave-api-path'] }, found.path),
-    op.deprecated === true ? el('span', { className: ['enclave-badge', 'color-orange', 'size-sm', 'enclave-api-deprecated'] }, 'deprecated') : null,
-  ]));
+  out.push(
+    el('div', { className: ['enclave-api-endpoint'] }, [
+      el(
+        'span',
+        { className: ['enclave-api-method', httpMethod] },
+        isWebhook ? `WEBHOOK ${httpMethod.toUpperCase()}` : httpMethod.toUpperCase(),
+      ),
+      base ? el('span', { className: ['enclave-api-server'] }, base) : null,
+      el('span', { className: ['enclave-api-path'] }, found.path),
+      op.deprecated === true
+        ? el('span', { className: ['enclave-badge', 'color-orange', 'size-sm', 'enclave-api-deprecated'] }, 'deprecated')
+        : null,
+    ]),
+  );
   out.push(...renderDescription(op.description ?? pathItem.description, ctx));
 
   const auth = isWebhook ? [] : securityUses(doc, op);
@@ -95,19 +121,34 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
 
   const params = parameters(doc, op, pathItem);
   for (const [where, title] of LOCATIONS) {
-    const rows = params.filter((p) => p.in === where).map((p) => {
-      const schema = p.schema ?? (isObject(p.content) ? pickMedia(p.content)?.[1].schema : undefined);
-      const s = resolveRef(doc, schema).value;
-      const body = [...renderDescription(p.description, ctx), ...(isObject(s) && isObject(s.properties) ? renderSchemaFields(doc, schema, { mode: 'request', ctx, depth: 1, seen: [] }) : [])];
-      if (isObject(s) && Array.isArray(s.enum)) body.push(el('p', { className: ['enclave-api-enum'] }, ['Available options: ', ...s.enum.flatMap((v, i) => [i > 0 ? ', ' : '', el('code', {}, asText(v))])]));
-      return buildFieldRow({
-        name: String(p.name), location: where, type: schemaTypeLabel(doc, schema),
-        required: p.required === true || where === 'path', deprecated: p.deprecated === true,
-        default: isObject(s) && s.default !== undefined ? asText(s.default) : undefined,
-        // Named as the hosted product names them, so links to `#param-limit` keep working.
-        body, anchor: `param-${fieldAnchor({}, String(p.name)) ?? ''}`.replace(/-$/, ''),
+    const rows = params
+      .filter((p) => p.in === where)
+      .map((p) => {
+        const schema = p.schema ?? (isObject(p.content) ? pickMedia(p.content)?.[1].schema : undefined);
+        const s = resolveRef(doc, schema).value;
+        const body = [
+          ...renderDescription(p.description, ctx),
+          ...(isObject(s) && isObject(s.properties) ? renderSchemaFields(doc, schema, { mode: 'request', ctx, depth: 1, seen: [] }) : []),
+        ];
+        if (isObject(s) && Array.isArray(s.enum))
+          body.push(
+            el('p', { className: ['enclave-api-enum'] }, [
+              'Available options: ',
+              ...s.enum.flatMap((v, i) => [i > 0 ? ', ' : '', el('code', {}, asText(v))]),
+            ]),
+          );
+        return buildFieldRow({
+          name: String(p.name),
+          location: where,
+          type: schemaTypeLabel(doc, schema),
+          required: p.required === true || where === 'path',
+          deprecated: p.deprecated === true,
+          default: isObject(s) && s.default !== undefined ? asText(s.default) : undefined,
+          // Named as the hosted product names them, so links to `#param-limit` keep working.
+          body,
+          anchor: `param-${fieldAnchor({}, String(p.name)) ?? ''}`.replace(/-$/, ''),
+        });
       });
-    });
     if (rows.length > 0) out.push(section(`${where}-parameters`, title, rows));
   }
 
@@ -115,11 +156,13 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
   const reqMedia = isObject(requestBody) ? pickMedia(requestBody.content) : undefined;
   if (isObject(requestBody) && reqMedia) {
     const [mediaType, media] = reqMedia;
-    out.push(section('body', 'Body', [
-      el('p', { className: ['enclave-api-media'] }, [el('code', {}, mediaType), requestBody.required === true ? ' · required' : '']),
-      ...renderDescription(requestBody.description, ctx),
-      ...renderSchemaFields(doc, media.schema, { mode: 'request', ctx, depth: 0, seen: [], anchor: 'body' }),
-    ]));
+    out.push(
+      section('body', 'Body', [
+        el('p', { className: ['enclave-api-media'] }, [el('code', {}, mediaType), requestBody.required === true ? ' · required' : '']),
+        ...renderDescription(requestBody.description, ctx),
+        ...renderSchemaFields(doc, media.schema, { mode: 'request', ctx, depth: 0, seen: [], anchor: 'body' }),
+      ]),
+    );
   }
 
   const responses = isObject(op.responses) ? Object.entries(op.responses) : [];
@@ -130,14 +173,21 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
     if (!isObject(r)) continue;
     const picked = pickMedia(r.content);
     const klass = `s${status[0]}`;
-    responseParts.push(el('div', { className: ['enclave-api-response'], dataStatus: status }, [
-      el('h3', { id: `response-${status}`.replace(/[^\w-]/g, '-') }, [el('span', { className: ['enclave-api-status', klass] }, status), ' ', ...(typeof r.description === 'string' ? renderInlineMarkdown(r.description.trim().split('\n')[0], ctx) : [])]),
-      picked ? el('p', { className: ['enclave-api-media'] }, el('code', {}, picked[0])) : null,
-      ...(picked ? renderSchemaFields(doc, picked[1].schema, { mode: 'response', ctx, depth: 0, seen: [], anchor: 'response' }) : []),
-    ]));
+    responseParts.push(
+      el('div', { className: ['enclave-api-response'], dataStatus: status }, [
+        el('h3', { id: `response-${status}`.replace(/[^\w-]/g, '-') }, [
+          el('span', { className: ['enclave-api-status', klass] }, status),
+          ' ',
+          ...(typeof r.description === 'string' ? renderInlineMarkdown(r.description.trim().split('\n')[0], ctx) : []),
+        ]),
+        picked ? el('p', { className: ['enclave-api-media'] }, el('code', {}, picked[0])) : null,
+        ...(picked ? renderSchemaFields(doc, picked[1].schema, { mode: 'response', ctx, depth: 0, seen: [], anchor: 'response' }) : []),
+      ]),
+    );
     if (picked) {
       const named = mediaExamples(doc, picked[1]);
-      const examples: [string, Json][] = named.length > 0 ? named : picked[1].schema !== undefined ? [['', exampleFromSchema(doc, picked[1].schema)]] : [];
+      const examples: [string, Json][] =
+        named.length > 0 ? named : picked[1].schema !== undefined ? [['', exampleFromSchema(doc, picked[1].schema)]] : [];
       for (const [name, value] of examples.slice(0, 10)) {
         const title = name && name !== 'Example' && named.length > 1 ? `${status} ${name}` : status;
         responseExamples.push(codeBlock({ lang: /json/i.test(picked[0]) ? 'json' : 'text', meta: title, value: asText(value) }, ctx, opts));
@@ -152,27 +202,69 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
     const reqExample = reqMedia ? (mediaExamples(doc, reqMedia[1])[0]?.[1] ?? exampleFromSchema(doc, reqMedia[1].schema)) : undefined;
     const headers: [string, string][] = [
       ...auth.filter((a) => a.location === 'header').map((a): [string, string] => [a.name, a.placeholder]),
-      ...params.filter((p) => p.in === 'header' && p.required === true).map((p): [string, string] => [String(p.name), `<${String(p.name).toLowerCase()}>`]),
+      ...params
+        .filter((p) => p.in === 'header' && p.required === true)
+        .map((p): [string, string] => [String(p.name), `<${String(p.name).toLowerCase()}>`]),
     ];
     const query: [string, string][] = [
       ...auth.filter((a) => a.location === 'query').map((a): [string, string] => [a.name, a.placeholder]),
-      ...params.filter((p) => p.in === 'query' && p.required === true).map((p): [string, string] => [String(p.name), `<${String(p.name)}>`]),
+      ...params
+        .filter((p) => p.in === 'query' && p.required === true)
+        .map((p): [string, string] => [String(p.name), `<${String(p.name)}>`]),
     ];
-    samples.push(codeBlock({ lang: 'bash', meta: 'cURL', value: buildCurlExample({ method: httpMethod, url: `${base}${found.path}`, headers, query, mediaType: reqMedia?.[0], body: reqExample }) }, ctx, opts));
-    const custom = Array.isArray(op['x-codeSamples']) ? op['x-codeSamples'] : Array.isArray(op['x-code-samples']) ? op['x-code-samples'] : [];
+    samples.push(
+      codeBlock(
+        {
+          lang: 'bash',
+          meta: 'cURL',
+          value: buildCurlExample({
+            method: httpMethod,
+            url: `${base}${found.path}`,
+            headers,
+            query,
+            mediaType: reqMedia?.[0],
+            body: reqExample,
+          }),
+        },
+        ctx,
+        opts,
+      ),
+    );
+    const custom = Array.isArray(op['x-codeSamples'])
+      ? op['x-codeSamples']
+      : Array.isArray(op['x-code-samples'])
+        ? op['x-code-samples']
+        : [];
     for (const sample of custom.slice(0, 20)) {
       if (!isObject(sample) || typeof sample.source !== 'string') continue;
       const lang = typeof sample.lang === 'string' ? sample.lang.toLowerCase() : 'text';
       samples.push(codeBlock({ lang, meta: typeof sample.label === 'string' ? sample.label : lang, value: sample.source }, ctx, opts));
     }
     const request = exampleRenderer('request')({}, samples, ctx);
-    side.push(buildTryIt({
-      method: httpMethod, path: found.path, servers, auth,
-      params: params.flatMap((p) => (p.in === 'path' || p.in === 'query' || p.in === 'header'
-        ? [{ name: String(p.name), in: p.in, required: p.required === true || p.in === 'path', example: typeof p.example === 'string' || typeof p.example === 'number' ? String(p.example) : undefined }]
-        : [])),
-      body: reqMedia ? { mediaType: reqMedia[0], example: reqExample === undefined ? '' : asText(reqExample) } : undefined,
-    }, ctx));
+    side.push(
+      buildTryIt(
+        {
+          method: httpMethod,
+          path: found.path,
+          servers,
+          auth,
+          params: params.flatMap((p) =>
+            p.in === 'path' || p.in === 'query' || p.in === 'header'
+              ? [
+                  {
+                    name: String(p.name),
+                    in: p.in,
+                    required: p.required === true || p.in === 'path',
+                    example: typeof p.example === 'string' || typeof p.example === 'number' ? String(p.example) : undefined,
+                  },
+                ]
+              : [],
+          ),
+          body: reqMedia ? { mediaType: reqMedia[0], example: reqExample === undefined ? '' : asText(reqExample) } : undefined,
+        },
+        ctx,
+      ),
+    );
     side.push(...(Array.isArray(request) ? request : [request]));
   }
   if (responseExamples.length > 0) {
@@ -182,9 +274,11 @@ export function renderOperation(doc: OpenApiDocument, method: string, path: stri
   ctx.assets.use('openapi');
   // The method + URL bar spans the page; the examples form a right-hand column on wide screens.
   const [endpoint, ...body] = out;
-  return [el('div', { className: ['enclave-api'], dataEnclaveApi: '', dataMethod: found.method, dataPath: found.path }, [
-    endpoint,
-    el('div', { className: ['enclave-api-body'] }, body),
-    side.length > 0 ? el('div', { className: ['enclave-api-examples'] }, side) : null,
-  ])];
+  return [
+    el('div', { className: ['enclave-api'], dataEnclaveApi: '', dataMethod: found.method, dataPath: found.path }, [
+      endpoint,
+      el('div', { className: ['enclave-api-body'] }, body),
+      side.length > 0 ? el('div', { className: ['enclave-api-examples'] }, side) : null,
+    ]),
+  ];
 }

@@ -42,7 +42,12 @@ function propertyRow(doc: OpenApiDocument, name: string, node: Json, required: b
   if ((view.mode === 'request' && s.readOnly === true) || (view.mode === 'response' && s.writeOnly === true)) return null;
   const body: ElementContent[] = [...renderDescription(s.description ?? s.title, view.ctx)];
   if (Array.isArray(s.enum) && s.enum.length > 0) {
-    body.push(el('p', { className: ['enclave-api-enum'] }, ['Available options: ', ...s.enum.slice(0, 50).flatMap((v, i) => [i > 0 ? ', ' : '', el('code', {}, show(v))])]));
+    body.push(
+      el('p', { className: ['enclave-api-enum'] }, [
+        'Available options: ',
+        ...s.enum.slice(0, 50).flatMap((v, i) => [i > 0 ? ', ' : '', el('code', {}, show(v))]),
+      ]),
+    );
   }
   if (s.const !== undefined) body.push(el('p', { className: ['enclave-api-enum'] }, ['Allowed value: ', el('code', {}, show(s.const))]));
   if (s.example !== undefined && !isObject(s.example) && !Array.isArray(s.example)) {
@@ -93,7 +98,10 @@ export function renderSchemaFields(doc: OpenApiDocument, node: Json | undefined,
       const v = mergeSchema(doc, variant);
       if (v.refs.some((r) => seen.includes(r))) return;
       const label = (typeof v.schema.title === 'string' && v.schema.title) || v.name || schemaTypeLabel(doc, variant);
-      const inner = [...renderDescription(v.schema.description, view.ctx), ...renderSchemaFields(doc, variant, { ...view, depth: view.depth + 1, seen })];
+      const inner = [
+        ...renderDescription(v.schema.description, view.ctx),
+        ...renderSchemaFields(doc, variant, { ...view, depth: view.depth + 1, seen }),
+      ];
       const option = Expandable({ title: `option ${i + 1}: ${label}` }, inner, view.ctx);
       out.push(...(Array.isArray(option) ? option : [option]));
     });

@@ -14,7 +14,10 @@ function followPointer(root: Json, pointer: string): Json | undefined {
 }
 
 /** A node with its `$ref` chain followed (bounded), the last ref name seen, and whether it could be resolved. */
-export function resolveRef(doc: OpenApiDocument, node: Json | undefined): { value: Json | undefined; refName?: string; ref?: string; unresolved?: string } {
+export function resolveRef(
+  doc: OpenApiDocument,
+  node: Json | undefined,
+): { value: Json | undefined; refName?: string; ref?: string; unresolved?: string } {
   let cur = node;
   let refName: string | undefined;
   let ref: string | undefined;

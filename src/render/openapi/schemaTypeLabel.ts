@@ -8,8 +8,13 @@ export function schemaTypeLabel(doc: OpenApiDocument, node: Json | undefined, de
   if (depth > 6) return 'any';
   const variants = Array.isArray(schema.oneOf) ? schema.oneOf : Array.isArray(schema.anyOf) ? schema.anyOf : undefined;
   if (variants) return [...new Set(variants.map((v) => schemaTypeLabel(doc, v, depth + 1)))].join(' | ') || 'any';
-  let types = Array.isArray(schema.type) ? schema.type.filter((t): t is string => typeof t === 'string') : typeof schema.type === 'string' ? [schema.type] : [];
-  if (types.length === 0) types = isObject(schema.properties) ? ['object'] : schema.items !== undefined ? ['array'] : schema.enum ? ['enum'] : [];
+  let types = Array.isArray(schema.type)
+    ? schema.type.filter((t): t is string => typeof t === 'string')
+    : typeof schema.type === 'string'
+      ? [schema.type]
+      : [];
+  if (types.length === 0)
+    types = isObject(schema.properties) ? ['object'] : schema.items !== undefined ? ['array'] : schema.enum ? ['enum'] : [];
   const labels = types.map((t) => {
     if (t === 'array') return `${schemaTypeLabel(doc, schema.items, depth + 1)}[]`;
     if (typeof schema.format === 'string' && t !== 'object') return `${t}<${schema.format}>`;

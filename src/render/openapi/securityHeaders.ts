@@ -29,9 +29,21 @@ export function securityUses(doc: OpenApiDocument, op: JsonObject): AuthUse[] {
       const where = scheme.in === 'query' || scheme.in === 'cookie' ? scheme.in : 'header';
       out.push({ name: String(scheme.name ?? key), location: where, placeholder: '<api-key>', description });
     } else if (type === 'http' && httpScheme === 'basic') {
-      out.push({ name: 'Authorization', location: 'header', placeholder: 'Basic <encoded-value>', description: description ?? 'Basic authentication header of the form `Basic <encoded-value>`, where `<encoded-value>` is the base64-encoded string `username:password`.' });
+      out.push({
+        name: 'Authorization',
+        location: 'header',
+        placeholder: 'Basic <encoded-value>',
+        description:
+          description ??
+          'Basic authentication header of the form `Basic <encoded-value>`, where `<encoded-value>` is the base64-encoded string `username:password`.',
+      });
     } else if (type === 'http' || type === 'oauth2' || type === 'openidconnect') {
-      out.push({ name: 'Authorization', location: 'header', placeholder: 'Bearer <token>', description: description ?? 'Bearer authentication header of the form `Bearer <token>`, where `<token>` is your auth token.' });
+      out.push({
+        name: 'Authorization',
+        location: 'header',
+        placeholder: 'Bearer <token>',
+        description: description ?? 'Bearer authentication header of the form `Bearer <token>`, where `<token>` is your auth token.',
+      });
     }
   }
   return out;
@@ -39,5 +51,7 @@ export function securityUses(doc: OpenApiDocument, op: JsonObject): AuthUse[] {
 
 /** The "Authorizations" rows for an operation. */
 export function renderAuthRows(uses: AuthUse[], ctx: RenderContext): ElementContent[] {
-  return uses.map((u) => buildFieldRow({ name: u.name, type: 'string', location: u.location, required: true, body: renderDescription(u.description, ctx) }));
+  return uses.map((u) =>
+    buildFieldRow({ name: u.name, type: 'string', location: u.location, required: true, body: renderDescription(u.description, ctx) }),
+  );
 }

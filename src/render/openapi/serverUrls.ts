@@ -6,9 +6,13 @@ export function serverUrls(doc: OpenApiDocument, op: JsonObject, pathItem: JsonO
   return (servers ?? []).filter(isObject).flatMap((server) => {
     if (typeof server.url !== 'string') return [];
     const vars = isObject(server.variables) ? server.variables : {};
-    return [server.url.replace(/\{([^}]+)\}/g, (m, name: string) => {
-      const v = vars[name];
-      return isObject(v) && v.default !== undefined ? String(v.default) : m;
-    }).replace(/\/+$/, '')];
+    return [
+      server.url
+        .replace(/\{([^}]+)\}/g, (m, name: string) => {
+          const v = vars[name];
+          return isObject(v) && v.default !== undefined ? String(v.default) : m;
+        })
+        .replace(/\/+$/, ''),
+    ];
   });
 }

@@ -1,5 +1,10 @@
 /** A page as listed in llms.txt. */
-export interface LlmsPage { path: string; title: string; description?: string; section?: string }
+export interface LlmsPage {
+  path: string;
+  title: string;
+  description?: string;
+  section?: string;
+}
 
 /**
  * llms.txt in the llmstxt.org shape: site name, summary, then pages by section, each linking
@@ -16,7 +21,10 @@ export function buildLlmsTxt(name: string, description: string | undefined, page
   }
   for (const [section, list] of sections) {
     out.push(`## ${section}`, '');
-    for (const p of list) out.push(`- [${p.title.replace(/[[\]]/g, '')}](${encodeURI(p.path)}.md)${p.description ? `: ${p.description.replace(/\s+/g, ' ')}` : ''}`);
+    for (const p of list)
+      out.push(
+        `- [${p.title.replace(/[[\]]/g, '')}](${encodeURI(p.path)}.md)${p.description ? `: ${p.description.replace(/\s+/g, ' ')}` : ''}`,
+      );
     out.push('');
   }
   return out.join('\n');

@@ -16,5 +16,7 @@ export function buildRedirectPage(target: string, canonical?: string): string {
     `<body><main><p>This page has moved to <a href="${t}">${t}</a>.</p></main></body>`,
     '</html>',
     '',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }

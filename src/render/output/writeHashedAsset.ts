@@ -7,7 +7,12 @@ export function contentHash(data: string | Buffer): string {
 }
 
 /** Writes `_assets/<base>.<hash><ext>`: its bundle-relative path at once, and the write to await. */
-export function writeHashedAsset(out: BundleSink, base: string, ext: string, data: string | Buffer): { rel: string; written: Promise<void> } {
+export function writeHashedAsset(
+  out: BundleSink,
+  base: string,
+  ext: string,
+  data: string | Buffer,
+): { rel: string; written: Promise<void> } {
   const rel = `_assets/${base}.${contentHash(data)}${ext}`;
   return { rel, written: out.write(rel, data) };
 }

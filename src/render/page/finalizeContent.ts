@@ -7,7 +7,11 @@ import { stripRemoteFromElement } from '../offline/stripRemoteFromElement.js';
 import type { RemovedRemote } from '../report/BuildReport.js';
 
 /** A heading shown in the table of contents. */
-export interface TocEntry { depth: number; id: string; text: string }
+export interface TocEntry {
+  depth: number;
+  id: string;
+  text: string;
+}
 
 /** What the page shell and the search index need from the rendered content. */
 export interface ContentSummary {
@@ -25,8 +29,16 @@ export interface ContentSummary {
 
 const HEADING = /^h[1-6]$/;
 const URL_ATTRS: Record<string, string[]> = {
-  a: ['href'], area: ['href'], img: ['src'], source: ['src'], video: ['src', 'poster'], audio: ['src'],
-  iframe: ['src'], embed: ['src'], object: ['data'], track: ['src'],
+  a: ['href'],
+  area: ['href'],
+  img: ['src'],
+  source: ['src'],
+  video: ['src', 'poster'],
+  audio: ['src'],
+  iframe: ['src'],
+  embed: ['src'],
+  object: ['data'],
+  track: ['src'],
 };
 const MEDIA_KIND: Record<string, RemovedRemote['kind']> = { img: 'image', iframe: 'frame', embed: 'frame', object: 'frame' };
 const SKIP_TEXT = new Set(['script', 'style', 'svg', 'pre', 'template', 'button']);
@@ -133,7 +145,14 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
       const generated = inGenerated || NO_UTILITIES.has(child.tagName) || !collectClasses(child);
       if (isUpdate) updateDepth++;
       // The API playground's form labels are controls, not content to search or copy.
-      visit(child, inCode || SKIP_TEXT.has(child.tagName) || child.properties.dataEnclaveCode !== undefined || child.properties.dataEnclaveTry !== undefined, generated);
+      visit(
+        child,
+        inCode ||
+          SKIP_TEXT.has(child.tagName) ||
+          child.properties.dataEnclaveCode !== undefined ||
+          child.properties.dataEnclaveTry !== undefined,
+        generated,
+      );
       if (isUpdate) updateDepth--;
     }
   };
@@ -167,7 +186,8 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
     if ((depth === 2 || depth === 3) && !inUpdates.has(h)) summary.toc.push({ depth, id, text });
     if (depth >= 2) {
       h.children.push({
-        type: 'element', tagName: 'a',
+        type: 'element',
+        tagName: 'a',
         properties: { className: ['enclave-anchor'], href: `#${id}`, ariaLabel: `Link to section: ${text}` },
         children: [{ type: 'text', value: '#' }],
       });
@@ -198,7 +218,8 @@ export function textOf(node: Element | Root): string {
   let out = '';
   for (const child of node.children as RootContent[]) {
     if (child.type === 'text') out += child.value;
-    else if (child.type === 'element' && child.tagName !== 'svg' && child.tagName !== 'script' && child.tagName !== 'style') out += textOf(child);
+    else if (child.type === 'element' && child.tagName !== 'svg' && child.tagName !== 'script' && child.tagName !== 'style')
+      out += textOf(child);
   }
   return out;
 }

@@ -35,7 +35,10 @@ const escapeUnsafe = (value: string, unsafe: RegExp): string => {
 };
 
 /** Attribute facts by property name, per schema: looking them up is most of an attribute's cost. */
-const infoCache = new Map<Schema, Map<string, Info & { escapedName: string }>>([[html, new Map()], [svg, new Map()]]);
+const infoCache = new Map<Schema, Map<string, Info & { escapedName: string }>>([
+  [html, new Map()],
+  [svg, new Map()],
+]);
 function infoFor(schema: Schema, key: string): Info & { escapedName: string } {
   const bySchema = infoCache.get(schema)!;
   let info = bySchema.get(key);
@@ -56,7 +59,8 @@ function attribute(schema: Schema, key: string, raw: unknown): string {
   const info = infoFor(schema, key);
   let value = raw;
   if (info.overloadedBoolean && (value === info.attribute || value === '')) value = true;
-  else if ((info.boolean || info.overloadedBoolean) && (typeof value !== 'string' || value === info.attribute || value === '')) value = Boolean(value);
+  else if ((info.boolean || info.overloadedBoolean) && (typeof value !== 'string' || value === info.attribute || value === ''))
+    value = Boolean(value);
   if (value === null || value === undefined || value === false || (typeof value === 'number' && Number.isNaN(value))) return '';
   if (value === true) return info.escapedName;
   let text: string;
@@ -113,7 +117,11 @@ function serialize(node: Nodes, parent: Parents | undefined, schema: Schema, out
       element(node, schema, out);
       return;
     case 'text':
-      out.push(parent?.type === 'element' && (parent.tagName === 'script' || parent.tagName === 'style') ? node.value : escapeUnsafe(node.value, TEXT_UNSAFE));
+      out.push(
+        parent?.type === 'element' && (parent.tagName === 'script' || parent.tagName === 'style')
+          ? node.value
+          : escapeUnsafe(node.value, TEXT_UNSAFE),
+      );
       return;
     case 'raw':
       out.push(node.value);

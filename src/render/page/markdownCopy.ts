@@ -9,7 +9,11 @@ import { markdownForAgents } from './markdownForAgents.js';
 export function markdownCopy(source: string, mdast: Root, title: string, description?: string): string {
   const cut: [number, number][] = [];
   for (const node of mdast.children) {
-    if ((node.type === 'yaml' || node.type === 'mdxjsEsm') && node.position?.start.offset !== undefined && node.position.end.offset !== undefined) {
+    if (
+      (node.type === 'yaml' || node.type === 'mdxjsEsm') &&
+      node.position?.start.offset !== undefined &&
+      node.position.end.offset !== undefined
+    ) {
       cut.push([node.position.start.offset, node.position.end.offset]);
     }
   }

@@ -39,7 +39,13 @@ const OPENAPI_FRONTMATTER = /^(?:(\S+\.(?:json|ya?ml))\s+)?([A-Za-z]+)\s+(\S+)$/
  * one read of the source found them: the export renders that snapshot instead of reading and
  * parsing each page's file again.
  */
-export function renderPageContent(page: SitePage, texts: ReadonlyMap<string, string>, fm: Frontmatter, ctx: PageContext, deps: ConverterDeps & { openapi: OperationRenderer }): RenderedContent {
+export function renderPageContent(
+  page: SitePage,
+  texts: ReadonlyMap<string, string>,
+  fm: Frontmatter,
+  ctx: PageContext,
+  deps: ConverterDeps & { openapi: OperationRenderer },
+): RenderedContent {
   if (page.source.kind === 'operation') {
     const { method, path, spec, title } = page.source;
     const body = deps.openapi.render(method, path, spec, ctx) ?? [];
@@ -71,5 +77,12 @@ export function renderPageContent(page: SitePage, texts: ReadonlyMap<string, str
   }
   const summary = finalizeContent(hast, ctx);
   const finalTitle = title ?? titleFromPath(page.path);
-  return { title: finalTitle, description: fm.description, frontmatter: fm, hast, summary, markdown: markdownCopy(prepared, mdast, finalTitle, fm.description) };
+  return {
+    title: finalTitle,
+    description: fm.description,
+    frontmatter: fm,
+    hast,
+    summary,
+    markdown: markdownCopy(prepared, mdast, finalTitle, fm.description),
+  };
 }

@@ -20,7 +20,10 @@ export type PageRenderer = (position: number) => PageResult;
 /** Bundle paths of a feature's stylesheets and scripts (the files themselves are copied once, at the end). */
 export function featureTargets(feature: PageFeature): { css: string[]; js: string[] } {
   const files = featureAssets(feature);
-  return { css: files.filter((f) => f.target.endsWith('.css')).map((f) => f.target), js: files.filter((f) => f.target.endsWith('.js')).map((f) => f.target) };
+  return {
+    css: files.filter((f) => f.target.endsWith('.css')).map((f) => f.target),
+    js: files.filter((f) => f.target.endsWith('.js')).map((f) => f.target),
+  };
 }
 
 /** A page's rendered content and the context it was rendered in (links, features, reports). */
@@ -55,7 +58,14 @@ export async function createContentRenderer(options: {
   };
   return (position) => {
     const page = site.selected[position];
-    const ctx = createPageContext({ pagePath: page.path, sourceDir, site: site.index, report, iconLibrary: site.config.iconLibrary, keepRemote: options.keepRemote });
+    const ctx = createPageContext({
+      pagePath: page.path,
+      sourceDir,
+      site: site.index,
+      report,
+      iconLibrary: site.config.iconLibrary,
+      keepRemote: options.keepRemote,
+    });
     return { page, ctx, content: renderPageContent(page, site.texts, site.frontmatter.get(page.path) ?? {}, ctx, deps) };
   };
 }
@@ -88,7 +98,18 @@ export async function createPageRenderer(options: {
       const reason = (err as Error).message?.split('\n')[0] || String(err);
       const title = shell.label(page.path);
       const file = pageFile(page.path);
-      return { position, files: [[file, shell.errorPage(page, title, reason)]], manifest: { path: page.path, title, file }, failedReason: reason, fellBack: false, ids: [], anchorChecks: [], markdown: null, features: [], classes: [] };
+      return {
+        position,
+        files: [[file, shell.errorPage(page, title, reason)]],
+        manifest: { path: page.path, title, file },
+        failedReason: reason,
+        fellBack: false,
+        ids: [],
+        anchorChecks: [],
+        markdown: null,
+        features: [],
+        classes: [],
+      };
     }
     const { page, ctx, content } = rendered;
     const file = pageFile(page.path);
@@ -104,12 +125,28 @@ export async function createPageRenderer(options: {
     const indexed = !fm.noindex && (listed || site.config.seoIndexing === 'all');
     return {
       position,
-      files: [[file, html], [`${page.path}.md`, content.markdown]],
+      files: [
+        [file, html],
+        [`${page.path}.md`, content.markdown],
+      ],
       manifest: { path: page.path, title: content.title, file },
       indexed: indexed
         ? {
-            search: [page.path, content.title, content.summary.headings, content.description ?? '', content.summary.text, content.summary.sections, shell.scope(page.path)],
-            llms: { path: page.path, title: content.title, description: content.description, section: site.nav.locations.get(page.path)?.groups[0] },
+            search: [
+              page.path,
+              content.title,
+              content.summary.headings,
+              content.description ?? '',
+              content.summary.text,
+              content.summary.sections,
+              shell.scope(page.path),
+            ],
+            llms: {
+              path: page.path,
+              title: content.title,
+              description: content.description,
+              section: site.nav.locations.get(page.path)?.groups[0],
+            },
           }
         : undefined,
       fellBack: ctx.fellBack(),

@@ -58,7 +58,9 @@ export async function renderPagesInParallel(options: {
   const starts: Promise<void>[] = [];
   const finished = Array.from({ length: options.workers }, () => {
     // A worker that hits its heap cap dies and hands its pages back; the export carries on.
-    const worker = startThread(new URL('./runPageWorker.js', import.meta.url), options.workerData, { maxOldGenerationSizeMb: WORKER_HEAP_MB });
+    const worker = startThread(new URL('./runPageWorker.js', import.meta.url), options.workerData, {
+      maxOldGenerationSizeMb: WORKER_HEAP_MB,
+    });
     workers.push(worker);
     const outstanding = new Set<number>();
     let markStarted: () => void = () => {};
@@ -83,8 +85,7 @@ export async function renderPagesInParallel(options: {
         if (message.type === 'ready' || message.type === 'idle') {
           markStarted();
           handOut();
-        }
-        else if (message.type === 'page') {
+        } else if (message.type === 'page') {
           outstanding.delete(message.result.position);
           pagesByWorkers++;
           accept(message.result);

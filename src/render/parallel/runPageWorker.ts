@@ -17,7 +17,13 @@ try {
   const site = await loadSite(data.sourceDir, data.source, createReportCollector(), data.paths);
   const shell = createShellParts(site, data.theme, data.searchIndexPath, data);
   const renderPage = await createPageRenderer({
-    site, shell, report, sourceDir: data.sourceDir, cacheDir: data.cacheDir, languages: data.languages, keepRemote: data.keepRemote,
+    site,
+    shell,
+    report,
+    sourceDir: data.sourceDir,
+    cacheDir: data.cacheDir,
+    languages: data.languages,
+    keepRemote: data.keepRemote,
   });
   port.on('message', (message: ToPageThread) => {
     if (message.type === 'finish') {

@@ -22,7 +22,13 @@ const MAX_ENTRIES = 20_000;
 export function createReportCollector(): BuildReportCollector {
   const report: BuildReport = {
     pages: { expected: 0, rendered: 0, missing: 0, failed: [] },
-    missingInputs: [], brokenLinks: [], missingImages: [], unknownComponents: {}, externalUrls: [], removedRemote: [], warnings: [],
+    missingInputs: [],
+    brokenLinks: [],
+    missingImages: [],
+    unknownComponents: {},
+    externalUrls: [],
+    removedRemote: [],
+    warnings: [],
   };
   const seen = new Set<string>();
   const once = (key: string): boolean => {
@@ -74,7 +80,8 @@ export function createReportCollector(): BuildReportCollector {
       for (const e of part.externalUrls) this.externalUrl(e.page, e.url);
       for (const r of part.removedRemote) this.removedRemote(r);
       for (const w of part.warnings) this.warning(w.message, w.page);
-      for (const [name, count] of Object.entries(part.unknownComponents)) report.unknownComponents[name] = (report.unknownComponents[name] ?? 0) + count;
+      for (const [name, count] of Object.entries(part.unknownComponents))
+        report.unknownComponents[name] = (report.unknownComponents[name] ?? 0) + count;
     },
     toJSON() {
       return report;

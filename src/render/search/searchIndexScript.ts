@@ -3,7 +3,15 @@
  * `[id, offset in text]` (results link to the section that matched) and the page's scope
  * (`language:fr|version:v2`, '' for none: search stays within the reader's scope by default).
  */
-export type SearchEntry = [path: string, title: string, headings: string[], description: string, text: string, sections: [string, number][], scope: string];
+export type SearchEntry = [
+  path: string,
+  title: string,
+  headings: string[],
+  description: string,
+  text: string,
+  sections: [string, number][],
+  scope: string,
+];
 
 /**
  * The search index is a classic script that assigns a global: it loads with a plain `<script>`
@@ -16,7 +24,10 @@ const CLOSING = ']};\n';
 /** One page's entry in the index, as JSON. */
 export function searchEntryJson(entry: SearchEntry): string {
   // `</script` and U+2028/9 can't break out of or invalidate a script when escaped like this.
-  return JSON.stringify(entry).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(entry)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /**

@@ -29,7 +29,9 @@ export interface ShellParts {
 
 /** Builds the shell parts: site header/footer links made root-relative, sidebars cached per division, prev/next order. */
 export function createShellParts(
-  loaded: LoadedSite, theme: ThemeAssets, searchIndex: string,
+  loaded: LoadedSite,
+  theme: ThemeAssets,
+  searchIndex: string,
   opts: { domain: string; generatorVersion: string; droppedScripts?: readonly string[]; keepRemote?: boolean },
 ): ShellParts {
   const { config, nav, frontmatter, index } = loaded;
@@ -38,9 +40,13 @@ export function createShellParts(
     const r = resolveLink(href, 'index', index);
     return r.kind === 'external' || r.kind === 'anchor' ? escapeHtml(r.href) : `${ROOT_MARK}${escapeHtml(r.href)}`;
   };
-  const asset = (src: string) => (/^(?:[a-z]+:)?\/\//i.test(src) || src.startsWith('data:') ? escapeHtml(src) : `${ROOT_MARK}${escapeHtml(src.replace(/^\.?\/+/, ''))}`);
+  const asset = (src: string) =>
+    /^(?:[a-z]+:)?\/\//i.test(src) || src.startsWith('data:') ? escapeHtml(src) : `${ROOT_MARK}${escapeHtml(src.replace(/^\.?\/+/, ''))}`;
   const favicon = offlineShellAsset(typeof config.favicon === 'string' ? config.favicon : config.favicon?.light, opts.keepRemote);
-  const logo = config.logo && offlineShellAsset(config.logo.light, opts.keepRemote) && offlineShellAsset(config.logo.dark, opts.keepRemote) ? config.logo : undefined;
+  const logo =
+    config.logo && offlineShellAsset(config.logo.light, opts.keepRemote) && offlineShellAsset(config.logo.dark, opts.keepRemote)
+      ? config.logo
+      : undefined;
 
   const site: ShellSite = {
     name: config.name,
@@ -50,7 +56,10 @@ export function createShellParts(
     navbarLinks: config.navbarLinks.map((l) => ({ label: l.label, href: fromRoot(l.href) })),
     navbarPrimary: config.navbarPrimary ? { label: config.navbarPrimary.label, href: fromRoot(config.navbarPrimary.href) } : undefined,
     footerSocials: config.footerSocials.map((l) => ({ label: l.label, href: fromRoot(l.href) })),
-    footerLinks: config.footerLinks.map((c) => ({ header: c.header, items: c.items.map((i) => ({ label: i.label, href: fromRoot(i.href) })) })),
+    footerLinks: config.footerLinks.map((c) => ({
+      header: c.header,
+      items: c.items.map((i) => ({ label: i.label, href: fromRoot(i.href) })),
+    })),
     appearance: config.appearance,
     theme: config.theme,
     styles: [...theme.styles, ...loaded.inventory.customCss],
@@ -88,11 +97,15 @@ export function createShellParts(
   };
   const icon = (path: string) => iconNamed(frontmatter.get(path)?.icon);
   const labels = {
-    label, hidden, icon, iconNamed,
+    label,
+    hidden,
+    icon,
+    iconNamed,
     method: (path: string) => {
       const s = nav.pages.get(path)?.source;
       if (s?.kind === 'operation') return s.method;
-      const api = frontmatter.get(path)?.openapi ?? (typeof frontmatter.get(path)?.api === 'string' ? String(frontmatter.get(path)?.api) : undefined);
+      const api =
+        frontmatter.get(path)?.openapi ?? (typeof frontmatter.get(path)?.api === 'string' ? String(frontmatter.get(path)?.api) : undefined);
       return api ? /(?:^|\s)([A-Za-z]+)\s+\S+$/.exec(api.trim())?.[1]?.toUpperCase() : undefined;
     },
   };
@@ -114,7 +127,12 @@ export function createShellParts(
     const key = chain.length ? chain[chain.length - 1] : nav.root;
     let t = sidebars.get(key);
     if (!t) {
-      t = renderSidebarTemplate(nav.root, chain, config.globalLinks.map((l) => ({ label: l.label, href: l.href })), labels);
+      t = renderSidebarTemplate(
+        nav.root,
+        chain,
+        config.globalLinks.map((l) => ({ label: l.label, href: l.href })),
+        labels,
+      );
       sidebars.set(key, t);
     }
     return t;
@@ -130,12 +148,14 @@ export function createShellParts(
     let html = byActive.get(active);
     if (html === undefined) {
       const tabs = parent.divisions.filter((d) => d.kind === 'tab' && !d.hidden);
-      const items = tabs.map((t) => {
-        const menu = t.divisions.filter((d) => d.kind === 'menu' && !d.hidden);
-        if (menu.length > 0) return tabMenuHtml(t, menu, active);
-        const href = divisionHref(t);
-        return href ? `<li><a href="${href}"${t === active ? ' aria-current="true"' : ''}>${escapeHtml(t.label)}</a></li>` : '';
-      }).join('');
+      const items = tabs
+        .map((t) => {
+          const menu = t.divisions.filter((d) => d.kind === 'menu' && !d.hidden);
+          if (menu.length > 0) return tabMenuHtml(t, menu, active);
+          const href = divisionHref(t);
+          return href ? `<li><a href="${href}"${t === active ? ' aria-current="true"' : ''}>${escapeHtml(t.label)}</a></li>` : '';
+        })
+        .join('');
       const show = tabs.length > 1 || (tabs.length === 1 && (!!tabs[0].href || tabs[0].divisions.some((d) => d.kind === 'menu')));
       html = show ? `<nav class="enclave-tabs" aria-label="Sections"><ul>${items}</ul></nav>` : '';
       byActive.set(active, html);
@@ -144,9 +164,11 @@ export function createShellParts(
   };
 
   // Prev/next stay within the reader's language, version and product.
-  const scopeOf = (path: string): string => (nav.locations.get(path)?.divisions ?? [])
-    .filter((d) => SCOPE_KINDS.has(d.kind))
-    .map((d) => `${d.kind}:${d.code ?? d.label}`).join('|');
+  const scopeOf = (path: string): string =>
+    (nav.locations.get(path)?.divisions ?? [])
+      .filter((d) => SCOPE_KINDS.has(d.kind))
+      .map((d) => `${d.kind}:${d.code ?? d.label}`)
+      .join('|');
   const sequences = new Map<string, string[]>();
   const position = new Map<string, number>();
   for (const p of nav.order) {
@@ -167,7 +189,9 @@ export function createShellParts(
       tabsHtml: tabsFor(chain),
       sidebarHtml: sidebarForPage(sidebarFor(chain), path, prefix),
       // Languages, versions and products are in the switchers, not the breadcrumb.
-      breadcrumbs: [...chain.filter((d) => d.label && !SCOPE_KINDS.has(d.kind)).map((d) => d.label), ...(loc?.groups ?? [])].filter(Boolean),
+      breadcrumbs: [...chain.filter((d) => d.label && !SCOPE_KINDS.has(d.kind)).map((d) => d.label), ...(loc?.groups ?? [])].filter(
+        Boolean,
+      ),
       lang: language?.code ? languageTag(language.code) : undefined,
       searchScope: scopeOf(path) || undefined,
     };
@@ -179,28 +203,65 @@ export function createShellParts(
     const neighbour = (j: number) => (j >= 0 && j < sequence.length ? { path: sequence[j], title: label(sequence[j]) } : undefined);
     const fm = content.frontmatter;
     return {
-      path: p.path, title: content.title, description: content.description,
-      canonical: canonicalUrl(opts.domain, p.path), noindex: fm.noindex,
+      path: p.path,
+      title: content.title,
+      description: content.description,
+      canonical: canonicalUrl(opts.domain, p.path),
+      noindex: fm.noindex,
       mode: typeof fm.mode === 'string' ? fm.mode : undefined,
       ...chrome(p.path, rootPrefix(p.path)),
-      contentHtml, toc: content.summary.toc,
+      contentHtml,
+      toc: content.summary.toc,
       prev: i === undefined ? undefined : neighbour(i - 1),
       next: i === undefined ? undefined : neighbour(i + 1),
-      styles: extra.styles, scripts: extra.scripts,
+      styles: extra.styles,
+      scripts: extra.scripts,
     };
   };
 
-  const simple = (path: string, title: string, body: string, prefix: string, canonical?: string, feedback = true) => renderPageShell(site, {
-    path, title, canonical, noindex: true, feedback, ...chrome(path, prefix), contentHtml: body, toc: [], styles: [], scripts: [],
-  }, prefix);
+  const simple = (path: string, title: string, body: string, prefix: string, canonical?: string, feedback = true) =>
+    renderPageShell(
+      site,
+      {
+        path,
+        title,
+        canonical,
+        noindex: true,
+        feedback,
+        ...chrome(path, prefix),
+        contentHtml: body,
+        toc: [],
+        styles: [],
+        scripts: [],
+      },
+      prefix,
+    );
 
   return {
-    site, label, rootPrefix, page, scope: scopeOf,
-    errorPage: (p, title, reason) => simple(p.path, title,
-      `<div class="enclave-error" role="alert"><p>This page could not be rendered.</p><p><code>${escapeHtml(reason)}</code></p></div>`, rootPrefix(p.path), canonicalUrl(opts.domain, p.path)),
+    site,
+    label,
+    rootPrefix,
+    page,
+    scope: scopeOf,
+    errorPage: (p, title, reason) =>
+      simple(
+        p.path,
+        title,
+        `<div class="enclave-error" role="alert"><p>This page could not be rendered.</p><p><code>${escapeHtml(reason)}</code></p></div>`,
+        rootPrefix(p.path),
+        canonicalUrl(opts.domain, p.path),
+      ),
     // Served at any depth, so relative links can't work: it uses root-absolute ones (works when the
     // site is served at the host root, as Enclave does; under a path prefix it degrades to unstyled text).
-    notFoundPage: () => simple('404', 'Page not found', `<p>There is no page at this address. Use the search or go to the <a href="/">home page</a>.</p>`, '/', undefined, false),
+    notFoundPage: () =>
+      simple(
+        '404',
+        'Page not found',
+        `<p>There is no page at this address. Use the search or go to the <a href="/">home page</a>.</p>`,
+        '/',
+        undefined,
+        false,
+      ),
     emptySite: () => simple('index', config.name, '<p>This site has no pages yet.</p>', ''),
   };
 }
@@ -211,10 +272,12 @@ const SCOPE_KINDS = new Set(['language', 'version', 'product']);
 /** A tab with a `menu`: a disclosure in the tab bar listing the menu's items. */
 function tabMenuHtml(tab: NavDivision, menu: NavDivision[], active: NavDivision | undefined): string {
   const current = active === tab || menu.includes(active as NavDivision);
-  const items = menu.map((m) => {
-    const href = divisionHref(m);
-    return href ? `<li><a href="${href}"${m === active ? ' aria-current="true"' : ''}>${escapeHtml(m.label)}</a></li>` : '';
-  }).join('');
+  const items = menu
+    .map((m) => {
+      const href = divisionHref(m);
+      return href ? `<li><a href="${href}"${m === active ? ' aria-current="true"' : ''}>${escapeHtml(m.label)}</a></li>` : '';
+    })
+    .join('');
   return `<li class="enclave-tab-menu"><details><summary${current ? ' aria-current="true"' : ''}>${escapeHtml(tab.label)}</summary><ul>${items}</ul></details></li>`;
 }
 

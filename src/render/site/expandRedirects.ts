@@ -5,7 +5,9 @@
  * Returns literal source → destination pairs; patterns that can't be expanded are reported.
  */
 export function expandRedirects(
-  redirects: { source: string; destination: string }[], pages: Iterable<string>, warn: (message: string) => void,
+  redirects: { source: string; destination: string }[],
+  pages: Iterable<string>,
+  warn: (message: string) => void,
 ): { source: string; destination: string }[] {
   const out: { source: string; destination: string }[] = [];
   const pageList = [...pages];
@@ -16,12 +18,15 @@ export function expandRedirects(
     }
     const dest = r.destination.replace(/^\/+/, '');
     const names: string[] = [];
-    const pattern = dest.split('/').map((seg) => {
-      const m = /^:([A-Za-z_]\w*)(\*)?$/.exec(seg);
-      if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      names.push(m[1]);
-      return m[2] ? '(.+)' : '([^/]+)';
-    }).join('/');
+    const pattern = dest
+      .split('/')
+      .map((seg) => {
+        const m = /^:([A-Za-z_]\w*)(\*)?$/.exec(seg);
+        if (!m) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        names.push(m[1]);
+        return m[2] ? '(.+)' : '([^/]+)';
+      })
+      .join('/');
     const srcParams = [...r.source.matchAll(/:([A-Za-z_]\w*)\*?/g)].map((m) => m[1]);
     if (names.length === 0 || /[?#]/.test(dest) || /^[a-z]+:/i.test(r.destination) || !srcParams.every((p) => names.includes(p))) {
       warn(`redirect ${r.source} uses a pattern that a static bundle can't reproduce`);

@@ -49,7 +49,12 @@ export async function loadSite(sourceDir: string, source: DocsSource, report: Re
   const openapi = refs.length ? await loadOpenApiDocuments(sourceDir, refs, report, source.files) : new Map<string, OpenApiDocument>();
   const operations = new Map<string, OperationInfo[]>();
   for (const [key, doc] of openapi) operations.set(key, listOperations(doc));
-  const nav = resolveNavigation(config, inventory.pages, { specs: () => [...operations.keys()], operations: (s) => operations.get(s) ?? [] }, warn);
+  const nav = resolveNavigation(
+    config,
+    inventory.pages,
+    { specs: () => [...operations.keys()], operations: (s) => operations.get(s) ?? [] },
+    warn,
+  );
 
   let selected = [...nav.order.map((p) => nav.pages.get(p)!), ...[...nav.pages.values()].filter((p) => !nav.locations.has(p.path))];
   if (paths) {
@@ -59,7 +64,11 @@ export async function loadSite(sourceDir: string, source: DocsSource, report: Re
   }
 
   const redirects = new Map<string, string>();
-  for (const r of expandRedirects(config.redirects, selected.map((p) => p.path), warn)) {
+  for (const r of expandRedirects(
+    config.redirects,
+    selected.map((p) => p.path),
+    warn,
+  )) {
     const source = normalizePagePath(r.source.replace(/[?#].*$/, ''));
     if (nav.pages.has(source)) {
       if (!/[:*]/.test(r.source)) warn(`redirect ${r.source} is shadowed by a page at the same path`);
@@ -69,7 +78,8 @@ export async function loadSite(sourceDir: string, source: DocsSource, report: Re
   }
 
   // Without an `index` page, the home URL forwards to the first page (the hosted product does the same).
-  if (!selected.some((p) => p.path === 'index') && selected.length > 0 && !redirects.has('index')) redirects.set('index', `/${selected[0].path}`);
+  if (!selected.some((p) => p.path === 'index') && selected.length > 0 && !redirects.has('index'))
+    redirects.set('index', `/${selected[0].path}`);
 
   const index: SiteIndex = {
     pages: new Set(selected.map((p) => p.path)),

@@ -7,7 +7,10 @@ import { join } from 'node:path';
  * job) and `enclave doctor` (which reports it before anyone exports).
  */
 export async function checkDocsSource(dir: string): Promise<string | null> {
-  const isDir = await stat(dir).then((s) => s.isDirectory(), () => null);
+  const isDir = await stat(dir).then(
+    (s) => s.isDirectory(),
+    () => null,
+  );
   if (isDir === null) return `docs source ${dir} does not exist`;
   if (!isDir) return `docs source ${dir} is not a folder`;
   for (const name of ['docs.json', 'mint.json']) {

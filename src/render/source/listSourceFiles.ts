@@ -29,7 +29,8 @@ export async function listSourceFiles(sourceDir: string): Promise<string[]> {
     await walk(sourceDir, '', 0);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') throw new Error(`docs source folder ${sourceDir} does not exist or vanished while reading`);
+    if (code === 'ENOENT' || code === 'ENOTDIR')
+      throw new Error(`docs source folder ${sourceDir} does not exist or vanished while reading`);
     throw err;
   }
   return out.sort();

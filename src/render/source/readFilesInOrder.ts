@@ -5,7 +5,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** A source file that could not be read; `file` is relative to the source folder (never a host path). */
 export class SourceReadError extends Error {
-  constructor(readonly file: string, readonly code: string) {
+  constructor(
+    readonly file: string,
+    readonly code: string,
+  ) {
     super(`cannot read ${file} (${code})`);
   }
 }

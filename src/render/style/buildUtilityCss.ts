@@ -2,7 +2,11 @@ import { createGenerator, type UnoGenerator } from '@unocss/core';
 import presetWind3 from '@unocss/preset-wind3';
 
 /** The site's brand colours, which Mintlify's Tailwind names `primary`, `primary-light`, `primary-dark`. */
-export interface BrandColors { primary: string; light?: string; dark?: string }
+export interface BrandColors {
+  primary: string;
+  light?: string;
+  dark?: string;
+}
 
 const generators = new Map<string, Promise<UnoGenerator>>();
 
@@ -20,7 +24,13 @@ function utilityEngine(colors: BrandColors): Promise<UnoGenerator> {
   let generator = generators.get(key);
   if (!generator) {
     generator = createGenerator({
-      presets: [presetWind3({ dark: { dark: '[data-theme="dark"]', light: '[data-theme="light"]' }, preflight: 'on-demand', important: '.enclave-content' })],
+      presets: [
+        presetWind3({
+          dark: { dark: '[data-theme="dark"]', light: '[data-theme="light"]' },
+          preflight: 'on-demand',
+          important: '.enclave-content',
+        }),
+      ],
       theme: { colors: { primary } },
     });
     generators.set(key, generator);

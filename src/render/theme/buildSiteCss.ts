@@ -20,15 +20,20 @@ export function buildSiteCss(config: SiteConfig, fontUrl: (src: string) => strin
   const lines = [
     `:root{--enclave-primary:${hex(primary)};--enclave-link:${hex(linkLight)};--enclave-focus:${hex(linkLight)};` +
       `--enclave-primary-soft:${rgba(primary, 0.1)};--enclave-button-bg:${hex(linkLight)};--enclave-button-fg:${hex(pickText(linkLight))};` +
-      (config.colors.background?.light ? `--enclave-bg:${hex(lightBg)};` : '') + '}',
+      (config.colors.background?.light ? `--enclave-bg:${hex(lightBg)};` : '') +
+      '}',
     `:root[data-theme="dark"]{--enclave-primary:${hex(darkBase)};--enclave-link:${hex(linkDark)};--enclave-focus:${hex(linkDark)};` +
       `--enclave-primary-soft:${rgba(darkBase, 0.16)};--enclave-button-bg:${hex(linkDark)};--enclave-button-fg:${hex(pickText(linkDark))};` +
-      (config.colors.background?.dark ? `--enclave-bg:${hex(darkBg)};` : '') + '}',
+      (config.colors.background?.dark ? `--enclave-bg:${hex(darkBg)};` : '') +
+      '}',
   ];
   for (const font of config.fonts) {
     const url = font.source ? fontUrl(font.source) : null;
     const family = font.family.replace(/["\\]/g, '');
-    if (url) lines.push(`@font-face{font-family:"${family}";src:url("${url}")${font.format ? ` format("${font.format}")` : ''};font-display:swap;${font.weight ? `font-weight:${font.weight};` : ''}}`);
+    if (url)
+      lines.push(
+        `@font-face{font-family:"${family}";src:url("${url}")${font.format ? ` format("${font.format}")` : ''};font-display:swap;${font.weight ? `font-weight:${font.weight};` : ''}}`,
+      );
     // The bundled Inter stands in when the family is neither bundled nor installed (a remote font left out).
     lines.push(`:root{--enclave-font:"${family}","Inter Variable",system-ui,sans-serif}`);
   }
@@ -38,7 +43,13 @@ export function buildSiteCss(config: SiteConfig, fontUrl: (src: string) => strin
 function parseHex(s: string): Rgb | null {
   const m = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(s.trim());
   if (!m) return null;
-  const h = m[1].length === 3 ? m[1].split('').map((c) => c + c).join('') : m[1];
+  const h =
+    m[1].length === 3
+      ? m[1]
+          .split('')
+          .map((c) => c + c)
+          .join('')
+      : m[1];
   return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as Rgb;
 }
 

@@ -4,5 +4,7 @@
  * carry them, and the page templates use two of them as placeholders (see ROOT_MARK).
  */
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : c === "'" ? '&#39;' : ''));
+  return s.replace(/[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, (c) =>
+    c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : c === '"' ? '&quot;' : c === "'" ? '&#39;' : '',
+  );
 }

@@ -33,7 +33,11 @@ export function assetDir(relative: string, base: string = import.meta.url): stri
  * read synchronously; their writes are issued together and awaited once: awaited one by one,
  * each a round trip through the zip thread, they held up the first page.
  */
-export async function prepareThemeAssets(out: BundleSink, config: SiteConfig, fontUrl: (src: string) => string | null): Promise<ThemeAssets> {
+export async function prepareThemeAssets(
+  out: BundleSink,
+  config: SiteConfig,
+  fontUrl: (src: string) => string | null,
+): Promise<ThemeAssets> {
   const themeDir = assetDir('./assets/');
   if (!themeDir) throw new Error('theme assets folder is missing from the installation');
   const writes: Promise<unknown>[] = [];
@@ -47,7 +51,12 @@ export async function prepareThemeAssets(out: BundleSink, config: SiteConfig, fo
   for (const f of inter.files) writes.push(out.copy(f.source, f.target));
   const assets: ThemeAssets = {
     headScripts: [hashed('theme-init', '.js', read('theme-init.js'))],
-    styles: [hashed('inter', '.css', inter.css), hashed('theme', '.css', read('theme.css')), hashed('variants', '.css', read('variants.css')), hashed('site', '.css', buildSiteCss(config, fontUrl))],
+    styles: [
+      hashed('inter', '.css', inter.css),
+      hashed('theme', '.css', read('theme.css')),
+      hashed('variants', '.css', read('variants.css')),
+      hashed('site', '.css', buildSiteCss(config, fontUrl)),
+    ],
     bodyScripts: [],
     themeScript: hashed('theme', '.js', read('theme.js')),
   };

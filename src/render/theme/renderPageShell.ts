@@ -55,7 +55,8 @@ const ICON = {
   menu: '<svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M4 7h16M4 12h16M4 17h16"/></svg>',
   moon: '<svg class="enclave-moon" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><path fill="currentColor" d="M20 14.5A8.5 8.5 0 0 1 9.5 4a8.5 8.5 0 1 0 10.5 10.5z"/></svg>',
   sun: '<svg class="enclave-sun" viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="4.5" fill="currentColor"/><path stroke="currentColor" stroke-width="2" stroke-linecap="round" d="M12 2v2M12 20v2M2 12h2M20 12h2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4"/></svg>',
-  search: '<svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false"><circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" stroke-width="2"/><path stroke="currentColor" stroke-width="2" stroke-linecap="round" d="m20 20-3.5-3.5"/></svg>',
+  search:
+    '<svg viewBox="0 0 24 24" width="16" height="16" aria-hidden="true" focusable="false"><circle cx="11" cy="11" r="7" fill="none" stroke="currentColor" stroke-width="2"/><path stroke="currentColor" stroke-width="2" stroke-linecap="round" d="m20 20-3.5-3.5"/></svg>',
 };
 
 /**
@@ -93,26 +94,38 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     `<a class="enclave-logo" href="${R}index.html">${logoHtml(site)}</a>`,
     `<button type="button" class="enclave-search-button" aria-haspopup="dialog" aria-controls="enclave-search" aria-keyshortcuts="Control+K /">${ICON.search}<span>Search&hellip;</span><kbd>Ctrl K</kbd></button>`,
     navbarHtml(site),
-    site.appearance.strict ? '' : `<button type="button" class="enclave-icon-button enclave-theme-toggle" aria-pressed="false" aria-label="Dark mode">${ICON.moon}${ICON.sun}</button>`,
+    site.appearance.strict
+      ? ''
+      : `<button type="button" class="enclave-icon-button enclave-theme-toggle" aria-pressed="false" aria-label="Dark mode">${ICON.moon}${ICON.sun}</button>`,
     '</div>',
     page.tabsHtml,
     '</header>',
     '<div class="enclave-layout">',
     '<nav id="enclave-sidebar" class="enclave-sidebar" aria-label="Documentation">',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 
   const afterSidebar = [
     '</nav>',
     '<main id="enclave-content" class="enclave-main" tabindex="-1">',
-    page.breadcrumbs.length && page.mode !== 'custom' ? `<nav class="enclave-breadcrumbs" aria-label="Breadcrumb"><ol>${page.breadcrumbs.map((b) => `<li>${e(b)}</li>`).join('')}</ol></nav>` : '',
+    page.breadcrumbs.length && page.mode !== 'custom'
+      ? `<nav class="enclave-breadcrumbs" aria-label="Breadcrumb"><ol>${page.breadcrumbs.map((b) => `<li>${e(b)}</li>`).join('')}</ol></nav>`
+      : '',
     // Custom and frame pages bring their own top; a title block above it would be doubled.
-    page.mode === 'custom' || page.mode === 'frame' ? '' : `<header class="enclave-page-header"><h1>${e(page.title)}</h1>${page.description ? `<p class="enclave-description">${e(page.description)}</p>` : ''}</header>`,
+    page.mode === 'custom' || page.mode === 'frame'
+      ? ''
+      : `<header class="enclave-page-header"><h1>${e(page.title)}</h1>${page.description ? `<p class="enclave-description">${e(page.description)}</p>` : ''}</header>`,
     '<div class="enclave-content">',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 
   const tail = [
     '</div>',
-    page.feedback === false ? '' : `<div id="enclave-feedback" class="enclave-feedback" data-page="/${e(page.path === 'index' ? '' : page.path)}"></div>`,
+    page.feedback === false
+      ? ''
+      : `<div id="enclave-feedback" class="enclave-feedback" data-page="/${e(page.path === 'index' ? '' : page.path)}"></div>`,
     paginationHtml(page),
     '</main>',
     tocHtml(page.toc),
@@ -130,7 +143,9 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     '</body>',
     '</html>',
     '',
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 
   // The sidebar, most of a page, is spliced in as it is rather than split and joined again.
   const fill = (s: string) => s.split(R).join(rootPrefix);
@@ -147,7 +162,8 @@ function logoHtml(site: ShellSite): string {
 
 function navbarHtml(site: ShellSite): string {
   const items = site.navbarLinks.map((l) => `<li><a href="${l.href}">${escapeHtml(l.label)}</a></li>`);
-  if (site.navbarPrimary) items.push(`<li><a class="enclave-primary-link" href="${site.navbarPrimary.href}">${escapeHtml(site.navbarPrimary.label)}</a></li>`);
+  if (site.navbarPrimary)
+    items.push(`<li><a class="enclave-primary-link" href="${site.navbarPrimary.href}">${escapeHtml(site.navbarPrimary.label)}</a></li>`);
   return items.length ? `<nav class="enclave-navbar" aria-label="Site links"><ul>${items.join('')}</ul></nav>` : '';
 }
 
@@ -160,17 +176,35 @@ function paginationHtml(page: ShellPage): string {
 
 function tocHtml(toc: TocEntry[]): string {
   if (toc.length === 0) return '<aside class="enclave-toc" aria-label="On this page"></aside>';
-  const items = toc.map((t) => `<li class="enclave-toc-${t.depth}"><a href="#${escapeHtml(encodeURIComponent(t.id))}">${escapeHtml(t.text)}</a></li>`).join('');
+  const items = toc
+    .map((t) => `<li class="enclave-toc-${t.depth}"><a href="#${escapeHtml(encodeURIComponent(t.id))}">${escapeHtml(t.text)}</a></li>`)
+    .join('');
   return `<aside class="enclave-toc" aria-labelledby="enclave-toc-title"><h2 id="enclave-toc-title">On this page</h2><ul>${items}</ul></aside>`;
 }
 
 function footerHtml(site: ShellSite): string {
   const socials = site.footerSocials.map((s) => `<li><a href="${s.href}">${escapeHtml(socialName(s.label))}</a></li>`).join('');
-  const columns = site.footerLinks.map((c) => `<div>${c.header ? `<p>${escapeHtml(c.header)}</p>` : ''}<ul>${c.items.map((i) => `<li><a href="${i.href}">${escapeHtml(i.label)}</a></li>`).join('')}</ul></div>`).join('');
+  const columns = site.footerLinks
+    .map(
+      (c) =>
+        `<div>${c.header ? `<p>${escapeHtml(c.header)}</p>` : ''}<ul>${c.items.map((i) => `<li><a href="${i.href}">${escapeHtml(i.label)}</a></li>`).join('')}</ul></div>`,
+    )
+    .join('');
   return `<footer class="enclave-footer"><div class="enclave-footer-inner"><span>${escapeHtml(site.name)}</span>${columns}${socials ? `<ul aria-label="Social links">${socials}</ul>` : ''}</div></footer>`;
 }
 
-const SOCIAL_NAMES: Record<string, string> = { x: 'X', github: 'GitHub', linkedin: 'LinkedIn', youtube: 'YouTube', discord: 'Discord', slack: 'Slack', twitter: 'Twitter', facebook: 'Facebook', instagram: 'Instagram', website: 'Website' };
+const SOCIAL_NAMES: Record<string, string> = {
+  x: 'X',
+  github: 'GitHub',
+  linkedin: 'LinkedIn',
+  youtube: 'YouTube',
+  discord: 'Discord',
+  slack: 'Slack',
+  twitter: 'Twitter',
+  facebook: 'Facebook',
+  instagram: 'Instagram',
+  website: 'Website',
+};
 
 function socialName(key: string): string {
   return SOCIAL_NAMES[key.toLowerCase()] ?? key.charAt(0).toUpperCase() + key.slice(1);

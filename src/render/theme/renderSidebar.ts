@@ -79,7 +79,12 @@ export function divisionHref(d: NavDivision): string | undefined {
  * Renders the sidebar for the division chain `chain` (outermost first): switchers for versions,
  * languages, dropdowns and products, anchor links, the site's global links, then the groups.
  */
-export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], globalLinks: { label: string; href: string }[], labels: PageLabels): SidebarTemplate {
+export function renderSidebarTemplate(
+  root: NavDivision,
+  chain: NavDivision[],
+  globalLinks: { label: string; href: string }[],
+  labels: PageLabels,
+): SidebarTemplate {
   const groupsOfPage = new Map<string, number[]>();
   let nextGroup = 0;
   const out: string[] = [];
@@ -90,44 +95,56 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
     const parent = i === 0 ? root : chain[i - 1];
     const siblings = parent.divisions.filter((s) => s.kind === d.kind && !s.hidden);
     if (siblings.length < 1) return;
-    const links = siblings.map((s) => {
-      const href = divisionHref(s);
-      if (!href) return '';
-      const current = s === d ? ' aria-current="true"' : '';
-      return `<li><a href="${href}"${current}>${escapeHtml(s.label)}</a></li>`;
-    }).join('');
+    const links = siblings
+      .map((s) => {
+        const href = divisionHref(s);
+        if (!href) return '';
+        const current = s === d ? ' aria-current="true"' : '';
+        return `<li><a href="${href}"${current}>${escapeHtml(s.label)}</a></li>`;
+      })
+      .join('');
     if (d.kind === 'anchor') out.push(`<ul class="enclave-sidebar-links">${links}</ul>`);
-    else out.push(`<details class="enclave-switcher"><summary><span class="enclave-visually-hidden">${d.kind}: </span>${escapeHtml(d.label)}</summary><ul>${links}</ul></details>`);
+    else
+      out.push(
+        `<details class="enclave-switcher"><summary><span class="enclave-visually-hidden">${d.kind}: </span>${escapeHtml(d.label)}</summary><ul>${links}</ul></details>`,
+      );
   });
 
   if (globalLinks.length) {
-    out.push(`<ul class="enclave-sidebar-links">${globalLinks.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></li>`).join('')}</ul>`);
+    out.push(
+      `<ul class="enclave-sidebar-links">${globalLinks.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></li>`).join('')}</ul>`,
+    );
   }
 
   /** A page's sidebar link; a group's root page is labelled with the group's name (`title`). */
   const pageLink = (path: string, title?: string) => {
     const method = labels.method(path);
-    const badge = method ? `<span class="enclave-method" data-method="${escapeHtml(method)}">${escapeHtml(method === 'DELETE' ? 'DEL' : method)}</span>` : '';
+    const badge = method
+      ? `<span class="enclave-method" data-method="${escapeHtml(method)}">${escapeHtml(method === 'DELETE' ? 'DEL' : method)}</span>`
+      : '';
     return `<a href="${ROOT_MARK}${escapeHtml(path)}.html"${PAGE_MARK}>${badge}${labels.icon(path)}${escapeHtml(title ?? labels.label(path))}</a>`;
   };
   /** A collapsible group row: one line (the root page's link under the group's name, or the name) with its chevron. */
   const groupRow = (item: NavGroup, id: number, inner: string) =>
     `<details data-gid="${id}"${item.expanded ? ' open' : ''}${item.root ? ' class="enclave-root-group"' : ''}><summary>${item.root ? pageLink(item.root, item.title || undefined) : `${labels.iconNamed(item.icon)}${escapeHtml(item.title)}`}</summary><ul>${inner}</ul></details>`;
 
-  const renderItems = (items: NavItem[], ancestors: number[]): string => items.map((item) => {
-    if (item.kind === 'page') {
-      if (labels.hidden(item.path)) return '';
-      if (!groupsOfPage.has(item.path)) groupsOfPage.set(item.path, ancestors);
-      return `<li>${pageLink(item.path)}</li>`;
-    }
-    if (item.kind === 'link') return `<li><a href="${escapeHtml(item.href)}">${escapeHtml(item.title)}</a></li>`;
-    if (item.kind !== 'group' || item.hidden) return '';
-    const id = ++nextGroup;
-    const inner = renderItems(item.items, [...ancestors, id]);
-    if (item.root && !groupsOfPage.has(item.root)) groupsOfPage.set(item.root, [...ancestors, id]);
-    if (!inner && !item.root) return '';
-    return `<li>${groupRow(item, id, inner)}</li>`;
-  }).join('');
+  const renderItems = (items: NavItem[], ancestors: number[]): string =>
+    items
+      .map((item) => {
+        if (item.kind === 'page') {
+          if (labels.hidden(item.path)) return '';
+          if (!groupsOfPage.has(item.path)) groupsOfPage.set(item.path, ancestors);
+          return `<li>${pageLink(item.path)}</li>`;
+        }
+        if (item.kind === 'link') return `<li><a href="${escapeHtml(item.href)}">${escapeHtml(item.title)}</a></li>`;
+        if (item.kind !== 'group' || item.hidden) return '';
+        const id = ++nextGroup;
+        const inner = renderItems(item.items, [...ancestors, id]);
+        if (item.root && !groupsOfPage.has(item.root)) groupsOfPage.set(item.root, [...ancestors, id]);
+        if (!inner && !item.root) return '';
+        return `<li>${groupRow(item, id, inner)}</li>`;
+      })
+      .join('');
 
   const deepest = chain.length ? chain[chain.length - 1] : root;
   const loose: NavItem[] = [];
@@ -152,7 +169,9 @@ export function renderSidebarTemplate(root: NavDivision, chain: NavDivision[], g
     const body = renderItems(item.items, []);
     if (!body) continue;
     const gid = `enclave-g-${++nextGroup}`;
-    const title = item.title ? `<p class="enclave-group-title" id="${gid}">${labels.iconNamed(item.icon)}${escapeHtml(item.title)}</p>` : '';
+    const title = item.title
+      ? `<p class="enclave-group-title" id="${gid}">${labels.iconNamed(item.icon)}${escapeHtml(item.title)}</p>`
+      : '';
     out.push(`<section class="enclave-group"${item.title ? ` aria-labelledby="${gid}"` : ''}>${title}<ul>${body}</ul></section>`);
   }
   flush();

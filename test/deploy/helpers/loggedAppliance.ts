@@ -19,7 +19,9 @@ export interface LoggedAppliance extends RunningAppliance {
 }
 
 /** Starts the real appliance on a (new or given) data directory, capturing its JSON logs. */
-export async function startLoggedAppliance(options: { dataDir?: string; overrides?: ConfigOverrides; clock?: Clock; key?: string } = {}): Promise<LoggedAppliance> {
+export async function startLoggedAppliance(
+  options: { dataDir?: string; overrides?: ConfigOverrides; clock?: Clock; key?: string } = {},
+): Promise<LoggedAppliance> {
   const dataDir = options.dataDir ?? (await makeTempDir('enclave-deploy-'));
   const config = makeTestConfig(dataDir, { logLevel: 'info', ...options.overrides });
   const logs: LoggedAppliance['logs'] = [];
@@ -40,7 +42,10 @@ export async function startLoggedAppliance(options: { dataDir?: string; override
 }
 
 /** Status, headers and exact bytes of each path, for before/after comparisons. */
-export async function snapshotSite(baseUrl: string, paths: string[]): Promise<Record<string, { status: number; etag: string | null; body: string }>> {
+export async function snapshotSite(
+  baseUrl: string,
+  paths: string[],
+): Promise<Record<string, { status: number; etag: string | null; body: string }>> {
   const out: Record<string, { status: number; etag: string | null; body: string }> = {};
   for (const path of paths) {
     const res = await fetchExplained(`${baseUrl}${path}`, { headers: { 'Accept-Encoding': 'identity' } });
@@ -54,7 +59,10 @@ export async function snapshotSite(baseUrl: string, paths: string[]): Promise<Re
  * past its 10 s wait), poll until the deployment finishes. Resolves with the final record, or
  * `{status: 'failed', error}` for a 422.
  */
-export async function deployAndWait(app: Pick<LoggedAppliance, 'api'>, json: { bundleUrl: string; version?: string; domain?: string; label?: string; allowFailed?: boolean }): Promise<{ status: string; id?: string; version?: string; error?: string | null }> {
+export async function deployAndWait(
+  app: Pick<LoggedAppliance, 'api'>,
+  json: { bundleUrl: string; version?: string; domain?: string; label?: string; allowFailed?: boolean },
+): Promise<{ status: string; id?: string; version?: string; error?: string | null }> {
   const res = await app.api('/v1/deployments', { method: 'POST', json });
   const body = await res.json();
   if (res.status === 422) return { status: 'failed', error: body.error, id: body.deploymentId };

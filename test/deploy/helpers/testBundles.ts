@@ -66,7 +66,11 @@ export function makeManifest(files: SiteFiles, fields: { version: string; domain
 }
 
 /** Writes a well-formed bundle with adm-zip (a real-world writer), manifest included. */
-export async function writeBundle(zipPath: string, version: string, options: { files?: SiteFiles; manifestFields?: Record<string, unknown> } = {}): Promise<SiteFiles> {
+export async function writeBundle(
+  zipPath: string,
+  version: string,
+  options: { files?: SiteFiles; manifestFields?: Record<string, unknown> } = {},
+): Promise<SiteFiles> {
   const files = options.files ?? makeSiteFiles(version);
   const zip = new AdmZip();
   for (const [path, data] of Object.entries(files)) zip.addFile(path, data);
@@ -126,7 +130,7 @@ export function buildRawZip(entries: RawEntry[]): Buffer {
     central.writeUInt32LE(stored.length, 20);
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE((entry.externalAttributes ?? (0o100644 << 16)) >>> 0, 38);
+    central.writeUInt32LE((entry.externalAttributes ?? 0o100644 << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
     offset += 30 + localName.length + stored.length;
@@ -142,7 +146,12 @@ export function buildRawZip(entries: RawEntry[]): Buffer {
 }
 
 /** A raw zip of a valid site plus manifest, with `mutate` applied to the entry list first. */
-export async function writeRawBundle(zipPath: string, version: string, mutate: (entries: RawEntry[], files: SiteFiles) => RawEntry[] = (e) => e, manifestFiles?: SiteFiles): Promise<void> {
+export async function writeRawBundle(
+  zipPath: string,
+  version: string,
+  mutate: (entries: RawEntry[], files: SiteFiles) => RawEntry[] = (e) => e,
+  manifestFiles?: SiteFiles,
+): Promise<void> {
   const files = makeSiteFiles(version);
   const entries: RawEntry[] = Object.entries(files).map(([name, data]) => ({ name, data }));
   entries.push({ name: '_enclave/manifest.json', data: makeManifest(manifestFiles ?? files, { version }) });

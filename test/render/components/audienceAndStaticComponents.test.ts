@@ -9,30 +9,70 @@ const content = (html: string) => html.slice(html.indexOf('<div class="enclave-c
 const SITE = {
   'docs.json': JSON.stringify({ name: 'Components', colors: { primary: '#0D9373' }, navigation: { pages: ['index', 'hooks'] } }),
   'index.mdx': [
-    '---', 'title: Home', '---', '',
-    '<Visibility for="humans">', '  Click the **Launch** button in the corner.', '</Visibility>', '',
-    '<Visibility for="agents">', '  Call `POST /v1/launch` with the rocket id.', '</Visibility>', '',
-    'Both audiences read this line.', '',
-    '```mdx', '<Visibility for="humans">kept inside code</Visibility>', '```', '',
-    '<Columns cols={2}>', '  <Column>', '    Left cell', '  </Column>', '  <Column>', '    Right cell', '  </Column>', '</Columns>', '',
-    '<GitHub.Repo repo="https://github.com/acme/rocket-kit" variant="flat" description="Rockets for everyone" />', '',
-    '<FileTree>', '- app/', '  - main.ts entry point', '  - ^vendor/', '    - lib.js', '- README.md', '</FileTree>', '',
-    '<FileTree items={["top.txt", { name: "docs", items: ["a.md"], note: "all docs" }]} />', '',
-    '<Icon icon="chart-line-up" />', '<Icon icon="zzqx-wobble" />', '',
+    '---',
+    'title: Home',
+    '---',
+    '',
+    '<Visibility for="humans">',
+    '  Click the **Launch** button in the corner.',
+    '</Visibility>',
+    '',
+    '<Visibility for="agents">',
+    '  Call `POST /v1/launch` with the rocket id.',
+    '</Visibility>',
+    '',
+    'Both audiences read this line.',
+    '',
+    '```mdx',
+    '<Visibility for="humans">kept inside code</Visibility>',
+    '```',
+    '',
+    '<Columns cols={2}>',
+    '  <Column>',
+    '    Left cell',
+    '  </Column>',
+    '  <Column>',
+    '    Right cell',
+    '  </Column>',
+    '</Columns>',
+    '',
+    '<GitHub.Repo repo="https://github.com/acme/rocket-kit" variant="flat" description="Rockets for everyone" />',
+    '',
+    '<FileTree>',
+    '- app/',
+    '  - main.ts entry point',
+    '  - ^vendor/',
+    '    - lib.js',
+    '- README.md',
+    '</FileTree>',
+    '',
+    '<FileTree items={["top.txt", { name: "docs", items: ["a.md"], note: "all docs" }]} />',
+    '',
+    '<Icon icon="chart-line-up" />',
+    '<Icon icon="zzqx-wobble" />',
+    '',
   ].join('\n'),
   'hooks.mdx': [
-    '---', 'title: Hooks', '---', '',
+    '---',
+    'title: Hooks',
+    '---',
+    '',
     'export const Counter = ({ start = 1 }) => {',
     '  const [count, setCount] = useState(() => start * 2);',
     '  const label = React.useMemo(() => `Clicked ${count} times`, [count]);',
     '  return <button onClick={() => setCount(count + 1)}>{label}</button>;',
-    '};', '',
+    '};',
+    '',
     'export const Live = () => {',
     '  const [rows, setRows] = useState([]);',
     '  useEffect(() => { fetch("/api/rows").then((r) => r.json()).then(setRows); }, []);',
     '  return <ul>{rows.map((r) => <li>{r}</li>)}</ul>;',
-    '};', '',
-    '<Counter start={3} />', '', '<Live />', '',
+    '};',
+    '',
+    '<Counter start={3} />',
+    '',
+    '<Live />',
+    '',
   ].join('\n'),
 };
 
@@ -63,15 +103,24 @@ test('Column cells, a static GitHub.Repo card and FileTree in list and items for
   const { out, result } = await renderFiles(t, SITE);
   const html = content(await read(out, 'index.html'));
   t.regex(html, /<div class="enclave-column">[\s\S]*Left cell[\s\S]*<\/div>[\s\S]*<div class="enclave-column">[\s\S]*Right cell/);
-  t.regex(html, /<a class="enclave-github-repo enclave-github-repo-flat" href="https:\/\/github\.com\/acme\/rocket-kit" rel="noopener noreferrer">/);
+  t.regex(
+    html,
+    /<a class="enclave-github-repo enclave-github-repo-flat" href="https:\/\/github\.com\/acme\/rocket-kit" rel="noopener noreferrer">/,
+  );
   t.regex(html, /acme \/ <\/span><strong>rocket-kit<\/strong>/);
   t.true(html.includes('Rockets for everyone'));
   t.false(/<img[^>]+github/.test(html), 'no remote image or API call: the card is built from the props');
   // List form: folders from trailing slashes and nesting, comments after names, ^ for closed.
-  t.regex(html, /<details open><summary>.*?<span class="enclave-tree-name">app<\/span><\/summary><ul><li class="enclave-tree-file">.*?<span class="enclave-tree-name">main\.ts<\/span><span class="enclave-tree-comment">entry point<\/span>/);
+  t.regex(
+    html,
+    /<details open><summary>.*?<span class="enclave-tree-name">app<\/span><\/summary><ul><li class="enclave-tree-file">.*?<span class="enclave-tree-name">main\.ts<\/span><span class="enclave-tree-comment">entry point<\/span>/,
+  );
   t.regex(html, /<details><summary>.*?<span class="enclave-tree-name">vendor<\/span>/);
   t.regex(html, /<span class="enclave-tree-name">README\.md<\/span>/);
-  t.regex(html, /<span class="enclave-tree-name">top\.txt<\/span>[\s\S]*?<span class="enclave-tree-name">docs<\/span>[\s\S]*?<span class="enclave-tree-name">a\.md<\/span>/);
+  t.regex(
+    html,
+    /<span class="enclave-tree-name">top\.txt<\/span>[\s\S]*?<span class="enclave-tree-name">docs<\/span>[\s\S]*?<span class="enclave-tree-name">a\.md<\/span>/,
+  );
   t.deepEqual(result.report.unknownComponents, {});
 });
 
@@ -89,8 +138,17 @@ test('components using React hooks: static first render where possible, else a p
   const { out, result } = await renderFiles(t, SITE);
   const html = content(await read(out, 'hooks.html'));
   t.true(html.includes('<button>Clicked 6 times</button>'));
-  t.regex(html, /<div class="enclave-interactive-placeholder" role="note" data-component="Live">The interactive “Live” component is not available in this offline copy\.<\/div>/);
+  t.regex(
+    html,
+    /<div class="enclave-interactive-placeholder" role="note" data-component="Live">The interactive “Live” component is not available in this offline copy\.<\/div>/,
+  );
   const warnings = result.report.warnings.filter((w) => w.page === 'hooks').map((w) => w.message);
-  t.true(warnings.includes('component Counter uses React hooks (useMemo, useState); rendered as on its first render, without interactivity'));
-  t.true(warnings.includes('component Live uses React hooks (useEffect, useState) and has no static output (its content is produced in the browser); a placeholder stands in for it'));
+  t.true(
+    warnings.includes('component Counter uses React hooks (useMemo, useState); rendered as on its first render, without interactivity'),
+  );
+  t.true(
+    warnings.includes(
+      'component Live uses React hooks (useEffect, useState) and has no static output (its content is produced in the browser); a placeholder stands in for it',
+    ),
+  );
 });

@@ -40,7 +40,15 @@ async function runPhase(dir: string, cacheDir: string): Promise<void> {
   h.flush();
   const t2 = performance.now();
   const s = h.stats();
-  process.stdout.write(JSON.stringify({ blocks: blocks.length, chars: blocks.reduce((n, b) => n + b.value.length, 0), initMs: t1 - t0, highlightMs: t2 - t1, ...s }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      blocks: blocks.length,
+      chars: blocks.reduce((n, b) => n + b.value.length, 0),
+      initMs: t1 - t0,
+      highlightMs: t2 - t1,
+      ...s,
+    }) + '\n',
+  );
 }
 
 const args = process.argv.slice(2);
@@ -48,14 +56,26 @@ if (args[0] === '--phase') {
   await runPhase(args[1], args[2]);
 } else {
   const self = fileURLToPath(import.meta.url);
-  const rows: string[] = ['| corpus | blocks | chars | phase | init ms | highlight ms | per block ms | cache hits/misses |', '|---|---|---|---|---|---|---|---|'];
+  const rows: string[] = [
+    '| corpus | blocks | chars | phase | init ms | highlight ms | per block ms | cache hits/misses |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
   for (const dir of args) {
     const cacheDir = mkdtempSync(path.join(tmpdir(), 'enclave-hl-bench-'));
     for (const phase of ['cold', 'warm']) {
       const r = spawnSync(process.execPath, ['--import', 'tsx', self, '--phase', dir, cacheDir], { encoding: 'utf8' });
       if (r.status !== 0) throw new Error(r.stderr);
-      const j = JSON.parse(r.stdout.trim().split('\n').pop() as string) as { blocks: number; chars: number; initMs: number; highlightMs: number; hits: number; misses: number };
-      rows.push(`| ${dir} | ${j.blocks} | ${j.chars} | ${phase} | ${j.initMs.toFixed(0)} | ${j.highlightMs.toFixed(0)} | ${(j.highlightMs / Math.max(1, j.blocks)).toFixed(3)} | ${j.hits}/${j.misses} |`);
+      const j = JSON.parse(r.stdout.trim().split('\n').pop() as string) as {
+        blocks: number;
+        chars: number;
+        initMs: number;
+        highlightMs: number;
+        hits: number;
+        misses: number;
+      };
+      rows.push(
+        `| ${dir} | ${j.blocks} | ${j.chars} | ${phase} | ${j.initMs.toFixed(0)} | ${j.highlightMs.toFixed(0)} | ${(j.highlightMs / Math.max(1, j.blocks)).toFixed(3)} | ${j.hits}/${j.misses} |`,
+      );
     }
     rmSync(cacheDir, { recursive: true, force: true });
   }

@@ -38,7 +38,12 @@ test('notation comments mark lines and disappear from the code', (t) => {
 test('a highlighted block is a figure with title, copy button, lang, token classes and marked lines', async (t) => {
   const h = await createCodeHighlighter({});
   const ctx = fakeRenderContext();
-  const html = toHtml(h.highlight({ lang: 'ts', meta: 'config.ts {2} lines', value: 'const a = 1; // [!code ++]\nfunction f() {\n  return "s";\n}\n' }, ctx) as never);
+  const html = toHtml(
+    h.highlight(
+      { lang: 'ts', meta: 'config.ts {2} lines', value: 'const a = 1; // [!code ++]\nfunction f() {\n  return "s";\n}\n' },
+      ctx,
+    ) as never,
+  );
   t.regex(html, /^<figure class="enclave-code has-title with-line-numbers" data-enclave-code="" data-lang="ts" data-filename="config.ts">/);
   t.regex(html, /<span class="enclave-code-title">config.ts<\/span><button type="button" class="enclave-copy" aria-label="Copy code"/);
   t.regex(html, /<span class="line diff add"><span class="ec-keyword">const<\/span>/);
@@ -92,7 +97,10 @@ test('expandable, wrap and icon options change the figure', async (t) => {
   const long = Array.from({ length: 20 }, (_, i) => `line${i}`).join('\n');
   const html = toHtml(h.highlight({ lang: 'text', meta: 'expandable wrap icon="terminal" Output', value: long }, ctx) as never);
   t.regex(html, /class="enclave-code has-title wrap expandable collapsed"/);
-  t.regex(html, /<button type="button" class="enclave-code-expand" aria-expanded="false" data-enclave-expand="">Show all 20 lines<\/button>/);
+  t.regex(
+    html,
+    /<button type="button" class="enclave-code-expand" aria-expanded="false" data-enclave-expand="">Show all 20 lines<\/button>/,
+  );
   t.regex(html, /data-icon="terminal"/);
 });
 

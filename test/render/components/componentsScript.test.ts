@@ -38,26 +38,43 @@ async function writePage(body: string, withMermaid = false): Promise<string> {
     await copyFile(m.source, path.join(dir, m.target));
     mermaidTag = `<script src="${m.target}"></script>`;
   }
-  await writeFile(path.join(dir, 'index.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title><link rel="stylesheet" href="_assets/components.css"></head><body>${body}<script src="_assets/components.js"></script>${mermaidTag}</body></html>`);
+  await writeFile(
+    path.join(dir, 'index.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>t</title><link rel="stylesheet" href="_assets/components.css"></head><body>${body}<script src="_assets/components.js"></script>${mermaidTag}</body></html>`,
+  );
   return pathToFileURL(path.join(dir, 'index.html')).href;
 }
 
 async function codeTabsPage(): Promise<string> {
   const h = await createCodeHighlighter({});
   const ctx = fakeRenderContext();
-  const group = (n: number) => builtInComponents.CodeGroup({}, [
-    h.highlight({ lang: 'bash', meta: 'npm', value: `npm install x${n}` }, ctx),
-    h.highlight({ lang: 'bash', meta: 'yarn', value: `yarn add x${n}` }, ctx),
-    h.highlight({ lang: 'bash', meta: 'pnpm', value: `pnpm add x${n}` }, ctx),
-  ], ctx) as ElementContent;
+  const group = (n: number) =>
+    builtInComponents.CodeGroup(
+      {},
+      [
+        h.highlight({ lang: 'bash', meta: 'npm', value: `npm install x${n}` }, ctx),
+        h.highlight({ lang: 'bash', meta: 'yarn', value: `yarn add x${n}` }, ctx),
+        h.highlight({ lang: 'bash', meta: 'pnpm', value: `pnpm add x${n}` }, ctx),
+      ],
+      ctx,
+    ) as ElementContent;
   const long = h.highlight({ lang: 'text', meta: 'expandable', value: Array.from({ length: 30 }, (_, i) => `row ${i}`).join('\n') }, ctx);
   const tip = builtInComponents.Tooltip({ tip: 'hint text' }, [{ type: 'text', value: 'term' }], ctx) as ElementContent;
-  const views = ['Python', 'Node'].map((title) => builtInComponents.View({ title }, [{ type: 'element', tagName: 'p', properties: { className: ['v'] }, children: [{ type: 'text', value: `${title} body` }] }], ctx) as ElementContent);
+  const views = ['Python', 'Node'].map(
+    (title) =>
+      builtInComponents.View(
+        { title },
+        [{ type: 'element', tagName: 'p', properties: { className: ['v'] }, children: [{ type: 'text', value: `${title} body` }] }],
+        ctx,
+      ) as ElementContent,
+  );
   return writePage([group(1), group(2), long, tip, ...views].map((n) => toHtml(n as never)).join('\n'));
 }
 
-const selectedLabels = () => Array.from(document.querySelectorAll('[role="tab"][aria-selected="true"]')).map((b) => b.getAttribute('data-label'));
-const visiblePanels = () => Array.from(document.querySelectorAll('[role="tabpanel"]:not([hidden])')).map((p) => p.getAttribute('data-label'));
+const selectedLabels = () =>
+  Array.from(document.querySelectorAll('[role="tab"][aria-selected="true"]')).map((b) => b.getAttribute('data-label'));
+const visiblePanels = () =>
+  Array.from(document.querySelectorAll('[role="tabpanel"]:not([hidden])')).map((p) => p.getAttribute('data-label'));
 
 run('tabs switch on click, stay in sync across the page, and are remembered after reload', async (t) => {
   const page = await browser!.newPage();
@@ -82,7 +99,14 @@ run('arrow keys, Home and End move between tabs with roving focus', async (t) =>
   t.is(await page.evaluate(() => document.activeElement?.getAttribute('data-label')), 'pnpm');
   await page.keyboard.press('ArrowRight');
   t.is(await page.evaluate(() => document.activeElement?.getAttribute('data-label')), 'npm', 'wraps around');
-  t.deepEqual(await page.evaluate(() => Array.from(document.querySelectorAll('[role="tab"]')).slice(0, 3).map((b) => (b as HTMLElement).tabIndex)), [0, -1, -1]);
+  t.deepEqual(
+    await page.evaluate(() =>
+      Array.from(document.querySelectorAll('[role="tab"]'))
+        .slice(0, 3)
+        .map((b) => (b as HTMLElement).tabIndex),
+    ),
+    [0, -1, -1],
+  );
   await page.close();
 });
 
@@ -114,9 +138,23 @@ run('copy buttons copy the code, expandable code opens, tooltips show on focus, 
   await page.keyboard.press('Escape');
   t.false(await page.locator('[role="tooltip"]').isVisible(), 'Escape dismisses');
 
-  t.deepEqual(await page.evaluate(() => Array.from(document.querySelectorAll('p.v')).filter((p) => (p as HTMLElement).offsetParent !== null).map((p) => p.textContent)), ['Python body']);
+  t.deepEqual(
+    await page.evaluate(() =>
+      Array.from(document.querySelectorAll('p.v'))
+        .filter((p) => (p as HTMLElement).offsetParent !== null)
+        .map((p) => p.textContent),
+    ),
+    ['Python body'],
+  );
   await page.selectOption('#enclave-view-select', 'Node');
-  t.deepEqual(await page.evaluate(() => Array.from(document.querySelectorAll('p.v')).filter((p) => (p as HTMLElement).offsetParent !== null).map((p) => p.textContent)), ['Node body']);
+  t.deepEqual(
+    await page.evaluate(() =>
+      Array.from(document.querySelectorAll('p.v'))
+        .filter((p) => (p as HTMLElement).offsetParent !== null)
+        .map((p) => p.textContent),
+    ),
+    ['Node body'],
+  );
   await page.close();
 });
 
@@ -130,8 +168,14 @@ run('mermaid diagrams render from the bundled library and re-render when the the
   await page.waitForSelector('[data-enclave-mermaid][data-rendered] svg', { timeout: 20_000 });
   const first = await page.locator('.enclave-mermaid-svg svg').getAttribute('id');
   await page.evaluate(() => document.documentElement.setAttribute('data-theme', 'dark'));
-  await page.waitForFunction((old) => document.querySelector('.enclave-mermaid-svg svg')?.getAttribute('id') !== old, first, { timeout: 20_000 });
+  await page.waitForFunction((old) => document.querySelector('.enclave-mermaid-svg svg')?.getAttribute('id') !== old, first, {
+    timeout: 20_000,
+  });
   t.is(await page.locator('.enclave-mermaid-svg').count(), 1, 'the old rendering is replaced, not duplicated');
-  t.deepEqual(requests.filter((u) => !u.startsWith('file:')), [], 'no request leaves the bundle');
+  t.deepEqual(
+    requests.filter((u) => !u.startsWith('file:')),
+    [],
+    'no request leaves the bundle',
+  );
   await page.close();
 });

@@ -71,7 +71,8 @@ const MEASURE = `(() => {
   const h = await createCodeHighlighter({});
   const ctx = fakeRenderContext();
   const txt = (v: string): ElementContent => ({ type: 'text', value: v });
-  const c = (name: string, props: Record<string, unknown>, children: ElementContent[] = [txt('Body text')]) => builtInComponents[name](props, children, ctx) as ElementContent;
+  const c = (name: string, props: Record<string, unknown>, children: ElementContent[] = [txt('Body text')]) =>
+    builtInComponents[name](props, children, ctx) as ElementContent;
   const code = `// comment\nimport { a } from "b";\nconst x = 42; // [!code ++]\nfunction f(p: string) { return \`t\${p}\`; }\nclass K extends Base {}`;
   const nodes: ElementContent[] = [
     h.highlight({ lang: 'ts', meta: 'file.ts {2}', value: code }, ctx),
@@ -92,7 +93,10 @@ const MEASURE = `(() => {
   ];
   const dir = await mkdtemp(path.join(tmpdir(), 'enclave-contrast-'));
   await copyFile(`${assetsDir}components.css`, path.join(dir, 'components.css'));
-  await writeFile(path.join(dir, 'index.html'), `<!doctype html><html><head><style>${THEME}</style><link rel="stylesheet" href="components.css"></head><body>${nodes.map((n) => toHtml(n as never)).join('')}</body></html>`);
+  await writeFile(
+    path.join(dir, 'index.html'),
+    `<!doctype html><html><head><style>${THEME}</style><link rel="stylesheet" href="components.css"></head><body>${nodes.map((n) => toHtml(n as never)).join('')}</body></html>`,
+  );
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   t.teardown(() => browser.close());
   const page = await browser.newPage();

@@ -39,7 +39,11 @@ export function fakeRenderContext(overrides: Partial<RenderContext> = {}): Recor
     },
     assets: { use: (f) => features.add(f) },
     nextId: (prefix) => `${prefix}-${++id}`,
-    warnings, externalUrls, features, hrefs, assetsAsked,
+    warnings,
+    externalUrls,
+    features,
+    hrefs,
+    assetsAsked,
     ...overrides,
   };
 }

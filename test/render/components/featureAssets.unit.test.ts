@@ -26,7 +26,10 @@ test('mermaid ships the browser build; openapi ships only the "Try it" playgroun
   t.is(mermaid.target, '_assets/mermaid/mermaid.min.js');
   t.true((await stat(mermaid.source)).size > 100_000);
   const openapi = featureAssets('openapi');
-  t.deepEqual(openapi.map((a) => a.target), ['_assets/openapi/playground.js']);
+  t.deepEqual(
+    openapi.map((a) => a.target),
+    ['_assets/openapi/playground.js'],
+  );
   const script = await readFile(openapi[0].source, 'utf8');
   t.notThrows(() => new vm.Script(script), 'parses as a classic script (no import/export)');
   t.notRegex(script, /https?:\/\/[\w.-]/, 'names no origin of its own');

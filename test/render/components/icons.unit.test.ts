@@ -11,7 +11,11 @@ const html = (name: string, lib = 'fontawesome', opts = {}) => {
 test('Font Awesome names render as inline SVG: solid, brands, regular and official aliases', (t) => {
   for (const name of ['rocket', 'code', 'book-open', 'github', 'python', 'docker']) {
     const { html: out, ctx } = html(name);
-    t.regex(out, /^<svg viewBox="0 0 \d+ \d+" class="enclave-icon enclave-icon-fontawesome" aria-hidden="true" focusable="false" data-icon="[a-z-]+"><path/, name);
+    t.regex(
+      out,
+      /^<svg viewBox="0 0 \d+ \d+" class="enclave-icon enclave-icon-fontawesome" aria-hidden="true" focusable="false" data-icon="[a-z-]+"><path/,
+      name,
+    );
     t.deepEqual(ctx.warnings, [], name);
   }
   const solid = html('star').html;
@@ -40,7 +44,9 @@ test('lucide library is used when the docs config asks for it', (t) => {
 test('an unknown icon gives a neutral placeholder and a warning, never a throw', (t) => {
   const { html: out, ctx } = html('definitely-not-an-icon');
   t.is(out, '<span class="enclave-icon enclave-icon-missing" aria-hidden="true" data-icon="definitely-not-an-icon"></span>');
-  t.deepEqual(ctx.warnings, ['Unknown icon "definitely-not-an-icon": not in the bundled free icon sets (Font Awesome Free, Lucide); shown as a neutral glyph']);
+  t.deepEqual(ctx.warnings, [
+    'Unknown icon "definitely-not-an-icon": not in the bundled free icon sets (Font Awesome Free, Lucide); shown as a neutral glyph',
+  ]);
 });
 
 test('names that look like paths never read files outside the icon sets', (t) => {
@@ -54,7 +60,10 @@ test('names that look like paths never read files outside the icon sets', (t) =>
 
 test('an icon given as a URL or path is an image through ctx.assetUrl', (t) => {
   const { html: out, ctx } = html('/images/logo.svg', 'fontawesome', { size: 20 });
-  t.is(out, '<img src="asset:/images/logo.svg" alt="" class="enclave-icon enclave-icon-img" style="width:20px;height:20px" loading="lazy">');
+  t.is(
+    out,
+    '<img src="asset:/images/logo.svg" alt="" class="enclave-icon enclave-icon-img" style="width:20px;height:20px" loading="lazy">',
+  );
   t.deepEqual(ctx.assetsAsked, ['/images/logo.svg']);
   t.regex(html('https://cdn.example.com/i.png').html, /src="asset:https:\/\/cdn.example.com\/i.png"/);
 });

@@ -24,7 +24,10 @@ async function starterDoc() {
 test('the starter spec lists its operations, webhooks included', async (t) => {
   const { doc, ctx } = await starterDoc();
   t.is(doc.version, '3.1');
-  t.deepEqual(listOperations(doc).map((o) => `${o.method} ${o.path}`), ['get /plants', 'post /plants', 'delete /plants/{id}', 'webhook /plant/webhook']);
+  t.deepEqual(
+    listOperations(doc).map((o) => `${o.method} ${o.path}`),
+    ['get /plants', 'post /plants', 'delete /plants/{id}', 'webhook /plant/webhook'],
+  );
   t.truthy(findOperation(doc, 'GET', '/plants'));
   t.truthy(findOperation(new Map([['x', doc]]), 'WEBHOOK', '/plant/webhook'));
   t.truthy(findOperation([doc], 'delete', '/plants/{plantId}/'), 'param names and trailing slash do not matter');
@@ -37,15 +40,27 @@ test('POST /plants: endpoint, auth, allOf-merged body, responses and highlighted
   const h = await createCodeHighlighter({});
   const ctx = fakeRenderContext();
   const html = toHtml(renderOperation(doc, 'post', '/plants', ctx, { highlight: h.highlight }) as never);
-  t.regex(html, /<span class="enclave-api-method post">POST<\/span><span class="enclave-api-server">http:\/\/sandbox.mintlify.com<\/span><span class="enclave-api-path">\/plants<\/span>/);
-  t.regex(html, /<h2 id="authorizations">Authorizations<\/h2><div class="enclave-field"><div class="enclave-field-head"><code class="enclave-field-name">Authorization<\/code>/);
+  t.regex(
+    html,
+    /<span class="enclave-api-method post">POST<\/span><span class="enclave-api-server">http:\/\/sandbox.mintlify.com<\/span><span class="enclave-api-path">\/plants<\/span>/,
+  );
+  t.regex(
+    html,
+    /<h2 id="authorizations">Authorizations<\/h2><div class="enclave-field"><div class="enclave-field-head"><code class="enclave-field-name">Authorization<\/code>/,
+  );
   t.regex(html, /<h2 id="body">Body<\/h2><p class="enclave-api-media"><code>application\/json<\/code> · required<\/p>/);
   // NewPlant = allOf(Plant, {id}): all three fields, with Plant's and the extra part's `required`.
   for (const field of ['name', 'tag', 'id']) t.regex(html, new RegExp(`<code class="enclave-field-name">${field}</code>`));
-  t.regex(html, /<code class="enclave-field-name">id<\/code><span class="enclave-field-tag enclave-field-type">integer&#x3C;int64><\/span><span class="enclave-field-tag enclave-field-required">required/);
+  t.regex(
+    html,
+    /<code class="enclave-field-name">id<\/code><span class="enclave-field-tag enclave-field-type">integer&#x3C;int64><\/span><span class="enclave-field-tag enclave-field-required">required/,
+  );
   t.regex(html, /<span class="enclave-api-status s2">200<\/span> plant response/);
   t.regex(html, /<span class="enclave-api-status s4">400<\/span>/);
-  t.regex(html, /aria-label="Request example" data-enclave-request-example=""><figure class="enclave-code has-title" data-enclave-code="" data-lang="bash" data-filename="cURL">/);
+  t.regex(
+    html,
+    /aria-label="Request example" data-enclave-request-example=""><figure class="enclave-code has-title" data-enclave-code="" data-lang="bash" data-filename="cURL">/,
+  );
   const text = html.replace(/<[^>]+>/g, '');
   t.regex(text, /--header 'Authorization: Bearer &#x3C;token>'/);
   t.regex(text, /--data '\{/);
@@ -58,7 +73,10 @@ test('POST /plants: endpoint, auth, allOf-merged body, responses and highlighted
 test('DELETE /plants/{id} shows a required path parameter; GET shows the query parameter; a webhook has no cURL', async (t) => {
   const { doc } = await starterDoc();
   const del = toHtml(renderOperation(doc, 'delete', '/plants/{id}', fakeRenderContext()) as never);
-  t.regex(del, /<h2 id="path-parameters">Path Parameters<\/h2><div class="enclave-field" data-enclave-anchor="param-id"><div class="enclave-field-head"><code class="enclave-field-name">id<\/code><span class="enclave-field-tag enclave-field-type">integer&#x3C;int64><\/span><span class="enclave-field-tag enclave-field-location">path<\/span><span class="enclave-field-tag enclave-field-required">required/);
+  t.regex(
+    del,
+    /<h2 id="path-parameters">Path Parameters<\/h2><div class="enclave-field" data-enclave-anchor="param-id"><div class="enclave-field-head"><code class="enclave-field-name">id<\/code><span class="enclave-field-tag enclave-field-type">integer&#x3C;int64><\/span><span class="enclave-field-tag enclave-field-location">path<\/span><span class="enclave-field-tag enclave-field-required">required/,
+  );
   t.regex(del, /curl --request DELETE/);
   const get = toHtml(renderOperation(doc, 'get', '/plants', fakeRenderContext()) as never);
   t.regex(get, /<h2 id="query-parameters">Query Parameters<\/h2>[\s\S]*<code class="enclave-field-name">limit<\/code>/);
@@ -144,18 +162,29 @@ test('a hand-written 3.1 YAML spec with internal, parameter and cross-file $refs
   const docs = await loadOpenApiDocuments(dir, ['/api/pets.yaml'], ctx.report);
   const doc = docs.get('/api/pets.yaml')!;
   t.truthy(doc);
-  t.deepEqual(listOperations(doc), [{ method: 'put', path: '/pets/{petId}', summary: 'Update a pet', operationId: 'updatePet', tags: ['pets'], deprecated: true }]);
+  t.deepEqual(listOperations(doc), [
+    { method: 'put', path: '/pets/{petId}', summary: 'Update a pet', operationId: 'updatePet', tags: ['pets'], deprecated: true },
+  ]);
   const html = toHtml(renderOperation(doc, 'PUT', '/pets/{petId}', ctx) as never);
   t.regex(html, /<span class="enclave-api-server">https:\/\/eu.api.example.com\/v1<\/span>/, 'server variables take their defaults');
   t.regex(html, /class="enclave-badge color-orange size-sm enclave-api-deprecated">deprecated</);
   t.regex(html, /<code class="enclave-field-name">X-Api-Key<\/code>/);
-  t.regex(html, /<code class="enclave-field-name">petId<\/code><span class="enclave-field-tag enclave-field-type">string&#x3C;uuid><\/span><span class="enclave-field-tag enclave-field-location">path<\/span>/);
+  t.regex(
+    html,
+    /<code class="enclave-field-name">petId<\/code><span class="enclave-field-tag enclave-field-type">string&#x3C;uuid><\/span><span class="enclave-field-tag enclave-field-location">path<\/span>/,
+  );
   t.regex(html, /The <strong>name<\/strong>, see <a href="href:\/guides\/pets">docs<\/a>/);
   t.regex(html, /Available options: <code>cat<\/code>, <code>dog<\/code>/);
   // Cross-file ref: owner's fields appear nested in an Expandable.
-  t.regex(html, /<code class="enclave-field-name">owner<\/code>[\s\S]*Show child attributes[\s\S]*<code class="enclave-field-name">email<\/code>[\s\S]*<code class="enclave-field-name">city<\/code>/);
+  t.regex(
+    html,
+    /<code class="enclave-field-name">owner<\/code>[\s\S]*Show child attributes[\s\S]*<code class="enclave-field-name">email<\/code>[\s\S]*<code class="enclave-field-name">city<\/code>/,
+  );
   // Recursion stops instead of looping.
-  t.regex(html, /<code class="enclave-field-name">friends<\/code><span class="enclave-field-tag enclave-field-type">object\[\] \(recursive\)<\/span>/);
+  t.regex(
+    html,
+    /<code class="enclave-field-name">friends<\/code><span class="enclave-field-tag enclave-field-type">object\[\] \(recursive\)<\/span>/,
+  );
   // writeOnly only in the request, readOnly only in the response.
   const [body, response] = html.split('<h2 id="response">');
   t.regex(body, /field-name">secret</);
@@ -179,15 +208,30 @@ test('remote specs and remote $refs are reported, never fetched', async (t) => {
   t.teardown(() => server.close());
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const dir = await tempDir();
-  await writeFile(path.join(dir, 'spec.json'), JSON.stringify({
-    openapi: '3.0.3', info: { title: 'x', version: '1' },
-    paths: { '/a': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: `${base}/schemas.json#/Thing` } } } } } } } },
-  }));
+  await writeFile(
+    path.join(dir, 'spec.json'),
+    JSON.stringify({
+      openapi: '3.0.3',
+      info: { title: 'x', version: '1' },
+      paths: {
+        '/a': {
+          get: {
+            responses: {
+              '200': { description: 'ok', content: { 'application/json': { schema: { $ref: `${base}/schemas.json#/Thing` } } } },
+            },
+          },
+        },
+      },
+    }),
+  );
   const ctx = fakeRenderContext();
   const docs = await loadOpenApiDocuments(dir, [`${base}/openapi.json`, 'spec.json'], ctx.report);
   t.false(docs.has(`${base}/openapi.json`));
   t.true(docs.has('spec.json'));
-  t.deepEqual(ctx.externalUrls, [{ page: `${base}/openapi.json`, url: `${base}/openapi.json` }, { page: 'spec.json', url: `${base}/schemas.json#/Thing` }]);
+  t.deepEqual(ctx.externalUrls, [
+    { page: `${base}/openapi.json`, url: `${base}/openapi.json` },
+    { page: 'spec.json', url: `${base}/schemas.json#/Thing` },
+  ]);
   t.is(ctx.warnings.length, 2);
   const html = toHtml(renderOperation(docs.get('spec.json')!, 'get', '/a', ctx) as never);
   t.regex(html, /Schema defined in <code>http:\/\/127.0.0.1:\d+\/schemas.json#\/Thing<\/code> \(not available offline\)/);
@@ -199,7 +243,10 @@ test('missing, invalid, non-OpenAPI and out-of-tree specs are reported and skipp
   const dir = await tempDir();
   await writeFile(path.join(dir, 'bad.yaml'), 'openapi: [unclosed');
   await writeFile(path.join(dir, 'other.json'), '{"hello": 1}');
-  await writeFile(path.join(dir, 'escape.json'), JSON.stringify({ openapi: '3.0.0', paths: {}, components: { schemas: { X: { $ref: '../../../etc/passwd#/x' } } } }));
+  await writeFile(
+    path.join(dir, 'escape.json'),
+    JSON.stringify({ openapi: '3.0.0', paths: {}, components: { schemas: { X: { $ref: '../../../etc/passwd#/x' } } } }),
+  );
   const ctx = fakeRenderContext();
   const docs = await loadOpenApiDocuments(dir, ['missing.json', 'bad.yaml', 'other.json', '../outside.json', 'escape.json'], ctx.report);
   t.deepEqual([...docs.keys()], ['escape.json']);
@@ -209,15 +256,37 @@ test('missing, invalid, non-OpenAPI and out-of-tree specs are reported and skipp
 
 test('Swagger 2.0 is converted best-effort: servers, body and formData parameters, definitions', async (t) => {
   const dir = await tempDir();
-  await writeFile(path.join(dir, 'swagger.json'), JSON.stringify({
-    swagger: '2.0', info: { title: 's', version: '1' }, host: 'api.example.com', basePath: '/v2', schemes: ['https'],
-    securityDefinitions: { basic: { type: 'basic' } }, security: [{ basic: [] }],
-    definitions: { Order: { type: 'object', properties: { qty: { type: 'integer' } } } },
-    paths: {
-      '/orders': { post: { parameters: [{ in: 'body', name: 'body', required: true, schema: { $ref: '#/definitions/Order' } }, { in: 'query', name: 'dry', type: 'boolean', required: true }], responses: { '201': { description: 'made', schema: { $ref: '#/definitions/Order' } } } } },
-      '/upload': { post: { consumes: ['multipart/form-data'], parameters: [{ in: 'formData', name: 'file', type: 'file', required: true }], responses: { '200': { description: 'ok' } } } },
-    },
-  }));
+  await writeFile(
+    path.join(dir, 'swagger.json'),
+    JSON.stringify({
+      swagger: '2.0',
+      info: { title: 's', version: '1' },
+      host: 'api.example.com',
+      basePath: '/v2',
+      schemes: ['https'],
+      securityDefinitions: { basic: { type: 'basic' } },
+      security: [{ basic: [] }],
+      definitions: { Order: { type: 'object', properties: { qty: { type: 'integer' } } } },
+      paths: {
+        '/orders': {
+          post: {
+            parameters: [
+              { in: 'body', name: 'body', required: true, schema: { $ref: '#/definitions/Order' } },
+              { in: 'query', name: 'dry', type: 'boolean', required: true },
+            ],
+            responses: { '201': { description: 'made', schema: { $ref: '#/definitions/Order' } } },
+          },
+        },
+        '/upload': {
+          post: {
+            consumes: ['multipart/form-data'],
+            parameters: [{ in: 'formData', name: 'file', type: 'file', required: true }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    }),
+  );
   const ctx = fakeRenderContext();
   const doc = (await loadOpenApiDocuments(dir, ['swagger.json'], ctx.report)).get('swagger.json')!;
   t.is(doc.version, '2.0');

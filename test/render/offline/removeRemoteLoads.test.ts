@@ -8,31 +8,45 @@ import { REMOTE_SITE } from './remoteSite.js';
 
 const readReport = async (out: string) => JSON.parse(await readFile(join(out, '_enclave/report.json'), 'utf8')) as BuildReport;
 
-test('remote images and frames become a visible placeholder with alt text and a link, or the source\'s own copy', async (t) => {
+test("remote images and frames become a visible placeholder with alt text and a link, or the source's own copy", async (t) => {
   const { out } = await renderFiles(t, REMOTE_SITE);
   const home = await readFile(join(out, 'index.html'), 'utf8');
-  t.regex(home, /<span class="enclave-remote" data-remote-kind="image"><span class="enclave-remote-alt">Architecture overview<\/span><span class="enclave-remote-note">Image not included in the offline copy<\/span><a class="enclave-remote-link" href="https:\/\/cdn\.example\.net\/img\/architecture\.png" rel="noreferrer noopener">Open the original<\/a><\/span>/);
+  t.regex(
+    home,
+    /<span class="enclave-remote" data-remote-kind="image"><span class="enclave-remote-alt">Architecture overview<\/span><span class="enclave-remote-note">Image not included in the offline copy<\/span><a class="enclave-remote-link" href="https:\/\/cdn\.example\.net\/img\/architecture\.png" rel="noreferrer noopener">Open the original<\/a><\/span>/,
+  );
   // The source keeps a copy with the same file name: it is used instead of a placeholder.
   t.regex(home, /<img src="assets\/logo-mark\.svg" alt="Logo mark">/);
   const media = await readFile(join(out, 'guides/media.html'), 'utf8');
   t.regex(media, /data-remote-kind="frame"><span class="enclave-remote-alt">Intro video<\/span>/);
   t.false(/<iframe/.test(media));
   t.false(media.includes('x@2x.png'));
-  for (const html of [home, media]) t.deepEqual(html.match(/<(?:img|iframe|script|link rel="stylesheet"|source|video|audio)\b[^>]*(?:src|srcset|href)="(?:https?:)?\/\/[^"]*"/g), null);
+  for (const html of [home, media])
+    t.deepEqual(
+      html.match(/<(?:img|iframe|script|link rel="stylesheet"|source|video|audio)\b[^>]*(?:src|srcset|href)="(?:https?:)?\/\/[^"]*"/g),
+      null,
+    );
   const report = await readReport(out);
-  t.deepEqual(report.removedRemote.filter((r) => r.action !== 'removed').map((r) => [r.page, r.kind, r.action, r.url]).sort(), [
-    ['guides/media', 'frame', 'placeholder', 'https://video.example.net/embed/abc'],
-    ['guides/media', 'image', 'placeholder', 'https://cdn.example.net/x.png'],
-    ['index', 'image', 'local copy', 'https://cdn.example.net/brand/logo-mark.svg'],
-    ['index', 'image', 'placeholder', 'https://cdn.example.net/img/architecture.png'],
-  ].sort());
+  t.deepEqual(
+    report.removedRemote
+      .filter((r) => r.action !== 'removed')
+      .map((r) => [r.page, r.kind, r.action, r.url])
+      .sort(),
+    [
+      ['guides/media', 'frame', 'placeholder', 'https://video.example.net/embed/abc'],
+      ['guides/media', 'image', 'placeholder', 'https://cdn.example.net/x.png'],
+      ['index', 'image', 'local copy', 'https://cdn.example.net/brand/logo-mark.svg'],
+      ['index', 'image', 'placeholder', 'https://cdn.example.net/img/architecture.png'],
+    ].sort(),
+  );
   t.is(report.removedRemote.find((r) => r.action === 'local copy')?.local, 'assets/logo-mark.svg');
 });
 
 test('a remote light/dark image pair keeps its classes on the placeholders, so only one shows', async (t) => {
   const { out } = await renderFiles(t, {
     'docs.json': JSON.stringify({ name: 'Pair', colors: { primary: '#0D9373' }, navigation: { pages: ['index'] } }),
-    'index.mdx': '<img className="block dark:hidden" src="https://cdn.example.net/l.png" alt="Light" />\n<img className="hidden dark:block" src="https://cdn.example.net/d.png" alt="Dark" />\n',
+    'index.mdx':
+      '<img className="block dark:hidden" src="https://cdn.example.net/l.png" alt="Light" />\n<img className="hidden dark:block" src="https://cdn.example.net/d.png" alt="Dark" />\n',
   });
   const home = await readFile(join(out, 'index.html'), 'utf8');
   t.regex(home, /<span class="enclave-remote block dark:hidden" data-remote-kind="image"><span class="enclave-remote-alt">Light</);
@@ -50,7 +64,10 @@ test('script, stylesheet link and inline-style url() written in a page are taken
   t.false(body.includes('hero.jpg'));
   t.regex(body, /<img src="\.\.\/images\/local-only\.png" alt="Local retina">/);
   t.regex(body, /<div class="hero" style="background-image:none;color:teal">Hero<\/div>/);
-  const removed = (await readReport(out)).removedRemote.filter((r) => r.page === 'guides/media' && r.action === 'removed').map((r) => `${r.kind} ${r.url}`).sort();
+  const removed = (await readReport(out)).removedRemote
+    .filter((r) => r.page === 'guides/media' && r.action === 'removed')
+    .map((r) => `${r.kind} ${r.url}`)
+    .sort();
   t.deepEqual(removed, [
     'image https://cdn.example.net/hero.jpg',
     'image https://cdn.example.net/local@2x.png 2x',
@@ -59,7 +76,7 @@ test('script, stylesheet link and inline-style url() written in a page are taken
   ]);
 });
 
-test('custom CSS loses its remote @import and url()s, a custom script that loads third-party code is left out, and docs.json\'s remote font is dropped', async (t) => {
+test("custom CSS loses its remote @import and url()s, a custom script that loads third-party code is left out, and docs.json's remote font is dropped", async (t) => {
   const { out } = await renderFiles(t, REMOTE_SITE);
   const css = await readFile(join(out, 'style.css'), 'utf8');
   t.false(/url\(\s*['"]?(?:https?:)?\/\//.test(css));
@@ -69,10 +86,14 @@ test('custom CSS loses its remote @import and url()s, a custom script that loads
   const home = await readFile(join(out, 'index.html'), 'utf8');
   t.false(home.includes('analytics.js'));
   t.true(home.includes('<script src="local.js"></script>'));
-  const siteCss = (await readFile(join(out, home.match(/href="(_assets\/site\.[0-9a-f]+\.css)"/)![1]), 'utf8'));
+  const siteCss = await readFile(join(out, home.match(/href="(_assets\/site\.[0-9a-f]+\.css)"/)![1]), 'utf8');
   t.false(siteCss.includes('fonts.example.net'));
   const report = await readReport(out);
-  const removed = (page: string) => report.removedRemote.filter((r) => r.page === page).map((r) => `${r.kind} ${r.url} ${r.action}`).sort();
+  const removed = (page: string) =>
+    report.removedRemote
+      .filter((r) => r.page === page)
+      .map((r) => `${r.kind} ${r.url} ${r.action}`)
+      .sort();
   t.deepEqual(removed('style.css'), [
     'font https://fonts.example.net/css2?family=Sans removed',
     'font https://fonts.example.net/x.woff2 removed',
@@ -93,7 +114,10 @@ test('keepRemoteAssets leaves remote loads as the author wrote them (and removes
 });
 
 test('Inter is bundled and is the default font: its @font-face files are inside the bundle', async (t) => {
-  const { out } = await renderFiles(t, { 'docs.json': JSON.stringify({ name: 'Plain', colors: { primary: '#0D9373' }, navigation: { pages: ['index'] } }), 'index.mdx': '# Hi\n' });
+  const { out } = await renderFiles(t, {
+    'docs.json': JSON.stringify({ name: 'Plain', colors: { primary: '#0D9373' }, navigation: { pages: ['index'] } }),
+    'index.mdx': '# Hi\n',
+  });
   const home = await readFile(join(out, 'index.html'), 'utf8');
   const interCss = home.match(/href="(_assets\/inter\.[0-9a-f]+\.css)"/)?.[1];
   t.truthy(interCss);
@@ -107,7 +131,13 @@ test('Inter is bundled and is the default font: its @font-face files are inside 
 
 test('a remote logo or favicon in docs.json is left out (the site name stands in) and reported', async (t) => {
   const { out } = await renderFiles(t, {
-    'docs.json': JSON.stringify({ name: 'Remote Logo', colors: { primary: '#0D9373' }, logo: { light: 'https://cdn.example.net/logo.svg', dark: 'https://cdn.example.net/logo-dark.svg' }, favicon: 'https://cdn.example.net/favicon.ico', navigation: { pages: ['index'] } }),
+    'docs.json': JSON.stringify({
+      name: 'Remote Logo',
+      colors: { primary: '#0D9373' },
+      logo: { light: 'https://cdn.example.net/logo.svg', dark: 'https://cdn.example.net/logo-dark.svg' },
+      favicon: 'https://cdn.example.net/favicon.ico',
+      navigation: { pages: ['index'] },
+    }),
     'index.mdx': '# Home\n',
   });
   const home = await readFile(join(out, 'index.html'), 'utf8');

@@ -11,26 +11,49 @@ import { startTestAppliance } from '../../helpers/testAppliance.js';
 import { renderFilesForSuite } from '../renderFixture.js';
 import { REMOTE_SITE } from './remoteSite.js';
 
-const test = anyTest as TestFn<{ src: string; out: string; browser: Browser; server: { close(): Promise<void> }; http: string; remove(): Promise<void> }>;
+const test = anyTest as TestFn<{
+  src: string;
+  out: string;
+  browser: Browser;
+  server: { close(): Promise<void> };
+  http: string;
+  remove(): Promise<void>;
+}>;
 
 const MANY = Array.from({ length: 60 }, (_, i) => `guides/p${String(i).padStart(2, '0')}`);
 
 /** The remote-heavy site, plus a light/dark image pair in Tailwind classes and a long sidebar. */
 const SITE: Record<string, string> = {
   ...REMOTE_SITE,
-  'docs.json': JSON.stringify({ ...JSON.parse(REMOTE_SITE['docs.json']), navigation: { groups: [{ group: 'Start', pages: ['index', 'guides/media', 'pair'] }, { group: 'Many', pages: MANY }] } }),
+  'docs.json': JSON.stringify({
+    ...JSON.parse(REMOTE_SITE['docs.json']),
+    navigation: {
+      groups: [
+        { group: 'Start', pages: ['index', 'guides/media', 'pair'] },
+        { group: 'Many', pages: MANY },
+      ],
+    },
+  }),
   'pair.mdx': [
-    '---', 'title: Pair', '---', '',
+    '---',
+    'title: Pair',
+    '---',
+    '',
     '<div className="flex gap-4">',
     '<img className="block dark:hidden" src="/pair/light.svg" alt="Light diagram" />',
     '<img className="hidden dark:block" src="/pair/dark.svg" alt="Dark diagram" />',
-    '</div>', '',
+    '</div>',
+    '',
   ].join('\n'),
   'pair/light.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#fff"/></svg>',
   'pair/dark.svg': '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="#000"/></svg>',
-  ...Object.fromEntries(MANY.map((p, i) => [`${p}.mdx`, `---\ntitle: Page ${i}\n---\n\n${'A paragraph of text to make the page long enough to scroll. '.repeat(40)}\n\n## Later\n\nMore.\n`])),
+  ...Object.fromEntries(
+    MANY.map((p, i) => [
+      `${p}.mdx`,
+      `---\ntitle: Page ${i}\n---\n\n${'A paragraph of text to make the page long enough to scroll. '.repeat(40)}\n\n## Later\n\nMore.\n`,
+    ]),
+  ),
 };
-
 
 test.before(async (t) => {
   const { src, out, remove } = await renderFilesForSuite(SITE);
@@ -56,7 +79,9 @@ for (const where of ['file://', 'a static web server'] as const) {
     const errors: string[] = [];
     for (const rel of PAGES) {
       const page = await context.newPage();
-      page.on('console', (m) => { if (m.type() === 'error') errors.push(`${rel}: ${m.text()}`); });
+      page.on('console', (m) => {
+        if (m.type() === 'error') errors.push(`${rel}: ${m.text()}`);
+      });
       page.on('pageerror', (e) => errors.push(`${rel}: ${String(e)}`));
       await page.goto(new URL(rel, base).href, { waitUntil: 'load' });
       await page.waitForTimeout(300);
@@ -64,8 +89,14 @@ for (const where of ['file://', 'a static web server'] as const) {
     }
     t.deepEqual(outbound, []);
     t.deepEqual(errors, []);
-    t.true(seen.some((u) => u.includes('/_assets/inter/')), 'the bundled Inter font is loaded');
-    t.true(seen.some((u) => u.endsWith('/local.js')), 'the harmless custom script still runs');
+    t.true(
+      seen.some((u) => u.includes('/_assets/inter/')),
+      'the bundled Inter font is loaded',
+    );
+    t.true(
+      seen.some((u) => u.endsWith('/local.js')),
+      'the harmless custom script still runs',
+    );
     // Not served by Enclave: the feedback widget never probes its health endpoint (it would 404).
     t.false(seen.some((u) => u.includes('/_enclave/health')));
   });
@@ -74,11 +105,24 @@ for (const where of ['file://', 'a static web server'] as const) {
 test('served by the appliance, no page makes a request to another origin, and the feedback widget appears', async (t) => {
   const zipPath = join(t.context.out, '..', 'site.zip');
   const zip = createZipSink();
-  await renderSite({ sourceDir: t.context.src, out: zip, domain: 'outbound.test', jobId: 'se_0000000000000001', now: new Date(), generatorVersion: 'test' });
+  await renderSite({
+    sourceDir: t.context.src,
+    out: zip,
+    domain: 'outbound.test',
+    jobId: 'se_0000000000000001',
+    now: new Date(),
+    generatorVersion: 'test',
+  });
   await zip.finish(zipPath, new Date());
   const app = await startTestAppliance({ serveSample: false });
   t.teardown(() => app.close());
-  await app.control.sites.upsert({ domain: 'outbound.test', source: t.context.src, ref: null, projectId: app.projectId, createdAt: new Date().toISOString() });
+  await app.control.sites.upsert({
+    domain: 'outbound.test',
+    source: t.context.src,
+    ref: null,
+    projectId: app.projectId,
+    createdAt: new Date().toISOString(),
+  });
   await app.features.deployments.activateBundleFile(zipPath, { source: 'test' });
   const context = await t.context.browser.newContext();
   t.teardown(() => context.close());
@@ -100,7 +144,7 @@ test('a page deep in a long sidebar opens at the top; the sidebar, not the windo
   await page.goto(new URL(`${MANY[55]}.html`, t.context.http).href, { waitUntil: 'load' });
   await page.waitForTimeout(200);
   t.is(await page.evaluate(() => window.scrollY), 0);
-  t.true(await page.evaluate(() => document.getElementById('enclave-sidebar')!.scrollTop) > 0);
+  t.true((await page.evaluate(() => document.getElementById('enclave-sidebar')!.scrollTop)) > 0);
   const inView = await page.evaluate(() => {
     const bar = document.getElementById('enclave-sidebar')!.getBoundingClientRect();
     const a = document.querySelector('#enclave-sidebar a[aria-current="page"]')!.getBoundingClientRect();

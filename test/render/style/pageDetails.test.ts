@@ -11,15 +11,56 @@ const test = anyTest as TestFn<{ out: string; browser: Browser; remove(): Promis
 const SITE = {
   'docs.json': JSON.stringify({ name: 'Details', colors: { primary: '#0D9373' }, navigation: { pages: ['index', 'changelog'] } }),
   'index.mdx': [
-    '---', 'title: Details', '---', '',
-    '<CodeGroup>', '', '```bash setup.sh', 'echo one', '', 'echo two', '```', '', '```python run.py', 'print(1)', '```', '', '</CodeGroup>', '',
-    '```js', 'const a = 1;', '', '', 'const b = 2;', '```', '',
-    '```mermaid', 'graph TD', '  Start --> Finish', '```', '',
+    '---',
+    'title: Details',
+    '---',
+    '',
+    '<CodeGroup>',
+    '',
+    '```bash setup.sh',
+    'echo one',
+    '',
+    'echo two',
+    '```',
+    '',
+    '```python run.py',
+    'print(1)',
+    '```',
+    '',
+    '</CodeGroup>',
+    '',
+    '```js',
+    'const a = 1;',
+    '',
+    '',
+    'const b = 2;',
+    '```',
+    '',
+    '```mermaid',
+    'graph TD',
+    '  Start --> Finish',
+    '```',
+    '',
   ].join('\n'),
   'changelog.mdx': [
-    '---', 'title: Changelog', '---', '',
-    '<Update label="March 2026" description="v2.0">', '', '## Breaking', '', 'Renamed things.', '', '</Update>', '',
-    '<Update label="February 2026" description="v1.9">', '', 'Fixed things.', '', '</Update>', '',
+    '---',
+    'title: Changelog',
+    '---',
+    '',
+    '<Update label="March 2026" description="v2.0">',
+    '',
+    '## Breaking',
+    '',
+    'Renamed things.',
+    '',
+    '</Update>',
+    '',
+    '<Update label="February 2026" description="v1.9">',
+    '',
+    'Fixed things.',
+    '',
+    '</Update>',
+    '',
   ].join('\n'),
 };
 
@@ -50,7 +91,9 @@ test('a code group draws one frame, not a frame inside a frame', async (t) => {
 
 test('blank code lines are as tall as the others', async (t) => {
   const page = await openPage(t, 'index.html');
-  const heights = (await page.evaluate(`[...document.querySelectorAll('.enclave-code:not(.enclave-codegroup .enclave-code) .line')].map((l) => [l.textContent, l.getBoundingClientRect().height])`)) as [string, number][];
+  const heights = (await page.evaluate(
+    `[...document.querySelectorAll('.enclave-code:not(.enclave-codegroup .enclave-code) .line')].map((l) => [l.textContent, l.getBoundingClientRect().height])`,
+  )) as [string, number][];
   t.is(heights.length, 4);
   t.is(heights.filter(([text]) => text === '').length, 2);
   t.true(heights[0][1] > 10);
@@ -71,7 +114,10 @@ test('Mermaid diagrams get zoom and pan controls that change the view', async (t
   await page.mouse.down();
   await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 10, { steps: 4 });
   await page.mouse.up();
-  t.regex(await page.locator('.enclave-mermaid svg').evaluate((s) => (s as SVGElement).style.transform), /^translate\(40px, ?10px\) scale\(1\.5625\)$/);
+  t.regex(
+    await page.locator('.enclave-mermaid svg').evaluate((s) => (s as SVGElement).style.transform),
+    /^translate\(40px, ?10px\) scale\(1\.5625\)$/,
+  );
   await page.getByRole('button', { name: 'Reset view' }).click();
   t.is(await page.locator('.enclave-mermaid').getAttribute('data-zoom'), '100');
   await page.close();
@@ -80,5 +126,11 @@ test('Mermaid diagrams get zoom and pan controls that change the view', async (t
 test("the changelog's table of contents lists each Update by its label (not the headings inside)", async (t) => {
   const html = await readFile(join(t.context.out, 'changelog.html'), 'utf8');
   const toc = html.slice(html.indexOf('<aside class="enclave-toc"'), html.indexOf('</aside>'));
-  t.deepEqual([...toc.matchAll(/<a href="#([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1], m[2]]), [['march-2026', 'March 2026'], ['february-2026', 'February 2026']]);
+  t.deepEqual(
+    [...toc.matchAll(/<a href="#([^"]+)">([^<]+)<\/a>/g)].map((m) => [m[1], m[2]]),
+    [
+      ['march-2026', 'March 2026'],
+      ['february-2026', 'February 2026'],
+    ],
+  );
 });

@@ -7,16 +7,27 @@ import { launchBrowser } from '../../helpers/browser.js';
 import { renderFiles } from '../renderFixture.js';
 
 const site = (theme: unknown) => ({
-  'docs.json': JSON.stringify({ theme, name: 'Themed', colors: { primary: '#0D9373' }, navigation: { groups: [{ group: 'Start', pages: ['index', 'next'] }] } }),
+  'docs.json': JSON.stringify({
+    theme,
+    name: 'Themed',
+    colors: { primary: '#0D9373' },
+    navigation: { groups: [{ group: 'Start', pages: ['index', 'next'] }] },
+  }),
   'index.mdx': '---\ntitle: Home\n---\n\n## Section\n\nText.\n\n```js\nconst a = 1;\n```\n',
   'next.mdx': '# Next\n',
 });
 
 /** Computed styles that together tell the variants apart. */
 const LOOK: [string, string][] = [
-  ['body', 'font-family'], ['body', 'font-size'], ['body', 'background-color'],
-  ['.enclave-layout', 'grid-template-columns'], ['.enclave-sidebar', 'background-color'], ['.enclave-main', 'border-top-width'],
-  ['.enclave-header', 'border-bottom-width'], ['.enclave-search-button', 'border-top-left-radius'], ['.enclave-page-header h1', 'font-weight'],
+  ['body', 'font-family'],
+  ['body', 'font-size'],
+  ['body', 'background-color'],
+  ['.enclave-layout', 'grid-template-columns'],
+  ['.enclave-sidebar', 'background-color'],
+  ['.enclave-main', 'border-top-width'],
+  ['.enclave-header', 'border-bottom-width'],
+  ['.enclave-search-button', 'border-top-left-radius'],
+  ['.enclave-page-header h1', 'font-weight'],
   ['.enclave-sidebar a[aria-current="page"]', 'border-top-left-radius'],
 ];
 
@@ -38,7 +49,10 @@ test('in real Chromium every theme looks different from every other (layout, sha
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(pathToFileURL(join(out, 'index.html')).href);
     // No named helper inside evaluate: tsx would wrap it in a __name() the page doesn't have.
-    const look = await page.evaluate((pairs) => pairs.map(([sel, prop]) => getComputedStyle(document.querySelector(sel)!).getPropertyValue(prop)).join(' | '), LOOK);
+    const look = await page.evaluate(
+      (pairs) => pairs.map(([sel, prop]) => getComputedStyle(document.querySelector(sel)!).getPropertyValue(prop)).join(' | '),
+      LOOK,
+    );
     await page.close();
     const twin = [...looks].find(([, l]) => l === look);
     t.is(twin, undefined, `${theme} looks exactly like ${twin?.[0]}`);

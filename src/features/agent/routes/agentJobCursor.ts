@@ -11,7 +11,8 @@ export function decodeAgentJobCursor(cursor: string): AgentJobCursor | null {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (!Array.isArray(value) || value.length !== 2) return null;
     const [createdAt, id] = value as unknown[];
-    if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt)) || typeof id !== 'string' || !/^aj_[0-9a-f]{16}$/.test(id)) return null;
+    if (typeof createdAt !== 'string' || Number.isNaN(Date.parse(createdAt)) || typeof id !== 'string' || !/^aj_[0-9a-f]{16}$/.test(id))
+      return null;
     return { createdAt, id };
   } catch {
     return null;

@@ -26,7 +26,10 @@ const gitRefSchema = z
   .string()
   .min(1)
   .max(255)
-  .regex(/^(?![-/.])(?!.*\.\.)(?!.*\/\/)(?!.*[/.]$)(?!.*\.lock$)[A-Za-z0-9._/-]+$/, 'must be a branch, tag or commit name (letters, digits, . _ / -)');
+  .regex(
+    /^(?![-/.])(?!.*\.\.)(?!.*\/\/)(?!.*[/.]$)(?!.*\.lock$)[A-Za-z0-9._/-]+$/,
+    'must be a branch, tag or commit name (letters, digits, . _ / -)',
+  );
 
 const repositorySchema = z
   .string()
@@ -43,7 +46,7 @@ export const createAgentJobBody = z.strictObject({
   source: z
     .strictObject({
       repository: repositorySchema.optional(),
-      ref: gitRefSchema.optional().describe('Branch, tag or commit to start from; default: the repository\'s default branch.'),
+      ref: gitRefSchema.optional().describe("Branch, tag or commit to start from; default: the repository's default branch."),
     })
     .optional(),
   model: z
@@ -62,7 +65,10 @@ export const agentMessageBody = z.strictObject({ prompt: promptSchema });
 export const agentProjectParams = z.strictObject({ projectId: z.string().describe('Project id (proj_…)') });
 
 /** Path of one agent job. */
-export const agentJobParams = z.strictObject({ projectId: z.string().describe('Project id (proj_…)'), id: z.string().describe('Agent job id (aj_…)') });
+export const agentJobParams = z.strictObject({
+  projectId: z.string().describe('Project id (proj_…)'),
+  id: z.string().describe('Agent job id (aj_…)'),
+});
 
 /** Query of GET /v2/agent/:projectId/jobs. */
 export const listAgentJobsQuery = z.strictObject({

@@ -38,13 +38,21 @@ export function keyRoutes(deps: { control: ControlOperations }): RouteSpec[] {
       auth: 'admin',
       body: createBody,
       responses: {
-        201: { description: 'The new key, with its secret in `key`', schema: adminKeySchema.extend({ key: z.string().describe('The secret: shown once, store it now') }) },
+        201: {
+          description: 'The new key, with its secret in `key`',
+          schema: adminKeySchema.extend({ key: z.string().describe('The secret: shown once, store it now') }),
+        },
         400: { description: 'Invalid body, or an expiry in the past', schema: errorBodySchema },
         401: unauthorized,
         403: { description: 'Read-only key', schema: errorBodySchema },
       },
       async handler(ctx, { body }) {
-        const { key, record } = await deps.control.createKey({ projectId: callerProject(ctx), name: body.name, scope: body.scope, expiresAt: body.expiresAt ? new Date(body.expiresAt) : null });
+        const { key, record } = await deps.control.createKey({
+          projectId: callerProject(ctx),
+          name: body.name,
+          scope: body.scope,
+          expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
+        });
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 201;
         ctx.body = { ...presentAdminKey(record), key };

@@ -29,7 +29,17 @@ export const siteSchema = z.object({
 
 /** Whitelists the fields of a key record that clients see. */
 export function presentAdminKey(k: AdminKeyRecord): z.infer<typeof adminKeySchema> {
-  return { id: k.id, projectId: k.projectId, name: k.name, scope: k.scope, last4: k.last4, createdAt: k.createdAt, expiresAt: k.expiresAt, lastUsedAt: k.lastUsedAt, revokedAt: k.revokedAt };
+  return {
+    id: k.id,
+    projectId: k.projectId,
+    name: k.name,
+    scope: k.scope,
+    last4: k.last4,
+    createdAt: k.createdAt,
+    expiresAt: k.expiresAt,
+    lastUsedAt: k.lastUsedAt,
+    revokedAt: k.revokedAt,
+  };
 }
 
 /** Whitelists the fields of a site that clients see. */

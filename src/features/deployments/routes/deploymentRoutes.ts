@@ -16,7 +16,10 @@ const bundleSource = z
   .string()
   .min(1)
   .max(4096)
-  .refine((s) => /^(https?|file):\/\//i.test(s) || s.startsWith('/'), 'bundleUrl must be an http(s):// or file:// URL or an absolute path on the appliance');
+  .refine(
+    (s) => /^(https?|file):\/\//i.test(s) || s.startsWith('/'),
+    'bundleUrl must be an http(s):// or file:// URL or an absolute path on the appliance',
+  );
 const siteField = domainSchema.nullable().optional().describe('The site (a configured domain); default: the default site');
 const statusSchema = z.object({
   site: z.string().nullable().describe('The site shown (its domain), or null for the default site'),
@@ -24,7 +27,9 @@ const statusSchema = z.object({
   kept: z.array(deploymentSchema).describe('Versions on disk that a rollback can switch to, newest first'),
   running: deploymentSchema.nullable(),
   history: z.array(deploymentSchema).describe('Latest deployment attempts, newest first'),
-  events: z.array(z.object({ at: z.string(), kind: z.string(), deploymentId: z.string(), version: z.string().nullable(), detail: z.string().nullable() })),
+  events: z.array(
+    z.object({ at: z.string(), kind: z.string(), deploymentId: z.string(), version: z.string().nullable(), detail: z.string().nullable() }),
+  ),
   lastError: z.object({ at: z.string(), source: z.string(), reason: z.string() }).nullable(),
 });
 
@@ -48,18 +53,35 @@ export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
         version: z.string().min(1).max(200).nullable().optional().describe('Pin: refuse the bundle unless its manifest names this version'),
         domain: siteField,
         label: z.string().min(1).max(200).nullable().optional().describe('A name for this deployment, shown in the history'),
-        allowFailed: z.boolean().optional().describe("Activate even when the bundle's build report lists failed pages (recorded on the deployment)"),
+        allowFailed: z
+          .boolean()
+          .optional()
+          .describe("Activate even when the bundle's build report lists failed pages (recorded on the deployment)"),
       }),
       responses: {
-        200: { description: 'Activated (`outcome: activated`), the same bundle was already active (`unchanged`), or a kept copy of it was switched back to (`reactivated`); a redeploy adds no history row', schema: outcomeSchema },
+        200: {
+          description:
+            'Activated (`outcome: activated`), the same bundle was already active (`unchanged`), or a kept copy of it was switched back to (`reactivated`); a redeploy adds no history row',
+          schema: outcomeSchema,
+        },
         202: { description: 'Still running; poll GET /v1/deployments/{id}', schema: deploymentSchema },
         404: { description: 'No such site is configured', schema: errorBodySchema },
-        409: { description: "Another deployment is running, or the bundle's build report lists failed pages (deploy with allowFailed to serve it anyway)", schema: refusedSchema },
+        409: {
+          description:
+            "Another deployment is running, or the bundle's build report lists failed pages (deploy with allowFailed to serve it anyway)",
+          schema: refusedSchema,
+        },
         422: { description: 'Bundle could not be fetched or failed verification; the live site is unchanged', schema: refusedSchema },
       },
       async handler(ctx, { body }) {
         const deployer = await sites.ensure(body.domain ?? null);
-        const request = { origin: 'api' as const, pin: body.version ?? null, failIfBusy: true, label: body.label ?? null, allowFailed: body.allowFailed ?? false };
+        const request = {
+          origin: 'api' as const,
+          pin: body.version ?? null,
+          failIfBusy: true,
+          label: body.label ?? null,
+          allowFailed: body.allowFailed ?? false,
+        };
         const started = await deployer.begin(body.bundleUrl, request);
         started.finished.catch(() => {}); // the outcome is recorded either way; a late failure must not go unhandled
         let timer: NodeJS.Timeout | undefined;
@@ -76,7 +98,9 @@ export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
         } catch (err) {
           if (err instanceof BundleRefusedError) {
             const prefix = err.stage === 'fetch' ? 'Bundle could not be fetched' : 'Bundle refused';
-            throw new AppError(err.stage === 'report' ? 409 : 422, `${prefix}: ${err.reason}`, { extra: { deploymentId: started.record.id } });
+            throw new AppError(err.stage === 'report' ? 409 : 422, `${prefix}: ${err.reason}`, {
+              extra: { deploymentId: started.record.id },
+            });
           }
           throw err;
         } finally {
@@ -91,7 +115,10 @@ export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
       tag: 'deployments',
       auth: 'admin',
       query: z.object({ domain: siteField }),
-      responses: { 200: { description: 'Deployment state', schema: statusSchema }, 404: { description: 'No such site is configured', schema: errorBodySchema } },
+      responses: {
+        200: { description: 'Deployment state', schema: statusSchema },
+        404: { description: 'No such site is configured', schema: errorBodySchema },
+      },
       async handler(ctx, { query }) {
         const deployer = sites.lookup(query.domain ?? null);
         const status = deployer?.status() ?? { active: null, kept: [], running: null, history: [], events: [], lastError: null };
@@ -114,7 +141,10 @@ export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
       tag: 'deployments',
       auth: 'admin',
       params: z.object({ id: z.string().regex(/^dp_[0-9a-f]{16}$/, 'id must look like dp_ + 16 hex digits') }),
-      responses: { 200: { description: 'The deployment', schema: deploymentSchema }, 404: { description: 'Unknown deployment', schema: errorBodySchema } },
+      responses: {
+        200: { description: 'The deployment', schema: deploymentSchema },
+        404: { description: 'Unknown deployment', schema: errorBodySchema },
+      },
       handler(ctx, { params }) {
         const record = sites.record(params.id);
         if (!record) throw AppError.notFound('No such deployment');
@@ -129,7 +159,13 @@ export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
       tag: 'deployments',
       auth: 'admin',
       body: z.strictObject({
-        version: z.string().min(1).max(200).nullable().optional().describe('Version label or deployment id; default: the previously active version'),
+        version: z
+          .string()
+          .min(1)
+          .max(200)
+          .nullable()
+          .optional()
+          .describe('Version label or deployment id; default: the previously active version'),
         domain: siteField,
       }),
       responses: {

@@ -29,7 +29,11 @@ export interface LiveSites {
 }
 
 /** What a request path comes to within one version (memoized per version: it never changes there). */
-type Resolved = { kind: 'file'; file: ServedFile } | { kind: 'redirect'; to: string } | { kind: 'missing'; firstCandidate: string | null } | { kind: 'bad' };
+type Resolved =
+  | { kind: 'file'; file: ServedFile }
+  | { kind: 'redirect'; to: string }
+  | { kind: 'missing'; firstCandidate: string | null }
+  | { kind: 'bad' };
 
 /**
  * The live docs sites: answers every non-admin GET/HEAD from the in-memory file table of the
@@ -56,7 +60,13 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
     if (!onPageServed || request.req.method !== 'GET' || (status !== 200 && status !== 304)) return;
     try {
       const domain = live.current()?.domain ?? version.domain;
-      onPageServed({ domain, version: version.version, file: file.path, userAgent: request.req.headers['user-agent'], address: request.address });
+      onPageServed({
+        domain,
+        version: version.version,
+        file: file.path,
+        userAgent: request.req.headers['user-agent'],
+        address: request.address,
+      });
     } catch (err) {
       // Counting a view must never cost the reader the page.
       logger.warn({ err, requestId: request.requestId }, 'page-served hook failed');
@@ -71,7 +81,22 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
     const live = sites.forHost(request.host).live;
     const version = live.version();
     if (!version) {
-      send(request, 503, ['Content-Type', 'text/html; charset=utf-8', 'Cache-Control', 'no-store', 'Retry-After', '30', 'Content-Security-Policy', PLAIN_PAGE_POLICY, ...SITE_SECURITY_HEADERS], UNAVAILABLE_PAGE);
+      send(
+        request,
+        503,
+        [
+          'Content-Type',
+          'text/html; charset=utf-8',
+          'Cache-Control',
+          'no-store',
+          'Retry-After',
+          '30',
+          'Content-Security-Policy',
+          PLAIN_PAGE_POLICY,
+          ...SITE_SECURITY_HEADERS,
+        ],
+        UNAVAILABLE_PAGE,
+      );
       return;
     }
     const resolved = version.memo(request.path, (path) => resolveIn(version, path));
@@ -126,7 +151,13 @@ function resolveIn(version: SiteVersion, path: string): Resolved {
 }
 
 /** Answers with `file` (status 200 or 404): the status sent, at once when the bytes are in memory, else once streaming began. */
-function sendFile(request: SiteRequest, version: SiteVersion, file: ServedFile, status: 200 | 404, extra: string[]): number | Promise<number> {
+function sendFile(
+  request: SiteRequest,
+  version: SiteVersion,
+  file: ServedFile,
+  status: 200 | 404,
+  extra: string[],
+): number | Promise<number> {
   const { req } = request;
   const accepts = file.br || file.gzip ? acceptedEncodings(req.headers['accept-encoding']) : null;
   const rangeHeader = status === 200 ? req.headers.range : undefined;
@@ -142,7 +173,10 @@ function sendFile(request: SiteRequest, version: SiteVersion, file: ServedFile, 
       return 304;
     }
   }
-  const base = status === 200 ? (headers.ok ??= responseHeaders(file, variant, 200, extra)) : (headers.notFound ??= responseHeaders(file, variant, 404, extra));
+  const base =
+    status === 200
+      ? (headers.ok ??= responseHeaders(file, variant, 200, extra))
+      : (headers.notFound ??= responseHeaders(file, variant, 404, extra));
   let range: { start: number; end: number } | null = null;
   if (rangeHeader) {
     const ifRange = req.headers['if-range'];
@@ -153,7 +187,12 @@ function sendFile(request: SiteRequest, version: SiteVersion, file: ServedFile, 
     }
     range = parsed;
   }
-  const sent = range ? withHeaders(base, 'Content-Length', String(range.end - range.start + 1), ['Content-Range', `bytes ${range.start}-${range.end}/${variant.size}`]) : base;
+  const sent = range
+    ? withHeaders(base, 'Content-Length', String(range.end - range.start + 1), [
+        'Content-Range',
+        `bytes ${range.start}-${range.end}/${variant.size}`,
+      ])
+    : base;
   const code = range ? 206 : status;
   if (req.method === 'HEAD') {
     send(request, code, sent);
@@ -168,7 +207,14 @@ function sendFile(request: SiteRequest, version: SiteVersion, file: ServedFile, 
 }
 
 /** Reads a body not (yet) in memory: into the cache when small, else streamed; the version is held meanwhile. */
-async function sendFromDisk(request: SiteRequest, version: SiteVersion, variant: FileVariant, code: number, sent: string[], range: { start: number; end: number } | null): Promise<number> {
+async function sendFromDisk(
+  request: SiteRequest,
+  version: SiteVersion,
+  variant: FileVariant,
+  code: number,
+  sent: string[],
+  range: { start: number; end: number } | null,
+): Promise<number> {
   const { res } = request;
   version.acquire();
   let released = false;
@@ -204,7 +250,12 @@ async function sendFromDisk(request: SiteRequest, version: SiteVersion, variant:
 
 /** The headers of `file` answered through `variant` with `status`, built once and reused for every such answer. */
 function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 304 | 404, extra: string[]): string[] {
-  const headers = ['Cache-Control', status === 404 ? 'no-cache' : file.cacheControl, 'Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes, { apiPlayground: file.apiPlayground }))];
+  const headers = [
+    'Cache-Control',
+    status === 404 ? 'no-cache' : file.cacheControl,
+    'Content-Security-Policy',
+    (file.csp ??= siteSecurityPolicy(file.scriptHashes, { apiPlayground: file.apiPlayground })),
+  ];
   if (file.br || file.gzip) headers.push('Vary', 'Accept-Encoding');
   if (status !== 404) headers.push('ETag', variant.etag);
   if (status !== 304) {
@@ -225,7 +276,21 @@ function withHeaders(headers: string[], name: string, value: string, extra: stri
 }
 
 function sendText(request: SiteRequest, status: number, text: string, extra: string[] = []): void {
-  send(request, status, ['Content-Type', 'text/plain; charset=utf-8', 'Cache-Control', 'no-cache', 'Content-Security-Policy', PLAIN_PAGE_POLICY, ...SITE_SECURITY_HEADERS, ...extra], text);
+  send(
+    request,
+    status,
+    [
+      'Content-Type',
+      'text/plain; charset=utf-8',
+      'Cache-Control',
+      'no-cache',
+      'Content-Security-Policy',
+      PLAIN_PAGE_POLICY,
+      ...SITE_SECURITY_HEADERS,
+      ...extra,
+    ],
+    text,
+  );
 }
 
 /** The last pair of every header array: X-Request-Id, its value set per response by writeHead. */

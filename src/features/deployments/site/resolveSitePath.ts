@@ -32,6 +32,10 @@ export function resolveSitePath(rawPath: string): SitePathResolution {
     if (segment === '' || segment === '.' || segment === '..' || segment.startsWith('.')) return { kind: 'hidden' };
   }
   if (segments[0] === '_enclave') return { kind: 'hidden' };
-  if (trailingSlash) return { kind: 'candidates', candidates: [{ file: `${rel}/index.html` }, { file: `${rel}.html`, redirectTo: `/${rel}` }] };
-  return { kind: 'candidates', candidates: [{ file: rel }, { file: `${rel}.html` }, { file: `${rel}/index.html`, redirectTo: `/${rel}/` }] };
+  if (trailingSlash)
+    return { kind: 'candidates', candidates: [{ file: `${rel}/index.html` }, { file: `${rel}.html`, redirectTo: `/${rel}` }] };
+  return {
+    kind: 'candidates',
+    candidates: [{ file: rel }, { file: `${rel}.html` }, { file: `${rel}/index.html`, redirectTo: `/${rel}/` }],
+  };
 }

@@ -29,4 +29,5 @@ export function siteSecurityPolicy(scriptHashes: readonly string[] = [], opts: {
 }
 
 /** The policy of pages the appliance writes itself (the 503 page): no scripts at all. */
-export const PLAIN_PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const PLAIN_PAGE_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";

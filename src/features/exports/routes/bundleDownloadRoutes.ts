@@ -15,7 +15,6 @@ export interface BundleDownloadDeps {
   clock: Clock;
 }
 
-
 // A malformed or repeated parameter is treated like a missing one: the request is refused as a
 // bad signature (403), the answer every other tampering gets, rather than a validation 400.
 const signed = (description: string) => z.string().optional().catch(undefined).describe(description);
@@ -52,7 +51,11 @@ export function bundleDownloadRoutes(deps: BundleDownloadDeps): RouteSpec[] {
         416: { description: 'Range not satisfiable', schema: errorBodySchema },
       },
       async handler(ctx, { params, query }) {
-        const check = verifyBundleLink(deps.keyring, { method: ctx.method, path: bundleLinkPath(params.jobId, params.file), ...query }, deps.clock.now());
+        const check = verifyBundleLink(
+          deps.keyring,
+          { method: ctx.method, path: bundleLinkPath(params.jobId, params.file), ...query },
+          deps.clock.now(),
+        );
         if (!check.ok) throw AppError.forbidden(check.reason);
         const bundle = deps.exports.bundleFile(params.jobId, params.file);
         if (!bundle) throw AppError.notFound('Bundle not found');

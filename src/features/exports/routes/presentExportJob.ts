@@ -12,7 +12,11 @@ export const exportJobSchema = z.object({
   updatedAt: z.string(),
   version: z.string().nullable().describe('Bundle version: requested, or derived from the content once known'),
   error: z.string().optional().describe('Only when failed'),
-  expectedPages: z.number().int().nullable().describe('Pages the source declares (navigation and page files); null until the run has read the source'),
+  expectedPages: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Pages the source declares (navigation and page files); null until the run has read the source'),
   failedPages: z
     .array(z.object({ path: z.string(), message: z.string() }))
     .describe('Pages that did not render (each got an error page); a bundle with failed pages is refused by deploy unless forced'),

@@ -10,7 +10,10 @@ import { parseByteRange } from '../../../http/parseByteRange.js';
  * Range/If-Range (206, 416), conditional GET (304), attachment disposition, and no caching
  * in between (the link, not the file, carries the authorisation). HEAD gets the same headers.
  */
-export async function sendBundleFile(ctx: Context, file: { path: string; sha256: string; sizeBytes: number; downloadName: string }): Promise<void> {
+export async function sendBundleFile(
+  ctx: Context,
+  file: { path: string; sha256: string; sizeBytes: number; downloadName: string },
+): Promise<void> {
   const info = await stat(file.path).catch(() => null);
   if (!info?.isFile()) throw AppError.notFound('Bundle not found');
   // A file whose size changed since it was built is damaged (truncated disk, tampering): never

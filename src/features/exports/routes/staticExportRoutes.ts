@@ -14,7 +14,6 @@ export interface StaticExportRouteDeps {
   onQueued: () => void;
 }
 
-
 const startBody = z.strictObject({
   domain: domainSchema.describe('Bare host name of one of the project’s sites'),
   version: z
@@ -24,7 +23,12 @@ const startBody = z.strictObject({
     .describe('Version label recorded in the bundle; default derived from the content'),
   paths: z.array(z.string().min(1).max(1024)).min(1).max(100_000).optional().describe('Only these page paths'),
   strict: z.boolean().optional().describe('Fail the job on the first page that does not render'),
-  keepRemoteAssets: z.boolean().optional().describe('Keep remote images, frames, font imports and third-party scripts (default false: removed and listed in the report, so the bundle never contacts another origin)'),
+  keepRemoteAssets: z
+    .boolean()
+    .optional()
+    .describe(
+      'Keep remote images, frames, font imports and third-party scripts (default false: removed and listed in the report, so the bundle never contacts another origin)',
+    ),
 });
 
 const jobParams = z.strictObject({ jobId: z.string().max(64).describe('Export job id (se_…)') });
@@ -44,7 +48,10 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
         400: { description: 'Invalid body or a domain that is not a site of this project', schema: errorBodySchema },
         401: { description: 'Missing or invalid key', schema: errorBodySchema },
         403: { description: 'Static export not enabled for the project, or a read-only key', schema: errorBodySchema },
-        409: { description: 'An export of that domain is already queued or running', schema: errorBodySchema.extend({ jobId: z.string() }) },
+        409: {
+          description: 'An export of that domain is already queued or running',
+          schema: errorBodySchema.extend({ jobId: z.string() }),
+        },
       },
       async handler(ctx, { body }) {
         const job = await deps.exports.start(callerProject(ctx), body);

@@ -26,7 +26,10 @@ export interface ExportChildOptions {
 
 /** A failed run; `detail` holds the tail of the worker's stderr for the log, never for clients. */
 export class ExportRunError extends Error {
-  constructor(message: string, readonly detail = '') {
+  constructor(
+    message: string,
+    readonly detail = '',
+  ) {
     super(message);
     this.name = 'ExportRunError';
   }
@@ -164,7 +167,10 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
         settle();
       });
     };
-    const timeout = setTimeout(() => finish(new ExportRunError(`export timed out after ${Math.round(options.timeoutMs / 1000)} s`)), options.timeoutMs);
+    const timeout = setTimeout(
+      () => finish(new ExportRunError(`export timed out after ${Math.round(options.timeoutMs / 1000)} s`)),
+      options.timeoutMs,
+    );
     const onAbort = () => {
       if (child.connected) child.send({ type: 'abort' } satisfies ToExportWorker);
       killTimer = setTimeout(() => finish(new ExportRunError('export aborted')), options.abortGraceMs ?? 2000);
@@ -195,7 +201,9 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
     worker.whenClosed((code, signal) => {
       const how = signal ? `signal ${signal}` : `exit code ${code}`;
       const oom = /heap out of memory/i.test(worker.stderr) ? ' (out of memory)' : '';
-      finish(new ExportRunError(options.signal?.aborted ? 'export aborted' : `export worker stopped unexpectedly (${how})${oom}`, worker.stderr));
+      finish(
+        new ExportRunError(options.signal?.aborted ? 'export aborted' : `export worker stopped unexpectedly (${how})${oom}`, worker.stderr),
+      );
     });
   });
 }

@@ -66,7 +66,10 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
   });
   controller.signal.throwIfAborted();
   // An empty bundle would deploy as a blank site: the source (or the `paths` filter) is wrong.
-  if (rendered.expected === 0) throw new Error(input.render.paths ? 'none of the requested paths is a page of this source' : `the docs source has no pages (${input.sourceDir})`);
+  if (rendered.expected === 0)
+    throw new Error(
+      input.render.paths ? 'none of the requested paths is a page of this source' : `the docs source has no pages (${input.sourceDir})`,
+    );
   const packStart = performance.now();
   const file = bundleFileName(input.render.domain, rendered.version);
   void send({ type: 'packing', done: 0, total: 1, version: rendered.version, pageCount: rendered.pageCount + rendered.failed });

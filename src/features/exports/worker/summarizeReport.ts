@@ -16,10 +16,24 @@ export interface ReportSummary {
 export function summarizeReport(report: BuildReport): ReportSummary {
   const all: ExportWarning[] = [
     // First: an input the navigation needs but the source lacks (a remote OpenAPI spec with no local copy) loses pages.
-    ...report.missingInputs.map((m): ExportWarning => ({ kind: 'missingInput', page: null, message: `${m.input}: ${m.reason}; ${m.pages.length} declared page(s) not generated${m.pages.length ? ` (${m.pages.slice(0, 5).join(', ')}${m.pages.length > 5 ? ', …' : ''})` : ''}` })),
-    ...report.brokenLinks.map((b): ExportWarning => ({ kind: 'brokenLink', page: b.page, message: `broken link ${b.href}${b.reason ? ` (${b.reason})` : ''}` })),
+    ...report.missingInputs.map(
+      (m): ExportWarning => ({
+        kind: 'missingInput',
+        page: null,
+        message: `${m.input}: ${m.reason}; ${m.pages.length} declared page(s) not generated${m.pages.length ? ` (${m.pages.slice(0, 5).join(', ')}${m.pages.length > 5 ? ', …' : ''})` : ''}`,
+      }),
+    ),
+    ...report.brokenLinks.map(
+      (b): ExportWarning => ({ kind: 'brokenLink', page: b.page, message: `broken link ${b.href}${b.reason ? ` (${b.reason})` : ''}` }),
+    ),
     ...report.missingImages.map((m): ExportWarning => ({ kind: 'missingImage', page: m.page, message: `missing image ${m.src}` })),
-    ...Object.entries(report.unknownComponents).map(([name, count]): ExportWarning => ({ kind: 'unknownComponent', page: null, message: `unknown component <${name}> used ${count} time${count === 1 ? '' : 's'}; its children were rendered` })),
+    ...Object.entries(report.unknownComponents).map(
+      ([name, count]): ExportWarning => ({
+        kind: 'unknownComponent',
+        page: null,
+        message: `unknown component <${name}> used ${count} time${count === 1 ? '' : 's'}; its children were rendered`,
+      }),
+    ),
     ...report.warnings.map((w): ExportWarning => ({ kind: 'other', page: w.page ?? null, message: w.message })),
   ];
   return {

@@ -146,8 +146,16 @@ export class FeedbackIndex {
     const c = this.columns;
     const facet = c.facets[at];
     return {
-      createdAt: c.createdAt[at], idHi: c.idHi[at], idLo: c.idLo[at], segment: c.segment[at], offset: c.offset[at],
-      length: c.length[at], source: facetSource(facet), status: facetStatus(facet), helpful: facetHelpful(facet), path: c.path[at],
+      createdAt: c.createdAt[at],
+      idHi: c.idHi[at],
+      idLo: c.idLo[at],
+      segment: c.segment[at],
+      offset: c.offset[at],
+      length: c.length[at],
+      source: facetSource(facet),
+      status: facetStatus(facet),
+      helpful: facetHelpful(facet),
+      path: c.path[at],
     };
   }
 

@@ -17,7 +17,16 @@ import { fsyncDirectory } from '../../../platform/store/writeFileDurably.js';
 import { DAY_MS } from '../../../platform/Clock.js';
 import { FeedbackIdSource } from './FeedbackIdSource.js';
 import { FeedbackIndex, type IndexFilter, type IndexRow } from './FeedbackIndex.js';
-import { entryRecord, feedbackIdFromParts, feedbackIdParts, parseFeedbackRecord, recordLine, statusRecordLine, toFeedbackEntry, type EntryRecord } from './feedbackRecord.js';
+import {
+  entryRecord,
+  feedbackIdFromParts,
+  feedbackIdParts,
+  parseFeedbackRecord,
+  recordLine,
+  statusRecordLine,
+  toFeedbackEntry,
+  type EntryRecord,
+} from './feedbackRecord.js';
 import { loadSegment } from './loadSegment.js';
 import { readLines } from './readLines.js';
 import { RecentRecords } from './RecentRecords.js';
@@ -84,7 +93,10 @@ export class FeedbackLog {
         log.stats.entries += loaded.entries;
         log.stats.droppedBytes += loaded.droppedBytes;
         if (loaded.droppedBytes > 0) {
-          options.logger.warn({ file: segment.path, droppedBytes: loaded.droppedBytes }, 'dropped a torn feedback record at the end of a segment (an append cut short by a crash; it was never acknowledged)');
+          options.logger.warn(
+            { file: segment.path, droppedBytes: loaded.droppedBytes },
+            'dropped a torn feedback record at the end of a segment (an append cut short by a crash; it was never acknowledged)',
+          );
         }
       }
       index.sort();
@@ -112,8 +124,16 @@ export class FeedbackLog {
     const index = this.indexFor(projectId);
     const helpful = submission.helpful === true ? 1 : submission.helpful === false ? 0 : -1;
     index.insert({
-      createdAt: now.getTime(), idHi, idLo, segment: segment.id, offset, length: line.length,
-      source: FEEDBACK_SOURCES.indexOf(submission.source), status: 0, helpful, path: index.pathId(submission.path),
+      createdAt: now.getTime(),
+      idHi,
+      idLo,
+      segment: segment.id,
+      offset,
+      length: line.length,
+      source: FEEDBACK_SOURCES.indexOf(submission.source),
+      status: 0,
+      helpful,
+      path: index.pathId(submission.path),
     });
     return { id, createdAt, ...submission, status: 'pending' };
   }
@@ -135,7 +155,12 @@ export class FeedbackLog {
   }
 
   /** One page of entries newest first, strictly after `after` in that order. */
-  async list(projectId: string, filter: FeedbackFilter, after: FeedbackPageKey | null, limit: number): Promise<{ entries: FeedbackEntry[]; hasMore: boolean }> {
+  async list(
+    projectId: string,
+    filter: FeedbackFilter,
+    after: FeedbackPageKey | null,
+    limit: number,
+  ): Promise<{ entries: FeedbackEntry[]; hasMore: boolean }> {
     const index = this.indexes.get(projectId);
     if (!index) return { entries: [], hasMore: false };
     const before = after ? { createdAt: after.createdAtMs, ...feedbackIdParts(after.id)! } : null;
@@ -151,7 +176,14 @@ export class FeedbackLog {
     const counts = index.countByPath(toIndexFilter(filter), FEEDBACK_SOURCES.indexOf('code_snippet'));
     const pages: PageFeedbackCounts[] = [];
     for (let p = 0; p < counts.total.length; p++) {
-      if (counts.total[p] > 0) pages.push({ path: index.pathOf(p), thumbsUp: counts.helpful[p], thumbsDown: counts.notHelpful[p], code: counts.code[p], total: counts.total[p] });
+      if (counts.total[p] > 0)
+        pages.push({
+          path: index.pathOf(p),
+          thumbsUp: counts.helpful[p],
+          thumbsDown: counts.notHelpful[p],
+          code: counts.code[p],
+          total: counts.total[p],
+        });
     }
     return pages.sort((a, b) => b.total - a.total || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
@@ -207,10 +239,15 @@ export class FeedbackLog {
     for (const [segmentId, positions] of bySegment) {
       const segment = this.segments[segmentId];
       if (!segment) throw new Error('feedback segment was removed while being read');
-      const texts = await readLines(await this.readerOf(segment), segment.path, positions.map((i) => rows[i]));
+      const texts = await readLines(
+        await this.readerOf(segment),
+        segment.path,
+        positions.map((i) => rows[i]),
+      );
       positions.forEach((i, k) => {
         const record = parseFeedbackRecord(texts[k]) as EntryRecord;
-        if (record.id !== feedbackIdFromParts(rows[i].idHi, rows[i].idLo)) throw new Error(`feedback index out of step with ${segment.path}`);
+        if (record.id !== feedbackIdFromParts(rows[i].idHi, rows[i].idLo))
+          throw new Error(`feedback index out of step with ${segment.path}`);
         this.recent.set(segmentId, rows[i].offset, record);
         out[i] = toFeedbackEntry(record, FEEDBACK_STATUSES[rows[i].status]);
       });
@@ -226,7 +263,15 @@ export class FeedbackLog {
 
   private addSegment(projectId: string, month: string): Segment {
     if (this.segments.length >= 0xffff) throw new Error('too many feedback segments');
-    const segment: Segment = { id: this.segments.length, projectId, month, path: join(this.root, projectId, `${month}.jsonl`), loadedSize: 0, appender: null, reader: null };
+    const segment: Segment = {
+      id: this.segments.length,
+      projectId,
+      month,
+      path: join(this.root, projectId, `${month}.jsonl`),
+      loadedSize: 0,
+      appender: null,
+      reader: null,
+    };
     this.segments.push(segment);
     this.segmentByKey.set(`${projectId}/${month}`, segment);
     return segment;

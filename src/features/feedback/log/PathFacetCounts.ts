@@ -88,7 +88,12 @@ export class PathFacetCounts {
   byPath(cols: SummarisedColumns, lo: number, hi: number, wanted: Uint8Array, codeSource: number): PathCounts {
     const cells = this.countRange(cols, lo, hi);
     const paths = this.width;
-    const counts: PathCounts = { total: new Uint32Array(paths), helpful: new Uint32Array(paths), notHelpful: new Uint32Array(paths), code: new Uint32Array(paths) };
+    const counts: PathCounts = {
+      total: new Uint32Array(paths),
+      helpful: new Uint32Array(paths),
+      notHelpful: new Uint32Array(paths),
+      code: new Uint32Array(paths),
+    };
     for (let p = 0; p < paths; p++) {
       for (let facet = 0; facet < FACET_COUNT; facet++) {
         const n = wanted[facet] === 1 ? cells[p * FACET_COUNT + facet] : 0;

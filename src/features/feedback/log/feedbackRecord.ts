@@ -41,11 +41,13 @@ export function parseFeedbackRecord(text: string): ParsedFeedbackRecord {
     const createdAtMs = typeof value.createdAt === 'string' ? parseIsoMs(value.createdAt) : NaN;
     if (Number.isNaN(createdAtMs)) throw new Error('entry without a valid createdAt');
     value.createdAtMs = createdAtMs;
-    if (!FEEDBACK_SOURCES.includes(value.source as FeedbackSource) || typeof value.path !== 'string') throw new Error('entry without source or path');
+    if (!FEEDBACK_SOURCES.includes(value.source as FeedbackSource) || typeof value.path !== 'string')
+      throw new Error('entry without source or path');
     return value as unknown as ParsedFeedbackRecord;
   }
   if (value.type === 'status') {
-    if (!FEEDBACK_STATUSES.includes(value.status as FeedbackStatus) || typeof value.at !== 'string') throw new Error('status record without a valid status');
+    if (!FEEDBACK_STATUSES.includes(value.status as FeedbackStatus) || typeof value.at !== 'string')
+      throw new Error('status record without a valid status');
     return value as unknown as ParsedFeedbackRecord;
   }
   throw new Error('unknown record type');
@@ -56,7 +58,15 @@ const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 /** Epoch ms of an ISO timestamp; the fixed form this store writes is read digit by digit (far faster than Date.parse). */
 function parseIsoMs(text: string): number {
   if (!ISO_MS.test(text)) return Date.parse(text);
-  return Date.UTC(digits(text, 0, 4), digits(text, 5, 7) - 1, digits(text, 8, 10), digits(text, 11, 13), digits(text, 14, 16), digits(text, 17, 19), digits(text, 20, 23));
+  return Date.UTC(
+    digits(text, 0, 4),
+    digits(text, 5, 7) - 1,
+    digits(text, 8, 10),
+    digits(text, 11, 13),
+    digits(text, 14, 16),
+    digits(text, 17, 19),
+    digits(text, 20, 23),
+  );
 }
 
 function digits(text: string, from: number, to: number): number {
@@ -90,7 +100,8 @@ export function statusRecordLine(id: string, status: FeedbackStatus, at: string)
 /** A stored entry line plus its current status → the domain entry. */
 export function toFeedbackEntry(record: EntryRecord, status: FeedbackStatus): FeedbackEntry {
   const entry: FeedbackEntry = { id: record.id, createdAt: record.createdAt, source: record.source, path: record.path, status };
-  for (const field of SUBMISSION_FIELDS) if (field !== 'source' && field !== 'path' && record[field] !== undefined) Object.assign(entry, { [field]: record[field] });
+  for (const field of SUBMISSION_FIELDS)
+    if (field !== 'source' && field !== 'path' && record[field] !== undefined) Object.assign(entry, { [field]: record[field] });
   return entry;
 }
 

@@ -43,8 +43,16 @@ export async function loadSegment(path: string, segment: number, index: Feedback
     }
     const helpful = record.helpful === true ? 1 : record.helpful === false ? 0 : -1;
     index.push({
-      createdAt: record.createdAtMs, idHi: record.idHi, idLo: record.idLo, segment, offset, length,
-      source: FEEDBACK_SOURCES.indexOf(record.source), status: 0, helpful, path: index.pathId(record.path),
+      createdAt: record.createdAtMs,
+      idHi: record.idHi,
+      idLo: record.idLo,
+      segment,
+      offset,
+      length,
+      source: FEEDBACK_SOURCES.indexOf(record.source),
+      status: 0,
+      helpful,
+      path: index.pathId(record.path),
     });
   });
 

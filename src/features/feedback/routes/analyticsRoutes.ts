@@ -22,7 +22,12 @@ const errors = {
   429: { description: 'Analytics budget of this project spent (Retry-After)' },
 };
 
-function toFilter(q: { dateFrom?: number; dateTo?: number; source?: FeedbackFilter['source']; status?: FeedbackFilter['statuses'] }): FeedbackFilter {
+function toFilter(q: {
+  dateFrom?: number;
+  dateTo?: number;
+  source?: FeedbackFilter['source'];
+  status?: FeedbackFilter['statuses'];
+}): FeedbackFilter {
   return { fromMs: q.dateFrom, toMs: q.dateTo, source: q.source, statuses: q.status };
 }
 
@@ -44,7 +49,11 @@ export function analyticsRoutes(deps: AnalyticsRouteDeps): RouteSpec[] {
         ...errors,
       },
       async handler(ctx, { params, query }) {
-        const page = await deps.ops.list(params.projectId, { filter: toFilter(query), limit: query.limit ?? 50, cursor: query.cursor ?? null });
+        const page = await deps.ops.list(params.projectId, {
+          filter: toFilter(query),
+          limit: query.limit ?? 50,
+          cursor: query.cursor ?? null,
+        });
         ctx.set('Cache-Control', 'no-store');
         ctx.body = { feedback: page.feedback.map(presentFeedback), nextCursor: page.nextCursor, hasMore: page.hasMore };
       },
@@ -62,7 +71,9 @@ export function analyticsRoutes(deps: AnalyticsRouteDeps): RouteSpec[] {
         200: {
           description: 'The `limit` busiest pages; hasMore says whether more pages have feedback',
           schema: z.object({
-            feedback: z.array(z.object({ path: z.string(), thumbsUp: z.number(), thumbsDown: z.number(), code: z.number(), total: z.number() })),
+            feedback: z.array(
+              z.object({ path: z.string(), thumbsUp: z.number(), thumbsDown: z.number(), code: z.number(), total: z.number() }),
+            ),
             hasMore: z.boolean(),
           }),
         },
@@ -85,7 +96,11 @@ export function analyticsRoutes(deps: AnalyticsRouteDeps): RouteSpec[] {
       responses: {
         200: {
           description: 'One entry per day that has feedback',
-          schema: z.object({ days: z.array(z.object({ date: z.string(), total: z.number(), ...Object.fromEntries(FEEDBACK_SOURCES.map((s) => [s, z.number()])) })) }),
+          schema: z.object({
+            days: z.array(
+              z.object({ date: z.string(), total: z.number(), ...Object.fromEntries(FEEDBACK_SOURCES.map((s) => [s, z.number()])) }),
+            ),
+          }),
         },
         ...errors,
       },
@@ -103,7 +118,11 @@ export function analyticsRoutes(deps: AnalyticsRouteDeps): RouteSpec[] {
       params: z.object({ projectId: z.string(), id: z.string() }),
       body: z.strictObject({ status: z.enum(FEEDBACK_STATUSES) }),
       rateLimit,
-      responses: { 200: { description: 'The updated entry', schema: feedbackEntrySchema }, ...errors, 404: { description: 'No such entry in this project' } },
+      responses: {
+        200: { description: 'The updated entry', schema: feedbackEntrySchema },
+        ...errors,
+        404: { description: 'No such entry in this project' },
+      },
       async handler(ctx, { params, body }) {
         ctx.body = presentFeedback(await deps.ops.setStatus(params.projectId, params.id, body.status));
       },

@@ -9,7 +9,10 @@ const statusList = z
     const parts = text.split(',');
     const unknown = parts.filter((p) => !FEEDBACK_STATUSES.includes(p as FeedbackStatus));
     if (unknown.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `unknown status ${unknown.map((u) => JSON.stringify(u)).join(', ')}; use a comma-separated subset of ${FEEDBACK_STATUSES.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown status ${unknown.map((u) => JSON.stringify(u)).join(', ')}; use a comma-separated subset of ${FEEDBACK_STATUSES.join(', ')}`,
+      });
       return z.NEVER;
     }
     return [...new Set(parts)] as FeedbackStatus[];
@@ -28,7 +31,9 @@ const filterShape = {
 export const feedbackFilterQuerySchema = z.strictObject(filterShape).superRefine(checkDateRange, { when: () => true });
 
 /** Query of the per-page counts: the listing's filters and how many pages (default 10). */
-export const feedbackByPageQuerySchema = z.strictObject({ ...filterShape, limit: limitParam(10, 100) }).superRefine(checkDateRange, { when: () => true });
+export const feedbackByPageQuerySchema = z
+  .strictObject({ ...filterShape, limit: limitParam(10, 100) })
+  .superRefine(checkDateRange, { when: () => true });
 
 /** Query of the listing: filters, `limit` and a signed `cursor`, every problem reported at once. */
 export function feedbackListQuerySchema(cursors: FeedbackCursor) {
@@ -41,7 +46,13 @@ export function feedbackListQuerySchema(cursors: FeedbackCursor) {
         .transform((text, ctx) => {
           const decoded = cursors.decode(text);
           if (typeof decoded === 'string') {
-            ctx.addIssue({ code: 'custom', message: decoded === 'tampered' ? 'was altered or is not from this appliance' : 'is malformed; pass nextCursor from the previous page unchanged' });
+            ctx.addIssue({
+              code: 'custom',
+              message:
+                decoded === 'tampered'
+                  ? 'was altered or is not from this appliance'
+                  : 'is malformed; pass nextCursor from the previous page unchanged',
+            });
             return z.NEVER;
           }
           return decoded;

@@ -18,7 +18,11 @@ export const feedbackEntrySchema = z.object({
 });
 
 /** One page of the feedback list (the response of GET /v1/analytics/{projectId}/feedback). */
-export const feedbackPageSchema = z.object({ feedback: z.array(feedbackEntrySchema), nextCursor: z.string().nullable(), hasMore: z.boolean() });
+export const feedbackPageSchema = z.object({
+  feedback: z.array(feedbackEntrySchema),
+  nextCursor: z.string().nullable(),
+  hasMore: z.boolean(),
+});
 
 /** An entry and a page as clients receive them (the CLI and tests read these). */
 export type FeedbackEntryBody = z.infer<typeof feedbackEntrySchema>;

@@ -18,7 +18,14 @@ const JSX_TAG_LINE = /^<\/?[A-Za-z][\w-]*(?: [^<>{}]*)?\/?> *$/;
 export function lazyOrEnds(rest: string, mdx: boolean): 'lazy' | 'ends' {
   const marker = listMarkerAt(rest);
   if (marker) return canInterruptParagraph(marker) ? 'ends' : bail('list marker as lazy text');
-  if (THEMATIC_BREAK.test(rest) || HEADING_LINE.test(rest) || FENCE_LINE.test(rest) || rest.startsWith('>') || (mdx && JSX_TAG_LINE.test(rest))) return 'ends';
+  if (
+    THEMATIC_BREAK.test(rest) ||
+    HEADING_LINE.test(rest) ||
+    FENCE_LINE.test(rest) ||
+    rest.startsWith('>') ||
+    (mdx && JSX_TAG_LINE.test(rest))
+  )
+    return 'ends';
   return PLAIN_TEXT.test(rest) ? 'lazy' : bail('possible lazy line');
 }
 

@@ -209,7 +209,13 @@ function parseFlow(lines: string[], from: number, lazy: boolean[] | null, mdx: b
     if (c === '[' && DEFINITION.test(rest)) bail('definition');
     if (i + 1 < lines.length && rest.includes('|') && isDelimiterRow(lines[i + 1])) {
       if (paragraph) bail('table interrupting a paragraph');
-      const table = readTable(lines, i, mdx, (row) => mdx && lines[row].trimStart().startsWith('<') && flowTagsAt(row, lines[row].length - lines[row].trimStart().length) !== 'text');
+      const table = readTable(
+        lines,
+        i,
+        mdx,
+        (row) =>
+          mdx && lines[row].trimStart().startsWith('<') && flowTagsAt(row, lines[row].length - lines[row].trimStart().length) !== 'text',
+      );
       noLazyBetween(i, table.next);
       target.push(table.node);
       i = table.next;

@@ -49,7 +49,9 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
     textStart = next;
   };
   const outerOpeners = (marker: string) =>
-    stack.some((f) => f !== frame && f.items.some((it) => it.type === 'delimiter' && (it as Delimiter).open && (it as Delimiter).marker === marker));
+    stack.some(
+      (f) => f !== frame && f.items.some((it) => it.type === 'delimiter' && (it as Delimiter).open && (it as Delimiter).marker === marker),
+    );
   // Without definitions (those bail) `[label]` not followed by a resource is plain text: its
   // content rejoins the enclosing span, where its delimiters may still pair with outer ones.
   const literalBrackets = (closed = true) => {
@@ -99,7 +101,10 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
         break;
       }
       case '!':
-        if (s[i + 1] !== '[') { i++; break; }
+        if (s[i + 1] !== '[') {
+          i++;
+          break;
+        }
         flushText(i);
         if (stack.some((f) => f.kind === 'image')) bail('nested image');
         open('image', i + 2);
@@ -152,7 +157,10 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
         break;
       }
       case '{': {
-        if (!mdx) { i++; break; }
+        if (!mdx) {
+          i++;
+          break;
+        }
         flushText(i);
         const end = scanBraces(s, i);
         push({ type: 'mdxTextExpression', value: s.slice(i + 1, end - 1) }, end);
@@ -167,14 +175,20 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
         const next = s[i + 1];
         if (next === '\n') bail('hard break');
         // Escaped ASCII punctuation is plain text; any other backslash is itself.
-        if (next === undefined || !ASCII_PUNCTUATION.test(next)) { i++; break; }
+        if (next === undefined || !ASCII_PUNCTUATION.test(next)) {
+          i++;
+          break;
+        }
         flushText(i);
         push({ type: 'text', value: next }, i + 2);
         break;
       }
       case '&': {
         const reference = readCharacterReference(s, i);
-        if (!reference) { i++; break; }
+        if (!reference) {
+          i++;
+          break;
+        }
         flushText(i);
         push({ type: 'text', value: reference.value }, reference.end);
         break;
@@ -187,8 +201,12 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
         // Inside a link or image label micromark links no literals (and the text joins a link or
         // an alt, which mdast-util-gfm-autolink-literal skips); if the brackets turn out to be
         // text, the check on the finished text nodes below catches it.
-        const literal = mayLink && !stack.some((f) => f.kind === 'link' || f.kind === 'image') ? readAutolinkLiteral(s, i, textStart) : null;
-        if (!literal) { i++; break; }
+        const literal =
+          mayLink && !stack.some((f) => f.kind === 'link' || f.kind === 'image') ? readAutolinkLiteral(s, i, textStart) : null;
+        if (!literal) {
+          i++;
+          break;
+        }
         // An e-mail address starts back at its local part, still in the current text run. Up to
         // its end everything is the literal's, even characters that would otherwise be syntax.
         flushText(literal.start);
@@ -216,7 +234,11 @@ export function parseInline(s: string, mdx: boolean, exactLineEnds = false): Phr
 }
 
 function hasAutolinkText(nodes: PhrasingContent[]): boolean {
-  return nodes.some((n) => (n.type === 'text' ? LINKABLE_TEXT.test(n.value) : n.type !== 'link' && 'children' in n && hasAutolinkText(n.children as PhrasingContent[])));
+  return nodes.some((n) =>
+    n.type === 'text'
+      ? LINKABLE_TEXT.test(n.value)
+      : n.type !== 'link' && 'children' in n && hasAutolinkText(n.children as PhrasingContent[]),
+  );
 }
 
 /** Start of the next backtick run of exactly `size` at or after `from`, or -1. */

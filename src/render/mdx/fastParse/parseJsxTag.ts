@@ -75,7 +75,11 @@ export function parseJsxTag(s: string, start: number): JsxTag {
       i = close + 1;
     } else if (q === '{') {
       const end = scanBraces(s, j);
-      attributes.push({ type: 'mdxJsxAttribute', name: a[0], value: { type: 'mdxJsxAttributeValueExpression', value: s.slice(j + 1, end - 1) } });
+      attributes.push({
+        type: 'mdxJsxAttribute',
+        name: a[0],
+        value: { type: 'mdxJsxAttributeValueExpression', value: s.slice(j + 1, end - 1) },
+      });
       i = end;
     } else {
       bail('jsx attribute value');

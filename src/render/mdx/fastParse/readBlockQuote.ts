@@ -11,7 +11,13 @@ import type { ParseItem } from './readList.js';
  * interrupting block ends it. Markers indented four or more bail (code in Markdown; MDX's
  * unlimited indentation is not needed by real pages).
  */
-export function readBlockQuote(lines: string[], at: number, outerLazy: boolean[] | null, mdx: boolean, parseContent: ParseItem): { node: Blockquote; next: number } {
+export function readBlockQuote(
+  lines: string[],
+  at: number,
+  outerLazy: boolean[] | null,
+  mdx: boolean,
+  parseContent: ParseItem,
+): { node: Blockquote; next: number } {
   const body: string[] = [];
   const lazy: boolean[] = [];
   let j = at;

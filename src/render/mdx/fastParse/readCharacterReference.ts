@@ -10,7 +10,10 @@ const NAMED = /&([A-Za-z0-9]{1,31});/y;
  * after the `;`, or null when the `&` is literal text (no reference, or a name HTML lacks).
  */
 export function readCharacterReference(s: string, at: number): { value: string; end: number } | null {
-  for (const [pattern, base] of [[DECIMAL, 10], [HEXADECIMAL, 16]] as const) {
+  for (const [pattern, base] of [
+    [DECIMAL, 10],
+    [HEXADECIMAL, 16],
+  ] as const) {
     pattern.lastIndex = at;
     const m = pattern.exec(s);
     if (m) return { value: decodeCodePoint(Number.parseInt(m[1], base)), end: pattern.lastIndex };
@@ -28,7 +31,9 @@ export function readCharacterReference(s: string, at: number): { value: string; 
  */
 function decodeCodePoint(code: number): string {
   const forbidden =
-    code < 9 || code === 11 || (code > 13 && code < 32) ||
+    code < 9 ||
+    code === 11 ||
+    (code > 13 && code < 32) ||
     (code > 126 && code < 160) ||
     (code > 0xd7ff && code < 0xe000) ||
     (code > 0xfdcf && code < 0xfdf0) ||

@@ -27,7 +27,13 @@ const TASK = /^\[.\]/;
  * markers indented four or more in Markdown, task items, and lines only lazily continuing a paragraph when
  * they might start another block.
  */
-export function readList(lines: string[], at: number, outerLazy: boolean[] | null, mdx: boolean, parseItem: ParseItem): { node: List; next: number } {
+export function readList(
+  lines: string[],
+  at: number,
+  outerLazy: boolean[] | null,
+  mdx: boolean,
+  parseItem: ParseItem,
+): { node: List; next: number } {
   let marker = listMarkerAt(lines[at])!;
   const list: List = { type: 'list', ordered: marker.ordered, start: marker.start, spread: false, children: [] };
   let i = at;
@@ -71,7 +77,12 @@ export function readList(lines: string[], at: number, outerLazy: boolean[] | nul
       end = j + 1;
     }
     const item = parseItem(body.slice(0, end - i), lazy.slice(0, end - i));
-    list.children.push({ type: 'listItem', spread: item.spread, checked: null, children: item.children as ListItem['children'] } satisfies ListItem);
+    list.children.push({
+      type: 'listItem',
+      spread: item.spread,
+      checked: null,
+      children: item.children as ListItem['children'],
+    } satisfies ListItem);
     if (!next) return { node: list, next: end };
     // A blank line between two items makes the list loose.
     if (end < j) list.spread = true;

@@ -44,7 +44,9 @@ export function readTable(lines: string[], at: number, mdx: boolean, endsTable: 
   const head = splitRow(lines[at]);
   const delimiters = splitRow(lines[at + 1]);
   if (head.length !== delimiters.length) bail('table header and delimiter differ');
-  const align = delimiters.map((d): AlignType => (d.startsWith(':') ? (d.endsWith(':') ? 'center' : 'left') : d.endsWith(':') ? 'right' : null));
+  const align = delimiters.map(
+    (d): AlignType => (d.startsWith(':') ? (d.endsWith(':') ? 'center' : 'left') : d.endsWith(':') ? 'right' : null),
+  );
   const rows = [row(head, mdx)];
   let i = at + 2;
   for (; i < lines.length; i++) {
