@@ -2,7 +2,7 @@
 // Runs the ava suite and ends with one plain `N passed, N failed` line that CI can read.
 // Browser tests need Debian's Chromium: it is installed first when missing (as root).
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,9 @@ const avaArgs = ['--tap', ...files, ...args];
 // profiles) goes under one directory of its own, removed when the run ends, however it ends:
 // a test that forgets its teardown, or a worker that crashes, can't leave them in /tmp.
 const runTmp = mkdtempSync(join(tmpdir(), 'enclave-test-run-'));
+// Traversable but not listable: agent tests run their agent as another user (agent.runAsUser)
+// from a test folder inside, which that user must be able to reach by name.
+chmodSync(runTmp, 0o711);
 const removeRunTmp = () => rmSync(runTmp, { recursive: true, force: true, maxRetries: 3 });
 // tsx keeps its compile cache in <tmpdir>/tsx-<uid>; link the usual one in, so every run does not
 // start cold (removing the run directory removes the link, not the cache).

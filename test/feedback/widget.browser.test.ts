@@ -77,7 +77,11 @@ async function renderedDocs(t: ExecutionContext): Promise<ServedDocs> {
     for (const candidate of rel.startsWith('..') ? [] : [rel, `${rel}.html`, join(rel, 'index.html')]) {
       try {
         const body = await readFile(join(out, candidate || 'index.html'));
-        res.writeHead(200, { 'Content-Type': TYPES[extname(candidate || 'index.html')] ?? 'application/octet-stream' });
+        // X-Enclave-Site: the mark the appliance's site handler sends, which the widget looks for.
+        res.writeHead(200, {
+          'Content-Type': TYPES[extname(candidate || 'index.html')] ?? 'application/octet-stream',
+          'X-Enclave-Site': '1',
+        });
         res.end(body);
         return;
       } catch {

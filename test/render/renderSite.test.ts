@@ -302,7 +302,7 @@ test('without an index page the home URL forwards to the first page; paths rende
   );
 });
 
-test('progress is reported per page and the feedback endpoint reaches every page', async (t) => {
+test('progress is reported per page, and every page names its path for the feedback widget', async (t) => {
   const seen: [number, number][] = [];
   const { out } = await renderFiles(
     t,
@@ -315,7 +315,7 @@ test('progress is reported per page and the feedback endpoint reaches every page
     [1, 2],
     [2, 2],
   ]);
-  t.regex(await read(out, 'b.html'), /<meta name="enclave-feedback-endpoint" content="\/_enclave\/feedback">/);
+  t.regex(await read(out, 'b.html'), /<meta name="enclave-page" content="\/b">/);
 });
 
 test('rendering with worker threads produces exactly the same bundle as rendering on one thread', async (t) => {
