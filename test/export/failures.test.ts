@@ -27,6 +27,20 @@ test('a page that does not render completes the job but is listed in failedPages
   t.like(broken, { page: 'links' });
   t.regex(broken!.message, /no-such-page/);
   t.truthy(job.warnings.find((w) => w.kind === 'unknownComponent' && /Frobnicator/.test(w.message)));
+
+  // The recent-jobs list (the dashboard's table) carries the same failed pages.
+  const recent = (await (await app.api('/v1/static-export/jobs?limit=5')).json()) as {
+    jobs: { jobId: string; failedPages: unknown[] }[];
+    hasMore: boolean;
+  };
+  t.deepEqual(
+    recent.jobs.map((j) => [j.jobId, j.failedPages.length]),
+    [[queued.jobId, 1]],
+  );
+  t.false(recent.hasMore);
+  const bad = await app.api('/v1/static-export/jobs?limit=0&status=done');
+  t.is(bad.status, 400);
+  t.is(((await bad.json()) as { details: unknown[] }).details.length, 2, 'every bad parameter is listed');
 });
 
 test('a source with no docs.json or mint.json fails the job with an error that says so', async (t) => {

@@ -1,5 +1,8 @@
 /** Lifecycle of an export job (SPEC section 4). */
-export type ExportJobStatus = 'queued' | 'running' | 'completed' | 'failed';
+export const EXPORT_JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+
+/** One of EXPORT_JOB_STATUSES. */
+export type ExportJobStatus = (typeof EXPORT_JOB_STATUSES)[number];
 
 /** A page that did not render, and why. */
 export interface FailedPage {

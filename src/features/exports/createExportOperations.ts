@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { SigningKeyring } from '../../bundle/SigningKeyring.js';
 import type { Clock } from '../../platform/Clock.js';
 import type { ControlStore } from '../control/ControlStore.js';
-import type { ExportJobRecord } from './ExportJobRecord.js';
+import type { ExportJobRecord, ExportJobStatus } from './ExportJobRecord.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
 import { exportPaths } from './ExportPaths.js';
 import { findProjectJob, issueBundleLink, type IssuedBundleLink } from './issueBundleLink.js';
@@ -21,6 +21,8 @@ export interface BundleFile {
 export interface ExportOperations {
   start(projectId: string, request: ExportOptions & { domain: string }): Promise<ExportJobRecord>;
   get(projectId: string, jobId: string): ExportJobRecord;
+  /** The project's most recent jobs, newest first (`limit` of them), and whether older ones exist. */
+  recent(projectId: string, options: { limit: number; status?: ExportJobStatus }): { jobs: ExportJobRecord[]; hasMore: boolean };
   issueLink(projectId: string, jobId: string): IssuedBundleLink;
   /** The zip of completed job `jobId` named `file`, or null (the link was valid, the bundle is gone). */
   bundleFile(jobId: string, file: string): BundleFile | null;
@@ -40,6 +42,14 @@ export function createExportOperations(deps: {
   return {
     start: (projectId, request) => startExportJob(deps, projectId, request),
     get: (projectId, jobId) => findProjectJob(deps.jobs, projectId, jobId),
+    recent(projectId, { limit, status }) {
+      const mine = deps.jobs.list().filter((j) => j.projectId === projectId && (!status || j.status === status));
+      // Newest first; the id breaks ties so the order is total.
+      const sorted = [...mine].sort((a, b) =>
+        a.createdAt === b.createdAt ? b.id.localeCompare(a.id) : b.createdAt.localeCompare(a.createdAt),
+      );
+      return { jobs: sorted.slice(0, limit), hasMore: sorted.length > limit };
+    },
     issueLink: (projectId, jobId) => issueBundleLink({ ...deps, ttlSeconds: deps.linkTtlSeconds }, projectId, jobId),
     bundleFile(jobId, file) {
       const job = deps.jobs.find(jobId);

@@ -165,15 +165,15 @@
         }
         tr.appendChild(td);
       });
-      var seen = {};
-      var jobs = list.filter(function (d) { if (!d.jobId || seen[d.jobId]) return false; seen[d.jobId] = true; return true; }).slice(0, 5);
-      return Promise.all(jobs.map(function (d) { return api('/v1/static-export/jobs/' + encodeURIComponent(d.jobId)).catch(function () { return null; }); })).then(function (found) {
-        fill('exports', found.filter(Boolean), function (tr, j) {
+      return api('/v1/static-export/jobs?limit=10').then(function (recent) {
+        fill('exports', recent.jobs, function (tr, j) {
           cell(tr, j.jobId + ' (' + j.domain + ')');
           cell(tr, j.status);
-          cell(tr, j.pageCount, true);
-          cell(tr, j.error || (j.warnings ? j.warnings + ' warning(s): see the bundle report' : 'none'));
-        }, 'No export jobs behind the recent deployments.');
+          cell(tr, j.pageCount + (j.expectedPages ? ' of ' + j.expectedPages : ''), true);
+          var failed = j.failedPages || [];
+          cell(tr, failed.length ? failed.length + ': ' + failed.slice(0, 3).map(function (f) { return '/' + f.path + ' (' + f.message + ')'; }).join('; ') + (failed.length > 3 ? '; …' : '') : 'none');
+          cell(tr, j.error || (j.warningCount ? j.warningCount + ' warning(s): see the job or the bundle report' : 'none'));
+        }, 'No export jobs yet.');
       });
     });
   }

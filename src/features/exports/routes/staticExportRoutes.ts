@@ -6,6 +6,7 @@ import { callerProject } from '../../../http/callerProject.js';
 import { bundleLinkSchema, exportJobSchema, presentExportJob } from './presentExportJob.js';
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 import { VERSION_LABEL, VERSION_LABEL_RULE } from '../../../platform/versionLabel.js';
+import { EXPORT_JOB_STATUSES } from '../ExportJobRecord.js';
 
 /** What the static-export routes work with. */
 export interface StaticExportRouteDeps {
@@ -32,6 +33,11 @@ const startBody = z.strictObject({
 });
 
 const jobParams = z.strictObject({ jobId: z.string().max(64).describe('Export job id (se_…)') });
+
+const recentQuery = z.strictObject({
+  status: z.enum(EXPORT_JOB_STATUSES).optional().describe('Only jobs in this status'),
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('How many jobs (1–100, default 20)'),
+});
 
 /** `/v1/static-export`: start a job, poll it, get a signed link to its bundle. */
 export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
@@ -60,6 +66,24 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
         ctx.status = 202;
         ctx.set('Location', `/v1/static-export/jobs/${job.id}`);
         deps.onQueued();
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/static-export/jobs',
+      summary: 'List the project’s most recent export jobs, newest first (with their failed pages and warnings)',
+      tag: 'static-export',
+      auth: 'admin',
+      query: recentQuery,
+      responses: {
+        200: { description: 'The jobs', schema: z.object({ jobs: z.array(exportJobSchema), hasMore: z.boolean() }) },
+        400: { description: 'Invalid query (every problem listed)', schema: errorBodySchema },
+        401: { description: 'Missing or invalid key', schema: errorBodySchema },
+      },
+      handler(ctx, { query }) {
+        const { jobs, hasMore } = deps.exports.recent(callerProject(ctx), query);
+        ctx.set('Cache-Control', 'no-store');
+        ctx.body = { jobs: jobs.map(presentExportJob), hasMore };
       },
     }),
     defineRoute({
