@@ -1,13 +1,11 @@
 import { systemClock } from '../platform/Clock.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { confirm } from './confirm.js';
-import { withControlBackend } from './controlBackend.js';
 import { formatJson } from './escapeControls.js';
-import { loadConfigOrExplain } from './loadConfigOrExplain.js';
 import { parseDuration } from './parseDuration.js';
 import { parseVerbArgs } from './parseVerbArgs.js';
 import { formatTable } from './printTable.js';
-import { reportControlFailure } from './reportControlFailure.js';
+import { runControlVerb } from './runControlVerb.js';
 import { runSigningKeyAction } from './signingKeysCli.js';
 
 export const USAGE = `usage:
@@ -50,10 +48,8 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
       return usage(action === 'retire-signing' ? 'retire-signing takes exactly one key id' : `${action} takes no arguments`);
     if (action === 'retire-signing' && !(await confirm(io, `Retire signing key ${kid}? Every link it signed will answer 403.`, values.yes)))
       return ExitCode.failed;
-    const config = loadConfigOrExplain(io);
-    if (!config) return ExitCode.config;
-    if (action === 'retire-signing') return runSigningKeyAction(config, io, { kind: action, kid });
-    return runSigningKeyAction(config, io, action === 'list-signing' ? { kind: action, json: values.json } : { kind: 'rotate-signing' });
+    if (action === 'retire-signing') return runSigningKeyAction(io, { kind: action, kid });
+    return runSigningKeyAction(io, action === 'list-signing' ? { kind: action, json: values.json } : { kind: 'rotate-signing' });
   }
   if (action === 'create' && (!values.name || (values.scope !== 'read' && values.scope !== 'write')))
     return usage('--name is required and --scope must be read or write');
@@ -70,43 +66,34 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
   if (action === 'revoke' && !(await confirm(io, `Revoke key ${positionals[0]}? Scripts using it will get 401.`, values.yes)))
     return ExitCode.failed;
 
-  const config = loadConfigOrExplain(io);
-  if (!config) return ExitCode.config;
-  const code = await withControlBackend(config, io, async (backend) => {
-    if (backend.via === 'api' && values.project)
-      return usage('--project is not available while the server runs: its CLI key manages the default project');
-    try {
-      if (action === 'list') {
-        const keys = await backend.listKeys(values.project);
-        if (values.json) io.out.write(`${formatJson(keys)}\n`);
-        else
-          io.out.write(
-            formatTable(
-              ['ID', 'NAME', 'SCOPE', 'KEY', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'],
-              keys.map((k) => [k.id, k.name, k.scope, `enc_…${k.last4}`, k.createdAt, k.expiresAt, k.lastUsedAt, k.revokedAt]),
-            ),
-          );
-        return ExitCode.ok;
-      }
-      if (action === 'revoke') {
-        const key = await backend.revokeKey(positionals[0]);
-        io.err.write(`Revoked ${key.id} (${key.name})${backend.via === 'api' ? ' on the running server' : ''}.\n`);
-        return ExitCode.ok;
-      }
-      const created = await backend.createKey({
-        projectId: values.project,
-        name: values.name!,
-        scope: values.scope as 'read' | 'write',
-        expiresAt,
-      });
-      io.out.write(`ENCLAVE_ADMIN_KEY=${created.key}\nENCLAVE_PROJECT_ID=${created.projectId}\n`);
-      io.err.write(
-        `Created ${created.id} (${created.scope})${backend.via === 'api' ? ' on the running server' : ''}. The key is shown only this once.\n`,
-      );
+  return runControlVerb(io, { project: values.project, usage }, async (backend) => {
+    if (action === 'list') {
+      const keys = await backend.listKeys(values.project);
+      if (values.json) io.out.write(`${formatJson(keys)}\n`);
+      else
+        io.out.write(
+          formatTable(
+            ['ID', 'NAME', 'SCOPE', 'KEY', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'],
+            keys.map((k) => [k.id, k.name, k.scope, `enc_…${k.last4}`, k.createdAt, k.expiresAt, k.lastUsedAt, k.revokedAt]),
+          ),
+        );
       return ExitCode.ok;
-    } catch (err) {
-      return reportControlFailure(io, err);
     }
+    if (action === 'revoke') {
+      const key = await backend.revokeKey(positionals[0]);
+      io.err.write(`Revoked ${key.id} (${key.name})${backend.via === 'api' ? ' on the running server' : ''}.\n`);
+      return ExitCode.ok;
+    }
+    const created = await backend.createKey({
+      projectId: values.project,
+      name: values.name!,
+      scope: values.scope as 'read' | 'write',
+      expiresAt,
+    });
+    io.out.write(`ENCLAVE_ADMIN_KEY=${created.key}\nENCLAVE_PROJECT_ID=${created.projectId}\n`);
+    io.err.write(
+      `Created ${created.id} (${created.scope})${backend.via === 'api' ? ' on the running server' : ''}. The key is shown only this once.\n`,
+    );
+    return ExitCode.ok;
   });
-  return code ?? ExitCode.failed;
 }

@@ -1,9 +1,7 @@
-import type { Config } from '../config/schema.js';
 import { ExitCode, type CliIo } from './CliIo.js';
-import { withControlBackend } from './controlBackend.js';
 import { escapeControls, formatJson } from './escapeControls.js';
 import { formatTable } from './printTable.js';
-import { reportControlFailure } from './reportControlFailure.js';
+import { runControlVerb } from './runControlVerb.js';
 
 /** The signing-key actions of `enclave keys`. */
 export type SigningKeyAction =
@@ -16,34 +14,29 @@ export type SigningKeyAction =
  * owns the data directory (its keyring is in memory; editing the file under it would be lost),
  * else on the keyring file under the data directory lock.
  */
-export async function runSigningKeyAction(config: Config, io: CliIo, action: SigningKeyAction): Promise<number> {
-  const code = await withControlBackend(config, io, async (backend) => {
-    try {
-      if (action.kind === 'rotate-signing') {
-        const rotated = await backend.rotateSigningKey();
-        const older = (await backend.listSigningKeys()).filter((k) => !k.active).map((k) => k.kid);
-        io.out.write(`${escapeControls(rotated.kid)}\n`);
-        io.err.write(
-          `${escapeControls(rotated.kid)} now signs new links.${older.length ? ` Links signed by ${escapeControls(older.join(', '))} keep working until you run \`enclave keys retire-signing KID\`.` : ''}\n`,
-        );
-      } else if (action.kind === 'retire-signing') {
-        await backend.retireSigningKey(action.kid);
-        io.err.write(`Retired ${escapeControls(action.kid)}: links it signed now answer 403.\n`);
-      } else {
-        const keys = await backend.listSigningKeys();
-        io.out.write(
-          action.json
-            ? `${formatJson(keys)}\n`
-            : formatTable(
-                ['KID', 'CREATED', 'ACTIVE'],
-                keys.map((k) => [k.kid, k.createdAt, k.active ? 'yes' : '']),
-              ),
-        );
-      }
-      return ExitCode.ok;
-    } catch (err) {
-      return reportControlFailure(io, err);
+export function runSigningKeyAction(io: CliIo, action: SigningKeyAction): Promise<number> {
+  return runControlVerb(io, {}, async (backend) => {
+    if (action.kind === 'rotate-signing') {
+      const rotated = await backend.rotateSigningKey();
+      const older = (await backend.listSigningKeys()).filter((k) => !k.active).map((k) => k.kid);
+      io.out.write(`${escapeControls(rotated.kid)}\n`);
+      io.err.write(
+        `${escapeControls(rotated.kid)} now signs new links.${older.length ? ` Links signed by ${escapeControls(older.join(', '))} keep working until you run \`enclave keys retire-signing KID\`.` : ''}\n`,
+      );
+    } else if (action.kind === 'retire-signing') {
+      await backend.retireSigningKey(action.kid);
+      io.err.write(`Retired ${escapeControls(action.kid)}: links it signed now answer 403.\n`);
+    } else {
+      const keys = await backend.listSigningKeys();
+      io.out.write(
+        action.json
+          ? `${formatJson(keys)}\n`
+          : formatTable(
+              ['KID', 'CREATED', 'ACTIVE'],
+              keys.map((k) => [k.kid, k.createdAt, k.active ? 'yes' : '']),
+            ),
+      );
     }
+    return ExitCode.ok;
   });
-  return code ?? ExitCode.failed;
 }

@@ -2,12 +2,10 @@ import { resolve } from 'node:path';
 import { domainSchema } from '../config/sections/sites.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { confirm } from './confirm.js';
-import { withControlBackend } from './controlBackend.js';
-import { loadConfigOrExplain } from './loadConfigOrExplain.js';
 import { parseVerbArgs } from './parseVerbArgs.js';
 import { formatTable } from './printTable.js';
 import { escapeControls, formatJson } from './escapeControls.js';
-import { reportControlFailure } from './reportControlFailure.js';
+import { runControlVerb } from './runControlVerb.js';
 
 export const USAGE = `usage:
   enclave sites add --domain HOST --source DIR [--ref REF] [--project proj_…]
@@ -45,40 +43,31 @@ export async function runSites(args: string[], io: CliIo): Promise<number> {
   if (action === 'remove' && !(await confirm(io, `Remove site ${domain}? It is no longer exported or re-exported.`, values.yes)))
     return ExitCode.failed;
 
-  const config = loadConfigOrExplain(io);
-  if (!config) return ExitCode.config;
-  const code = await withControlBackend(config, io, async (backend) => {
-    if (backend.via === 'api' && values.project)
-      return usage('--project is not available while the server runs: its CLI key manages the default project');
-    try {
-      if (action === 'list') {
-        const sites = await backend.listSites();
-        io.out.write(
-          values.json
-            ? `${formatJson(sites)}\n`
-            : formatTable(
-                ['DOMAIN', 'PROJECT', 'SOURCE', 'REF', 'FROM'],
-                sites.map((s) => [s.domain, s.projectId, s.source, s.ref, s.origin]),
-              ),
-        );
-        return ExitCode.ok;
-      }
-      if (action === 'remove') {
-        await backend.removeSite(domain!);
-        io.err.write(`Site ${domain} removed.\n`);
-        return ExitCode.ok;
-      }
-      const site =
-        action === 'add'
-          ? await backend.addSite({ domain: domain!, source: source!, ref: values.ref ?? null, projectId: values.project })
-          : await backend.updateSite(domain!, { ...(source ? { source } : {}), ...(values.ref !== undefined ? { ref: values.ref } : {}) });
-      io.err.write(
-        `${escapeControls(`Site ${site.domain} → ${site.source}${site.ref ? ` @ ${site.ref}` : ''}`)}${backend.via === 'api' ? ' (live on the running server)' : ''}\n`,
+  return runControlVerb(io, { project: values.project, usage }, async (backend) => {
+    if (action === 'list') {
+      const sites = await backend.listSites();
+      io.out.write(
+        values.json
+          ? `${formatJson(sites)}\n`
+          : formatTable(
+              ['DOMAIN', 'PROJECT', 'SOURCE', 'REF', 'FROM'],
+              sites.map((s) => [s.domain, s.projectId, s.source, s.ref, s.origin]),
+            ),
       );
       return ExitCode.ok;
-    } catch (err) {
-      return reportControlFailure(io, err);
     }
+    if (action === 'remove') {
+      await backend.removeSite(domain!);
+      io.err.write(`Site ${domain} removed.\n`);
+      return ExitCode.ok;
+    }
+    const site =
+      action === 'add'
+        ? await backend.addSite({ domain: domain!, source: source!, ref: values.ref ?? null, projectId: values.project })
+        : await backend.updateSite(domain!, { ...(source ? { source } : {}), ...(values.ref !== undefined ? { ref: values.ref } : {}) });
+    io.err.write(
+      `${escapeControls(`Site ${site.domain} → ${site.source}${site.ref ? ` @ ${site.ref}` : ''}`)}${backend.via === 'api' ? ' (live on the running server)' : ''}\n`,
+    );
+    return ExitCode.ok;
   });
-  return code ?? ExitCode.failed;
 }

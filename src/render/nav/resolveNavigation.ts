@@ -1,15 +1,9 @@
 import { posix } from 'node:path';
 import type { NavDivision, NavGroup, NavItem, SiteConfig } from '../config/SiteConfig.js';
+import type { OpenApiOperationSummary } from '../openapi/OpenApiDocument.js';
 
 /** One operation of a loaded OpenAPI document. */
-export interface OperationInfo {
-  method: string;
-  path: string;
-  summary?: string;
-  operationId?: string;
-  tags?: string[];
-  deprecated?: boolean;
-}
+export type OperationInfo = OpenApiOperationSummary;
 
 /** Where a page's content comes from. */
 export type PageSource =
