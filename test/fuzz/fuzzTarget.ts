@@ -65,6 +65,8 @@ export interface Operation {
   secured: boolean;
   documented: string[];
   query: { name: string; schema: SchemaNode }[];
+  /** Path parameters with their schemas (an enum of file names, say). */
+  params: { name: string; schema: SchemaNode }[];
   body: SchemaNode | null;
 }
 
@@ -153,6 +155,7 @@ export async function startFuzzTarget(t: ExecutionContext): Promise<FuzzTarget> 
       secured: op.security.length > 0,
       documented: Object.keys(op.responses),
       query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema })),
+      params: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema })),
       body: op.requestBody?.content['application/json']?.schema ?? null,
     })),
   );

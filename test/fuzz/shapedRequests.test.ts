@@ -133,7 +133,13 @@ function requestFor(
 ): fc.Arbitrary<{ path: string; body: unknown; mutation: Mutation; auth: AuthKind; pick: number }> {
   const names = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
   const params = fc.tuple(
-    ...names.map((name) => fc.oneof({ arbitrary: namedPool(name, target) ?? fc.string(), weight: 5 }, { arbitrary: nasty, weight: 1 })),
+    ...names.map((name) => {
+      // A parameter the schema lists values for takes one of them (the dashboard's file names are
+      // not the bundles' `file`); otherwise real ids where the target has them, else any string.
+      const schema = op.params.find((p) => p.name === name)?.schema;
+      const shapedParam = schema?.enum ? fc.constantFrom(...schema.enum) : (namedPool(name, target) ?? fc.string());
+      return fc.oneof({ arbitrary: shapedParam, weight: 5 }, { arbitrary: nasty, weight: 1 });
+    }),
   );
   const query = fc.oneof(
     fc.constant({}),
