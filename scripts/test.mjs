@@ -21,7 +21,9 @@ if (!unit) {
 }
 
 const files = unit ? ['test/**/*.unit.test.ts'] : only ? [`${only}/**/*.test.ts`] : [];
-const avaArgs = ['--tap', ...files, ...args];
+// ava's own reporter, not TAP: its TAP writer dies on a failure whose details hold `undefined`
+// (supertap's YAML dump), which ended whole runs early.
+const avaArgs = [...files, ...args];
 // Every temp directory the run makes (data dirs with keys and secrets, sites, bundles, browser
 // profiles) goes under one directory of its own, removed when the run ends, however it ends:
 // a test that forgets its teardown, or a worker that crashes, can't leave them in /tmp.
@@ -61,14 +63,19 @@ child.stdout.on('data', (chunk) => {
   buffer = lines.pop() ?? '';
   for (const line of lines) count(line);
 });
+/** Counts ✔ lines as passes, and failures and skips from ava's closing summary ("1 test failed", "2 uncaught exceptions", …). */
 function count(line) {
-  if (/^ok \d+/.test(line)) {
-    if (/# SKIP/i.test(line)) skipped++;
-    else passed++;
-  } else if (/^not ok \d+/.test(line)) {
-    if (/# TODO/i.test(line)) skipped++;
-    else failed++;
+  if (/^\s*✔ /.test(line)) {
+    passed++;
+    return;
   }
+  const m =
+    /^\s*(\d+) (tests? failed|known failures?|tests? skipped|tests? todo|uncaught exceptions?|unhandled rejections?|tests? remaining)/.exec(
+      line,
+    );
+  if (!m) return;
+  if (m[2].includes('skipped') || m[2].includes('todo')) skipped += Number(m[1]);
+  else failed += Number(m[1]);
 }
 child.on('close', (code) => {
   if (buffer) count(buffer);
