@@ -50,7 +50,8 @@ test('the README quick start runs as written on a fresh clone', async (t) => {
     'no bare `enclave` (not on PATH in a checkout)',
   );
   const clone = await freshClone();
-  t.teardown(() => rm(clone, { recursive: true, force: true }));
+  // The server's worker processes may still be writing for a moment after `kill %1`: rm retries.
+  t.teardown(() => rm(clone, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 }));
   // `npm install` needs the registry; the clone borrows this checkout's installed tree instead
   // (test/docker installs are checked by the install-hygiene steps, not here).
   await symlink(join(projectRoot, 'node_modules'), join(clone, 'node_modules'));
