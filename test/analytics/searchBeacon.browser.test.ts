@@ -1,41 +1,31 @@
 import test, { type ExecutionContext } from 'ava';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { extname, join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { createZipSink } from '../../src/bundle/createZipSink.js';
-import type { BundleSink } from '../../src/bundle/BundleSink.js';
-import { openFolderSink } from '../../src/bundle/openFolderSink.js';
-import { renderSite } from '../../src/render/renderSite.js';
+import { renderFilesAndZip } from '../render/renderFixture.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
+import { startTestAppliance } from '../helpers/testAppliance.js';
 
 const DOMAIN = 'search-docs.test';
 
 /** A tiny docs site rendered by the real renderer, into a folder and a bundle zip. */
-async function renderDocs(t: ExecutionContext): Promise<{ src: string; out: string; zip: string }> {
-  const work = await makeTempDir('enclave-search-site-');
-  t.teardown(() => rm(work, { recursive: true, force: true }));
-  const src = join(work, 'src');
-  await mkdir(join(src, 'guides'), { recursive: true });
-  await writeFile(
-    join(src, 'docs.json'),
-    JSON.stringify({
-      name: 'Search Docs',
-      theme: 'mint',
-      colors: { primary: '#16A34A' },
-      navigation: { groups: [{ group: 'Start', pages: ['index', 'guides/install'] }] },
-    }),
+function renderDocs(t: ExecutionContext): Promise<{ src: string; out: string; zip: string }> {
+  const docsJson = {
+    name: 'Search Docs',
+    theme: 'mint',
+    colors: { primary: '#16A34A' },
+    navigation: { groups: [{ group: 'Start', pages: ['index', 'guides/install'] }] },
+  };
+  return renderFilesAndZip(
+    t,
+    {
+      'docs.json': JSON.stringify(docsJson),
+      'index.mdx': '---\ntitle: Welcome\n---\n\nHello readers.\n',
+      'guides/install.mdx': '---\ntitle: Installing the gadget\n---\n\nRun the gadget installer, then restart.\n',
+    },
+    { domain: DOMAIN },
   );
-  await writeFile(join(src, 'index.mdx'), '---\ntitle: Welcome\n---\n\nHello readers.\n');
-  await writeFile(join(src, 'guides/install.mdx'), '---\ntitle: Installing the gadget\n---\n\nRun the gadget installer, then restart.\n');
-  const render = (out: BundleSink) =>
-    renderSite({ sourceDir: src, out, domain: DOMAIN, jobId: 'se_0000000000000002', now: new Date(), generatorVersion: 'test' });
-  await render(await openFolderSink(join(work, 'out')));
-  const zip = createZipSink();
-  await render(zip);
-  await zip.finish(join(work, 'site.zip'), new Date());
-  return { src, out: join(work, 'out'), zip: join(work, 'site.zip') };
 }
 
 /** Opens `url`, collecting page errors and console errors. */

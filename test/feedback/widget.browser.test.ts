@@ -1,12 +1,9 @@
 import test, { type ExecutionContext } from 'ava';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { extname, join, normalize } from 'node:path';
 import type { SiteRequest } from '../../src/http/SiteRequestHandler.js';
 import type { Browser, Page } from 'playwright-core';
-import { createZipSink } from '../../src/bundle/createZipSink.js';
-import type { BundleSink } from '../../src/bundle/BundleSink.js';
-import { openFolderSink } from '../../src/bundle/openFolderSink.js';
-import { renderSite } from '../../src/render/renderSite.js';
+import { renderFilesAndZip } from '../render/renderFixture.js';
 import { launchBrowser } from '../helpers/browser.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { startFeedbackHarness } from './feedbackHarness.js';
@@ -20,32 +17,23 @@ interface ServedDocs {
 }
 
 /** A tiny docs source with a code block, rendered by the real renderer into a folder and into a zip. */
-async function renderDocs(t: ExecutionContext): Promise<{ src: string; out: string; zip: string }> {
-  const work = await makeTempDir('enclave-fb-site-');
-  t.teardown(() => rm(work, { recursive: true, force: true }));
-  const src = join(work, 'src');
-  await mkdir(join(src, 'guides'), { recursive: true });
-  await writeFile(
-    join(src, 'docs.json'),
-    JSON.stringify({
-      name: 'Feedback Docs',
-      theme: 'mint',
-      colors: { primary: '#16A34A' },
-      navigation: { groups: [{ group: 'Start', pages: ['index', 'guides/start'] }] },
-    }),
+function renderDocs(t: ExecutionContext): Promise<{ src: string; out: string; zip: string }> {
+  const docsJson = {
+    name: 'Feedback Docs',
+    theme: 'mint',
+    colors: { primary: '#16A34A' },
+    navigation: { groups: [{ group: 'Start', pages: ['index', 'guides/start'] }] },
+  };
+  return renderFilesAndZip(
+    t,
+    {
+      'docs.json': JSON.stringify(docsJson),
+      'index.mdx': '---\ntitle: Welcome\n---\n\nHello readers.\n',
+      'guides/start.mdx':
+        '---\ntitle: Getting started\n---\n\nInstall it:\n\n```bash install.sh\nnpm install enclave\n```\n\nThen run it.\n',
+    },
+    { domain: DOMAIN },
   );
-  await writeFile(join(src, 'index.mdx'), '---\ntitle: Welcome\n---\n\nHello readers.\n');
-  await writeFile(
-    join(src, 'guides/start.mdx'),
-    '---\ntitle: Getting started\n---\n\nInstall it:\n\n```bash install.sh\nnpm install enclave\n```\n\nThen run it.\n',
-  );
-  const render = (out: BundleSink) =>
-    renderSite({ sourceDir: src, out, domain: DOMAIN, jobId: 'se_0000000000000001', now: new Date(), generatorVersion: 'test' });
-  await render(await openFolderSink(join(work, 'out')));
-  const zip = createZipSink();
-  await render(zip);
-  await zip.finish(join(work, 'site.zip'), new Date());
-  return { src, out: join(work, 'out'), zip: join(work, 'site.zip') };
 }
 
 /** The whole appliance: the bundle packed and activated by the deployment module, as in production. */
