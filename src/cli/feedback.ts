@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ApiError, apiClientFromEnv, reportApiFailure, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { formatTable } from './printTable.js';
-import type { FeedbackEntryBody, FeedbackPageBody } from '../features/feedback/routes/presentFeedback.js';
+import type { FeedbackPageBody } from '../features/feedback/routes/presentFeedback.js';
 import { escapeControls, formatJson } from './escapeControls.js';
 
 export const USAGE = `usage:
@@ -22,7 +22,6 @@ const FILTER_OPTIONS = {
   project: { type: 'string' },
 } as const;
 
-type Entry = FeedbackEntryBody;
 type Page = FeedbackPageBody;
 
 const CSV_COLUMNS = ['id', 'createdAt', 'source', 'status', 'path', 'helpful', 'comment', 'contact', 'code', 'filename', 'lang'] as const;
