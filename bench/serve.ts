@@ -150,8 +150,12 @@ for (const [entry, times] of [
   times.sort((a, b) => a - b);
 }
 
-// 3. nginx with one worker serving the same extracted files with the same URL rules, gzip on.
+// 3. nginx with one worker serving the same extracted files with the same URL rules, gzip on;
+// a second server of the same worker also sends every response header Enclave adds to a page
+// (security headers, cache policy, request id), so each client parses a response of the same shape.
 const nginxPort = await freePort();
+const nginxSameHeadersPort = await freePort();
+const sameHeaders = await enclaveHeaderDirectives(`${enclave!.url}${targets.page}`);
 const nginxDir = join(work, 'nginx');
 mkdirSync(nginxDir, { recursive: true });
 writeFileSync(
@@ -177,6 +181,13 @@ http {
     location / { try_files $uri $uri.html $uri/index.html =404; }
     error_page 404 /404.html;
   }
+  server {
+    listen 127.0.0.1:${nginxSameHeadersPort};
+    root ${siteRoot};
+    etag on;
+${sameHeaders}
+    location / { try_files $uri $uri.html $uri/index.html =404; }
+  }
 }
 `,
 );
@@ -186,7 +197,9 @@ const nginx = spawn('nginx', ['-c', join(nginxDir, 'nginx.conf'), '-p', nginxDir
 });
 children.push(nginx);
 const nginxUrl = `http://127.0.0.1:${nginxPort}`;
+const nginxSameUrl = `http://127.0.0.1:${nginxSameHeadersPort}`;
 await waitFor200(`${nginxUrl}/`, 10_000);
+await waitFor200(`${nginxSameUrl}/`, 10_000);
 
 // The floor of any Node server on this machine: node:http alone answering the same page bytes
 // from memory with a minimal header set, in its own process. Its ratio to nginx bounds what the
@@ -225,6 +238,7 @@ const plainRatios: number[] = [];
 const gzipRatios: number[] = [];
 const plainP99: number[] = [];
 const floorRatios: number[] = [];
+const sameHeaderRatios: number[] = [];
 for (let round = 1; round <= rounds; round++) {
   const order = round % 2 ? ['enclave', 'nginx'] : ['nginx', 'enclave'];
   const got: Record<string, LoadResult> = {};
@@ -238,7 +252,9 @@ for (let round = 1; round <= rounds; round++) {
       gzip,
     );
   const floor = await run(`node:http alone, page, round ${round}`, `${plainUrl}${targets.page}`);
+  const same = await run(`nginx with Enclave's headers, page, round ${round}`, `${nginxSameUrl}${targets.page}`);
   plainRatios.push(got.enclave.rps / got.nginx.rps);
+  sameHeaderRatios.push(got.enclave.rps / same.rps);
   floorRatios.push(floor.rps / got.nginx.rps);
   gzipRatios.push(got['enclave gzip'].rps / got['nginx gzip'].rps);
   plainP99.push(got.enclave.p99);
@@ -309,6 +325,7 @@ printTable(
 console.log(`
 enclave/nginx req/s, page uncompressed: median ${plain.toFixed(2)} (rounds ${plainRatios.map((r) => r.toFixed(2)).join('/')}; target ≥ 0.8: ${plain >= 0.8 ? 'met' : 'NOT met'})
 enclave/nginx req/s, page with Accept-Encoding: gzip (precompressed vs on-the-fly): median ${gz.toFixed(2)} (rounds ${gzipRatios.map((r) => r.toFixed(2)).join('/')})
+enclave/nginx sending the same response headers, req/s, page uncompressed: median ${median(sameHeaderRatios).toFixed(2)} (rounds ${sameHeaderRatios.map((r) => r.toFixed(2)).join('/')})
 node:http alone (same bytes from memory, 3 headers)/nginx req/s, page: median ${median(floorRatios).toFixed(2)} (rounds ${floorRatios.map((r) => r.toFixed(2)).join('/')}): the ceiling of one Node thread here
 enclave p99, page uncompressed: median ${p99} ms (target < 5 ms: ${p99 < 5 ? 'met' : 'NOT met'})
 enclave/nginx req/s: ${assetName} ${(asset[0].rps / asset[1].rps).toFixed(2)}, 404 ${(missing[0].rps / missing[1].rps).toFixed(2)}`);
@@ -325,6 +342,33 @@ if (activation)
     `activation of a ${(activation.bytes / 1048576).toFixed(1)} MB bundle (${activation.record.fileCount} files, ${(activation.record.extractedBytes / 1048576).toFixed(1)} MB extracted): ${(activation.ms / 1000).toFixed(2)} s`,
   );
 process.exit(0);
+
+/**
+ * nginx `add_header` lines for every header Enclave sends with `url` that nginx does not make
+ * itself (X-Request-Id becomes nginx's own $request_id).
+ */
+async function enclaveHeaderDirectives(url: string): Promise<string> {
+  const res = await fetch(url, { headers: { 'Accept-Encoding': 'identity' } });
+  await res.arrayBuffer();
+  const own = new Set([
+    'content-type',
+    'content-length',
+    'content-encoding',
+    'etag',
+    'date',
+    'connection',
+    'keep-alive',
+    'accept-ranges',
+    'last-modified',
+  ]);
+  const lines: string[] = [];
+  res.headers.forEach((value, name) => {
+    if (own.has(name)) return;
+    const sent = name === 'x-request-id' ? '$request_id' : `"${value.replace(/"/g, '\\"')}"`;
+    lines.push(`    add_header ${name} ${sent} always;`);
+  });
+  return lines.join('\n');
+}
 
 /** nginx from Debian when it is missing: installed as root (loopback use only), else a clear stop. */
 function ensureNginx(): void {

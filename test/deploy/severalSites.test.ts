@@ -1,5 +1,5 @@
 import test from 'ava';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runDeploy } from '../../src/cli/deploy.js';
 import { captureCliIo } from './helpers/captureCliIo.js';
@@ -161,4 +161,31 @@ test('staticExport.domain names the default site: deploys and lookups with that 
   t.like(status, { site: null, active: { version: 'v1', site: null } });
   t.is(await versionAt(app, A), 'v1');
   t.is(await versionAt(app, '127.0.0.1'), 'v1', 'the default site and A are one site');
+});
+
+test('a site removed through /v1/sites stops being served at once, without a restart; added again, it serves its kept versions', async (t) => {
+  const dir = await makeTempDir('enclave-sites-');
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const source = join(dir, 'src');
+  await mkdir(source);
+  await writeFile(join(source, 'docs.json'), JSON.stringify({ name: 'Removable', navigation: { pages: ['index'] } }));
+  await writeFile(join(source, 'index.mdx'), '# Removable\n');
+  for (const v of ['v1', 'c1']) await writeBundle(join(dir, `${v}.zip`), v);
+  const app = await startLoggedAppliance({});
+  t.teardown(() => app.close());
+  await deploy(app, join(dir, 'v1.zip'));
+  t.is((await app.api('/v1/sites', { method: 'POST', json: { domain: C, source } })).status, 201);
+  await deploy(app, join(dir, 'c1.zip'), C);
+  t.is(await versionAt(app, C), 'c1');
+
+  t.is((await app.api(`/v1/sites/${C}`, { method: 'DELETE' })).status, 204);
+  t.is(await versionAt(app, C), 'v1', 'the removed site’s Host falls to the default site at once');
+  t.is((await app.api(`/v1/deployments?domain=${C}`)).status, 404);
+
+  t.is((await app.api('/v1/sites', { method: 'POST', json: { domain: C, source } })).status, 201);
+  t.is(
+    await waitUntil('C served again', async () => (await versionAt(app, C)) === 'c1', 5000),
+    true,
+    'added again, the site serves its kept deployment',
+  );
 });

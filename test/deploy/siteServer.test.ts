@@ -149,6 +149,27 @@ test('CSP: own scripts, styles, images, fonts and feedback posts; inline scripts
   t.is(res.headers['x-content-type-options'], 'nosniff');
 });
 
+test('site security headers: the ones current browsers act on, framing refused by CSP; none of the retired ones', async (t) => {
+  for (const path of ['/', '/no/such/page', '/_assets/logo.png']) {
+    const res = await rawGet(path);
+    const csp = res.headers['content-security-policy'] as string;
+    t.regex(csp, /frame-ancestors '(self|none)'/, `${path}: framing is refused by CSP`);
+    t.like(
+      res.headers,
+      {
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'cross-origin-opener-policy': 'same-origin',
+        'cross-origin-resource-policy': 'same-origin',
+        'x-dns-prefetch-control': 'off',
+      },
+      path,
+    );
+    for (const retired of ['x-frame-options', 'x-xss-protection', 'x-download-options', 'x-permitted-cross-domain-policies'])
+      t.is(res.headers[retired], undefined, `${path}: no ${retired}`);
+  }
+});
+
 test('CSP: only a page with the API playground may connect to other http(s) origins (the server its reader types)', async (t) => {
   const api = (await rawGet('/api/try')).headers['content-security-policy'] as string;
   t.true(api.includes("connect-src 'self' http: https:"), api);

@@ -10,8 +10,13 @@ export interface Site {
   origin: 'config' | 'store';
 }
 
+/** Told after a stored site was saved or removed (its domain, lower-case). */
+export type SiteChangeListener = (domain: string) => void;
+
 /** Sites: those in the config file (which win) merged with those added at run time. */
 export class SiteRepository {
+  private readonly listeners: SiteChangeListener[] = [];
+
   constructor(
     private readonly store: JsonStore<ControlData>,
     private readonly configured: { domain: string; source: string; ref?: string; projectId?: string }[],
@@ -40,21 +45,37 @@ export class SiteRepository {
     return this.list().find((s) => s.domain === wanted);
   }
 
+  /**
+   * Calls `listener` after every durable change of a stored site: the live-site registry
+   * starts or stops serving a domain without a restart.
+   */
+  onChange(listener: SiteChangeListener): void {
+    this.listeners.push(listener);
+  }
+
   /** Adds or replaces a stored site durably. */
   async upsert(site: SiteRecord): Promise<void> {
+    const domain = site.domain.toLowerCase();
     await this.store.update((d) => {
-      d.sites = d.sites.filter((s) => s.domain !== site.domain);
-      d.sites.push({ ...site, domain: site.domain.toLowerCase() });
+      d.sites = d.sites.filter((s) => s.domain !== domain);
+      d.sites.push({ ...site, domain });
     });
+    this.changed(domain);
   }
 
   /** Removes a stored site durably; false when none was stored under `domain`. */
   async remove(domain: string): Promise<boolean> {
     const wanted = domain.toLowerCase();
-    return this.store.update((d) => {
+    const removed = await this.store.update((d) => {
       const before = d.sites.length;
       d.sites = d.sites.filter((s) => s.domain !== wanted);
       return d.sites.length !== before;
     });
+    if (removed) this.changed(wanted);
+    return removed;
+  }
+
+  private changed(domain: string): void {
+    for (const listener of this.listeners) listener(domain);
   }
 }

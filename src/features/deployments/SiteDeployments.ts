@@ -50,7 +50,30 @@ export class SiteDeployments implements ActiveSite {
       }
       await registry.ensure(domain);
     }
+    deps.sites.onChange((domain) => registry.siteChanged(domain));
     return registry;
+  }
+
+  /**
+   * A stored site was saved or removed at run time. A removed site stops being served at once
+   * (its Host falls to the default site; its versions stay on disk, as at startup); a site saved
+   * again with deployments on disk is served again from them.
+   */
+  private siteChanged(domain: string): void {
+    const slot = this.slotOf(domain);
+    if (slot === null) return;
+    const open = this.byDomain.get(slot);
+    if (this.deps.sites.find(slot)) {
+      if (open) return;
+      void readdir(siteDomainsDir(this.deps.config.dataDir))
+        .then((onDisk) => (onDisk.includes(slot) ? this.ensure(slot) : undefined))
+        .catch((err) => this.deps.logger.warn({ err, domain: slot }, 'could not reopen the deployments of a site saved again'));
+      return;
+    }
+    if (!open) return;
+    this.byDomain.delete(slot);
+    void open.flush().catch((err) => this.deps.logger.warn({ err, domain: slot }, 'could not flush the deployments of a removed site'));
+    this.deps.logger.info({ domain: slot }, `site ${slot} removed: no longer served; its deployments are kept on disk`);
   }
 
   /** The deployer of `domain` (null: the default site), opening its deployments on first use; unknown domains are 404. */
