@@ -7,7 +7,7 @@ import { keyringPath } from '../../src/bundle/SigningKeyring.js';
 import { localCliKeyPath } from '../../src/features/control/localCliKey.js';
 import { planAgentSandbox, SANDBOX_LAUNCHER } from '../../src/features/agent/planAgentSandbox.js';
 import { projectRoot, spawnAppliance } from '../helpers/spawnAppliance.js';
-import { makeTempDir } from '../helpers/testAppliance.js';
+import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { waitUntil } from '../helpers/waitUntil.js';
 import { git, makeDocsRemote, runJob, startAgentAppliance, startGitHttpServer, writeAgentScript } from '../agent/agentFixture.js';
 
@@ -197,4 +197,17 @@ test('planning: a working launcher sandboxes a same-uid agent, reads only system
   const err = t.throws(() => planAgentSandbox({ ...base, program: '/srv/enclave/run.sh' }));
   t.regex(err!.message, /would be allowed to read \/srv\/enclave, which holds or is inside the data directory/);
   t.throws(() => planAgentSandbox({ ...base, extraReadPaths: ['/srv/enclave/data/secrets'] }));
+});
+
+test('an agent.workDir inside the data directory stops startup when the agent is sandboxed (it could not reach its copy)', async (t) => {
+  buildLauncher();
+  const dataDir = await makeTempDir();
+  const workDir = join(dataDir, 'agent-trees');
+  const err = await t.throwsAsync(
+    startTestAppliance({ dataDir, overrides: { agent: { command: ['true'], workDir, sandbox: 'landlock', runAsUser: 'server' } } }),
+  );
+  t.is(
+    err!.message,
+    `agent.workDir (${workDir}) is inside the data directory, which the sandboxed agent may not reach; choose a directory outside it`,
+  );
 });
