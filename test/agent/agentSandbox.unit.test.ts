@@ -9,6 +9,7 @@ const missing: SandboxSetup = {
   launcher: '/nonexistent/enclave-sandbox',
   dataDir: '/srv/enclave/data',
   program: '/usr/bin/true',
+  args: [],
   extraReadPaths: [],
 };
 

@@ -1,15 +1,22 @@
 import test, { type ExecutionContext } from 'ava';
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, readFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keyringPath } from '../../src/bundle/SigningKeyring.js';
 import { localCliKeyPath } from '../../src/features/control/localCliKey.js';
 import { planAgentSandbox, SANDBOX_LAUNCHER } from '../../src/features/agent/planAgentSandbox.js';
-import { projectRoot, spawnAppliance } from '../helpers/spawnAppliance.js';
+import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { waitUntil } from '../helpers/waitUntil.js';
-import { git, makeDocsRemote, runJob, startAgentAppliance, startGitHttpServer, writeAgentScript } from '../agent/agentFixture.js';
+import {
+  buildSandboxLauncher,
+  git,
+  makeDocsRemote,
+  runJob,
+  startAgentAppliance,
+  startGitHttpServer,
+  writeAgentScript,
+} from '../agent/agentFixture.js';
 
 // The image runs the server as uid 10001 and, not being root, it cannot give the agent a uid of
 // its own. These tests run that setup for real: the server as 10001 with a deploy token in its
@@ -17,11 +24,6 @@ import { git, makeDocsRemote, runJob, startAgentAppliance, startGitHttpServer, w
 
 const SERVER_UID = 10001;
 const TOKEN = 'deploy-token-7c2a9e';
-
-/** npm test builds the launcher first; a lone `npx ava` of this file may not have. */
-function buildLauncher(): void {
-  spawnSync(process.execPath, ['scripts/build-sandbox.mjs'], { cwd: projectRoot, stdio: 'inherit' });
-}
 
 /**
  * The agent's snooping, written into its work tree (so it is committed and pushed, and the test
@@ -125,7 +127,7 @@ async function snoopAsNonRootServer(t: ExecutionContext, sandbox: 'auto' | 'off'
 
 test("server as uid 10001 (the image): the sandboxed agent reads neither the server's environment nor its data directory, and its change is pushed", async (t) => {
   if (skipUnlessRoot(t)) return;
-  buildLauncher();
+  buildSandboxLauncher();
   t.true(existsSync(SANDBOX_LAUNCHER), `${SANDBOX_LAUNCHER} was not built (gcc?)`);
   const run = await snoopAsNonRootServer(t, 'auto');
   t.is(run.job.status, 'completed', JSON.stringify(run.job));
@@ -160,7 +162,7 @@ test('control: the same agent with agent.sandbox "off" does read the deploy toke
 
 test('agent.sandbox "landlock" as root: the agent runs as uid 10002 inside the launcher and its change is pushed', async (t) => {
   if (skipUnlessRoot(t)) return;
-  buildLauncher();
+  buildSandboxLauncher();
   const { dir, remote } = await makeDocsRemote(t);
   const agent = await writeAgentScript(dir, 'edit.sh', 'echo "uid $(id -u)"; echo "Edited." >> index.mdx');
   const app = await startAgentAppliance(t, { command: [agent], repository: remote, sandbox: 'landlock' });
@@ -172,8 +174,10 @@ test('agent.sandbox "landlock" as root: the agent runs as uid 10002 inside the l
   t.regex(await git(remote, 'show', `enclave/agent/${job.id}:index.mdx`), /Edited\./);
 });
 
-test('planning: a working launcher sandboxes a same-uid agent, reads only system and own directories, and keeps the data directory out', (t) => {
-  buildLauncher();
+test('planning: a working launcher sandboxes a same-uid agent, reads only system and own directories, and keeps the data directory out', async (t) => {
+  buildSandboxLauncher();
+  const scripts = await makeTempDir('enclave-agent-scripts-');
+  await writeFile(join(scripts, 'run.mjs'), '');
   const base = {
     mode: 'auto' as const,
     agentHasOwnUser: false,
@@ -181,6 +185,7 @@ test('planning: a working launcher sandboxes a same-uid agent, reads only system
     launcher: SANDBOX_LAUNCHER,
     dataDir: '/srv/enclave/data',
     program: '/srv/agents/run.sh',
+    args: [],
     extraReadPaths: ['/models'],
   };
   const plan = planAgentSandbox(base);
@@ -189,6 +194,9 @@ test('planning: a working launcher sandboxes a same-uid agent, reads only system
   t.deepEqual(plan.sandbox!.readOnly.slice(-2), ['/srv/agents', '/models']);
   t.true(plan.sandbox!.readOnly.includes('/usr'));
   t.false(plan.sandbox!.readOnly.some((p) => p === '/srv' || p === '/srv/enclave' || p.startsWith('/srv/enclave/')));
+  // An argument that is a file (`node /path/run.mjs`) makes its directory readable; other arguments do not.
+  const withScript = planAgentSandbox({ ...base, args: [join(scripts, 'run.mjs'), '/srv/enclave/data', '--fast'] });
+  t.deepEqual(withScript.sandbox!.readOnly.slice(-3), ['/srv/agents', scripts, '/models']);
   // A system directory that holds the data directory is left out, with a note.
   const inOpt = planAgentSandbox({ ...base, dataDir: '/opt/enclave/data' });
   t.false(inOpt.sandbox!.readOnly.includes('/opt'));
@@ -200,7 +208,7 @@ test('planning: a working launcher sandboxes a same-uid agent, reads only system
 });
 
 test('an agent.workDir inside the data directory stops startup when the agent is sandboxed (it could not reach its copy)', async (t) => {
-  buildLauncher();
+  buildSandboxLauncher();
   const dataDir = await makeTempDir();
   const workDir = join(dataDir, 'agent-trees');
   const err = await t.throwsAsync(

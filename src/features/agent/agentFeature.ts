@@ -48,6 +48,7 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
           launcher: SANDBOX_LAUNCHER,
           dataDir: ctx.config.dataDir,
           program: findProgram(settings.command[0], buildCleanEnv('/').PATH),
+          args: settings.command.slice(1),
           extraReadPaths: settings.sandboxReadPaths,
         })
       : { sandbox: null, warning: null, notes: [] };

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentSandbox } from './AgentSandbox.js';
@@ -24,6 +24,8 @@ export interface SandboxSetup {
   dataDir: string;
   /** The agent program's path as found on the agent's PATH, or null if it is missing. */
   program: string | null;
+  /** The rest of agent.command: an argument that is an existing file (`node /opt/agent/run.mjs`) is readable too. */
+  args: readonly string[];
   /** `agent.sandboxReadPaths`: more the agent may read (its model files, a token file). */
   extraReadPaths: string[];
 }
@@ -48,8 +50,9 @@ export function probeLandlock(launcher: string): { abi: number } | { error: stri
  * Decides, once at startup, whether agents run in the Landlock launcher. `auto` sandboxes an
  * agent that shares the server's uid (it could otherwise read the server's environment and
  * data directory) and warns when it cannot; `landlock` sandboxes every agent and throws when it
- * cannot. Nothing the agent may read may hold the data directory: a system directory that does
- * is left out, the agent's own directories or `sandboxReadPaths` doing so stop startup.
+ * cannot. The agent may read system directories, Node's, those of its program and of file
+ * arguments, and `sandboxReadPaths`. None of them may hold the data directory: a system
+ * directory that does is left out, any other stops startup.
  */
 export function planAgentSandbox(setup: SandboxSetup): SandboxPlan {
   // Landlock keeps a root process out of files, not out of other root processes' /proc/<pid>/environ.
@@ -69,7 +72,8 @@ export function planAgentSandbox(setup: SandboxSetup): SandboxPlan {
     };
   }
   const { dataDir } = setup;
-  const own = [dirname(process.execPath), ...programDirs(setup.program), ...setup.extraReadPaths];
+  const files = [setup.program, ...setup.args.filter(isAbsoluteFile)];
+  const own = [dirname(process.execPath), ...files.flatMap(fileDirs), ...setup.extraReadPaths];
   for (const path of own) {
     if (isPathInside(path, dataDir) || isPathInside(dataDir, path))
       throw new Error(
@@ -86,14 +90,22 @@ export function planAgentSandbox(setup: SandboxSetup): SandboxPlan {
   };
 }
 
-/** The program's directory, and its target's when it is a symlink (Landlock checks the real path). */
-function programDirs(program: string | null): string[] {
-  if (!program) return [];
-  let real = program;
+/** A file's directory, and its target's when it is a symlink (Landlock checks the real path). */
+function fileDirs(file: string | null): string[] {
+  if (!file) return [];
+  let real = file;
   try {
-    real = realpathSync(program);
+    real = realpathSync(file);
   } catch {
     // Missing by now: the run fails with "could not be started" anyway.
   }
-  return [...new Set([dirname(program), dirname(real)])];
+  return [...new Set([dirname(file), dirname(real)])];
+}
+
+function isAbsoluteFile(arg: string): boolean {
+  try {
+    return arg.startsWith('/') && statSync(arg).isFile();
+  } catch {
+    return false;
+  }
 }
