@@ -41,6 +41,7 @@ const SNOOP = [
   '  done',
   '  echo "every environ:"',
   "  for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\" || true; done",
+  '  echo "server fds:"; ls -l "/proc/$PPID/fd" || true',
   '  echo "data dir:"; ls -la "$1" || true',
   '  echo "cli key:"; cat "$1/secrets/cli-key" || true',
   '  echo "keyring:"; cat "$1/secrets/signing-keys.json" || true',
@@ -49,6 +50,11 @@ const SNOOP = [
   '} > seen.txt 2>&1',
   'echo "Edited by the agent." >> index.mdx',
 ].join('\n');
+
+/** The text between two of the agent's headings. */
+function section(seen: string, from: string, to: string): string {
+  return seen.slice(seen.indexOf(from), seen.indexOf(to));
+}
 
 /** True (with the reason logged) when this process cannot start a server as another user. */
 function skipUnlessRoot(t: ExecutionContext): boolean {
@@ -89,10 +95,13 @@ async function snoopAsNonRootServer(t: ExecutionContext, sandbox: 'auto' | 'off'
     120_000,
     { uid: SERVER_UID, gid: SERVER_UID },
   );
-  // Waited for: the temp directories go at exit, and a live server still writes into them.
+  // Stopped gracefully and waited for: the temp directories go at exit, and a server (or an
+  // export worker a killed server left behind) still writes its compile cache into them.
   t.teardown(async () => {
-    server.child.kill('SIGKILL');
+    server.child.kill('SIGTERM');
+    const force = setTimeout(() => server.child.kill('SIGKILL'), 10_000);
     await server.exited;
+    clearTimeout(force);
   });
   const key = /ENCLAVE_ADMIN_KEY=(\S+)/.exec(server.stdout())![1];
   const projectId = /ENCLAVE_PROJECT_ID=(\S+)/.exec(server.stdout())![1];
@@ -143,6 +152,8 @@ test("server as uid 10001 (the image): the sandboxed agent reads neither the ser
   t.false(run.seen.includes(cliKey), 'the CLI key (full admin access) was not read');
   t.false(run.seen.includes(keyring.slice(10, 40)), 'nothing of the signing keyring');
   t.false(run.seen.includes('control.json'), 'the data directory was not listed');
+  t.notRegex(section(run.seen, 'server fds:', 'data dir:'), / -> /, "none of the server's open files could be followed");
+  t.regex(run.seen, /server fds:\nls: cannot read symbolic link '\/proc\/\d+\/fd\/\d+': Permission denied/);
   t.regex(run.seen, /data dir:\nls: cannot open directory .*: Permission denied/);
   t.regex(run.seen, /signal to the server: refused/, 'Landlock ABI >= 6 scopes signals');
   t.regex(run.seen, /scratch file: \/.*\/tmp\/tmp\./, 'TMPDIR is writable inside the run directory');
@@ -156,6 +167,7 @@ test('control: the same agent with agent.sandbox "off" does read the deploy toke
   t.regex(run.seen, /^uid 10001$/m);
   t.true(run.seen.includes(TOKEN), 'without the sandbox the deploy token is in /proc/<server>/environ');
   t.true(run.seen.includes('control.json'), 'and the data directory can be listed');
+  t.regex(section(run.seen, 'server fds:', 'data dir:'), / -> /, "and the server's open files followed");
   t.true(run.seen.includes((await readFile(localCliKeyPath(run.dataDir), 'utf8')).trim()), 'and the CLI key read');
   t.regex(run.seen, /signal to the server: allowed/);
 });
