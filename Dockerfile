@@ -3,11 +3,16 @@
 # the runtime stage holds only what runs, as a non-root user, behind tini.
 
 FROM node:22-bookworm-slim AS build
+# gcc compiles the agent sandbox launcher (native/enclave-sandbox.c); the runtime stage gets only the binary.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends gcc libc6-dev \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/copy-assets.mjs ./scripts/copy-assets.mjs
+COPY scripts/copy-assets.mjs scripts/build-sandbox.mjs ./scripts/
+COPY native ./native
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
@@ -23,6 +28,9 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+# The server runs as 10001 and so does the agent: this Landlock launcher keeps the agent out of the
+# server's environment and /data (agent.sandbox "auto"; see SECURITY.md).
+COPY --from=build /app/build/enclave-sandbox ./build/enclave-sandbox
 COPY package.json ./
 COPY config ./config
 COPY examples ./examples

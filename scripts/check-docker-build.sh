@@ -18,6 +18,11 @@ grep -qE "chown $uid:[0-9]+ /data" "$root/Dockerfile" || fail "/data is not chow
 grep -qE 'apt-get install .*\btini\b' "$root/Dockerfile" || fail "the Dockerfile does not install tini"
 grep -qE 'apt-get install .*\bgit\b' "$root/Dockerfile" || fail "the Dockerfile does not install git"
 grep -q '"/usr/bin/tini", "--"' "$root/Dockerfile" || fail "the entrypoint does not run behind tini"
+# The agent sandbox launcher: compiled in the build stage (gcc there only), copied to the runtime.
+runtime_stage=$(sed -n '/^FROM .* AS runtime/,$p' "$root/Dockerfile")
+sed -n '/^FROM .* AS build/,/^FROM .* AS runtime/p' "$root/Dockerfile" | grep -qE 'apt-get install .*\bgcc\b' || fail "the build stage does not install gcc (the agent sandbox launcher)"
+! grep -qE 'apt-get install .*\bgcc\b' <<<"$runtime_stage" || fail "the runtime stage must not install a compiler"
+grep -qE '^COPY --from=build /app/build/enclave-sandbox \./build/enclave-sandbox' <<<"$runtime_stage" || fail "the runtime stage does not copy build/enclave-sandbox"
 command -v git >/dev/null || fail "git is missing on this machine"
 command -v tini >/dev/null || echo "note: tini is not installed on this machine; the image installs it (checked above)"
 grep -qE 'ln -s /app/bin/enclave.js /usr/local/bin/enclave' "$root/Dockerfile" || fail "the image does not put enclave on PATH"
@@ -36,13 +41,15 @@ done
 echo "build stage"
 mkdir -p "$work/build"
 cp "$root/package.json" "$root/package-lock.json" "$root/tsconfig.json" "$root/tsconfig.build.json" "$work/build/"
-mkdir -p "$work/build/scripts" && cp "$root/scripts/copy-assets.mjs" "$work/build/scripts/"
-cp -r "$root/src" "$work/build/src"
+mkdir -p "$work/build/scripts" && cp "$root/scripts/copy-assets.mjs" "$root/scripts/build-sandbox.mjs" "$work/build/scripts/"
+cp -r "$root/src" "$root/native" "$work/build/"
 (cd "$work/build" && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent && npm prune --omit=dev --no-audit --no-fund --loglevel=error)
 
 echo "runtime stage"
 mkdir -p "$work/app" "$work/home" "$work/tmp" "$work/pathbin"
 cp -r "$work/build/node_modules" "$work/build/dist" "$work/app/"
+[ -x "$work/build/build/enclave-sandbox" ] || fail "npm run build did not compile build/enclave-sandbox"
+mkdir -p "$work/app/build" && cp "$work/build/build/enclave-sandbox" "$work/app/build/"
 cp -r "$root/package.json" "$root/config" "$root/examples" "$root/bin" "$work/app/"
 # As the image links it: `enclave` on PATH pointing into the app.
 ln -s "$work/app/bin/enclave.js" "$work/pathbin/enclave"
@@ -63,6 +70,9 @@ runtime_env=(env -i PATH="$work/pathbin:/usr/local/bin:/usr/bin:/bin" HOME="$wor
 # The entrypoint with no arguments serves. exec: $! must be the server itself, or the EXIT trap
 # would orphan it.
 (cd "$work/app" && exec "${as_user[@]}" "${runtime_env[@]}" "$(command -v node)" --version >/dev/null)
+# The launcher enforces a Landlock ruleset as the runtime uid (a Docker seccomp profile that blocked
+# the landlock syscalls would show here as exit 69 — on a real engine, not in this replay).
+probe=$("${as_user[@]}" "$work/app/build/enclave-sandbox" --probe) || fail "build/enclave-sandbox --probe failed as uid $uid: Landlock unavailable?"
 (cd "$work/app" && exec "${as_user[@]}" "${runtime_env[@]}" sh bin/docker-entrypoint.sh >"$work/out.log" 2>&1) &
 pid=$!
 healthy=
@@ -86,5 +96,5 @@ outside=$(find "$work/home" "$work/tmp" -mindepth 1 -print -quit)
 [ -z "$outside" ] || { ls -laR "$work/home" "$work/tmp" >&2; fail "files were written outside the data directory: $outside"; }
 written=$(find "$work/app" -newer "$work/marker" -print -quit)
 [ -z "$written" ] || fail "the app tree was written to: $written"
-echo "docker build replay: OK (healthcheck passed on port $port; uid $uid, read-only tree, enclave on PATH)"
+echo "docker build replay: OK (healthcheck passed on port $port; uid $uid, read-only tree, enclave on PATH, agent sandbox: $probe)"
 exit 0

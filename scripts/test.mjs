@@ -15,6 +15,9 @@ const only = onlyAt >= 0 ? args.splice(onlyAt, 2)[1] : null;
 const unitAt = args.indexOf('--unit');
 const unit = unitAt >= 0 ? args.splice(unitAt, 1).length > 0 : false;
 
+// The agent sandbox launcher (native/enclave-sandbox.c): agent tests run agents inside it.
+spawnSync(process.execPath, ['scripts/build-sandbox.mjs'], { cwd: root, stdio: 'inherit' });
+
 if (!unit) {
   const chromium = spawnSync('bash', ['scripts/ensure-chromium.sh'], { cwd: root, stdio: 'inherit' });
   if (chromium.status !== 0) console.error('warning: chromium could not be installed; browser tests will fail');

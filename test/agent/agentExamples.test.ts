@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { projectRoot } from '../helpers/spawnAppliance.js';
-import { git, makeDocsRemote, runJob, startAgentAppliance } from './agentFixture.js';
+import { buildSandboxLauncher, git, makeDocsRemote, runJob, startAgentAppliance } from './agentFixture.js';
 
 const examples = join(projectRoot, 'examples', 'agents');
 
@@ -38,7 +38,14 @@ async function fakeModelServer(t: ExecutionContext, edits: unknown) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests };
 }
 
-test('examples/agents/local-model-agent.mjs applies the edits a local model returns', async (t) => {
+for (const sandbox of ['auto', 'landlock'] as const)
+  test(`examples/agents/local-model-agent.mjs applies the edits a local model returns (agent.sandbox "${sandbox}")`, async (t) => {
+    await localModelAgentRun(t, sandbox);
+  });
+
+/** The README's worked example, run as configured there; under "landlock" the token file is a sandboxReadPath. */
+async function localModelAgentRun(t: ExecutionContext, sandbox: 'auto' | 'landlock') {
+  if (sandbox === 'landlock') buildSandboxLauncher();
   const { dir, remote } = await makeDocsRemote(t);
   const model = await fakeModelServer(t, [
     { path: 'guides/setup.mdx', content: '---\ntitle: Setup\n---\n\nInstall the thing, then restart it.\n' },
@@ -53,6 +60,8 @@ test('examples/agents/local-model-agent.mjs applies the edits a local model retu
       join(examples, 'local-model-agent.mjs'),
     ],
     repository: remote,
+    sandbox,
+    sandboxReadPaths: sandbox === 'landlock' ? [join(dir, 'token')] : [],
   });
   const job = await runJob(app, { prompt: 'Mention the restart in the setup guide', model: 'qwen2.5-coder' });
   t.is(job.status, 'completed', JSON.stringify(job));
@@ -63,7 +72,7 @@ test('examples/agents/local-model-agent.mjs applies the edits a local model retu
   t.is(model.requests[0].body.model, 'qwen2.5-coder');
   t.true(model.requests[0].body.messages[1].content.startsWith('Mention the restart in the setup guide'));
   t.true(model.requests[0].body.messages[1].content.includes('=== guides/setup.mdx'));
-});
+}
 
 test('local-model-agent.mjs refuses a model answer that writes outside the docs (job fails, nothing pushed)', async (t) => {
   const { remote } = await makeDocsRemote(t);

@@ -1,4 +1,4 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import type { ExecutionContext } from 'ava';
 import type { Config } from '../../src/config/schema.js';
 import type { Clock } from '../../src/platform/Clock.js';
+import { projectRoot } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 
 const run = promisify(execFile);
@@ -60,6 +61,11 @@ export async function makeDocsRemote(t: ExecutionContext): Promise<{ dir: string
  * agent in its own PID namespace is pid 1 there, while /proc stays the host's.
  */
 export const PRINT_HOST_PGID = 'read -r -a __stat < /proc/self/stat; echo "${__stat[4]}"';
+
+/** Builds build/enclave-sandbox if needed: npm test does it first, a lone `npx ava` may not have. */
+export function buildSandboxLauncher(): void {
+  spawnSync(process.execPath, ['scripts/build-sandbox.mjs'], { cwd: projectRoot, stdio: 'inherit' });
+}
 
 /** Writes an executable bash agent script into `dir` and returns its path. */
 export async function writeAgentScript(dir: string, name: string, body: string): Promise<string> {

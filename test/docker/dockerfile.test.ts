@@ -28,14 +28,19 @@ test('Dockerfile: multi-stage, non-root numeric user, one data volume, healthche
   t.regex(dockerfile, /^CMD \["serve"\]$/m, 'no arguments means serve');
   t.regex(dockerfile, /ln -s \/app\/bin\/enclave\.js \/usr\/local\/bin\/enclave/, 'enclave on PATH');
   t.regex(dockerfile, /ENCLAVE_DATA_DIR=\/data/);
+  // The agent sandbox launcher is compiled in the build stage; the runtime stage has no compiler.
+  const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+  t.regex(runtime, /^COPY --from=build \/app\/build\/enclave-sandbox \.\/build\/enclave-sandbox$/m);
+  t.notRegex(runtime, /\bgcc\b/);
 });
 
 test('the Dockerfile build and start steps succeed in a temp copy, and the HEALTHCHECK probe passes', async (t) => {
   const run = spawnSync('bash', ['scripts/check-docker-build.sh'], { cwd: projectRoot, encoding: 'utf8', timeout: 300_000 });
   t.is(run.status, 0, `${run.stdout}\n${run.stderr}`);
-  const port = /docker build replay: OK \(healthcheck passed on port (\d+); uid \d+, read-only tree, enclave on PATH\)/.exec(
-    run.stdout,
-  )?.[1];
+  const port =
+    /docker build replay: OK \(healthcheck passed on port (\d+); uid \d+, read-only tree, enclave on PATH, agent sandbox: landlock ABI \d+\)/.exec(
+      run.stdout,
+    )?.[1];
   t.truthy(port, run.stdout);
   // The replayed server is stopped with the script, not left running.
   await t.throwsAsync(fetch(`http://127.0.0.1:${port}/_enclave/health`));

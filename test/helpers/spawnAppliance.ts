@@ -18,10 +18,16 @@ export interface SpawnedAppliance {
 /**
  * Starts `src/main.ts` (the `npm start` entry) with the given environment on port 0 and
  * resolves once it prints its URL. Rejects if it exits first or takes longer than `timeoutMs`.
+ * `as` runs it as another user (the tests run as root; the image's server is uid 10001).
  */
-export function spawnAppliance(env: Record<string, string>, timeoutMs = 30_000): Promise<SpawnedAppliance> {
+export function spawnAppliance(
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+  as: { uid?: number; gid?: number } = {},
+): Promise<SpawnedAppliance> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: projectRoot,
+    ...as,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

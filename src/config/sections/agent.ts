@@ -37,11 +37,21 @@ export const agentConfigSchema = z.strictObject({
     .describe(
       'Who the agent runs as: "auto" (uid:gid 10002:10002 when the server runs as root, else the server\'s own user), "server" (always the server\'s user) or "uid:gid" (needs root).',
     ),
+  sandbox: z
+    .enum(['auto', 'landlock', 'off'])
+    .describe(
+      'Landlock sandbox for the agent (build/enclave-sandbox): "auto" sandboxes an agent that runs as the server\'s own user and warns when it cannot; "landlock" sandboxes every agent and refuses to start without it; "off" never.',
+    ),
+  sandboxReadPaths: z
+    .array(z.string().startsWith('/', 'use an absolute path'))
+    .describe(
+      "More absolute paths a sandboxed agent may read (model files, a token file); system directories, Node's and the program's own directory are always readable.",
+    ),
   workDir: z
     .string()
     .min(1)
     .nullable()
     .describe(
-      "Where the agent's scratch copies live; null: a directory per data directory under the system temp dir. Must not be inside the data directory when the agent runs as another user.",
+      "Where the agent's scratch copies live; null: a directory per data directory under the system temp dir. Must not be inside the data directory when the agent runs as another user or sandboxed.",
     ),
 });

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../../config/schema.js';
 import type { Clock } from '../../platform/Clock.js';
 import type { AgentJobStore } from './AgentJobStore.js';
+import type { AgentSandbox } from './AgentSandbox.js';
 import type { AgentPaths } from './agentPaths.js';
 
 /** A run waiting for (or holding) a slot in the agent queue. */
@@ -20,6 +21,8 @@ export interface AgentRuntime {
   store: AgentJobStore;
   settings: Config['agent'];
   paths: AgentPaths;
+  /** The Landlock launcher agents run in, or null (see planAgentSandbox). */
+  sandbox: AgentSandbox | null;
   clock: Clock;
   logger: Logger;
   queue: AgentRunScheduler;

@@ -1,7 +1,10 @@
-import { isAbsolute, relative } from 'node:path';
 import { AgentJobStore } from './AgentJobStore.js';
 import type { AgentRuntime } from './AgentRuntime.js';
 import { agentPaths } from './agentPaths.js';
+import { buildCleanEnv } from './buildCleanEnv.js';
+import { findProgram } from './findProgram.js';
+import { isPathInside } from './isPathInside.js';
+import { planAgentSandbox, SANDBOX_LAUNCHER } from './planAgentSandbox.js';
 import { closeDataDirToOthers } from './closeDataDirToOthers.js';
 import { resolveAgentUser } from './resolveAgentUser.js';
 import { failAgentJob } from './failAgentJob.js';
@@ -34,14 +37,30 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
   // Captured before any route can answer: only these can belong to a previous process.
   const leftActive = new Set(store.withStatus('active').map((j) => j.id));
   const paths = agentPaths(ctx.config.dataDir, settings.workDir);
-  const agentUser = resolveAgentUser(settings.runAsUser, process.getuid?.() ?? -1);
-  if (settings.command.length > 0 && agentUser && isInside(ctx.config.dataDir, paths.treeRoot)) {
-    // Every run would fail: the agent's user can't enter the data directory, by design.
-    throw new Error(
-      `agent.workDir (${paths.treeRoot}) is inside the data directory, which the agent's user (uid ${agentUser.uid}) cannot enter; choose a directory outside it`,
-    );
+  const serverUid = process.getuid?.() ?? -1;
+  const agentUser = resolveAgentUser(settings.runAsUser, serverUid);
+  const plan =
+    settings.command.length > 0
+      ? planAgentSandbox({
+          mode: settings.sandbox,
+          agentHasOwnUser: agentUser !== null,
+          agentIsRoot: (agentUser?.uid ?? serverUid) === 0,
+          launcher: SANDBOX_LAUNCHER,
+          dataDir: ctx.config.dataDir,
+          program: findProgram(settings.command[0], buildCleanEnv('/').PATH),
+          args: settings.command.slice(1),
+          extraReadPaths: settings.sandboxReadPaths,
+        })
+      : { sandbox: null, warning: null, notes: [] };
+  if ((agentUser || plan.sandbox) && isPathInside(ctx.config.dataDir, paths.treeRoot)) {
+    // Every run would fail: the agent's user can't enter the data directory, nor may a sandboxed agent, by design.
+    const who = agentUser ? `the agent's user (uid ${agentUser.uid}) cannot enter` : 'the sandboxed agent may not reach';
+    throw new Error(`agent.workDir (${paths.treeRoot}) is inside the data directory, which ${who}; choose a directory outside it`);
   }
-  const base = { store, settings, paths, clock: ctx.clock, logger };
+  if (plan.warning) logger.warn({ sandbox: settings.sandbox }, plan.warning);
+  for (const note of plan.notes) logger.info(note);
+  if (plan.sandbox) logger.info({ abi: plan.sandbox.abi, readOnly: plan.sandbox.readOnly }, 'agents run in a Landlock sandbox');
+  const base = { store, settings, paths, sandbox: plan.sandbox, clock: ctx.clock, logger };
   const queue = new AgentRunQueue(settings.concurrency, (task, signal) => executeAgentRun(base, task, signal), logger);
   const runtime: AgentRuntime = { ...base, queue };
   const limiter = new RateLimiter('agent', settings.requestsPerHour, 60 * 60 * 1000, ctx.clock);
@@ -78,10 +97,4 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
       await store.flush();
     },
   };
-}
-
-/** True when `path` is `dir` or below it. */
-function isInside(dir: string, path: string): boolean {
-  const rel = relative(dir, path);
-  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }

@@ -11,7 +11,7 @@ export interface AgentPaths {
   treeRoot: string;
   /** The appliance's scratch directory of one run (clone in `repo/`, git's HOME in `home/`). */
   work(jobId: string): string;
-  /** The agent's scratch directory of one run (its copy in `repo/`, its HOME in `home/`). */
+  /** The agent's scratch directory of one run (its copy in `repo/`, its HOME in `home/`, its TMPDIR in `tmp/` when sandboxed). */
   tree(jobId: string): string;
   log(jobId: string): string;
 }

@@ -2,6 +2,7 @@ import { chmod, lchown, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/
 import { join } from 'node:path';
 import type { Config } from '../../config/schema.js';
 import { agentBranchName, type AgentJobRecord } from './AgentJobRecord.js';
+import { type AgentSandbox, wrapInSandbox } from './AgentSandbox.js';
 import { AgentRunFailure } from './AgentRunFailure.js';
 import type { AgentPaths } from './agentPaths.js';
 import { assertPlainGitDir } from './assertPlainGitDir.js';
@@ -14,7 +15,7 @@ import { isolateAgentCommand } from './isolateAgentCommand.js';
 import { killJobProcesses } from './killJobProcesses.js';
 import { prepareAgentClone } from './prepareAgentClone.js';
 import { publishAgentChanges } from './publishAgentChanges.js';
-import { resolveAgentUser } from './resolveAgentUser.js';
+import { resolveAgentUser, type AgentUser } from './resolveAgentUser.js';
 import { runBoundedProcess, type ProcessOutcome } from './runBoundedProcess.js';
 import { GitCommandError, gitPins, type GitContext } from './runGit.js';
 
@@ -24,6 +25,8 @@ export interface AgentRunRequest {
   prompt: string;
   settings: Config['agent'];
   paths: AgentPaths;
+  /** The Landlock launcher to run the agent in, or null. */
+  sandbox: AgentSandbox | null;
   /** Aborted on shutdown: the agent's process group is killed at once. */
   signal: AbortSignal;
   /** The agent's process group id, once it runs. */
@@ -50,24 +53,42 @@ function describeAgentOutcome(outcome: ProcessOutcome, timeoutSeconds: number): 
   }
 }
 
+/** The job log's account of who the agent runs as and how it is confined. */
+function describeConfinement(user: AgentUser | null, pidNamespace: boolean, sandbox: AgentSandbox | null): string {
+  const who = user ? `uid ${user.uid} gid ${user.gid}` : "the server's user";
+  const pids = pidNamespace ? ', in its own PID namespace' : '';
+  if (sandbox) return `# as ${who}${pids}, in a Landlock sandbox (ABI ${sandbox.abi})\n`;
+  // Said on every run that is exposed, so the job's own record shows it, not just a startup warning.
+  return user ? `# as ${who}${pids}\n` : `# as ${who}${pids}, unsandboxed: it can read the server's environment and data directory\n`;
+}
+
 /** Runs the configured command in the agent's copy, as the agent's user, and ends everything it started. */
-async function runAgentCommand(request: AgentRunRequest, cwd: string, home: string, log: CappedLog): Promise<ProcessOutcome> {
-  const { job, settings } = request;
+async function runAgentCommand(
+  request: AgentRunRequest,
+  dirs: { cwd: string; home: string; tmp: string; tree: string },
+  log: CappedLog,
+): Promise<ProcessOutcome> {
+  const { job, settings, sandbox } = request;
   const serverUid = process.getuid?.() ?? -1;
   const user = resolveAgentUser(settings.runAsUser, serverUid);
-  const env = buildCleanEnv(home, { ENCLAVE_PROMPT: request.prompt, ENCLAVE_MODEL: job.model, ENCLAVE_JOB_ID: job.id });
+  const env = buildCleanEnv(dirs.home, {
+    ENCLAVE_PROMPT: request.prompt,
+    ENCLAVE_MODEL: job.model,
+    ENCLAVE_JOB_ID: job.id,
+    // A sandboxed agent may write nowhere else, so /tmp would fail it.
+    ...(sandbox ? { TMPDIR: dirs.tmp } : {}),
+  });
   if (!findProgram(settings.command[0], env.PATH)) return { kind: 'spawnFailed', code: 'ENOENT' };
-  const spawnAs = isolateAgentCommand(settings.command, user, serverUid);
-  log.write(
-    `$ ${settings.command.join(' ')}\n# as ${user ? `uid ${user.uid} gid ${user.gid}` : "the server's user"}${spawnAs.pidNamespace ? ', in its own PID namespace' : ''}\n`,
-  );
+  const argv = sandbox ? wrapInSandbox(sandbox, dirs.tree, settings.command) : settings.command;
+  const spawnAs = isolateAgentCommand(argv, user, serverUid);
+  log.write(`$ ${settings.command.join(' ')}\n${describeConfinement(user, spawnAs.pidNamespace, sandbox)}`);
   try {
     return await runBoundedProcess({
       command: spawnAs.command,
       args: spawnAs.args,
       uid: spawnAs.uid,
       gid: spawnAs.gid,
-      cwd,
+      cwd: dirs.cwd,
       env,
       input: request.prompt,
       timeoutMs: settings.timeoutSeconds * 1000,
@@ -102,6 +123,7 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
   const treeDir = paths.tree(job.id);
   const agentRepo = join(treeDir, 'repo');
   const agentHome = join(treeDir, 'home');
+  const agentTmp = join(treeDir, 'tmp');
   const user = resolveAgentUser(settings.runAsUser, process.getuid?.() ?? -1);
   await Promise.all([rm(workDir, { recursive: true, force: true }), rm(treeDir, { recursive: true, force: true })]);
   await mkdir(join(workDir, 'home'), { recursive: true, mode: 0o700 });
@@ -111,6 +133,7 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
   await chmod(paths.treeRoot, 0o711);
   await mkdir(agentHome, { recursive: true, mode: 0o700 });
   await mkdir(agentRepo, { mode: 0o700 });
+  await mkdir(agentTmp, { mode: 0o700 });
   const log = new CappedLog(paths.log(job.id), settings.maxLogBytes);
   log.write(`# enclave agent job ${job.id}, run ${job.runs}, started ${new Date().toISOString()}\n`);
   const git: GitContext = {
@@ -136,9 +159,9 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
     // Kept to put back should an agent running as the server's user reach into our clone.
     const gitConfig = await readFile(join(repoDir, '.git', 'config'));
     await copyWorkTree(repoDir, agentRepo, { skipTopGit: false, refuseNestedGit: false, owner: user });
-    if (user) for (const dir of [treeDir, agentHome]) await lchown(dir, user.uid, user.gid);
+    if (user) for (const dir of [treeDir, agentHome, agentTmp]) await lchown(dir, user.uid, user.gid);
 
-    const outcome = await runAgentCommand(request, agentRepo, agentHome, log);
+    const outcome = await runAgentCommand(request, { cwd: agentRepo, home: agentHome, tmp: agentTmp, tree: treeDir }, log);
     const agentError = describeAgentOutcome(outcome, settings.timeoutSeconds);
     log.write(`\n# agent ${agentError ?? 'exited with code 0'}\n`);
     if (agentError) throw new AgentRunFailure(agentError);
