@@ -3,6 +3,8 @@
  * a renderer change must not regress: pages rendered/expected, pages that fell back, unknown
  * components, broken internal links and missing images. Broken links and missing images are
  * always listed in full (page → target, and why), so each can be checked against the source.
+ * It also lists pages no tab bar, menu, switcher or sidebar links to, and pages whose text
+ * shows Markdown that was never rendered.
  *   npm run conformance -- ../shared/corpora/starter ../shared/corpora/mcp
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +12,8 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { openFolderSink } from '../src/bundle/openFolderSink.js';
 import { renderSite } from '../src/render/renderSite.js';
+import { checkNavReachability } from './conformance/checkNavReachability.js';
+import { findRawMarkdown } from './conformance/findRawMarkdown.js';
 
 const dirs = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const verbose = process.argv.includes('--verbose');
@@ -51,7 +55,17 @@ for (const dir of dirs) {
     for (const m of rep.missingImages) console.log(`  /${m.page} -> ${m.src}`);
     console.log(`warnings: ${rep.warnings.length}`);
     if (verbose) for (const w of rep.warnings) console.log(`  ${w.page ? `/${w.page}: ` : ''}${w.message}`);
-    problems += rep.pages.failed.length + unknown.length;
+    const nav = await checkNavReachability(resolve(dir), join(out, 'site'));
+    console.log(
+      `navigation entries not reachable from the tab bar, menus, switchers or sidebar: ${nav.unreachable.length} of ${nav.declared}`,
+    );
+    for (const page of limit(nav.unreachable)) console.log(`  ${page}`);
+    console.log(`pages outside the navigation (reached by links only, as hosted): ${nav.outsideNavigation.length}`);
+    if (verbose) for (const page of nav.outsideNavigation) console.log(`  ${page}`);
+    const raw = await findRawMarkdown(join(out, 'site'));
+    console.log(`pages with raw Markdown in their text: ${raw.length}`);
+    for (const r of limit(raw.map((m) => `${m.page}: …${m.text}…`))) console.log(`  ${r}`);
+    problems += rep.pages.failed.length + unknown.length + nav.unreachable.length + raw.length;
   } finally {
     await rm(out, { recursive: true, force: true });
   }

@@ -390,3 +390,19 @@ test('a page inside nested groups opens exactly those groups in its sidebar, at 
   t.deepEqual(opened(home), ['Outer', 'Inner', 'Other']);
   t.regex(home, /<a href="a\/b\/two\.html">Two<\/a>/, 'the same link from the root, not current');
 });
+
+test('a frontmatter description shows its inline Markdown rendered, links made relative; meta tags get its text', async (t) => {
+  const { out, result } = await renderFiles(t, {
+    'docs.json': JSON.stringify({ name: 'Described', navigation: { pages: ['guide/intro', 'guide/other'] } }),
+    'guide/intro.mdx': '---\ntitle: Intro\ndescription: Use `the-cli` with **care**, see [the other page](/guide/other).\n---\n\nBody.\n',
+    'guide/other.mdx': '---\ntitle: Other\ndescription: Plain words only.\n---\n\nBody.\n',
+  });
+  t.is(result.failed, 0);
+  const intro = await readFile(join(out, 'guide/intro.html'), 'utf8');
+  const shown = /<p class="enclave-description">(.*?)<\/p>/.exec(intro)?.[1] ?? '';
+  t.is(shown, 'Use <code>the-cli</code> with <strong>care</strong>, see <a href="other.html">the other page</a>.');
+  t.true(intro.includes('<meta name="description" content="Use the-cli with care, see the other page.">'), 'meta gets plain text');
+  const other = await readFile(join(out, 'guide/other.html'), 'utf8');
+  t.true(other.includes('<p class="enclave-description">Plain words only.</p>'));
+  t.true((await readFile(join(out, 'guide/intro.md'), 'utf8')).includes('`the-cli`'), 'the Markdown copy keeps the source text');
+});

@@ -6,7 +6,9 @@ import type { ElementContent } from '../types.js';
 import { mdastToHast, type ConverterDeps } from '../mdx/mdastToHast.js';
 import { normalizeSource, parseSource } from '../mdx/parseSource.js';
 import type { Frontmatter } from '../mdx/readFrontmatter.js';
+import { inlineMarkdown } from '../mdx/inlineMarkdown.js';
 import { finalizeContent, textOf, type ContentSummary } from './finalizeContent.js';
+import { hastToHtml } from './hastToHtml.js';
 import { markdownCopy } from './markdownCopy.js';
 
 /** Finds an operation's document and renders its body (provided by the OpenAPI module). */
@@ -17,7 +19,10 @@ export interface OperationRenderer {
 /** A page rendered to hast, before it is wrapped in the theme. */
 export interface RenderedContent {
   title: string;
+  /** The frontmatter description as plain text (meta tags, search). */
   description?: string;
+  /** The description's inline Markdown as HTML (links made relative), when it has any. */
+  descriptionHtml?: string;
   frontmatter: Frontmatter;
   hast: Root;
   summary: ContentSummary;
@@ -77,12 +82,26 @@ export function renderPageContent(
   }
   const summary = finalizeContent(hast, ctx);
   const finalTitle = title ?? titleFromPath(page.path);
+  const description = fm.description ? renderDescription(fm.description, ctx) : undefined;
   return {
     title: finalTitle,
-    description: fm.description,
+    description: description?.text,
+    descriptionHtml: description?.html,
     frontmatter: fm,
     hast,
     summary,
     markdown: markdownCopy(prepared, mdast, finalTitle, fm.description),
   };
+}
+
+/**
+ * A frontmatter description shown under the title: its inline Markdown (code, links, emphasis) is
+ * rendered as in the hosted product, its links resolved like the body's; meta tags get its text.
+ */
+function renderDescription(text: string, ctx: PageContext): { text: string; html?: string } {
+  const children = inlineMarkdown(text);
+  if (!children) return { text };
+  const root: Root = { type: 'root', children };
+  finalizeContent(root, ctx);
+  return { text: textOf(root).trim(), html: hastToHtml(root) };
 }

@@ -206,6 +206,7 @@ export function createShellParts(
       path: p.path,
       title: content.title,
       description: content.description,
+      descriptionHtml: content.descriptionHtml,
       canonical: canonicalUrl(opts.domain, p.path),
       noindex: fm.noindex,
       mode: typeof fm.mode === 'string' ? fm.mode : undefined,

@@ -29,6 +29,8 @@ export interface ShellPage {
   path: string;
   title: string;
   description?: string;
+  /** The description as inline HTML, when its Markdown was rendered (else `description` is escaped). */
+  descriptionHtml?: string;
   canonical?: string;
   noindex?: boolean;
   /** False on pages readers can't rate (the 404 page): no feedback control is mounted. */
@@ -115,7 +117,7 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     // Custom and frame pages bring their own top; a title block above it would be doubled.
     page.mode === 'custom' || page.mode === 'frame'
       ? ''
-      : `<header class="enclave-page-header"><h1>${e(page.title)}</h1>${page.description ? `<p class="enclave-description">${e(page.description)}</p>` : ''}</header>`,
+      : `<header class="enclave-page-header"><h1>${e(page.title)}</h1>${page.description ? `<p class="enclave-description">${page.descriptionHtml ?? e(page.description)}</p>` : ''}</header>`,
     '<div class="enclave-content">',
   ]
     .filter(Boolean)
