@@ -242,3 +242,39 @@ test('language codes become the names readers know them by; docs.json aliases to
     'xx-unknown',
   ]);
 });
+
+test('tabs, tab menus, their items and anchors show their icons, resolved like sidebar page icons', async (t) => {
+  const { out } = await renderFiles(t, {
+    'docs.json': JSON.stringify({
+      name: 'Icons',
+      navigation: {
+        global: { anchors: [{ anchor: 'Status', icon: 'signal', href: 'https://status.example.com' }] },
+        tabs: [
+          { tab: 'Guides', icon: 'book', pages: ['index'] },
+          {
+            tab: 'API',
+            icon: 'code',
+            menu: [
+              { item: 'REST', icon: 'server', pages: ['rest'] },
+              { item: 'Events', icon: 'no-such-icon-anywhere', pages: ['events'] },
+            ],
+          },
+          { tab: 'Plain', pages: ['plain'] },
+        ],
+      },
+    }),
+    'index.mdx': '---\ntitle: Home\n---\n\nHome.\n',
+    'rest.mdx': '---\ntitle: Rest\n---\n\nRest.\n',
+    'events.mdx': '---\ntitle: Events\n---\n\nEvents.\n',
+    'plain.mdx': '---\ntitle: Plain\n---\n\nPlain.\n',
+  });
+  const home = await read(out, 'index.html');
+  const bar = tabBar(home);
+  const icon = '<svg [^>]*class="enclave-nav-icon"[^>]*>[\\s\\S]*?<\\/svg>';
+  t.regex(bar, new RegExp(`<a href="index\\.html" aria-current="true">${icon}Guides</a>`));
+  t.regex(bar, new RegExp(`<summary>${icon}API</summary>`));
+  t.regex(bar, new RegExp(`<a href="rest\\.html">${icon}REST</a>`));
+  t.regex(bar, /<a href="events\.html">Events<\/a>/, 'an unknown icon name shows none');
+  t.regex(bar, /<a href="plain\.html">Plain<\/a>/, 'no icon without one');
+  t.regex(sidebar(home), new RegExp(`<a href="https://status\\.example\\.com">${icon}Status</a>`));
+});

@@ -130,7 +130,7 @@ export function createShellParts(
       t = renderSidebarTemplate(
         nav.root,
         chain,
-        config.globalLinks.map((l) => ({ label: l.label, href: l.href })),
+        config.globalLinks.map((l) => ({ label: l.label, href: l.href, icon: l.icon })),
         labels,
       );
       sidebars.set(key, t);
@@ -151,9 +151,11 @@ export function createShellParts(
       const items = tabs
         .map((t) => {
           const menu = t.divisions.filter((d) => d.kind === 'menu' && !d.hidden);
-          if (menu.length > 0) return tabMenuHtml(t, menu, active);
+          if (menu.length > 0) return tabMenuHtml(t, menu, active, iconNamed);
           const href = divisionHref(t);
-          return href ? `<li><a href="${href}"${t === active ? ' aria-current="true"' : ''}>${escapeHtml(t.label)}</a></li>` : '';
+          return href
+            ? `<li><a href="${href}"${t === active ? ' aria-current="true"' : ''}>${iconNamed(t.icon)}${escapeHtml(t.label)}</a></li>`
+            : '';
         })
         .join('');
       const show = tabs.length > 1 || (tabs.length === 1 && (!!tabs[0].href || tabs[0].divisions.some((d) => d.kind === 'menu')));
@@ -270,15 +272,22 @@ export function createShellParts(
 const SCOPE_KINDS = new Set(['language', 'version', 'product']);
 
 /** A tab with a `menu`: a disclosure in the tab bar listing the menu's items. */
-function tabMenuHtml(tab: NavDivision, menu: NavDivision[], active: NavDivision | undefined): string {
+function tabMenuHtml(
+  tab: NavDivision,
+  menu: NavDivision[],
+  active: NavDivision | undefined,
+  iconNamed: (name: string | undefined) => string,
+): string {
   const current = active === tab || menu.includes(active as NavDivision);
   const items = menu
     .map((m) => {
       const href = divisionHref(m);
-      return href ? `<li><a href="${href}"${m === active ? ' aria-current="true"' : ''}>${escapeHtml(m.label)}</a></li>` : '';
+      return href
+        ? `<li><a href="${href}"${m === active ? ' aria-current="true"' : ''}>${iconNamed(m.icon)}${escapeHtml(m.label)}</a></li>`
+        : '';
     })
     .join('');
-  return `<li class="enclave-tab-menu"><details><summary${current ? ' aria-current="true"' : ''}>${escapeHtml(tab.label)}</summary><ul>${items}</ul></details></li>`;
+  return `<li class="enclave-tab-menu"><details><summary${current ? ' aria-current="true"' : ''}>${iconNamed(tab.icon)}${escapeHtml(tab.label)}</summary><ul>${items}</ul></details></li>`;
 }
 
 /**

@@ -82,7 +82,7 @@ export function divisionHref(d: NavDivision): string | undefined {
 export function renderSidebarTemplate(
   root: NavDivision,
   chain: NavDivision[],
-  globalLinks: { label: string; href: string }[],
+  globalLinks: { label: string; href: string; icon?: string }[],
   labels: PageLabels,
 ): SidebarTemplate {
   const groupsOfPage = new Map<string, number[]>();
@@ -100,7 +100,8 @@ export function renderSidebarTemplate(
         const href = divisionHref(s);
         if (!href) return '';
         const current = s === d ? ' aria-current="true"' : '';
-        return `<li><a href="${href}"${current}>${escapeHtml(s.label)}</a></li>`;
+        const icon = s.kind === 'anchor' ? labels.iconNamed(s.icon) : '';
+        return `<li><a href="${href}"${current}>${icon}${escapeHtml(s.label)}</a></li>`;
       })
       .join('');
     if (d.kind === 'anchor') out.push(`<ul class="enclave-sidebar-links">${links}</ul>`);
@@ -112,7 +113,7 @@ export function renderSidebarTemplate(
 
   if (globalLinks.length) {
     out.push(
-      `<ul class="enclave-sidebar-links">${globalLinks.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></li>`).join('')}</ul>`,
+      `<ul class="enclave-sidebar-links">${globalLinks.map((l) => `<li><a href="${escapeHtml(l.href)}">${labels.iconNamed(l.icon)}${escapeHtml(l.label)}</a></li>`).join('')}</ul>`,
     );
   }
 
