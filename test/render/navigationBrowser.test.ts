@@ -119,8 +119,8 @@ test.after.always(async (t) => {
 });
 
 /** Opens a page in a fresh context, recording every request and console error. */
-async function open(t: { context: { browser: Browser } }, url: string) {
-  const context = await t.context.browser.newContext({ viewport: { width: 1400, height: 800 } });
+async function open(t: { context: { browser: Browser } }, url: string, viewport = { width: 1400, height: 800 }) {
+  const context = await t.context.browser.newContext({ viewport });
   const page = await context.newPage();
   const requests: string[] = [];
   const errors: string[] = [];
@@ -162,15 +162,30 @@ test('the tab bar under a language leads to the API tab; a tab menu opens and it
   await context.close();
 });
 
-test('the language switcher shows language names and leads to the other language', async (t) => {
+test('the language switcher sits in the top bar, shows language names and leads to the other language', async (t) => {
   const { page, context, errors } = await open(t, fileUrl(t.context.out, 'en/install.html'));
-  const switcher = page.locator('.enclave-switcher');
+  const switcher = page.locator('.enclave-topbar .enclave-language-switcher');
+  t.true(await switcher.isVisible());
+  t.false(await page.locator('#enclave-sidebar .enclave-switcher-mobile').isVisible(), 'no second switcher in the sidebar');
   t.is((await switcher.locator('summary').textContent())?.replace('language: ', ''), 'English');
   await switcher.locator('summary').click();
   await switcher.getByRole('link', { name: 'Français' }).click();
   await page.waitForURL(/fr\/index\.html$/);
   t.is(await page.getAttribute('html', 'lang'), 'fr');
   t.deepEqual(await page.locator('.enclave-tabs a').allTextContents(), ['Guides', 'API']);
+  t.deepEqual(errors, []);
+  await context.close();
+});
+
+test('at phone width the language switcher is in the navigation menu', async (t) => {
+  const { page, context, errors } = await open(t, fileUrl(t.context.out, 'en/install.html'), { width: 390, height: 800 });
+  t.false(await page.locator('.enclave-topbar .enclave-language-switcher').isVisible(), 'the top bar has no room for it');
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  const switcher = page.locator('#enclave-sidebar .enclave-switcher-mobile');
+  t.true(await switcher.isVisible());
+  await switcher.locator('summary').click();
+  await switcher.getByRole('link', { name: 'Français' }).click();
+  await page.waitForURL(/fr\/index\.html$/);
   t.deepEqual(errors, []);
   await context.close();
 });

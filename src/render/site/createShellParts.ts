@@ -5,7 +5,14 @@ import { canonicalUrl } from '../output/buildSitemap.js';
 import { titleFromPath, type RenderedContent } from '../page/renderPageContent.js';
 import { escapeHtml } from '../theme/escapeHtml.js';
 import { renderPageShell, type ShellPage, type ShellSite } from '../theme/renderPageShell.js';
-import { divisionHref, renderSidebarTemplate, ROOT_MARK, sidebarForPage, type SidebarTemplate } from '../theme/renderSidebar.js';
+import {
+  divisionHref,
+  languageSwitcherHtml,
+  renderSidebarTemplate,
+  ROOT_MARK,
+  sidebarForPage,
+  type SidebarTemplate,
+} from '../theme/renderSidebar.js';
 import type { ThemeAssets } from '../theme/prepareThemeAssets.js';
 import type { LoadedSite } from './loadSite.js';
 import { languageTag } from '../config/languageName.js';
@@ -181,14 +188,18 @@ export function createShellParts(
     position.set(p, list.length);
     list.push(p);
   }
+  const languageSwitchers = new Map<NavDivision, string>();
   const rootPrefix = (path: string) => '../'.repeat(path.split('/').length - 1);
 
   const chrome = (path: string, prefix: string) => {
     const loc = nav.locations.get(path);
     const chain = loc?.divisions ?? fallbackChain;
     const language = chain.find((d) => d.kind === 'language');
+    let languageHtml = language ? languageSwitchers.get(language) : '';
+    if (languageHtml === undefined && language) languageSwitchers.set(language, (languageHtml = languageSwitcherHtml(nav.root, chain)));
     return {
       tabsHtml: tabsFor(chain),
+      languageHtml,
       sidebarHtml: sidebarForPage(sidebarFor(chain), path, prefix),
       // Languages, versions and products are in the switchers, not the breadcrumb.
       breadcrumbs: [...chain.filter((d) => d.label && !SCOPE_KINDS.has(d.kind)).map((d) => d.label), ...(loc?.groups ?? [])].filter(
