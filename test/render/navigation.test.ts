@@ -30,7 +30,7 @@ test('tabs under a language make a tab bar; a tab menu lists its items and each 
   const home = await read(out, 'en/index.html');
   t.deepEqual(labels(tabBar(home)), ['Guides', 'API', 'Help', 'FAQ', 'Contact']);
   t.regex(tabBar(home), /<a href="\.\.\/en\/index\.html" aria-current="true">Guides<\/a>/);
-  t.regex(tabBar(home), /<a href="\.\.\/api\/list-users\.html">API<\/a>/, 'the API tab leads to its first generated page');
+  t.regex(tabBar(home), /<a href="\.\.\/api-reference\/users\/list-users\.html">API<\/a>/, 'the API tab leads to its first generated page');
 
   const faq = await read(out, 'en/help/faq.html');
   t.regex(tabBar(faq), /<summary aria-current="true">Help<\/summary>/);
@@ -38,7 +38,7 @@ test('tabs under a language make a tab bar; a tab menu lists its items and each 
   t.regex(sidebar(faq), /Questions[\s\S]*aria-current="page">FAQ</);
   t.notRegex(sidebar(faq), /Reach us|Welcome/, "only the menu item's own groups");
   t.deepEqual(breadcrumbs(faq), ['Help', 'FAQ', 'Questions']);
-  t.deepEqual(pagination(faq), ['prev ../../api/get-item.html', 'next ../../en/help/contact.html']);
+  t.deepEqual(pagination(faq), ['prev ../../api-reference/get-item.html', 'next ../../en/help/contact.html']);
 
   const contact = await read(out, 'en/help/contact.html');
   t.regex(
@@ -96,10 +96,10 @@ test('a group with a root page is one row named after the group, opening to its 
 
 test('nav-level OpenAPI entries become pages (inherited from the tab, per language); a remote spec loads from its local mirror or is reported missing', async (t) => {
   const { out, result } = await renderNavSite(t);
-  const list = await read(out, 'api/list-users.html');
+  const list = await read(out, 'api-reference/users/list-users.html');
   t.regex(list, /List users/);
   t.regex(sidebar(list), /data-method="GET">GET<\/span>List users[\s\S]*data-method="POST">POST<\/span>Create user[\s\S]*Get item/);
-  t.regex(await read(out, 'api/get-item.html'), /\/items\/\{id\}/);
+  t.regex(await read(out, 'api-reference/get-item.html'), /\/items\/\{id\}/);
   // Layout: method + URL bar, then the body, then examples in their own column; Mintlify's anchors.
   t.regex(
     list,
@@ -112,7 +112,7 @@ test('nav-level OpenAPI entries become pages (inherited from the tab, per langua
     'inline code in a response heading, no backticks',
   );
   t.regex(list, /id="response-id"/);
-  const create = await read(out, 'api/create-user.html');
+  const create = await read(out, 'api-reference/users/create-user.html');
   t.regex(create, /<div class="enclave-field" id="body-name">[\s\S]*?<p>Display <strong>name<\/strong>\.<\/p>/);
   t.regex(
     create,
