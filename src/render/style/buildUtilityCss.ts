@@ -52,12 +52,12 @@ const BORDER_RESET = ':where(.enclave-content [class*="border"]){border-style:so
  * Zero specificity, so utilities on the same elements still win.
  */
 const NOT_PROSE_PREFLIGHT = [
-  ':where(.not-prose,.not-prose *):is(h1,h2,h3,h4,h5,h6,p,blockquote,figure,dl,dd,pre,hr,ul,ol,menu){margin:0}',
-  ':where(.not-prose,.not-prose *):is(h1,h2,h3,h4,h5,h6){font-size:inherit;font-weight:inherit}',
-  ':where(.not-prose,.not-prose *):is(ul,ol,menu){list-style:none;padding:0}',
-  ':where(.not-prose,.not-prose *):is(a){color:inherit;text-decoration:inherit}',
-  ':where(.not-prose,.not-prose *):is(table){border-collapse:collapse;text-indent:0;border-color:inherit}',
-  ':where(.not-prose,.not-prose *):is(blockquote,pre,hr,th,td){border:0 solid;padding:0}',
+  ':where(.not-prose,.not-prose *):where(h1,h2,h3,h4,h5,h6,p,blockquote,figure,dl,dd,pre,hr,ul,ol,menu){margin:0}',
+  ':where(.not-prose,.not-prose *):where(h1,h2,h3,h4,h5,h6){font-size:inherit;font-weight:inherit}',
+  ':where(.not-prose,.not-prose *):where(ul,ol,menu){list-style:none;padding:0}',
+  ':where(.not-prose,.not-prose *):where(a){color:inherit;text-decoration:inherit}',
+  ':where(.not-prose,.not-prose *):where(table){border-collapse:collapse;text-indent:0;border-color:inherit}',
+  ':where(.not-prose,.not-prose *):where(blockquote,pre,hr,th,td){border:0 solid;padding:0}',
 ].join('\n');
 
 /**
