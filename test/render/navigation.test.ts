@@ -282,3 +282,23 @@ test('tabs, tab menus, their items and anchors show their icons, resolved like s
   t.regex(bar, /<a href="plain\.html">Plain<\/a>/, 'no icon without one');
   t.regex(sidebar(home), new RegExp(`<a href="https://status\\.example\\.com">${icon}Status</a>`));
 });
+
+test('anchors in the navigation show their icons in the sidebar', async (t) => {
+  const { out } = await renderFiles(t, {
+    'docs.json': JSON.stringify({
+      name: 'Anchors',
+      navigation: {
+        anchors: [
+          { anchor: 'Handbook', icon: 'book', pages: ['index'] },
+          { anchor: 'Changelog', icon: 'clock', pages: ['changes'] },
+        ],
+      },
+    }),
+    'index.mdx': '---\ntitle: Home\n---\n\nHome.\n',
+    'changes.mdx': '---\ntitle: Changes\n---\n\nChanges.\n',
+  });
+  const links = part(sidebar(await read(out, 'index.html')), /<ul class="enclave-sidebar-links">[\s\S]*?<\/ul>/);
+  const icon = '<svg [^>]*class="enclave-nav-icon"[^>]*>[\\s\\S]*?<\\/svg>';
+  t.regex(links, new RegExp(`<a href="index\\.html" aria-current="true">${icon}Handbook</a>`));
+  t.regex(links, new RegExp(`<a href="changes\\.html">${icon}Changelog</a>`));
+});
