@@ -17,6 +17,7 @@ import type { PageFeature, PageResult } from './parallel/PageResult.js';
 import { renderPagesInParallel, workerCountFor } from './parallel/renderPagesInParallel.js';
 import type { BuildReport } from './report/BuildReport.js';
 import { createReportCollector } from './report/createReportCollector.js';
+import { AGENT_SEARCH_FILE, type AgentSearchEntry, agentSearchJson } from './search/agentSearchChannel.js';
 import { searchEntryJson, searchIndexScript } from './search/searchIndexScript.js';
 import { isRemoteUrl } from './offline/isRemoteUrl.js';
 import { reportRemoteConfigAssets } from './offline/reportRemoteConfigAssets.js';
@@ -167,7 +168,12 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
       report.pageRendered();
       rendered++;
     }
-    results[result.position] = { manifest: result.manifest, fellBack: result.fellBack, llms: result.indexed?.llms };
+    results[result.position] = {
+      manifest: result.manifest,
+      fellBack: result.fellBack,
+      llms: result.indexed?.llms,
+      agents: result.indexed?.agents,
+    };
     opts.onProgress?.(++done, selected.length);
   };
 
@@ -235,6 +241,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await searchIndexWritten;
   await out.write('sitemap.xml', buildSitemap(domain, sitemapPaths));
   await out.write('llms.txt', buildLlmsTxt(config.name, config.description, llmsPages));
+  await out.write(AGENT_SEARCH_FILE, agentSearchJson(finished.flatMap((r) => (r.agents ? [r.agents] : []))));
   await llmsFullWritten;
   const final = report.toJSON();
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
@@ -266,6 +273,7 @@ interface Kept {
   fellBack: boolean;
   /** Set for the pages listed in search, the sitemap and llms.txt (the search entry is already written). */
   llms?: LlmsPage;
+  agents?: AgentSearchEntry;
 }
 
 /** Follows each page's Markdown copy in llms-full.txt. */

@@ -41,6 +41,8 @@ export interface RenderContext {
   iconLibrary: string;
   /** Stable id source for generated ids on this page (tabs, accordions, …). */
   nextId(prefix: string): string;
+  /** Content for agents only (`Visibility for="agents"`): kept out of the page, indexed in the search index's agent channel. */
+  forAgents(content: ElementContent[]): void;
 }
 
 /** Props after JSX attribute evaluation: literals, objects, arrays, and hast for JSX-valued props. */

@@ -30,7 +30,7 @@ test('tabs under a language make a tab bar; a tab menu lists its items and each 
   const home = await read(out, 'en/index.html');
   t.deepEqual(labels(tabBar(home)), ['Guides', 'API', 'Help', 'FAQ', 'Contact']);
   t.regex(tabBar(home), /<a href="\.\.\/en\/index\.html" aria-current="true">Guides<\/a>/);
-  t.regex(tabBar(home), /<a href="\.\.\/api\/list-users\.html">API<\/a>/, 'the API tab leads to its first generated page');
+  t.regex(tabBar(home), /<a href="\.\.\/api-reference\/users\/list-users\.html">API<\/a>/, 'the API tab leads to its first generated page');
 
   const faq = await read(out, 'en/help/faq.html');
   t.regex(tabBar(faq), /<summary aria-current="true">Help<\/summary>/);
@@ -38,7 +38,7 @@ test('tabs under a language make a tab bar; a tab menu lists its items and each 
   t.regex(sidebar(faq), /Questions[\s\S]*aria-current="page">FAQ</);
   t.notRegex(sidebar(faq), /Reach us|Welcome/, "only the menu item's own groups");
   t.deepEqual(breadcrumbs(faq), ['Help', 'FAQ', 'Questions']);
-  t.deepEqual(pagination(faq), ['prev ../../api/get-item.html', 'next ../../en/help/contact.html']);
+  t.deepEqual(pagination(faq), ['prev ../../api-reference/get-item.html', 'next ../../en/help/contact.html']);
 
   const contact = await read(out, 'en/help/contact.html');
   t.regex(
@@ -56,10 +56,14 @@ test('languages: switcher by language name, <html lang>, breadcrumb without the 
   const { out } = await renderNavSite(t);
   const fr = await read(out, 'fr/index.html');
   t.regex(fr, /<html lang="fr"/);
+  const switcher =
+    /<summary><span class="enclave-visually-hidden">language: <\/span>Français<\/summary><ul><li><a href="\.\.\/en\/index\.html">English<\/a><\/li><li><a href="\.\.\/fr\/index\.html" aria-current="true">Français<\/a>/;
+  // In the top bar, as on the hosted site; the sidebar's copy is for the phone-width menu.
   t.regex(
-    sidebar(fr),
-    /<summary><span class="enclave-visually-hidden">language: <\/span>Français<\/summary><ul><li><a href="\.\.\/en\/index\.html">English<\/a><\/li><li><a href="\.\.\/fr\/index\.html" aria-current="true">Français<\/a>/,
+    part(fr, /<div class="enclave-topbar">[\s\S]*?<\/div>/),
+    new RegExp(`<details class="enclave-switcher enclave-language-switcher">${switcher.source}`),
   );
+  t.regex(sidebar(fr), new RegExp(`<details class="enclave-switcher enclave-switcher-mobile">${switcher.source}`));
   t.deepEqual(breadcrumbs(fr), ['Guides', 'Début']);
   t.deepEqual(labels(tabBar(fr)), ['Guides', 'API'], 'a tab whose every page was lost has nothing to link to');
   t.deepEqual(pagination(fr), ['next ../api-reference/lister-les-utilisateurs.html']);
@@ -92,10 +96,10 @@ test('a group with a root page is one row named after the group, opening to its 
 
 test('nav-level OpenAPI entries become pages (inherited from the tab, per language); a remote spec loads from its local mirror or is reported missing', async (t) => {
   const { out, result } = await renderNavSite(t);
-  const list = await read(out, 'api/list-users.html');
+  const list = await read(out, 'api-reference/users/list-users.html');
   t.regex(list, /List users/);
   t.regex(sidebar(list), /data-method="GET">GET<\/span>List users[\s\S]*data-method="POST">POST<\/span>Create user[\s\S]*Get item/);
-  t.regex(await read(out, 'api/get-item.html'), /\/items\/\{id\}/);
+  t.regex(await read(out, 'api-reference/get-item.html'), /\/items\/\{id\}/);
   // Layout: method + URL bar, then the body, then examples in their own column; Mintlify's anchors.
   t.regex(
     list,
@@ -108,7 +112,7 @@ test('nav-level OpenAPI entries become pages (inherited from the tab, per langua
     'inline code in a response heading, no backticks',
   );
   t.regex(list, /id="response-id"/);
-  const create = await read(out, 'api/create-user.html');
+  const create = await read(out, 'api-reference/users/create-user.html');
   t.regex(create, /<div class="enclave-field" id="body-name">[\s\S]*?<p>Display <strong>name<\/strong>\.<\/p>/);
   t.regex(
     create,
@@ -241,4 +245,60 @@ test('language codes become the names readers know them by; docs.json aliases to
     'Español',
     'xx-unknown',
   ]);
+});
+
+test('tabs, tab menus, their items and anchors show their icons, resolved like sidebar page icons', async (t) => {
+  const { out } = await renderFiles(t, {
+    'docs.json': JSON.stringify({
+      name: 'Icons',
+      navigation: {
+        global: { anchors: [{ anchor: 'Status', icon: 'signal', href: 'https://status.example.com' }] },
+        tabs: [
+          { tab: 'Guides', icon: 'book', pages: ['index'] },
+          {
+            tab: 'API',
+            icon: 'code',
+            menu: [
+              { item: 'REST', icon: 'server', pages: ['rest'] },
+              { item: 'Events', icon: 'no-such-icon-anywhere', pages: ['events'] },
+            ],
+          },
+          { tab: 'Plain', pages: ['plain'] },
+        ],
+      },
+    }),
+    'index.mdx': '---\ntitle: Home\n---\n\nHome.\n',
+    'rest.mdx': '---\ntitle: Rest\n---\n\nRest.\n',
+    'events.mdx': '---\ntitle: Events\n---\n\nEvents.\n',
+    'plain.mdx': '---\ntitle: Plain\n---\n\nPlain.\n',
+  });
+  const home = await read(out, 'index.html');
+  const bar = tabBar(home);
+  const icon = '<svg [^>]*class="enclave-nav-icon"[^>]*>[\\s\\S]*?<\\/svg>';
+  t.regex(bar, new RegExp(`<a href="index\\.html" aria-current="true">${icon}Guides</a>`));
+  t.regex(bar, new RegExp(`<summary>${icon}API</summary>`));
+  t.regex(bar, new RegExp(`<a href="rest\\.html">${icon}REST</a>`));
+  t.regex(bar, /<a href="events\.html">Events<\/a>/, 'an unknown icon name shows none');
+  t.regex(bar, /<a href="plain\.html">Plain<\/a>/, 'no icon without one');
+  t.regex(sidebar(home), new RegExp(`<a href="https://status\\.example\\.com">${icon}Status</a>`));
+});
+
+test('anchors in the navigation show their icons in the sidebar', async (t) => {
+  const { out } = await renderFiles(t, {
+    'docs.json': JSON.stringify({
+      name: 'Anchors',
+      navigation: {
+        anchors: [
+          { anchor: 'Handbook', icon: 'book', pages: ['index'] },
+          { anchor: 'Changelog', icon: 'clock', pages: ['changes'] },
+        ],
+      },
+    }),
+    'index.mdx': '---\ntitle: Home\n---\n\nHome.\n',
+    'changes.mdx': '---\ntitle: Changes\n---\n\nChanges.\n',
+  });
+  const links = part(sidebar(await read(out, 'index.html')), /<ul class="enclave-sidebar-links">[\s\S]*?<\/ul>/);
+  const icon = '<svg [^>]*class="enclave-nav-icon"[^>]*>[\\s\\S]*?<\\/svg>';
+  t.regex(links, new RegExp(`<a href="index\\.html" aria-current="true">${icon}Handbook</a>`));
+  t.regex(links, new RegExp(`<a href="changes\\.html">${icon}Changelog</a>`));
 });

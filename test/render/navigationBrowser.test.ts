@@ -119,8 +119,8 @@ test.after.always(async (t) => {
 });
 
 /** Opens a page in a fresh context, recording every request and console error. */
-async function open(t: { context: { browser: Browser } }, url: string) {
-  const context = await t.context.browser.newContext({ viewport: { width: 1400, height: 800 } });
+async function open(t: { context: { browser: Browser } }, url: string, viewport = { width: 1400, height: 800 }) {
+  const context = await t.context.browser.newContext({ viewport });
   const page = await context.newPage();
   const requests: string[] = [];
   const errors: string[] = [];
@@ -145,7 +145,7 @@ test('the tab bar under a language leads to the API tab; a tab menu opens and it
   const tabs = page.locator('.enclave-tabs');
   t.true(await tabs.isVisible());
   await tabs.getByRole('link', { name: 'API' }).click();
-  await page.waitForURL(/api\/list-users\.html$/);
+  await page.waitForURL(/api-reference\/users\/list-users\.html$/);
   t.is(await page.locator('h1').textContent(), 'List users');
   t.is(await page.locator('.enclave-tabs a[aria-current="true"]').textContent(), 'API');
 
@@ -162,15 +162,30 @@ test('the tab bar under a language leads to the API tab; a tab menu opens and it
   await context.close();
 });
 
-test('the language switcher shows language names and leads to the other language', async (t) => {
+test('the language switcher sits in the top bar, shows language names and leads to the other language', async (t) => {
   const { page, context, errors } = await open(t, fileUrl(t.context.out, 'en/install.html'));
-  const switcher = page.locator('.enclave-switcher');
+  const switcher = page.locator('.enclave-topbar .enclave-language-switcher');
+  t.true(await switcher.isVisible());
+  t.false(await page.locator('#enclave-sidebar .enclave-switcher-mobile').isVisible(), 'no second switcher in the sidebar');
   t.is((await switcher.locator('summary').textContent())?.replace('language: ', ''), 'English');
   await switcher.locator('summary').click();
   await switcher.getByRole('link', { name: 'Français' }).click();
   await page.waitForURL(/fr\/index\.html$/);
   t.is(await page.getAttribute('html', 'lang'), 'fr');
   t.deepEqual(await page.locator('.enclave-tabs a').allTextContents(), ['Guides', 'API']);
+  t.deepEqual(errors, []);
+  await context.close();
+});
+
+test('at phone width the language switcher is in the navigation menu', async (t) => {
+  const { page, context, errors } = await open(t, fileUrl(t.context.out, 'en/install.html'), { width: 390, height: 800 });
+  t.false(await page.locator('.enclave-topbar .enclave-language-switcher').isVisible(), 'the top bar has no room for it');
+  await page.getByRole('button', { name: 'Open navigation' }).click();
+  const switcher = page.locator('#enclave-sidebar .enclave-switcher-mobile');
+  t.true(await switcher.isVisible());
+  await switcher.locator('summary').click();
+  await switcher.getByRole('link', { name: 'Français' }).click();
+  await page.waitForURL(/fr\/index\.html$/);
   t.deepEqual(errors, []);
   await context.close();
 });
@@ -205,7 +220,7 @@ test("search stays in the reader's language unless asked for all, and links to t
 
 test.serial('"Try it" sends the request to the server the reader typed, over http under the site CSP, and shows the answer', async (t) => {
   const before = t.context.seen.length;
-  const { page, context, requests, errors } = await open(t, `${t.context.siteUrl}/api/list-users.html`);
+  const { page, context, requests, errors } = await open(t, `${t.context.siteUrl}/api-reference/users/list-users.html`);
   await page.locator('.enclave-try summary').click();
   await page.locator('[data-try-server]').fill(`${t.context.apiUrl}/v1`);
   await page.locator('[data-try-name="X-Api-Key"]').fill('secret-123');
@@ -222,7 +237,7 @@ test.serial('"Try it" sends the request to the server the reader typed, over htt
   t.deepEqual(errors, []);
 
   // A body goes as typed, with the spec's media type.
-  await page.goto(`${t.context.siteUrl}/api/create-user.html`);
+  await page.goto(`${t.context.siteUrl}/api-reference/users/create-user.html`);
   await page.locator('.enclave-try summary').click();
   t.is(await page.locator('[data-try-server]').inputValue(), `${t.context.apiUrl}/v1`, 'the chosen server is remembered');
   await page.locator('[data-try-body]').fill('{"name":"Ada"}');
@@ -236,7 +251,7 @@ test.serial('"Try it" sends the request to the server the reader typed, over htt
 
 test.serial('"Try it" from file:// says browsers block it there and sends nothing', async (t) => {
   const before = t.context.seen.length;
-  const { page, context, requests } = await open(t, fileUrl(t.context.out, 'api/list-users.html'));
+  const { page, context, requests } = await open(t, fileUrl(t.context.out, 'api-reference/users/list-users.html'));
   await page.locator('.enclave-try summary').click();
   t.regex((await page.locator('.enclave-try-file').textContent()) ?? '', /Browsers block requests from pages opened as files/);
   t.true(await page.locator('.enclave-try-send').isDisabled());
@@ -249,7 +264,7 @@ test('accessibility of an API page with "Try it" open and of a page with a tab m
   const { readFileSync } = await import('node:fs');
   const audit = readFileSync(new URL('../helpers/a11yAudit.browser.js', import.meta.url), 'utf8');
   for (const [rel, opener] of [
-    ['api/create-user.html', '.enclave-try summary'],
+    ['api-reference/users/create-user.html', '.enclave-try summary'],
     ['en/index.html', '.enclave-tab-menu summary'],
   ] as const) {
     for (const colorScheme of ['light', 'dark'] as const) {
@@ -292,7 +307,7 @@ test.serial('"Try it" works from the bundle as the appliance serves it, under th
   await app.features.deployments.activateBundleFile(zipPath, { source: 'test' });
 
   const before = t.context.seen.length;
-  const { page, context, errors } = await open(t, `${app.url}/api/get-item`);
+  const { page, context, errors } = await open(t, `${app.url}/api-reference/get-item`);
   await page.locator('.enclave-try summary').click();
   await page.locator('[data-try-server]').fill(`${t.context.apiUrl}/v1`);
   await page.locator('[data-try-name="id"]').fill('it em/1');

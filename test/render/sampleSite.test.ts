@@ -20,10 +20,10 @@ test('the embedded sample site renders cleanly: all pages, OpenAPI pages, no unk
   t.deepEqual(r.missingImages, []);
   t.deepEqual(result.fallbackPages, []);
   const pages = JSON.parse(await readFile(join(out, '_enclave/manifest.json'), 'utf8')).pages.map((p: { path: string }) => p.path);
-  t.true(pages.includes('api-reference/start-an-export'), 'operation entries become generated pages');
-  t.true(pages.includes('api-reference/get-an-export-job'));
+  t.true(pages.includes('api-reference/static-export/start-an-export'), 'operation entries become generated pages');
+  t.true(pages.includes('api-reference/static-export/get-an-export-job'));
   t.true(pages.includes('troubleshooting'), 'page outside the navigation is published');
-  const api = await readFile(join(out, 'api-reference/start-an-export.html'), 'utf8');
+  const api = await readFile(join(out, 'api-reference/static-export/start-an-export.html'), 'utf8');
   t.regex(api, /<h1>Start an export<\/h1>/);
   t.regex(api, /\/v1\/static-export\/jobs/);
   t.regex(await readFile(join(out, 'start.html'), 'utf8'), /url=quickstart\.html/);

@@ -80,6 +80,8 @@ export interface SiteConfig {
   metatags: Record<string, string>;
   /** Every OpenAPI file named anywhere in the config (site-relative, no leading slash) or remote URLs. */
   openapiRefs: string[];
+  /** `openapi: {source, directory}`: the folder a spec's generated pages go in, by ref (as in openapiRefs). */
+  openapiDirectories?: Record<string, string>;
   /** Whether pages with `noindex` or hidden-from-nav pages are left out of search/sitemap. */
   seoIndexing: 'navigable' | 'all';
   /** docs.json `theme` (layout/colour variant), one of SITE_THEMES; `mint` when absent or unknown. */

@@ -8,7 +8,7 @@ import {
   type SiteTheme,
 } from './SiteConfig.js';
 import { languageName } from './languageName.js';
-import { normalizePagePath, openapiRefsOf, parseNavEntry } from './parseNavEntry.js';
+import { normalizePagePath, openapiDirectoriesOf, openapiRefsOf, parseNavEntry } from './parseNavEntry.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -95,6 +95,7 @@ export function parseDocsJson(raw: unknown, warn: (message: string) => void): Si
       ? (Object.fromEntries(Object.entries(seo.metatags).filter(([, v]) => typeof v === 'string')) as Record<string, string>)
       : {},
     openapiRefs: [...openapiRefs],
+    openapiDirectories: openapiDirectoriesOf([raw.openapi, nav]),
     seoIndexing: seo.indexing === 'all' ? 'all' : 'navigable',
     theme: parseTheme(raw.theme, warn),
   };

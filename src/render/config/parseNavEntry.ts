@@ -31,3 +31,17 @@ export function openapiRefsOf(value: unknown): string[] | undefined {
   const list = (Array.isArray(value) ? value : [value]).map(one).filter((v): v is string => !!v);
   return list.map((r) => (/^https?:\/\//i.test(r) ? r : r.replace(/^\.?\//, '')));
 }
+
+/** Every `openapi: {source, directory}` in a docs.json value, as ref → directory (refs as openapiRefsOf gives them). */
+export function openapiDirectoriesOf(value: unknown, found: Record<string, string> = {}): Record<string, string> {
+  if (Array.isArray(value)) for (const v of value) openapiDirectoriesOf(v, found);
+  else if (value && typeof value === 'object') {
+    const { source, directory } = value as { source?: unknown; directory?: unknown };
+    if (typeof source === 'string' && typeof directory === 'string' && directory.trim()) {
+      const [ref] = openapiRefsOf(source) ?? [];
+      if (ref) found[ref] = directory.trim();
+    }
+    for (const v of Object.values(value)) openapiDirectoriesOf(v, found);
+  }
+  return found;
+}

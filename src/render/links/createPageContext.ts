@@ -1,3 +1,4 @@
+import type { ElementContent } from 'hast';
 import { findLocalCopy } from '../offline/findLocalCopy.js';
 import type { RemovedRemote } from '../report/BuildReport.js';
 import type { RenderContext, ReportCollector } from '../types.js';
@@ -28,6 +29,8 @@ export interface PageContext extends RenderContext {
   offlineMedia(url: string, kind: RemovedRemote['kind']): string | null;
   /** True when the export keeps remote loads (`keepRemoteAssets`). */
   keepsRemote: boolean;
+  /** What the page handed to `forAgents`, in document order. */
+  agentContent: ElementContent[];
 }
 
 /** Creates the per-page context that components and the pipeline use to emit relative links and report problems. */
@@ -45,6 +48,7 @@ export function createPageContext(opts: {
   let counter = 0;
   const features = new Set<'mermaid' | 'katex' | 'openapi'>();
   const anchorChecks: AnchorCheck[] = [];
+  const agentContent: ElementContent[] = [];
   const outputs = new Set<string>();
   const pageReport: ReportCollector = {
     brokenLink: (page, href, reason) => report.brokenLink(page, href, reason),
@@ -81,6 +85,8 @@ export function createPageContext(opts: {
     },
     assets: { use: (feature) => void features.add(feature) },
     nextId: (prefix) => `${prefix}-${++counter}`,
+    agentContent,
+    forAgents: (content) => void agentContent.push(...content),
     href(target) {
       const r = resolveLink(target, pagePath, site);
       if (r.kind === 'broken') report.brokenLink(pagePath, target, r.reason);

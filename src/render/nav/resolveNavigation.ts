@@ -1,5 +1,5 @@
-import { posix } from 'node:path';
 import type { NavDivision, NavGroup, NavItem, SiteConfig } from '../config/SiteConfig.js';
+import { normalizePagePath } from '../config/parseNavEntry.js';
 import type { OpenApiOperationSummary } from '../openapi/OpenApiDocument.js';
 
 /** One operation of a loaded OpenAPI document. */
@@ -51,15 +51,25 @@ export interface OperationCatalog {
   operations(spec: string): OperationInfo[];
 }
 
-/** Slug for generated page paths: lowercase words joined by dashes. */
+/**
+ * A summary or tag as a URL segment, as Mintlify converts them: each space a hyphen, `{}(),.'/`
+ * removed, lowercased; other characters (`&`, non-ASCII letters) stay. Characters a file name or
+ * a relative link can't carry as written (`?#%:*"<>|\`) are removed too, where Mintlify keeps some.
+ */
 export function pathSlug(s: string): string {
   return (
     s
+      .trim()
+      .replace(/\s/g, '-')
+      .replace(/[{}(),.'/?#%:*"<>|\\\u0000-\u001f]/g, '')
       .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 80) || 'page'
+      .slice(0, 120) || 'page'
   );
+}
+
+/** An operation's slug without a summary: the method and the path's fixed segments (`GET /users/{id}/posts` → `get-users-posts`). */
+function methodPathSlug(method: string, path: string): string {
+  return pathSlug([method, ...path.split('/').filter((s) => s && !/^\{.*\}$/.test(s))].join(' '));
 }
 
 /**
@@ -84,15 +94,21 @@ export function resolveNavigation(
     missingByInput.set(input, m);
     if (!m.pages.includes(entry)) m.pages.push(entry);
   };
-  const isRemote = (ref: string) => /^https?:\/\//i.test(ref);
   /** The loaded spec a config ref names (refs and loaded keys may differ by a leading folder). */
   const loadedSpec = (ref: string) => catalog.specs().find((s) => s === ref || s.endsWith(`/${ref}`) || ref.endsWith(`/${s}`));
 
   const fileSource = (rel: string): PageSource => ({ kind: 'file', file: rel, format: rel.toLowerCase().endsWith('.mdx') ? 'mdx' : 'md' });
+  // A clash gets -1, -2, … on the later pages, as Mintlify numbers duplicate endpoint URLs.
   const uniquePath = (wanted: string): string => {
     let p = wanted;
-    for (let i = 2; pages.has(p) || filePages.has(p); i++) p = `${wanted}-${i}`;
+    for (let i = 1; pages.has(p) || filePages.has(p); i++) p = `${wanted}-${i}`;
     return p;
+  };
+  const directories = config.openapiDirectories ?? {};
+  /** The folder a spec's generated pages go in: its `directory`, else `api-reference`. */
+  const directoryOf = (spec: string): string => {
+    const ref = Object.keys(directories).find((r) => r === spec || loadedSpec(r) === spec);
+    return (ref ? directories[ref] : 'api-reference').toLowerCase().replace(/^\/+|\/+$/g, '');
   };
 
   /** Finds an operation in the loaded spec `spec` (a catalog key), or in any spec without one. */
@@ -105,15 +121,24 @@ export function resolveNavigation(
     return undefined;
   };
 
-  const operationPage = (spec: string, op: OperationInfo, tagged: boolean): string => {
+  const operationPage = (spec: string, op: OperationInfo): string => {
     const key = `${spec}\0${op.method.toUpperCase()}\0${op.path}`;
     const existing = generatedByKey.get(key);
     if (existing) return existing;
-    // A remote spec's pages go where the hosted product puts generated pages by default.
-    const dir = isRemote(spec) ? 'api-reference' : posix.dirname(spec) === '.' ? '' : posix.dirname(spec);
-    const name = pathSlug(op.summary ?? op.operationId ?? `${op.method} ${op.path}`);
-    const tag = tagged && op.tags?.[0] ? pathSlug(op.tags[0]) : '';
-    const path = uniquePath([dir, tag, name].filter(Boolean).join('/'));
+    // Mintlify's URL for a generated endpoint page, nav-level entry or whole spec alike:
+    // <directory (default api-reference)>/<first tag>/<summary, else method and path>, or the
+    // operation's `x-mint: { href }` (docs: mintlify.com/docs/api-playground/endpoint-urls and
+    // …/openapi-setup#href).
+    const href = op.href ? normalizePagePath(op.href.replace(/[?#].*$/, '')) : undefined;
+    if (href && filePages.has(href)) {
+      // Documented by a page of its own: the nav entry leads there.
+      if (!pages.has(href)) pages.set(href, { path: href, inNav: true, source: fileSource(filePages.get(href)!) });
+      generatedByKey.set(key, href);
+      return href;
+    }
+    const name = op.summary?.trim() ? pathSlug(op.summary) : methodPathSlug(op.method, op.path);
+    const tag = op.tags?.[0] ? pathSlug(op.tags[0]) : '';
+    const path = uniquePath(href ?? [directoryOf(spec), tag, name].filter(Boolean).join('/'));
     generatedByKey.set(key, path);
     pages.set(path, {
       path,
@@ -143,7 +168,7 @@ export function resolveNavigation(
       for (const op of catalog.operations(spec)) {
         const tag = op.tags?.[0] ?? 'Endpoints';
         if (!byTag.has(tag)) byTag.set(tag, []);
-        byTag.get(tag)!.push({ kind: 'page', path: operationPage(spec, op, true) });
+        byTag.get(tag)!.push({ kind: 'page', path: operationPage(spec, op) });
       }
     }
     return [...byTag].map(([title, items]): NavGroup => ({ kind: 'group', title, items }));
@@ -179,7 +204,7 @@ export function resolveNavigation(
           lose(entry, 'no loaded OpenAPI file defines this operation', entry);
           continue;
         }
-        out.push({ kind: 'page', path: operationPage(found.spec, found.op, false) });
+        out.push({ kind: 'page', path: operationPage(found.spec, found.op) });
       } else if (item.kind === 'group') {
         const ctxSpecs = item.openapi ?? specContext;
         let children = resolveItems(item.items, ctxSpecs);

@@ -27,6 +27,8 @@ export interface OpenApiOperationSummary {
   operationId?: string;
   tags?: string[];
   deprecated?: boolean;
+  /** `x-mint: { href }`: the URL its generated page takes instead of the derived one. */
+  href?: string;
 }
 
 /** True for a plain JSON object. */

@@ -13,7 +13,15 @@ function summarize(method: string, path: string, op: JsonObject): OpenApiOperati
     operationId: typeof op.operationId === 'string' ? op.operationId : undefined,
     tags: tags && tags.length > 0 ? tags : undefined,
     deprecated: op.deprecated === true ? true : undefined,
+    ...mintHref(op),
   };
+}
+
+/** `x-mint: { href }` when the operation sets one (the key is left out otherwise). */
+function mintHref(op: JsonObject): { href?: string } {
+  const mint = op['x-mint'];
+  const href = isObject(mint) && typeof mint.href === 'string' ? mint.href.trim() : '';
+  return href ? { href } : {};
 }
 
 /** Every operation of a document (paths, then `webhooks` as method `webhook`), skipping those marked `x-hidden`/`x-excluded`. */

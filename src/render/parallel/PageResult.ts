@@ -1,5 +1,6 @@
 import type { AnchorCheck } from '../links/createPageContext.js';
 import type { LlmsPage } from '../output/buildLlmsTxt.js';
+import type { AgentSearchEntry } from '../search/agentSearchChannel.js';
 import type { SearchEntry } from '../search/searchIndexScript.js';
 
 /** Runtime features a page can pull in (their files are copied once per bundle). */
@@ -16,7 +17,8 @@ export interface PageResult {
   manifest: { path: string; title: string; file: string };
   /** Set when the page failed and got an error page instead. */
   failedReason?: string;
-  indexed?: { search: SearchEntry; llms: LlmsPage };
+  /** `agents`: the page's agent-only text (search index agent channel), when it has any. */
+  indexed?: { search: SearchEntry; llms: LlmsPage; agents?: AgentSearchEntry };
   fellBack: boolean;
   ids: string[];
   anchorChecks: AnchorCheck[];

@@ -1,4 +1,7 @@
+import { toText } from 'hast-util-to-text';
+import type { ElementContent } from 'hast';
 import { createCodeHighlighter } from '../code/createCodeHighlighter.js';
+import type { AgentSearchEntry } from '../search/agentSearchChannel.js';
 import { builtInComponents } from '../components/index.js';
 import { featureAssets } from '../components/featureAssets.js';
 import { createPageContext } from '../links/createPageContext.js';
@@ -147,6 +150,7 @@ export async function createPageRenderer(options: {
               description: content.description,
               section: site.nav.locations.get(page.path)?.groups[0],
             },
+            agents: agentEntry(page.path, content.title, shell.scope(page.path), ctx.agentContent),
           }
         : undefined,
       fellBack: ctx.fellBack(),
@@ -157,4 +161,11 @@ export async function createPageRenderer(options: {
       classes: [...content.summary.classes],
     };
   };
+}
+
+/** A page's entry in the agent channel, or undefined when it has no agent-only content. */
+function agentEntry(path: string, title: string, scope: string, content: ElementContent[]): AgentSearchEntry | undefined {
+  if (content.length === 0) return undefined;
+  const text = toText({ type: 'root', children: content }).replace(/\s+/g, ' ').trim();
+  return text ? { path, title, scope, text } : undefined;
 }

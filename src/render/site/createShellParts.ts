@@ -5,7 +5,14 @@ import { canonicalUrl } from '../output/buildSitemap.js';
 import { titleFromPath, type RenderedContent } from '../page/renderPageContent.js';
 import { escapeHtml } from '../theme/escapeHtml.js';
 import { renderPageShell, type ShellPage, type ShellSite } from '../theme/renderPageShell.js';
-import { divisionHref, renderSidebarTemplate, ROOT_MARK, sidebarForPage, type SidebarTemplate } from '../theme/renderSidebar.js';
+import {
+  divisionHref,
+  languageSwitcherHtml,
+  renderSidebarTemplate,
+  ROOT_MARK,
+  sidebarForPage,
+  type SidebarTemplate,
+} from '../theme/renderSidebar.js';
 import type { ThemeAssets } from '../theme/prepareThemeAssets.js';
 import type { LoadedSite } from './loadSite.js';
 import { languageTag } from '../config/languageName.js';
@@ -130,7 +137,7 @@ export function createShellParts(
       t = renderSidebarTemplate(
         nav.root,
         chain,
-        config.globalLinks.map((l) => ({ label: l.label, href: l.href })),
+        config.globalLinks.map((l) => ({ label: l.label, href: l.href, icon: l.icon })),
         labels,
       );
       sidebars.set(key, t);
@@ -151,9 +158,11 @@ export function createShellParts(
       const items = tabs
         .map((t) => {
           const menu = t.divisions.filter((d) => d.kind === 'menu' && !d.hidden);
-          if (menu.length > 0) return tabMenuHtml(t, menu, active);
+          if (menu.length > 0) return tabMenuHtml(t, menu, active, iconNamed);
           const href = divisionHref(t);
-          return href ? `<li><a href="${href}"${t === active ? ' aria-current="true"' : ''}>${escapeHtml(t.label)}</a></li>` : '';
+          return href
+            ? `<li><a href="${href}"${t === active ? ' aria-current="true"' : ''}>${iconNamed(t.icon)}${escapeHtml(t.label)}</a></li>`
+            : '';
         })
         .join('');
       const show = tabs.length > 1 || (tabs.length === 1 && (!!tabs[0].href || tabs[0].divisions.some((d) => d.kind === 'menu')));
@@ -179,14 +188,18 @@ export function createShellParts(
     position.set(p, list.length);
     list.push(p);
   }
+  const languageSwitchers = new Map<NavDivision, string>();
   const rootPrefix = (path: string) => '../'.repeat(path.split('/').length - 1);
 
   const chrome = (path: string, prefix: string) => {
     const loc = nav.locations.get(path);
     const chain = loc?.divisions ?? fallbackChain;
     const language = chain.find((d) => d.kind === 'language');
+    let languageHtml = language ? languageSwitchers.get(language) : '';
+    if (languageHtml === undefined && language) languageSwitchers.set(language, (languageHtml = languageSwitcherHtml(nav.root, chain)));
     return {
       tabsHtml: tabsFor(chain),
+      languageHtml,
       sidebarHtml: sidebarForPage(sidebarFor(chain), path, prefix),
       // Languages, versions and products are in the switchers, not the breadcrumb.
       breadcrumbs: [...chain.filter((d) => d.label && !SCOPE_KINDS.has(d.kind)).map((d) => d.label), ...(loc?.groups ?? [])].filter(
@@ -271,15 +284,22 @@ export function createShellParts(
 const SCOPE_KINDS = new Set(['language', 'version', 'product']);
 
 /** A tab with a `menu`: a disclosure in the tab bar listing the menu's items. */
-function tabMenuHtml(tab: NavDivision, menu: NavDivision[], active: NavDivision | undefined): string {
+function tabMenuHtml(
+  tab: NavDivision,
+  menu: NavDivision[],
+  active: NavDivision | undefined,
+  iconNamed: (name: string | undefined) => string,
+): string {
   const current = active === tab || menu.includes(active as NavDivision);
   const items = menu
     .map((m) => {
       const href = divisionHref(m);
-      return href ? `<li><a href="${href}"${m === active ? ' aria-current="true"' : ''}>${escapeHtml(m.label)}</a></li>` : '';
+      return href
+        ? `<li><a href="${href}"${m === active ? ' aria-current="true"' : ''}>${iconNamed(m.icon)}${escapeHtml(m.label)}</a></li>`
+        : '';
     })
     .join('');
-  return `<li class="enclave-tab-menu"><details><summary${current ? ' aria-current="true"' : ''}>${escapeHtml(tab.label)}</summary><ul>${items}</ul></details></li>`;
+  return `<li class="enclave-tab-menu"><details><summary${current ? ' aria-current="true"' : ''}>${iconNamed(tab.icon)}${escapeHtml(tab.label)}</summary><ul>${items}</ul></details></li>`;
 }
 
 /**

@@ -46,16 +46,32 @@ function utilityEngine(colors: BrandColors): Promise<UnoGenerator> {
 const BORDER_RESET = ':where(.enclave-content [class*="border"]){border-style:solid;border-width:0}';
 
 /**
+ * What hosted Tailwind's preflight gives a `not-prose` subtree once the theme's prose rules skip
+ * it (theme.css): no margins, bare lists and links, headings in the surrounding type. The rest of
+ * the page keeps the browser's and the theme's typography, as `.prose` does on the hosted site.
+ * Zero specificity, so utilities on the same elements still win.
+ */
+const NOT_PROSE_PREFLIGHT = [
+  ':where(.not-prose,.not-prose *):where(h1,h2,h3,h4,h5,h6,p,blockquote,figure,dl,dd,pre,hr,ul,ol,menu){margin:0}',
+  ':where(.not-prose,.not-prose *):where(h1,h2,h3,h4,h5,h6){font-size:inherit;font-weight:inherit}',
+  ':where(.not-prose,.not-prose *):where(ul,ol,menu){list-style:none;padding:0}',
+  ':where(.not-prose,.not-prose *):where(a){color:inherit;text-decoration:inherit}',
+  ':where(.not-prose,.not-prose *):where(table){border-collapse:collapse;text-indent:0;border-color:inherit}',
+  ':where(.not-prose,.not-prose *):where(blockquote,pre,hr,th,td){border:0 solid;padding:0}',
+].join('\n');
+
+/**
  * Generates exactly the utility CSS for the given class names (the ones the exported pages
  * use); names that are not utilities produce nothing. Returns '' when none is a utility.
  */
 export async function buildUtilityCss(classes: Iterable<string>, colors: BrandColors): Promise<{ css: string; matched: string[] }> {
   const names = new Set(classes);
   if (names.size === 0) return { css: '', matched: [] };
+  const notProse = names.delete('not-prose') ? `${NOT_PROSE_PREFLIGHT}\n` : '';
   const uno = await utilityEngine(colors);
   const result = await uno.generate(names, { preflights: true, minify: true });
-  if (result.matched.size === 0) return { css: '', matched: [] };
-  const matched = [...result.matched].sort();
+  if (result.matched.size === 0 && !notProse) return { css: '', matched: [] };
+  const matched = [...result.matched, ...(notProse ? ['not-prose'] : [])].sort();
   const border = matched.some((n) => /(?:^|:)border/.test(n)) ? `${BORDER_RESET}\n` : '';
-  return { css: `${border}${result.css}\n`, matched };
+  return { css: `${notProse}${border}${result.css}\n`, matched };
 }

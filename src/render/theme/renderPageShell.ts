@@ -42,6 +42,8 @@ export interface ShellPage {
   searchScope?: string;
   breadcrumbs: string[];
   tabsHtml: string;
+  /** The language switcher for the top bar (root-relative hrefs), '' or absent without languages. */
+  languageHtml?: string;
   /** Already relative to the page (see sidebarForPage), unlike the other parts. */
   sidebarHtml: string;
   contentHtml: string;
@@ -96,6 +98,7 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     `<a class="enclave-logo" href="${R}index.html">${logoHtml(site)}</a>`,
     `<button type="button" class="enclave-search-button" aria-haspopup="dialog" aria-controls="enclave-search" aria-keyshortcuts="Control+K /">${ICON.search}<span>Search&hellip;</span><kbd>Ctrl K</kbd></button>`,
     navbarHtml(site),
+    page.languageHtml ?? '',
     site.appearance.strict
       ? ''
       : `<button type="button" class="enclave-icon-button enclave-theme-toggle" aria-pressed="false" aria-label="Dark mode">${ICON.moon}${ICON.sun}</button>`,

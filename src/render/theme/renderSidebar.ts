@@ -82,7 +82,7 @@ export function divisionHref(d: NavDivision): string | undefined {
 export function renderSidebarTemplate(
   root: NavDivision,
   chain: NavDivision[],
-  globalLinks: { label: string; href: string }[],
+  globalLinks: { label: string; href: string; icon?: string }[],
   labels: PageLabels,
 ): SidebarTemplate {
   const groupsOfPage = new Map<string, number[]>();
@@ -93,26 +93,16 @@ export function renderSidebarTemplate(
     // Tabs and their menus are in the tab bar.
     if (d.kind === 'tab' || d.kind === 'menu') return;
     const parent = i === 0 ? root : chain[i - 1];
-    const siblings = parent.divisions.filter((s) => s.kind === d.kind && !s.hidden);
-    if (siblings.length < 1) return;
-    const links = siblings
-      .map((s) => {
-        const href = divisionHref(s);
-        if (!href) return '';
-        const current = s === d ? ' aria-current="true"' : '';
-        return `<li><a href="${href}"${current}>${escapeHtml(s.label)}</a></li>`;
-      })
-      .join('');
-    if (d.kind === 'anchor') out.push(`<ul class="enclave-sidebar-links">${links}</ul>`);
-    else
-      out.push(
-        `<details class="enclave-switcher"><summary><span class="enclave-visually-hidden">${d.kind}: </span>${escapeHtml(d.label)}</summary><ul>${links}</ul></details>`,
-      );
+    if (d.kind === 'anchor') {
+      const links = switcherLinks(parent, d, labels.iconNamed);
+      if (links) out.push(`<ul class="enclave-sidebar-links">${links}</ul>`);
+      // The language switcher sits in the top bar; this copy shows only in the phone-width menu.
+    } else out.push(switcherHtml(parent, d, d.kind === 'language' ? 'enclave-switcher enclave-switcher-mobile' : 'enclave-switcher'));
   });
 
   if (globalLinks.length) {
     out.push(
-      `<ul class="enclave-sidebar-links">${globalLinks.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a></li>`).join('')}</ul>`,
+      `<ul class="enclave-sidebar-links">${globalLinks.map((l) => `<li><a href="${escapeHtml(l.href)}">${labels.iconNamed(l.icon)}${escapeHtml(l.label)}</a></li>`).join('')}</ul>`,
     );
   }
 
@@ -176,6 +166,36 @@ export function renderSidebarTemplate(
   }
   flush();
   return { html: out.join(''), groupsOfPage, byPrefix: new Map() };
+}
+
+/** Links to `d` and its visible siblings of the same kind, `d` marked current ('' when none has a page). */
+function switcherLinks(parent: NavDivision, d: NavDivision, iconNamed?: (name: string | undefined) => string): string {
+  return parent.divisions
+    .filter((s) => s.kind === d.kind && !s.hidden)
+    .map((s) => {
+      const href = divisionHref(s);
+      if (!href) return '';
+      const current = s === d ? ' aria-current="true"' : '';
+      return `<li><a href="${href}"${current}>${iconNamed?.(s.icon) ?? ''}${escapeHtml(s.label)}</a></li>`;
+    })
+    .join('');
+}
+
+/** A disclosure naming the reader's choice (`d`) that lists the others (versions, languages, products, dropdowns). */
+function switcherHtml(parent: NavDivision, d: NavDivision, className: string): string {
+  const links = switcherLinks(parent, d);
+  if (!links) return '';
+  return `<details class="${className}"><summary><span class="enclave-visually-hidden">${d.kind}: </span>${escapeHtml(d.label)}</summary><ul>${links}</ul></details>`;
+}
+
+/**
+ * The language switcher for the top bar, as on the hosted site ('' when the page is under no
+ * language): hrefs are root-relative templates (ROOT_MARK), like the rest of the page's header.
+ */
+export function languageSwitcherHtml(root: NavDivision, chain: NavDivision[]): string {
+  const at = chain.findIndex((d) => d.kind === 'language');
+  if (at < 0) return '';
+  return switcherHtml(at === 0 ? root : chain[at - 1], chain[at], 'enclave-switcher enclave-language-switcher');
 }
 
 /**

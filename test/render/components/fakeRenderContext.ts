@@ -39,6 +39,7 @@ export function fakeRenderContext(overrides: Partial<RenderContext> = {}): Recor
     },
     assets: { use: (f) => features.add(f) },
     nextId: (prefix) => `${prefix}-${++id}`,
+    forAgents: () => {},
     warnings,
     externalUrls,
     features,

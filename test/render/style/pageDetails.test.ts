@@ -9,7 +9,7 @@ import { renderFilesForSuite } from '../renderFixture.js';
 const test = anyTest as TestFn<{ out: string; browser: Browser; remove(): Promise<void> }>;
 
 const SITE = {
-  'docs.json': JSON.stringify({ name: 'Details', colors: { primary: '#0D9373' }, navigation: { pages: ['index', 'changelog'] } }),
+  'docs.json': JSON.stringify({ name: 'Details', colors: { primary: '#0D9373' }, navigation: { pages: ['index', 'changelog', 'table'] } }),
   'index.mdx': [
     '---',
     'title: Details',
@@ -60,6 +60,21 @@ const SITE = {
     'Fixed things.',
     '',
     '</Update>',
+    '',
+  ].join('\n'),
+  // A narrow wrapper that breaks words anywhere, as authors write around wide tables.
+  'table.mdx': [
+    '---',
+    'title: Table',
+    '---',
+    '',
+    "<div style={{ wordBreak: 'break-word', width: '12rem' }}>",
+    '',
+    '| Configuration | Authentication | Description |',
+    '| --- | --- | --- |',
+    '| a longer cell that may wrap | yes | none |',
+    '',
+    '</div>',
     '',
   ].join('\n'),
 };
@@ -133,4 +148,28 @@ test("the changelog's table of contents lists each Update by its label (not the 
       ['february-2026', 'February 2026'],
     ],
   );
+});
+
+test('table headers wrap between words, never inside one, even where the content breaks words', async (t) => {
+  const page = await openPage(t, 'table.html');
+  const split = (await page.evaluate(`[...document.querySelectorAll('.enclave-content th')].flatMap((th) => {
+    const text = th.firstChild;
+    return [...text.data.matchAll(/\\S+/g)].flatMap((m) => {
+      const range = document.createRange();
+      range.setStart(text, m.index);
+      range.setEnd(text, m.index + m[0].length);
+      // A word split across lines has one box per line.
+      return range.getClientRects().length > 1 ? [m[0]] : [];
+    });
+  })`)) as string[];
+  t.is(await page.locator('.enclave-content th').count(), 3);
+  t.deepEqual(split, []);
+  // The body cells still wrap (the wrapper applies there).
+  t.true(
+    (await page
+      .locator('.enclave-content td')
+      .first()
+      .evaluate((td) => td.getClientRects()[0].height)) > 30,
+  );
+  await page.close();
 });
