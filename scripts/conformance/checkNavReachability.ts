@@ -54,11 +54,18 @@ async function declaredPages(sourceDir: string): Promise<Set<string>> {
     found.add(value.replace(/^\//, '').replace(/\.mdx?$/, ''));
   };
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      for (const item of node) walk(item);
+      return;
+    }
     if (!node || typeof node !== 'object') return;
     for (const [key, value] of Object.entries(node)) {
-      if (key === 'pages' && Array.isArray(value)) value.forEach((v) => (typeof v === 'string' ? add(v) : walk(v)));
-      else if (key === 'root') add(value);
+      if (key === 'pages' && Array.isArray(value)) {
+        for (const item of value) {
+          if (typeof item === 'string') add(item);
+          else walk(item);
+        }
+      } else if (key === 'root') add(value);
       else walk(value);
     }
   };
