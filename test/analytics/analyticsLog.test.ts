@@ -42,6 +42,7 @@ test('which served files are pages: HTML pages, their Markdown copies and llms f
   t.deepEqual(pageOfFile('index.md'), { path: '/', machineCopy: true });
   t.deepEqual(pageOfFile('llms.txt'), { path: '/llms.txt', machineCopy: true });
   t.deepEqual(pageOfFile('llms-full.txt'), { path: '/llms-full.txt', machineCopy: true });
+  t.deepEqual(pageOfFile('search-agents.json'), { path: '/search-agents.json', machineCopy: true });
   for (const asset of ['404.html', '_assets/theme.abc.css', '_assets/app.js', 'sitemap.xml', 'logo.png', 'search-index.js'])
     t.is(pageOfFile(asset), null, asset);
 });

@@ -5,8 +5,8 @@ import type { AnalyticsLog } from './AnalyticsLog.js';
 import { classifyClient } from './classifyClient.js';
 import type { VisitorSalt } from './VisitorSalt.js';
 
-/** Files made for machines: every fetch of one is an AI view. */
-const MACHINE_FILES = new Set(['llms.txt', 'llms-full.txt']);
+/** Files made for machines (llms files, the search index's agent channel): every fetch of one is an AI view. */
+const MACHINE_FILES = new Set(['llms.txt', 'llms-full.txt', 'search-agents.json']);
 
 /** The page a served file stands for, and whether it is a machine copy; null for assets. */
 export function pageOfFile(file: string): { path: string; machineCopy: boolean } | null {
