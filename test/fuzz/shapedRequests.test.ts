@@ -137,7 +137,15 @@ function requestFor(
       // A parameter the schema lists values for takes one of them (the dashboard's file names are
       // not the bundles' `file`); otherwise real ids where the target has them, else any string.
       const schema = op.params.find((p) => p.name === name)?.schema;
-      const shapedParam = schema?.enum ? fc.constantFrom(...schema.enum) : (namedPool(name, target) ?? fc.string());
+      // An `{id}` takes the ids of the resource its path names (a deployment's, a job's …), so each
+      // operation gets its own real ids as often as the others, however many kinds of id exist.
+      const collection = new RegExp(`([a-z]+)/\\{${name}\\}`).exec(op.path)?.[1];
+      const own = collection ? target.real[`${collection}/${name}`] : undefined;
+      const shapedParam = schema?.enum
+        ? fc.constantFrom(...schema.enum)
+        : own
+          ? fc.constantFrom(...own)
+          : (namedPool(name, target) ?? fc.string());
       return fc.oneof({ arbitrary: shapedParam, weight: 5 }, { arbitrary: nasty, weight: 1 });
     }),
   );
