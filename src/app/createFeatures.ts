@@ -5,7 +5,6 @@ import { createExportsFeature, type ExportsFeature } from '../features/exports/e
 import { createFeedbackFeature } from '../features/feedback/feedbackFeature.js';
 import { createSigningKeysFeature } from '../features/signingKeys/signingKeysFeature.js';
 import { createAnalyticsFeature, type AnalyticsFeature } from '../features/analytics/analyticsFeature.js';
-import { SEARCH_EVENTS_PATH } from '../features/analytics/routes/searchEventRoutes.js';
 import { RateLimiter } from '../http/RateLimiter.js';
 import { createDashboardFeature } from '../features/dashboard/dashboardFeature.js';
 
@@ -30,8 +29,8 @@ export async function createFeatures(ctx: FeatureContext): Promise<Features> {
       return exportsFeature.exportAndBundle(domain);
     },
     onPageServed: (page) => analytics?.onPageServed?.(page),
-    // Tells the site's search box where to report (see theme.js); absent, it reports nothing.
-    fileHeaders: ctx.config.analytics.collect ? ['Enclave-Search-Events', SEARCH_EVENTS_PATH] : [],
+    // Tells the site's search box to report to /_enclave/search-events (see theme.js); else it reports nothing.
+    siteMark: ctx.config.analytics.collect ? 'search-events' : undefined,
   });
   const exports = await createExportsFeature(ctx, { activeSite: deployments.activeSite });
   exportsFeature = exports;

@@ -40,7 +40,7 @@ test('views: counted where pages are served; readers are human, AI agents and ev
   ];
   t.deepEqual(served, [200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 200, 404]);
   const head = await fetch(`${app.url}/guides/start`, { method: 'HEAD', headers: { 'User-Agent': CHROME } });
-  t.is(head.headers.get('enclave-search-events'), '/_enclave/search-events', 'pages tell the search box where to report');
+  t.is(head.headers.get('x-enclave-site'), 'search-events', 'pages tell the search box to report');
   const body = await app.report<ViewsBody>('/views');
   t.deepEqual(body, {
     totals: { human: 3, ai: 3, total: 6 },
@@ -179,7 +179,7 @@ test('analytics.collect: false records nothing', async (t) => {
   t.is(await app.visit('/llms.txt', GPTBOT), 200);
   t.deepEqual((await app.report<ViewsBody>('/views')).totals, { human: 0, ai: 0, total: 0 });
   const head = await fetch(`${app.url}/guides/start`, { method: 'HEAD', headers: { 'User-Agent': CHROME } });
-  t.is(head.headers.get('enclave-search-events'), null, 'the search box is not told where to report, so it sends nothing');
+  t.is(head.headers.get('x-enclave-site'), '1', 'the search box is not told to report, so it sends nothing');
   const beacon = await fetch(`${app.url}/_enclave/search-events`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },

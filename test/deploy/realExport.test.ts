@@ -28,7 +28,10 @@ test('a real export of the sample docs verifies, activates and serves with all i
     const res = await fetch(`${app.url}${page.path}`);
     t.is(res.status, 200, page.path);
     const html = await res.text();
-    t.regex(res.headers.get('content-security-policy') ?? '', /script-src 'self'/);
+    // Scripts only from the site: default-src 'self', or script-src 'self' plus inline hashes.
+    const csp = res.headers.get('content-security-policy') ?? '';
+    t.regex(csp, /^default-src 'self'/);
+    t.notRegex(csp, /script-src[^;]*(https?:|\*|'unsafe)/);
     // Every local script, stylesheet and image the page loads is served.
     for (const [, ref] of html.matchAll(/(?:src|href)="([^"#?]+\.(?:css|js|mjs|svg|png|woff2?))"/g)) {
       const url = new URL(ref, `${app.url}${page.path}`);

@@ -29,8 +29,8 @@ export interface DeploymentsDeps {
   reexport: Reexporter;
   /** Told of every file a GET got from a live site (page-view counting hooks in here). */
   onPageServed?: PageServedHook;
-  /** Header pairs sent with every file of the live sites. */
-  fileHeaders?: string[];
+  /** The X-Enclave-Site value sent with every file of the live sites (see SiteHandlerOptions). */
+  siteMark?: string;
 }
 
 /**
@@ -50,7 +50,7 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
   return {
     name: 'deployments',
     routes: deploymentRoutes(sites),
-    siteHandler: createSiteHandler(sites, { logger, onPageServed: deps.onPageServed, fileHeaders: deps.fileHeaders }),
+    siteHandler: createSiteHandler(sites, { logger, onPageServed: deps.onPageServed, siteMark: deps.siteMark }),
     activeSite: sites,
     sites,
     async activateBundleFile(zipPath, options) {

@@ -35,7 +35,8 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
     // here, once per file, so no request can ever be answered from outside the version.
     if (!isServable(entry.path) || !isInside(layout.files, join(layout.files, entry.path))) continue;
     const type = siteFileType(entry.path);
-    const tag = entry.sha256.slice(0, 32);
+    // 64 bits of the content hash tell one file's versions apart; every response carries it.
+    const tag = entry.sha256.slice(0, 16);
     const extra = extras[entry.path] ?? {};
     const encodedBase = join(real.encoded, entry.path);
     files.set(entry.path, {

@@ -19,8 +19,11 @@ export interface SiteHandlerOptions {
   logger: Logger;
   /** Told of every file a GET got with 200 or 304 (page-view counting hooks in here). */
   onPageServed?: PageServedHook;
-  /** Header pairs sent with every file of the site (analytics announces its search-event path). */
-  fileHeaders?: string[];
+  /**
+   * The value of X-Enclave-Site, sent with every file: `1`, or `search-events` when the search
+   * box should report searches to /_enclave/search-events (analytics collects).
+   */
+  siteMark?: string;
 }
 
 /** Where the handler finds the live version for a request's host. */
@@ -48,8 +51,9 @@ type Resolved =
 export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions): SiteRequestHandler {
   const { onPageServed, logger } = options;
   // X-Enclave-Site marks pages this appliance serves: the bundle's feedback widget reads it from a
-  // same-origin HEAD and probes /_enclave/health only then, so other static hosts see no 404.
-  const fileHeaders = ['X-Enclave-Site', '1', ...(options.fileHeaders ?? [])];
+  // same-origin HEAD and probes /_enclave/health only then, so other static hosts see no 404; the
+  // search box reads whether to report searches from its value. One header carries both.
+  const fileHeaders = ['X-Enclave-Site', options.siteMark ?? '1'];
   const fail = (request: SiteRequest, err: unknown) => {
     // The site never answers with internals: log, then a bare 500 (or a cut connection mid-body).
     logger.error({ err, requestId: request.requestId, url: request.req.url }, 'site request failed');

@@ -222,9 +222,10 @@
     if (results.length) select(0);
   }
 
-  /* Search analytics. The Enclave appliance serving this site names, in a response header, where
-     its search events go; from file:// or any other web server there is no such header, so
-     nothing is sent and nothing fails. One beacon per settled query, one per result opened. */
+  /* Search analytics. The Enclave appliance serving this site says in its X-Enclave-Site response
+     header whether it collects search events; from file:// or any other web server there is no
+     such header, so nothing is sent and nothing fails. One beacon per settled query, one per
+     result opened. */
   var beaconUrl = null;
   var probed = false;
   var settleTimer = null;
@@ -234,8 +235,8 @@
     probed = true;
     if (!/^https?:$/.test(location.protocol) || !navigator.sendBeacon || typeof fetch !== 'function') return;
     fetch(location.href, { method: 'HEAD', credentials: 'omit', cache: 'no-store' }).then(function (res) {
-      var path = res.headers.get('Enclave-Search-Events');
-      if (path && path.charAt(0) === '/') beaconUrl = new URL(path, location.href).href;
+      var mark = res.headers.get('X-Enclave-Site') || '';
+      if (mark.split(/\s+/).indexOf('search-events') >= 0) beaconUrl = new URL('/_enclave/search-events', location.href).href;
     }).catch(function () { /* not served by Enclave */ });
   }
   function beacon(event) {
