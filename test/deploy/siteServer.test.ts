@@ -18,6 +18,7 @@ test.before(async () => {
     files: makeSiteFiles('site-1', {
       'dir with space/page é.html': Buffer.from('<p>unicode</p>'),
       'api/try.html': Buffer.from('<details class="enclave-try" data-enclave-try="" data-method="GET"><summary>Try it</summary></details>'),
+      'images/diagram.svg': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
     }),
   });
   app = await startLoggedAppliance();
@@ -155,25 +156,31 @@ test('CSP: own scripts, styles, images, fonts and feedback posts; inline scripts
   t.is(res.headers['x-content-type-options'], 'nosniff');
 });
 
-test('site security headers: the ones current browsers act on, framing refused by CSP; none of the retired ones', async (t) => {
-  for (const path of ['/', '/no/such/page', '/_assets/logo.png']) {
+test('site security headers: each where it acts, none of the retired ones; documents refuse framing by CSP', async (t) => {
+  const everywhere = { 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+  // Pages and SVG are documents a browser shows (SVG can run script): the CSP and the document headers.
+  for (const path of ['/', '/no/such/page', '/images/diagram.svg']) {
     const res = await rawGet(path);
-    const csp = res.headers['content-security-policy'] as string;
-    t.regex(csp, /frame-ancestors '(self|none)'/, `${path}: framing is refused by CSP`);
-    t.like(
-      res.headers,
-      {
-        'x-content-type-options': 'nosniff',
-        'referrer-policy': 'no-referrer',
-        'cross-origin-opener-policy': 'same-origin',
-        'cross-origin-resource-policy': 'same-origin',
-        'x-dns-prefetch-control': 'off',
-      },
-      path,
-    );
-    for (const retired of ['x-frame-options', 'x-xss-protection', 'x-download-options', 'x-permitted-cross-domain-policies'])
-      t.is(res.headers[retired], undefined, `${path}: no ${retired}`);
+    t.regex(res.headers['content-security-policy'] as string, /frame-ancestors 'self'/, `${path}: framing is refused by CSP`);
+    t.like(res.headers, { ...everywhere, 'cross-origin-opener-policy': 'same-origin', 'x-dns-prefetch-control': 'off' }, path);
+    t.truthy(res.headers['x-enclave-site'], path);
   }
+  t.regex(
+    (await rawGet('/images/diagram.svg')).headers['content-security-policy'] as string,
+    /^default-src 'self'/,
+    'an SVG opened on its own runs no inline script',
+  );
+  // Files other pages load: whether other origins may embed them; no page-only headers.
+  for (const path of ['/_assets/logo.png', `/${Object.keys(files).find((f) => f.endsWith('.css'))}`]) {
+    const res = await rawGet(path);
+    t.is(res.status, 200, path);
+    t.like(res.headers, { ...everywhere, 'cross-origin-resource-policy': 'same-origin' }, path);
+    for (const pageOnly of ['content-security-policy', 'cross-origin-opener-policy', 'x-dns-prefetch-control', 'x-enclave-site'])
+      t.is(res.headers[pageOnly], undefined, `${path}: no ${pageOnly}`);
+  }
+  for (const path of ['/', '/_assets/logo.png'])
+    for (const retired of ['x-frame-options', 'x-xss-protection', 'x-download-options', 'x-permitted-cross-domain-policies'])
+      t.is((await rawGet(path)).headers[retired], undefined, `${path}: no ${retired}`);
 });
 
 test('CSP: only a page with the API playground may connect to other http(s) origins (the server its reader types)', async (t) => {

@@ -10,7 +10,7 @@ import { acceptedEncodings } from './chooseEncoding.js';
 import { openVersionFile } from './openVersionFile.js';
 import type { PageServedHook } from './PageServedHook.js';
 import { resolveSitePath } from './resolveSitePath.js';
-import { SITE_SECURITY_HEADERS } from './siteSecurityHeaders.js';
+import { isDocumentType, SITE_SECURITY_HEADERS, securityHeadersFor } from './siteSecurityHeaders.js';
 import { PLAIN_PAGE_POLICY, siteSecurityPolicy } from './siteSecurityPolicy.js';
 import { UNAVAILABLE_PAGE } from './unavailablePage.js';
 
@@ -53,7 +53,7 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
   // X-Enclave-Site marks pages this appliance serves: the bundle's feedback widget reads it from a
   // same-origin HEAD and probes /_enclave/health only then, so other static hosts see no 404; the
   // search box reads whether to report searches from its value. One header carries both.
-  const fileHeaders = ['X-Enclave-Site', options.siteMark ?? '1'];
+  const pageHeaders = ['X-Enclave-Site', options.siteMark ?? '1'];
   const fail = (request: SiteRequest, err: unknown) => {
     // The site never answers with internals: log, then a bare 500 (or a cut connection mid-body).
     logger.error({ err, requestId: request.requestId, url: request.req.url }, 'site request failed');
@@ -105,7 +105,7 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
     }
     const resolved = version.memo(request.path, (path) => resolveIn(version, path));
     if (resolved.kind === 'file') {
-      const status = sendFile(request, version, resolved.file, 200, fileHeaders);
+      const status = sendFile(request, version, resolved.file, 200, pageHeaders);
       if (typeof status === 'number') served(request, live, version, resolved.file, status);
       else return status.then((sent) => served(request, live, version, resolved.file, sent));
       return;
@@ -120,9 +120,9 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
       return;
     }
     const older = resolved.firstCandidate === null ? null : live.olderAsset(resolved.firstCandidate);
-    if (older) return settle(sendFile(request, older.version, older.file, 200, fileHeaders));
+    if (older) return settle(sendFile(request, older.version, older.file, 200, pageHeaders));
     const notFoundPage = version.file('404.html');
-    if (notFoundPage) return settle(sendFile(request, version, notFoundPage, 404, fileHeaders));
+    if (notFoundPage) return settle(sendFile(request, version, notFoundPage, 404, pageHeaders));
     sendText(request, 404, 'Not found\n');
     return;
   }
@@ -160,7 +160,7 @@ function sendFile(
   version: SiteVersion,
   file: ServedFile,
   status: 200 | 404,
-  extra: string[],
+  pageHeaders: string[],
 ): number | Promise<number> {
   const { req } = request;
   const accepts = file.br || file.gzip ? acceptedEncodings(req.headers['accept-encoding']) : null;
@@ -173,14 +173,14 @@ function sendFile(
   if (status === 200) {
     const ifNoneMatch = req.headers['if-none-match'];
     if (ifNoneMatch && matchesEtag(ifNoneMatch, variant.etag)) {
-      send(request, 304, (headers.notModified ??= responseHeaders(file, variant, 304, extra)));
+      send(request, 304, (headers.notModified ??= responseHeaders(file, variant, 304, pageHeaders)));
       return 304;
     }
   }
   const base =
     status === 200
-      ? (headers.ok ??= responseHeaders(file, variant, 200, extra))
-      : (headers.notFound ??= responseHeaders(file, variant, 404, extra));
+      ? (headers.ok ??= responseHeaders(file, variant, 200, pageHeaders))
+      : (headers.notFound ??= responseHeaders(file, variant, 404, pageHeaders));
   let range: { start: number; end: number } | null = null;
   if (rangeHeader) {
     const ifRange = req.headers['if-range'];
@@ -252,14 +252,16 @@ async function sendFromDisk(
   }
 }
 
-/** The headers of `file` answered through `variant` with `status`, built once and reused for every such answer. */
-function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 304 | 404, extra: string[]): string[] {
-  const headers = [
-    'Cache-Control',
-    status === 404 ? 'no-cache' : file.cacheControl,
-    'Content-Security-Policy',
-    (file.csp ??= siteSecurityPolicy(file.scriptHashes, { apiPlayground: file.apiPlayground })),
-  ];
+/**
+ * The headers of `file` answered through `variant` with `status`, built once and reused for every
+ * such answer. Documents (pages, SVG) get the CSP, the document headers and `pageHeaders`; other
+ * files only what acts on a loaded resource (see securityHeadersFor).
+ */
+function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 304 | 404, pageHeaders: string[]): string[] {
+  const document = isDocumentType(file.contentType);
+  const headers = ['Cache-Control', status === 404 ? 'no-cache' : file.cacheControl];
+  if (document)
+    headers.push('Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes, { apiPlayground: file.apiPlayground })));
   if (file.br || file.gzip) headers.push('Vary', 'Accept-Encoding');
   if (status !== 404) headers.push('ETag', variant.etag);
   if (status !== 304) {
@@ -267,7 +269,7 @@ function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 3
     if (variant !== file.identity) headers.push('Content-Encoding', variant === file.br ? 'br' : 'gzip');
     else if (status === 200) headers.push('Accept-Ranges', 'bytes');
   }
-  return [...headers, ...SITE_SECURITY_HEADERS, ...extra, ...REQUEST_ID_SLOT];
+  return [...headers, ...securityHeadersFor(file.contentType), ...(document ? pageHeaders : []), ...REQUEST_ID_SLOT];
 }
 
 /** `headers` with one header's value replaced and others appended (a fresh array; the shared one is never changed). */

@@ -25,3 +25,34 @@ export const SITE_SECURITY_HEADERS: readonly string[] = (() => {
   })({} as never, res as never, () => {});
   return [...headers].flat();
 })();
+
+/** Headers that act only on a document a browser displays (an opener, its own requests, its origin's grouping). */
+const DOCUMENT_ONLY = new Set(['Cross-Origin-Opener-Policy', 'Origin-Agent-Cluster', 'X-DNS-Prefetch-Control']);
+/** Headers that act only on a file another page loads (whether other origins may embed it). */
+const SUBRESOURCE_ONLY = new Set(['Cross-Origin-Resource-Policy']);
+
+/** `SITE_SECURITY_HEADERS` without the names in `skip`. */
+function without(skip: Set<string>): readonly string[] {
+  const out: string[] = [];
+  for (let i = 0; i < SITE_SECURITY_HEADERS.length; i += 2)
+    if (!skip.has(SITE_SECURITY_HEADERS[i])) out.push(SITE_SECURITY_HEADERS[i], SITE_SECURITY_HEADERS[i + 1]);
+  return out;
+}
+
+const FOR_DOCUMENTS = without(SUBRESOURCE_ONLY);
+const FOR_SUBRESOURCES = without(DOCUMENT_ONLY);
+
+/**
+ * Whether a browser shows a file of this type as a document of its own (HTML, SVG and XML can
+ * run script): such files get the site's CSP and the document headers; every other file (scripts,
+ * styles, fonts, raster images, JSON …) only the headers that act on a loaded resource. Other
+ * origins can't read an HTML page through a no-cors load anyway: nosniff makes browsers block it.
+ */
+export function isDocumentType(contentType: string): boolean {
+  return /^(text\/html|image\/svg\+xml|application\/xhtml\+xml|text\/xml|application\/xml)\b/.test(contentType);
+}
+
+/** The security headers a site file of `contentType` is sent with (never its CSP: see siteSecurityPolicy). */
+export function securityHeadersFor(contentType: string): readonly string[] {
+  return isDocumentType(contentType) ? FOR_DOCUMENTS : FOR_SUBRESOURCES;
+}
