@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import { DOCUMENT_POLICY_META } from '../platform/documentPolicyMeta.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
 import { siteFileType } from './siteFileType.js';
 
@@ -16,6 +17,8 @@ export interface FileExtras {
   scriptHashes?: string[];
   /** The page has an API playground ("Try it"), so its policy lets it reach the API the reader names. */
   apiPlayground?: boolean;
+  /** The page declares the referrer and DNS-prefetch policies in its head (DOCUMENT_POLICY_META). */
+  headPolicies?: boolean;
 }
 
 const gzipAsync = promisify(gzip);
@@ -59,6 +62,7 @@ export async function precompressSiteFiles(
       const hashes = inlineScriptHashes(data.toString('utf8'));
       if (hashes.length) found.scriptHashes = hashes;
       if (data.includes(PLAYGROUND_MARK)) found.apiPlayground = true;
+      if (declaresHeadPolicies(data)) found.headPolicies = true;
     }
     if (type.compressible && data.length >= MIN_COMPRESS_BYTES) {
       const quality = data.length > LARGE_FILE_BYTES ? BROTLI_QUALITY_LARGE : BROTLI_QUALITY_SMALL;
@@ -87,6 +91,12 @@ export async function precompressSiteFiles(
     if (Object.keys(found).length) extras[path] = found;
   });
   return extras;
+}
+
+/** Whether an HTML document carries DOCUMENT_POLICY_META in its head (before `</head>`). */
+export function declaresHeadPolicies(html: Buffer): boolean {
+  const at = html.indexOf(DOCUMENT_POLICY_META);
+  return at >= 0 && at < html.indexOf('</head>');
 }
 
 /** CSP source hashes of the inline (no `src`) scripts of an HTML document. */

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { DOCUMENT_POLICY_META } from '../../src/platform/documentPolicyMeta.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 import { deployAndWait, startLoggedAppliance, type LoggedAppliance } from './helpers/loggedAppliance.js';
 import { makeSiteFiles, writeBundle, type SiteFiles } from './helpers/testBundles.js';
@@ -19,6 +20,10 @@ test.before(async () => {
       'dir with space/page é.html': Buffer.from('<p>unicode</p>'),
       'api/try.html': Buffer.from('<details class="enclave-try" data-enclave-try="" data-method="GET"><summary>Try it</summary></details>'),
       'images/diagram.svg': Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      'declared.html': Buffer.from(
+        `<!doctype html><html><head><meta charset="utf-8">${DOCUMENT_POLICY_META}</head><body><p>self-declared</p></body></html>`,
+      ),
+      'in-body.html': Buffer.from(`<!doctype html><html><head><meta charset="utf-8"></head><body>${DOCUMENT_POLICY_META}</body></html>`),
     }),
   });
   app = await startLoggedAppliance();
@@ -178,6 +183,17 @@ test('site security headers: each where it acts, none of the retired ones; docum
     for (const pageOnly of ['content-security-policy', 'cross-origin-opener-policy', 'x-dns-prefetch-control', 'x-enclave-site'])
       t.is(res.headers[pageOnly], undefined, `${path}: no ${pageOnly}`);
   }
+  // A page declaring its referrer and DNS-prefetch policies in its head gets no header repeating
+  // them; the same text in its body declares nothing, so the headers stay.
+  const declared = await rawGet('/declared');
+  t.is(declared.headers['referrer-policy'], undefined);
+  t.is(declared.headers['x-dns-prefetch-control'], undefined);
+  t.like(declared.headers, { 'x-content-type-options': 'nosniff', 'cross-origin-opener-policy': 'same-origin' });
+  t.like((await rawGet('/in-body')).headers, { 'referrer-policy': 'no-referrer', 'x-dns-prefetch-control': 'off' });
+  // Ranges are advertised on files worth resuming, not on pages (both answer them).
+  t.is((await rawGet('/_assets/logo.png')).headers['accept-ranges'], 'bytes');
+  t.is((await rawGet('/')).headers['accept-ranges'], undefined);
+  t.is((await rawGet('/', { Range: 'bytes=0-3' })).status, 206);
   for (const path of ['/', '/_assets/logo.png'])
     for (const retired of ['x-frame-options', 'x-xss-protection', 'x-download-options', 'x-permitted-cross-domain-policies'])
       t.is((await rawGet(path)).headers[retired], undefined, `${path}: no ${retired}`);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
+import { declaresHeadPolicies } from '../../src/bundle/precompressSiteFiles.js';
 import { renderDocs } from './renderFixture.js';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -31,4 +32,8 @@ test('the embedded sample site renders cleanly: all pages, OpenAPI pages, no unk
   t.regex(bundles, /src="\.\.\/images\/bundle-flow\.svg"/);
   const versions = await readFile(join(out, 'concepts/versions.html'), 'utf8');
   t.regex(versions, /katex/, 'math renders at build time');
+  // Pages and redirect pages declare their referrer and DNS-prefetch policies in the head, so they
+  // hold on any host (and the appliance leaves those headers off them).
+  for (const file of ['index.html', 'quickstart.html', 'start.html', '404.html', 'api-reference/static-export/start-an-export.html'])
+    t.true(declaresHeadPolicies(await readFile(join(out, file))), `${file} declares its policies in its head`);
 });

@@ -24,6 +24,8 @@ export interface ServedFile {
   scriptHashes?: string[];
   /** An API page with a "Try it" form (see siteSecurityPolicy). */
   apiPlayground?: boolean;
+  /** A page that declares its referrer and DNS-prefetch policies itself (see DOCUMENT_POLICY_META). */
+  headPolicies?: boolean;
   /** Memo for the handler's per-file header value. */
   csp?: string;
 }

@@ -48,6 +48,7 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
       br: extra.br === undefined ? undefined : { absPath: `${encodedBase}.br`, size: extra.br, etag: `"${tag}-br"` },
       scriptHashes: extra.scriptHashes,
       apiPlayground: extra.apiPlayground,
+      headPolicies: extra.headPolicies,
     });
   }
   const pagePaths = new Set(manifest.pages.map((p) => normalizePagePath(p.path)));

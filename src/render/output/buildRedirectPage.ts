@@ -1,3 +1,4 @@
+import { DOCUMENT_POLICY_META } from '../../platform/documentPolicyMeta.js';
 import { escapeHtml } from '../theme/escapeHtml.js';
 
 /** A small HTML page that forwards to `target` (relative or absolute), with a link for no-refresh clients. */
@@ -8,6 +9,7 @@ export function buildRedirectPage(target: string, canonical?: string): string {
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
+    DOCUMENT_POLICY_META,
     '<title>Redirecting&hellip;</title>',
     `<meta http-equiv="refresh" content="0; url=${t}">`,
     canonical ? `<link rel="canonical" href="${escapeHtml(canonical)}">` : '',

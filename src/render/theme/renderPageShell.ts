@@ -1,3 +1,4 @@
+import { DOCUMENT_POLICY_META } from '../../platform/documentPolicyMeta.js';
 import type { TocEntry } from '../page/finalizeContent.js';
 import { escapeHtml } from './escapeHtml.js';
 import { ROOT_MARK } from './renderSidebar.js';
@@ -77,6 +78,7 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     `<html lang="${e(page.lang ?? site.lang)}" class="enclave-theme-${e(site.theme)}" data-theme-default="${site.appearance.default}"${site.appearance.strict ? ' data-theme-strict="true"' : ''}>`,
     '<head>',
     '<meta charset="utf-8">',
+    DOCUMENT_POLICY_META,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${e(page.title === site.name ? page.title : `${page.title} - ${site.name}`)}</title>`,
     page.description ? `<meta name="description" content="${e(page.description)}">` : '',

@@ -255,7 +255,8 @@ async function sendFromDisk(
 /**
  * The headers of `file` answered through `variant` with `status`, built once and reused for every
  * such answer. Documents (pages, SVG) get the CSP, the document headers and `pageHeaders`; other
- * files only what acts on a loaded resource (see securityHeadersFor).
+ * files only what acts on a loaded resource (see securityHeadersFor). A page that declares its
+ * referrer and DNS-prefetch policies in its head gets no header repeating them.
  */
 function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 304 | 404, pageHeaders: string[]): string[] {
   const document = isDocumentType(file.contentType);
@@ -267,9 +268,10 @@ function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 3
   if (status !== 304) {
     headers.push('Content-Type', file.contentType, 'Content-Length', String(variant.size));
     if (variant !== file.identity) headers.push('Content-Encoding', variant === file.br ? 'br' : 'gzip');
-    else if (status === 200) headers.push('Accept-Ranges', 'bytes');
+    // Ranges are answered on every file; they are advertised where resuming matters (not on pages).
+    else if (status === 200 && !document) headers.push('Accept-Ranges', 'bytes');
   }
-  return [...headers, ...securityHeadersFor(file.contentType), ...(document ? pageHeaders : []), ...REQUEST_ID_SLOT];
+  return [...headers, ...securityHeadersFor(file.contentType, file.headPolicies), ...(document ? pageHeaders : []), ...REQUEST_ID_SLOT];
 }
 
 /** `headers` with one header's value replaced and others appended (a fresh array; the shared one is never changed). */

@@ -39,7 +39,11 @@ function without(skip: Set<string>): readonly string[] {
   return out;
 }
 
+/** What a page that declares them in its head (DOCUMENT_POLICY_META) needs no header for. */
+const DECLARED_IN_HEAD = ['Referrer-Policy', 'X-DNS-Prefetch-Control'];
+
 const FOR_DOCUMENTS = without(SUBRESOURCE_ONLY);
+const FOR_SELF_DECLARING_DOCUMENTS = without(new Set([...SUBRESOURCE_ONLY, ...DECLARED_IN_HEAD]));
 const FOR_SUBRESOURCES = without(DOCUMENT_ONLY);
 
 /**
@@ -52,7 +56,12 @@ export function isDocumentType(contentType: string): boolean {
   return /^(text\/html|image\/svg\+xml|application\/xhtml\+xml|text\/xml|application\/xml)\b/.test(contentType);
 }
 
-/** The security headers a site file of `contentType` is sent with (never its CSP: see siteSecurityPolicy). */
-export function securityHeadersFor(contentType: string): readonly string[] {
-  return isDocumentType(contentType) ? FOR_DOCUMENTS : FOR_SUBRESOURCES;
+/**
+ * The security headers a site file of `contentType` is sent with (never its CSP: see
+ * siteSecurityPolicy); `headPolicies` for a page that declares its referrer and DNS-prefetch
+ * policies in its own head, where the headers would only repeat them.
+ */
+export function securityHeadersFor(contentType: string, headPolicies = false): readonly string[] {
+  if (!isDocumentType(contentType)) return FOR_SUBRESOURCES;
+  return headPolicies ? FOR_SELF_DECLARING_DOCUMENTS : FOR_DOCUMENTS;
 }
