@@ -96,11 +96,11 @@ async function stopServer(server: Server): Promise<void> {
   await exited;
 }
 
-async function until(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+async function until(check: () => Promise<boolean>, timeoutMs: number, what: string, pollMs = 50): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
   throw new Error(`timed out waiting for ${what}`);
 }
@@ -135,6 +135,9 @@ async function exportOnce(server: Server, domain: string, probe: boolean): Promi
       },
       3_600_000,
       `export ${jobId}`,
+      // The peers are timed to their process's exit: a coarse poll would add up to its interval
+      // to Enclave's time alone.
+      10,
     );
     return performance.now();
   })();
