@@ -1,12 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import anyTest, { type TestFn } from 'ava';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.js';
-import { renderFilesForSuite } from './renderFixture.js';
-
-const test = anyTest as TestFn<{ out: string; browser: Browser; remove(): Promise<void> }>;
+import { browserSuite } from './browserSuite.js';
 
 /** One page with text for everyone, for agents only and for readers only; a second page with none. */
 const SITE = {
@@ -30,15 +25,7 @@ const SITE = {
   'plain.mdx': '---\ntitle: Plain\n---\n\nNothing hidden here.\n',
 };
 
-test.before(async (t) => {
-  const { out, remove } = await renderFilesForSuite(SITE);
-  t.context = { out, browser: await launchBrowser(), remove };
-});
-
-test.after.always(async (t) => {
-  await t.context.browser?.close();
-  await t.context.remove?.();
-});
+const test = browserSuite(SITE);
 
 async function readerIndex(out: string): Promise<string> {
   const name = (await readdir(join(out, '_assets'))).find((f) => /^search-index\.[0-9a-f]+\.js$/.test(f));

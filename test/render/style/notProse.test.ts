@@ -1,11 +1,6 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import anyTest, { type TestFn } from 'ava';
-import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../../helpers/browser.js';
-import { renderFilesForSuite } from '../renderFixture.js';
-
-const test = anyTest as TestFn<{ out: string; browser: Browser; remove(): Promise<void> }>;
+import { browserSuite } from '../browserSuite.js';
 
 /** The same heading, list, paragraph and link once as prose and once inside `not-prose`. */
 const SITE = {
@@ -31,15 +26,7 @@ const SITE = {
   'other.mdx': '---\ntitle: Other\n---\n\nElsewhere.\n',
 };
 
-test.before(async (t) => {
-  const { out, remove } = await renderFilesForSuite(SITE);
-  t.context = { out, browser: await launchBrowser(), remove };
-});
-
-test.after.always(async (t) => {
-  await t.context.browser?.close();
-  await t.context.remove?.();
-});
+const test = browserSuite(SITE);
 
 type Styles = Record<string, string>;
 

@@ -1,12 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import anyTest, { type TestFn } from 'ava';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../../helpers/browser.js';
-import { renderFilesForSuite } from '../renderFixture.js';
-
-const test = anyTest as TestFn<{ out: string; browser: Browser; remove(): Promise<void> }>;
+import { browserSuite } from '../browserSuite.js';
 
 const SITE = {
   'docs.json': JSON.stringify({ name: 'Details', colors: { primary: '#0D9373' }, navigation: { pages: ['index', 'changelog', 'table'] } }),
@@ -79,15 +75,7 @@ const SITE = {
   ].join('\n'),
 };
 
-test.before(async (t) => {
-  const { out, remove } = await renderFilesForSuite(SITE);
-  t.context = { out, browser: await launchBrowser(), remove };
-});
-
-test.after.always(async (t) => {
-  await t.context.browser?.close();
-  await t.context.remove?.();
-});
+const test = browserSuite(SITE);
 
 async function openPage(t: { context: { out: string; browser: Browser } }, rel: string, width = 1280) {
   const page = await t.context.browser.newPage({ viewport: { width, height: 900 } });
