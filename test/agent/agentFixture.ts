@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import type { ExecutionContext } from 'ava';
 import type { Config } from '../../src/config/schema.js';
 import type { Clock } from '../../src/platform/Clock.js';
-import { projectRoot } from '../helpers/spawnAppliance.js';
+import { projectRoot, type SpawnedAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 
 const run = promisify(execFile);
@@ -86,9 +86,30 @@ export async function startAgentAppliance(
   return app;
 }
 
+/** What the job helpers below need of an appliance: its project and an authenticated fetch. */
+export type AgentApi = Pick<TestAppliance, 'projectId' | 'api'>;
+
+/**
+ * The AgentApi of an appliance started as its own process (spawnAppliance): the admin key and
+ * project are the ones its first start printed.
+ */
+export function apiOfSpawned(server: SpawnedAppliance): AgentApi {
+  const key = /ENCLAVE_ADMIN_KEY=(\S+)/.exec(server.stdout())?.[1];
+  const projectId = /ENCLAVE_PROJECT_ID=(\S+)/.exec(server.stdout())?.[1];
+  if (!key || !projectId) throw new Error('the appliance printed no admin key and project on its first start');
+  return {
+    projectId,
+    api: (path, init = {}) => {
+      const { json, key: _ignored, ...rest } = init;
+      const headers = { Authorization: `Bearer ${key}`, ...(json === undefined ? {} : { 'Content-Type': 'application/json' }) };
+      return fetch(`${server.url}${path}`, { ...rest, headers, body: json === undefined ? rest.body : JSON.stringify(json) });
+    },
+  };
+}
+
 /** The JSON body of an API response together with its status. */
 export async function call<T = any>(
-  app: TestAppliance,
+  app: AgentApi,
   path: string,
   init: Parameters<TestAppliance['api']>[1] = {},
 ): Promise<{ status: number; body: T; headers: Headers }> {
@@ -98,7 +119,7 @@ export async function call<T = any>(
 }
 
 /** Polls a job until it is no longer `active` (bounded) and returns it. */
-export async function waitForJob(app: TestAppliance, id: string, timeoutMs = 20_000): Promise<any> {
+export async function waitForJob(app: AgentApi, id: string, timeoutMs = 20_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { status, body } = await call(app, `/v2/agent/${app.projectId}/job/${id}`);
@@ -110,7 +131,7 @@ export async function waitForJob(app: TestAppliance, id: string, timeoutMs = 20_
 }
 
 /** Creates a job and waits for it to finish. */
-export async function runJob(app: TestAppliance, body: Record<string, unknown>, timeoutMs?: number): Promise<any> {
+export async function runJob(app: AgentApi, body: Record<string, unknown>, timeoutMs?: number): Promise<any> {
   const created = await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: body });
   if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);
   return waitForJob(app, created.body.id, timeoutMs);

@@ -10,7 +10,15 @@ import { runBoundedProcess } from '../../src/features/agent/runBoundedProcess.js
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { waitUntil } from '../helpers/waitUntil.js';
-import { git, makeDocsRemote, runJob, startAgentAppliance, startGitHttpServer, writeAgentScript } from '../agent/agentFixture.js';
+import {
+  apiOfSpawned,
+  git,
+  makeDocsRemote,
+  runJob,
+  startAgentAppliance,
+  startGitHttpServer,
+  writeAgentScript,
+} from '../agent/agentFixture.js';
 
 // An agent is untrusted code with write access to its clone. Each attack below made the
 // appliance's own git run agent-chosen code or push elsewhere before the appliance took only
@@ -195,24 +203,7 @@ test("the agent cannot read the server's environment (deploy token), its data di
     ENCLAVE_AGENT__REPOSITORY: `${base.replace('http://', 'http://enclave-bot:deploy-token-5e1f@')}/remote.git`,
   });
   t.teardown(() => server.child.kill('SIGKILL'));
-  const key = /ENCLAVE_ADMIN_KEY=(\S+)/.exec(server.stdout())![1];
-  const projectId = /ENCLAVE_PROJECT_ID=(\S+)/.exec(server.stdout())![1];
-  const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-  const created = await fetch(`${server.url}/v2/agent/${projectId}/job`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ prompt: 'Snoop' }),
-  });
-  t.is(created.status, 201);
-  const { id } = (await created.json()) as { id: string };
-  const job = await waitUntil(
-    'the job to end',
-    async () => {
-      const body = (await (await fetch(`${server.url}/v2/agent/${projectId}/job/${id}`, { headers })).json()) as { status: string };
-      return body.status === 'active' ? null : body;
-    },
-    30_000,
-  );
+  const job = await runJob(apiOfSpawned(server), { prompt: 'Snoop' }, 30_000);
   t.is(job.status, 'completed', JSON.stringify(job));
   t.is((await readFile(join(seen, 'uid'), 'utf8')).trim(), '10002', 'agent.runAsUser "auto" as root: uid 10002');
   const environs = await readFile(join(seen, 'environs'), 'utf8');

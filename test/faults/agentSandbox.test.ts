@@ -7,8 +7,8 @@ import { localCliKeyPath } from '../../src/features/control/localCliKey.js';
 import { planAgentSandbox, SANDBOX_LAUNCHER } from '../../src/features/agent/planAgentSandbox.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
-import { waitUntil } from '../helpers/waitUntil.js';
 import {
+  apiOfSpawned,
   buildSandboxLauncher,
   git,
   makeDocsRemote,
@@ -103,24 +103,8 @@ async function snoopAsNonRootServer(t: ExecutionContext, sandbox: 'auto' | 'off'
     await server.exited;
     clearTimeout(force);
   });
-  const key = /ENCLAVE_ADMIN_KEY=(\S+)/.exec(server.stdout())![1];
-  const projectId = /ENCLAVE_PROJECT_ID=(\S+)/.exec(server.stdout())![1];
-  const headers = { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' };
-  const created = await fetch(`${server.url}/v2/agent/${projectId}/job`, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ prompt: 'Snoop, then edit' }),
-  });
-  t.is(created.status, 201);
-  const { id } = (await created.json()) as { id: string };
-  const job = await waitUntil(
-    'the job to end',
-    async () => {
-      const body = (await (await fetch(`${server.url}/v2/agent/${projectId}/job/${id}`, { headers })).json()) as Record<string, unknown>;
-      return body.status === 'active' ? null : body;
-    },
-    60_000,
-  );
+  const job = await runJob(apiOfSpawned(server), { prompt: 'Snoop, then edit' }, 60_000);
+  const id = job.id as string;
   const branch = `enclave/agent/${id}`;
   const pushed = (await git(join(dir, 'remote.git'), 'branch', '--list', branch)) !== '';
   return {
