@@ -61,13 +61,16 @@ for (const dir of dirs) {
     ] as const) {
       const context = await browser.newContext();
       const { outbound } = await recordOffOrigin(context, mode === 'file://' ? 'file://' : server.url);
-      const page = await context.newPage();
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(`${mode} ${page.url()}: ${m.text()}`);
-      });
       // 404.html links from the server root (it is served at any depth), so only servers can show it.
-      for (const rel of pages.filter((p) => mode === 'http' || p !== '404.html'))
+      for (const rel of pages.filter((p) => mode === 'http' || p !== '404.html')) {
+        // A tab per page: a redirect stub's meta refresh fires after `load` and would interrupt the next goto.
+        const page = await context.newPage();
+        page.on('console', (m) => {
+          if (m.type() === 'error') errors.push(`${mode} ${page.url()}: ${m.text()}`);
+        });
         await page.goto(new URL(rel.split('/').map(encodeURIComponent).join('/'), base).href, { waitUntil: 'load', timeout: 60_000 });
+        await page.close();
+      }
       counts[mode] = outbound.length;
       for (const url of new Set(outbound)) console.log(`  ${mode} outbound: ${url}`);
       await context.close();
