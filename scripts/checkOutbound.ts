@@ -80,7 +80,15 @@ for (const dir of dirs) {
     console.log(
       `${basename(dir).padEnd(14)} ${String(pages.length).padStart(6)} ${String(report.removedRemote.length).padStart(8)} ${String(counts['file://']).padStart(16)} ${String(counts.http).padStart(14)} ${String(errors.length).padStart(15)}`,
     );
-    for (const e of [...new Set(errors)].slice(0, 10)) console.log(`  ${e}`);
+    // Grouped by page: one page with hundreds of errors would otherwise hide every other page's.
+    const byPage = new Map<string, string[]>();
+    for (const e of errors) {
+      const at = e.indexOf(': ');
+      byPage.set(e.slice(0, at), [...(byPage.get(e.slice(0, at)) ?? []), e.slice(at + 2)]);
+    }
+    for (const [where, texts] of [...byPage].sort((a, b) => b[1].length - a[1].length).slice(0, 20))
+      console.log(`  ${texts.length} × ${where}: ${texts[0].trim()}`);
+    if (byPage.size > 20) console.log(`  … ${byPage.size - 20} more pages with console errors`);
     const kinds = new Map<string, number>();
     for (const r of report.removedRemote) kinds.set(`${r.kind} → ${r.action}`, (kinds.get(`${r.kind} → ${r.action}`) ?? 0) + 1);
     if (kinds.size) console.log(`  removed: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}`);
