@@ -61,13 +61,16 @@ for (const dir of dirs) {
     ] as const) {
       const context = await browser.newContext();
       const { outbound } = await recordOffOrigin(context, mode === 'file://' ? 'file://' : server.url);
-      const page = await context.newPage();
-      page.on('console', (m) => {
-        if (m.type() === 'error') errors.push(`${mode} ${page.url()}: ${m.text()}`);
-      });
       // 404.html links from the server root (it is served at any depth), so only servers can show it.
-      for (const rel of pages.filter((p) => mode === 'http' || p !== '404.html'))
+      for (const rel of pages.filter((p) => mode === 'http' || p !== '404.html')) {
+        // A tab per page: a redirect stub's meta refresh fires after `load` and would interrupt the next goto.
+        const page = await context.newPage();
+        page.on('console', (m) => {
+          if (m.type() === 'error') errors.push(`${mode} ${page.url()}: ${m.text()}`);
+        });
         await page.goto(new URL(rel.split('/').map(encodeURIComponent).join('/'), base).href, { waitUntil: 'load', timeout: 60_000 });
+        await page.close();
+      }
       counts[mode] = outbound.length;
       for (const url of new Set(outbound)) console.log(`  ${mode} outbound: ${url}`);
       await context.close();
@@ -77,7 +80,15 @@ for (const dir of dirs) {
     console.log(
       `${basename(dir).padEnd(14)} ${String(pages.length).padStart(6)} ${String(report.removedRemote.length).padStart(8)} ${String(counts['file://']).padStart(16)} ${String(counts.http).padStart(14)} ${String(errors.length).padStart(15)}`,
     );
-    for (const e of [...new Set(errors)].slice(0, 10)) console.log(`  ${e}`);
+    // Grouped by page: one page with hundreds of errors would otherwise hide every other page's.
+    const byPage = new Map<string, string[]>();
+    for (const e of errors) {
+      const at = e.indexOf(': ');
+      byPage.set(e.slice(0, at), [...(byPage.get(e.slice(0, at)) ?? []), e.slice(at + 2)]);
+    }
+    for (const [where, texts] of [...byPage].sort((a, b) => b[1].length - a[1].length).slice(0, 20))
+      console.log(`  ${texts.length} × ${where}: ${texts[0].trim()}`);
+    if (byPage.size > 20) console.log(`  … ${byPage.size - 20} more pages with console errors`);
     const kinds = new Map<string, number>();
     for (const r of report.removedRemote) kinds.set(`${r.kind} → ${r.action}`, (kinds.get(`${r.kind} → ${r.action}`) ?? 0) + 1);
     if (kinds.size) console.log(`  removed: ${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ')}`);

@@ -5,6 +5,7 @@ import { isRemoteUrl } from '../offline/isRemoteUrl.js';
 import { remotePlaceholder } from '../offline/remotePlaceholder.js';
 import { stripRemoteFromElement } from '../offline/stripRemoteFromElement.js';
 import type { RemovedRemote } from '../report/BuildReport.js';
+import { rewriteSvgRef, SVG_REF_TAGS } from './rewriteSvgRef.js';
 
 /** A heading shown in the table of contents. */
 export interface TocEntry {
@@ -136,6 +137,7 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
           delete child.properties[key];
         }
       }
+      if (SVG_REF_TAGS.has(child.tagName)) rewriteSvgRef(child, ctx);
       const isUpdate = child.properties.dataEnclaveUpdate !== undefined;
       if (HEADING.test(child.tagName)) {
         headings.push(child);

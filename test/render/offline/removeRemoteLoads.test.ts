@@ -149,3 +149,41 @@ test('a remote logo or favicon in docs.json is left out (the site name stands in
     'docs.json image https://cdn.example.net/logo.svg',
   ]);
 });
+
+test('an SVG <image> or <use> loses a remote href and gets a local one made relative (a missing one reported)', async (t) => {
+  const { out } = await renderFiles(t, {
+    'docs.json': JSON.stringify({ name: 'Drawings', colors: { primary: '#0D9373' }, navigation: { pages: ['index', 'shapes/dots'] } }),
+    'index.mdx': [
+      '# Home',
+      '',
+      '<svg width="24" height="24"><image href="https://cdn.example.net/badge.png" width="24" height="24" /></svg>',
+      '',
+      '<svg width="24" height="24"><use xlinkHref="https://cdn.example.net/glyphs.svg#star" /></svg>',
+      '',
+    ].join('\n'),
+    'shapes/dots.mdx': [
+      '# Dots',
+      '',
+      '<svg width="24" height="24"><use href="/sprites/dots.svg#dot" /></svg>',
+      '',
+      '<svg width="24" height="24"><use href="glyphs/absent.svg#ring" /></svg>',
+      '',
+      '<svg width="24" height="24"><defs><circle id="here" r="3" /></defs><use href="#here" /></svg>',
+      '',
+    ].join('\n'),
+    'sprites/dots.svg': '<svg xmlns="http://www.w3.org/2000/svg"><symbol id="dot"><circle r="4"/></symbol></svg>',
+  });
+  const home = await readFile(join(out, 'index.html'), 'utf8');
+  t.false(home.includes('cdn.example.net'));
+  t.true(home.includes('<image width="24" height="24"></image>'));
+  const dots = await readFile(join(out, 'shapes/dots.html'), 'utf8');
+  // Root-absolute would resolve to the disk's root under file://: it becomes relative to the page.
+  t.true(dots.includes('<use href="../sprites/dots.svg#dot"></use>'));
+  t.true(dots.includes('<use href="#here"></use>'));
+  const report = await readReport(out);
+  t.deepEqual(report.removedRemote.map((r) => `${r.page} ${r.kind} ${r.url} ${r.action}`).sort(), [
+    'index image https://cdn.example.net/badge.png removed',
+    'index image https://cdn.example.net/glyphs.svg#star removed',
+  ]);
+  t.deepEqual(report.missingImages, [{ page: 'shapes/dots', src: 'glyphs/absent.svg#ring' }]);
+});
