@@ -91,24 +91,34 @@ export const WARM_UP_SAMPLES: readonly (readonly [lang: string, code: string])[]
  */
 const MAX_LANGUAGES_TO_COMPILE = 8;
 
-/** Grammars a warm-up loaded, and those of them it also compiled with a sample (language ids). */
+/**
+ * How long a warm-up keeps tokenizing its samples once their grammars are compiled. The first
+ * thousand lines of a grammar tokenize several times slower than later ones (V8 optimises the
+ * tokenizer's JavaScript and moves the regex engine's WebAssembly to its optimising tier as they
+ * run hot), so practice while idle takes that slow start off the next job.
+ */
+const PRACTICE_MS = 1000;
+
+/** Grammars a warm-up loaded, those of them it also compiled with a sample (language ids), and its rounds of practice. */
 export interface WarmUpResult {
   loaded: string[];
   compiled: string[];
+  practiced: number;
 }
 
 /**
  * Loads the grammars of `languages` (fence names, as a site uses them) and, for a site with few
- * languages, tokenizes the sample of each that has one, while a worker has nothing else to do.
- * One language at a time, each after a turn of the event loop, and none once `shouldStop` says
- * a job has arrived: warming up never delays a job by more than one language.
+ * languages, tokenizes the sample of each that has one, then keeps tokenizing variants of those
+ * samples for PRACTICE_MS, while a worker has nothing else to do. One language (or one round of
+ * practice) at a time, each after a turn of the event loop, and nothing once `shouldStop` says a
+ * job has arrived: warming up never delays a job by more than one language or round.
  */
 export async function warmUpHighlighter(languages: readonly string[], shouldStop: () => boolean): Promise<WarmUpResult> {
   const tokenizer = await createShikiTokenizer([]);
   const samples = new Map(WARM_UP_SAMPLES.map(([lang, code]) => [tokenizer.resolve(lang), code]));
   const ids = new Set(languages.map((lang) => tokenizer.resolve(lang)).filter((id): id is string => id !== null));
   const compile = ids.size <= MAX_LANGUAGES_TO_COMPILE;
-  const done: WarmUpResult = { loaded: [], compiled: [] };
+  const done: WarmUpResult = { loaded: [], compiled: [], practiced: 0 };
   for (const id of ids) {
     await new Promise((resolve) => setImmediate(resolve));
     if (shouldStop()) break;
@@ -118,6 +128,16 @@ export async function warmUpHighlighter(languages: readonly string[], shouldStop
     if (!compile || sample === undefined || shouldStop()) continue;
     tokenizer.tokenize(sample, id);
     done.compiled.push(id);
+  }
+  const practice = done.compiled.map((id) => [id, samples.get(id)!.split('\n')] as const);
+  const until = performance.now() + PRACTICE_MS;
+  while (practice.length && performance.now() < until) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (shouldStop()) break;
+    // Each round's lines differ from every earlier round's, so they are tokenized, not remembered.
+    const mark = ` // ${done.practiced}`;
+    for (const [id, lines] of practice) tokenizer.tokenize(lines.map((line) => (line ? line + mark : line)).join('\n'), id);
+    done.practiced++;
   }
   return done;
 }
