@@ -123,7 +123,18 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const { droppedScripts } = offline;
   const shell = createShellParts(site, theme, searchIndexPath, { ...opts, droppedScripts, keepRemote });
   const languages = scanFenceLanguages(source.texts.values());
-  const renderLocal = await createPageRenderer({ site, shell, report, sourceDir, cacheDir: opts.cacheDir, languages, keepRemote });
+  const workers = workerCountFor(selected.length, opts.threads ?? 0);
+  // Alone, this thread renders every page: its code is best tokenized in one run up front.
+  const renderLocal = await createPageRenderer({
+    site,
+    shell,
+    report,
+    sourceDir,
+    cacheDir: opts.cacheDir,
+    languages,
+    keepRemote,
+    prepareCode: workers === 0,
+  });
 
   const ids = new Map<string, Set<string>>();
   const anchorChecks: AnchorCheck[] = [];
@@ -180,7 +191,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   try {
     const parallel = await renderPagesInParallel({
       count: selected.length,
-      workers: workerCountFor(selected.length, opts.threads ?? 0),
+      workers,
       workerData: {
         sourceDir,
         source,

@@ -40,7 +40,7 @@ test('export const values, arrow-function components, JSX props and expressions 
   t.regex(html, /<strong>HI!<\/strong>/);
   t.regex(html, /<div style="margin-top:4px;color:red" class="box">boxed<\/div>/);
   t.notRegex(html, /comment/);
-  t.regex(html, /Unknown  and  stay empty\./);
+  t.regex(html, /Unknown {2}and {2}stay empty\./);
   t.true(
     result.report.warnings.some((w) => /notDefined/.test(w.message)),
     'unevaluable expressions are reported',

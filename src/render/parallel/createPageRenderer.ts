@@ -1,6 +1,7 @@
 import { toText } from 'hast-util-to-text';
 import type { ElementContent } from 'hast';
 import { createCodeHighlighter } from '../code/createCodeHighlighter.js';
+import { type FencedBlock, scanFencedBlocks } from '../code/scanFencedBlocks.js';
 import type { AgentSearchEntry } from '../search/agentSearchChannel.js';
 import { builtInComponents } from '../components/index.js';
 import { featureAssets } from '../components/featureAssets.js';
@@ -49,9 +50,12 @@ export async function createContentRenderer(options: {
   languages: readonly string[];
   /** Leave remote media in pages (the export's `keepRemoteAssets`). */
   keepRemote?: boolean;
+  /** Tokenize the selected pages' code blocks up front (the thread that renders most pages). */
+  prepareCode?: boolean;
 }): Promise<(position: number) => PageContent> {
   const { site, report, sourceDir } = options;
   const highlighter = await createCodeHighlighter({ cacheDir: options.cacheDir, languages: options.languages });
+  const prepared = new Set<number>();
   const deps = {
     components: builtInComponents,
     highlight: highlighter.highlight.bind(highlighter),
@@ -60,6 +64,11 @@ export async function createContentRenderer(options: {
     openapi: createOperationRenderer(site),
   };
   return (position) => {
+    const chunk = Math.floor(position / PREPARE_PAGES);
+    if (options.prepareCode && !prepared.has(chunk)) {
+      prepared.add(chunk);
+      highlighter.prepare(fencedBlocksOf(site.selected.slice(chunk * PREPARE_PAGES, (chunk + 1) * PREPARE_PAGES), site.texts));
+    }
     const page = site.selected[position];
     const ctx = createPageContext({
       pagePath: page.path,
@@ -71,6 +80,20 @@ export async function createContentRenderer(options: {
     });
     return { page, ctx, content: renderPageContent(page, site.texts, site.frontmatter.get(page.path) ?? {}, ctx, deps) };
   };
+}
+
+/**
+ * Pages whose code blocks are tokenized together, ahead of the first of them: enough for the
+ * tokenizer to run at full speed, few enough that progress and abort requests keep flowing.
+ */
+const PREPARE_PAGES = 64;
+
+/** The fenced code blocks written in `pages`' own sources (not snippets), in page order. */
+function* fencedBlocksOf(pages: LoadedSite['selected'], texts: LoadedSite['texts']): Generator<FencedBlock> {
+  for (const page of pages) {
+    const text = page.source.kind === 'operation' ? undefined : texts.get(page.source.file);
+    if (text !== undefined) yield* scanFencedBlocks(text);
+  }
 }
 
 /**
@@ -87,6 +110,8 @@ export async function createPageRenderer(options: {
   languages: readonly string[];
   /** Leave remote media in pages (the export's `keepRemoteAssets`). */
   keepRemote?: boolean;
+  /** See createContentRenderer. */
+  prepareCode?: boolean;
 }): Promise<PageRenderer> {
   const { site, shell } = options;
   const renderContent = await createContentRenderer(options);

@@ -16,7 +16,7 @@ interface Frame {
   inactive?: boolean;
 }
 
-const ASCII_PUNCTUATION = /[!-\/:-@[-`{-~]/;
+const ASCII_PUNCTUATION = /[!-/:-@[-`{-~]/;
 // Simple link destinations only: no escapes, references, brackets, spaces or angle brackets.
 const DESTINATION = /[^\s<>()\\&"'`]*/y;
 
