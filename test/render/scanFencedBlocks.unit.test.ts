@@ -72,3 +72,9 @@ test('blocks prepared ahead are highlighted from the cache, exactly as without p
   t.is(ready.stats().misses, prepared, 'no block was tokenized again when its page asked for it');
   t.is(ready.stats().hits, prepared);
 });
+
+test('Mermaid fences are not tokenized ahead: they become diagrams, never highlighted code', async (t) => {
+  const highlighter = await createCodeHighlighter({ languages: ['mermaid', 'ts'] });
+  highlighter.prepare([{ lang: 'mermaid', value: 'graph TD\n  A --> B' }]);
+  t.is(highlighter.stats().misses, 0);
+});

@@ -70,6 +70,8 @@ export async function createCodeHighlighter(opts: { cacheDir?: string; languages
 
   /** A block's code as highlighted: line endings normalised, one trailing newline dropped. */
   const normalized = (value: string) => value.replace(/\r\n?/g, '\n').replace(/\n$/, '');
+  /** Mermaid fences become diagrams, never highlighted code. */
+  const isDiagram = (lang: string | null) => lang?.toLowerCase() === 'mermaid';
   /** The grammar a fence's language resolves to, when loaded: one that isn't can't be loaded synchronously. */
   const grammarFor = (lang: string | null) => {
     const resolved = tokenizer.resolve(lang);
@@ -81,7 +83,7 @@ export async function createCodeHighlighter(opts: { cacheDir?: string; languages
       for (const block of blocks) {
         const lang = block.lang?.trim() || null;
         const { id } = grammarFor(lang);
-        if (id === null) continue;
+        if (id === null || isDiagram(lang)) continue;
         try {
           tokensFor(extractNotation(normalized(block.value)).code, id);
         } catch {
@@ -92,7 +94,7 @@ export async function createCodeHighlighter(opts: { cacheDir?: string; languages
     highlight(input, ctx) {
       const lang = input.lang?.trim() || null;
       const value = normalized(input.value);
-      if (lang?.toLowerCase() === 'mermaid') return renderMermaidDiagram(value, ctx);
+      if (isDiagram(lang)) return renderMermaidDiagram(value, ctx);
       const meta = parseCodeMeta(input.meta);
       const { code, marks } = extractNotation(value);
       // A grammar that isn't loaded shows as plain text rather than stalling or failing the page.
