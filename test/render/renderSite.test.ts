@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
+import { CodeTokenizerThread } from '../../src/render/code/CodeTokenizerThread.js';
 import { openFolderSink } from '../../src/bundle/openFolderSink.js';
 import { renderSite } from '../../src/render/renderSite.js';
 import { renderDocs, renderFiles, writeDocs } from './renderFixture.js';
@@ -318,26 +319,53 @@ test('progress is reported per page, and every page names its path for the feedb
   t.regex(await read(out, 'b.html'), /<meta name="enclave-page" content="\/b">/);
 });
 
-test('rendering with worker threads produces exactly the same bundle as rendering on one thread', async (t) => {
+/** Generates a site of `pages` pages under `root`; what it returns renders it into `<root>/<name>`. */
+async function renderGenerated(root: string, pages: number) {
   const { execFileSync } = await import('node:child_process');
-  const { readdir, readFile: readBytes } = await import('node:fs/promises');
-  const { mkdtemp } = await import('node:fs/promises');
-  const { tmpdir } = await import('node:os');
-  const root = await mkdtemp(join(tmpdir(), 'enclave-threads-'));
-  t.teardown(() => rmSync(root, { recursive: true, force: true }));
-  execFileSync(process.execPath, ['../shared/bin/gen-corpus.mjs', join(root, 'src'), '240'], { stdio: 'ignore' });
-  const render = async (outDir: string, threads: number) =>
+  execFileSync(process.execPath, ['../shared/bin/gen-corpus.mjs', join(root, 'src'), String(pages)], { stdio: 'ignore' });
+  return async (name: string, extra: Partial<Parameters<typeof renderSite>[0]> = {}) =>
     renderSite({
       sourceDir: join(root, 'src'),
-      out: await openFolderSink(outDir),
+      out: await openFolderSink(join(root, name)),
       domain: 'd.test',
       jobId: 'j',
       now: new Date('2026-01-01T00:00:00Z'),
       generatorVersion: '1',
-      threads,
+      ...extra,
     });
-  const single = await render(join(root, 'one'), 0);
-  const parallel = await render(join(root, 'two'), 2);
+}
+
+/** The two renders under `root` wrote the same files, byte for byte (the manifest up to its date). */
+async function assertSameBundles(t: ExecutionContext, root: string, a: string, b: string) {
+  const { readdir, readFile: readBytes } = await import('node:fs/promises');
+  const list = async (dir: string) =>
+    (await readdir(dir, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name).slice(dir.length))
+      .sort();
+  const files = await list(join(root, a));
+  t.deepEqual(await list(join(root, b)), files);
+  for (const file of files) {
+    if (file.endsWith('manifest.json')) continue; // holds createdAt only; compared via its page list below
+    t.true((await readBytes(join(root, a, file))).equals(await readBytes(join(root, b, file))), file);
+  }
+  const pages = (dir: string) => readBytes(join(root, dir, '_enclave/manifest.json'), 'utf8').then((m) => JSON.parse(m).pages);
+  t.deepEqual(await pages(b), await pages(a));
+}
+
+const tempRoot = async (t: ExecutionContext, prefix: string) => {
+  const { mkdtemp } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const root = await mkdtemp(join(tmpdir(), prefix));
+  t.teardown(() => rmSync(root, { recursive: true, force: true }));
+  return root;
+};
+
+test('rendering with worker threads produces exactly the same bundle as rendering on one thread', async (t) => {
+  const root = await tempRoot(t, 'enclave-threads-');
+  const render = await renderGenerated(root, 240);
+  const single = await render('one', { threads: 0 });
+  const parallel = await render('two', { threads: 2 });
   t.is(parallel.pageCount, 240);
   t.true(parallel.pagesByWorkers! > 0, `the worker thread rendered ${parallel.pagesByWorkers} pages`);
   t.true(
@@ -345,19 +373,21 @@ test('rendering with worker threads produces exactly the same bundle as renderin
     'the worker thread did its share',
   );
   t.deepEqual(parallel.report, single.report);
-  const list = async (dir: string) =>
-    (await readdir(dir, { recursive: true, withFileTypes: true }))
-      .filter((e) => e.isFile())
-      .map((e) => join(e.parentPath, e.name).slice(dir.length))
-      .sort();
-  const files = await list(join(root, 'one'));
-  t.deepEqual(await list(join(root, 'two')), files);
-  for (const file of files) {
-    if (file.endsWith('manifest.json')) continue; // holds createdAt only; compared via its page list below
-    t.true((await readBytes(join(root, 'one', file))).equals(await readBytes(join(root, 'two', file))), file);
-  }
-  const pages = (dir: string) => readBytes(join(root, dir, '_enclave/manifest.json'), 'utf8').then((m) => JSON.parse(m).pages);
-  t.deepEqual(await pages('two'), await pages('one'));
+  await assertSameBundles(t, root, 'one', 'two');
+});
+
+test('code tokenized by a tokenizer thread gives exactly the same bundle as code tokenized on the render thread', async (t) => {
+  const root = await tempRoot(t, 'enclave-code-thread-');
+  const render = await renderGenerated(root, 120);
+  const alone = await render('alone');
+  const codeThread = new CodeTokenizerThread();
+  t.teardown(() => codeThread.close());
+  await codeThread.ready;
+  const beside = await render('beside', { codeThread });
+  t.is(beside.pageCount, 120);
+  t.true(codeThread.delivered > 0, `the thread tokenized ${codeThread.delivered} blocks`);
+  t.deepEqual(beside.report, alone.report);
+  await assertSameBundles(t, root, 'alone', 'beside');
 });
 
 test('a page inside nested groups opens exactly those groups in its sidebar, at any depth, and no other page opens them', async (t) => {

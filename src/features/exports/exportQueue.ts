@@ -97,12 +97,14 @@ export class ExportQueue {
   private keepSpare(): void {
     if (!this.deps.spareWorker || !this.accepting || this.running.size > 0 || this.spare?.usable) return;
     const spare = new ExportWorkerProcess(this.deps.workerHeapMb);
-    // Appliances export the same docs again and again: the grammars the last export needed are
-    // the best guess for the next one, and loading and compiling them otherwise delays the job's
-    // first pages that use each language. Before any export (a fresh start), the spare reads the
-    // configured sites' pages for their languages instead.
-    const sources = this.recentLanguages.length ? [] : this.deps.control.sites.list().map((site) => site.source);
-    spare.warmUp(this.recentLanguages, sources);
+    // The next job is an export of one of the configured sites: the grammars their pages use,
+    // the last export's first (appliances export the same docs again and again), are the ones
+    // it will need; loading and compiling them otherwise delays the job's first pages that use
+    // each language.
+    spare.warmUp(
+      this.recentLanguages,
+      this.deps.control.sites.list().map((site) => site.source),
+    );
     // One that dies while waiting (killed, out of memory) is simply not used; the next job forks its own.
     spare.whenClosed(() => {
       if (this.spare === spare) this.spare = null;

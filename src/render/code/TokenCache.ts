@@ -123,9 +123,22 @@ export class TokenCache {
     return tokens;
   }
 
+  /** True when tokens for the key are at hand (not counted as a hit or miss). */
+  has(key: string): boolean {
+    return this.memory.has(key);
+  }
+
   /** Stores tokens in memory and queues them for the log; writes are batched (see `flush`). */
   set(key: string, tokens: TokenLines): void {
-    const json = JSON.stringify(tokens);
+    this.store(key, JSON.stringify(tokens));
+  }
+
+  /** Stores tokens given as their JSON (tokenized elsewhere), unless the key has some already. */
+  offer(key: string, json: string): void {
+    if (!this.memory.has(key)) this.store(key, json);
+  }
+
+  private store(key: string, json: string): void {
     this.remember(key, json);
     if (!this.diskWritable || !this.logFile) return;
     this.pending.push(logLine(key, json));

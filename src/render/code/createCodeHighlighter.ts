@@ -10,6 +10,7 @@ import { TokenCache, type TokenLines } from './TokenCache.js';
 import { createShikiTokenizer } from './createShikiTokenizer.js';
 import { buildCodeFigure } from './buildCodeFigure.js';
 import type { FencedBlock } from './scanFencedBlocks.js';
+import type { CodeTokenizerThread, TokenizeRequest } from './CodeTokenizerThread.js';
 import { PRELOADED_LANGUAGES } from './codeLanguages.js';
 
 /** Bumped whenever our token format or theme mapping changes, which invalidates old cache entries. */
@@ -42,6 +43,12 @@ export interface CodeHighlighter {
    * tokenizing them in one run is much faster than one block at a time between other work.
    */
   prepare(blocks: Iterable<FencedBlock>): void;
+  /**
+   * From now on `thread` does the tokenizing: it is handed the blocks not cached yet (in the
+   * order pages show them) to work through while pages render, and asked at once for any other
+   * block a page shows. Their tokens are taken into the cache as they arrive. Once per highlighter.
+   */
+  tokenizeAhead(blocks: Iterable<FencedBlock>, thread: CodeTokenizerThread): void;
   /** Loads grammars beyond the preloaded set (e.g. every language a site uses) before rendering. */
   prepareLanguages(langs: Iterable<string>): Promise<void>;
   stats(): HighlightStats;
@@ -57,10 +64,15 @@ export interface CodeHighlighter {
 export async function createCodeHighlighter(opts: { cacheDir?: string; languages?: readonly string[] } = {}): Promise<CodeHighlighter> {
   const tokenizer = await createShikiTokenizer(opts.languages ?? PRELOADED_LANGUAGES);
   const cache = new TokenCache(opts.cacheDir);
+  let ahead: CodeTokenizerThread | null = null;
 
+  const keyOf = (code: string, id: string) =>
+    createHash('sha256').update(`${HIGHLIGHTER_VERSION}\0${id}\0${code}`).digest('base64url').slice(0, 32);
   const tokensFor = (code: string, id: string | null): TokenLines => {
     if (id === null) return code.split('\n').map((line) => (line ? [line] : []));
-    const key = createHash('sha256').update(`${HIGHLIGHTER_VERSION}\0${id}\0${code}`).digest('base64url').slice(0, 32);
+    const key = keyOf(code, id);
+    // With a tokenizer thread, the tokens may be waiting in its port, or it is asked for them now.
+    if (ahead && !cache.has(key)) ahead.tokenizeNow({ key, id, code }, () => cache.has(key));
     const cached = cache.get(key);
     if (cached) return cached;
     const tokens = tokenizer.tokenize(code, id);
@@ -68,6 +80,13 @@ export async function createCodeHighlighter(opts: { cacheDir?: string; languages
     return tokens;
   };
 
+  /** The grammar id and code as highlighted of a block worth tokenizing ahead, or null. */
+  const readyToTokenize = (block: FencedBlock) => {
+    const lang = block.lang?.trim() || null;
+    const { id } = grammarFor(lang);
+    if (id === null || isDiagram(lang)) return null;
+    return { id, code: extractNotation(normalized(block.value)).code };
+  };
   /** A block's code as highlighted: line endings normalised, one trailing newline dropped. */
   const normalized = (value: string) => value.replace(/\r\n?/g, '\n').replace(/\n$/, '');
   /** Mermaid fences become diagrams, never highlighted code. */
@@ -81,15 +100,29 @@ export async function createCodeHighlighter(opts: { cacheDir?: string; languages
   return {
     prepare(blocks) {
       for (const block of blocks) {
-        const lang = block.lang?.trim() || null;
-        const { id } = grammarFor(lang);
-        if (id === null || isDiagram(lang)) continue;
+        const ready = readyToTokenize(block);
+        if (!ready) continue;
         try {
-          tokensFor(extractNotation(normalized(block.value)).code, id);
+          tokensFor(ready.code, ready.id);
         } catch {
           // The page's own highlight call meets the same block and reports it.
         }
       }
+    },
+    tokenizeAhead(blocks, thread) {
+      if (ahead) return;
+      const requests: TokenizeRequest[] = [];
+      const seen = new Set<string>();
+      for (const block of blocks) {
+        const ready = readyToTokenize(block);
+        if (!ready) continue;
+        const key = keyOf(ready.code, ready.id);
+        if (seen.has(key) || cache.has(key)) continue;
+        seen.add(key);
+        requests.push({ key, id: ready.id, code: ready.code });
+      }
+      ahead = thread;
+      thread.tokenize(requests, (key, json) => cache.offer(key, json));
     },
     highlight(input, ctx) {
       const lang = input.lang?.trim() || null;

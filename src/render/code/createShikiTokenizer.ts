@@ -68,16 +68,16 @@ let shared: Promise<HighlighterCore> | undefined;
  * no native code. `langs` are loaded up front; compiling a grammar costs tens of milliseconds,
  * so callers pass only what the site uses (see `prepareLanguages`).
  */
-export async function createShikiTokenizer(langs: readonly string[]): Promise<ShikiTokenizer> {
+export async function createShikiTokenizer(langs: readonly string[], opts: { rememberLines?: boolean } = {}): Promise<ShikiTokenizer> {
   shared ??= createHighlighterCore({ themes: [HIGHLIGHT_THEME], langs: [], engine: createOnigurumaEngine(import('shiki/wasm')) });
   const highlighter = await shared;
   const loaded = new Set(highlighter.getLoadedLanguages());
-  const tokenizer = buildTokenizer(highlighter, loaded);
+  const tokenizer = buildTokenizer(highlighter, loaded, opts.rememberLines ?? true);
   await tokenizer.load(langs);
   return tokenizer;
 }
 
-function buildTokenizer(highlighter: HighlighterCore, loaded: Set<string>): ShikiTokenizer {
+function buildTokenizer(highlighter: HighlighterCore, loaded: Set<string>, rememberLines: boolean): ShikiTokenizer {
   // Our token for each of the theme's colours, looked up by the colour id in the token metadata.
   // (The CSS-variables theme stands placeholder colours in for its variables.)
   const { theme, colorMap } = highlighter.setTheme(HIGHLIGHT_THEME.name!);
@@ -85,6 +85,7 @@ function buildTokenizer(highlighter: HighlighterCore, loaded: Set<string>): Shik
   const kindByColor = colorMap.map((color) => KIND_BY_VAR.get(applyColorReplacements(color, replacements) ?? ''));
   const lines = createLineTokenizer({
     maxLineLength: MAX_LINE_LENGTH,
+    remember: rememberLines,
     kindOf(foreground, fontStyle) {
       const kind = kindByColor[foreground];
       if (kind === undefined && fontStyle <= 0) return null;

@@ -70,6 +70,8 @@ export interface LineTokenizer {
  */
 export function createLineTokenizer(opts: {
   maxLineLength: number;
+  /** False: lines are only tokenized, never remembered (practice runs, whose lines never come back). */
+  remember?: boolean;
   kindOf: (foreground: number, fontStyle: number) => number | null;
 }): LineTokenizer {
   const memory = new Map<IGrammar, Map<string, Remembered[]>>();
@@ -125,7 +127,12 @@ export function createLineTokenizer(opts: {
           continue;
         }
         const fresh = tokenizeLine(grammar, line, state);
-        if (line.length <= MAX_REMEMBERED_LINE && remembered < MAX_REMEMBERED && (seen?.length ?? 0) < MAX_STATES_PER_LINE) {
+        if (
+          opts.remember !== false &&
+          line.length <= MAX_REMEMBERED_LINE &&
+          remembered < MAX_REMEMBERED &&
+          (seen?.length ?? 0) < MAX_STATES_PER_LINE
+        ) {
           remembered++;
           if (seen) seen.push(fresh);
           else byLine.set(line, [fresh]);

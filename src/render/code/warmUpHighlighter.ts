@@ -114,7 +114,8 @@ export interface WarmUpResult {
  * job has arrived: warming up never delays a job by more than one language or round.
  */
 export async function warmUpHighlighter(languages: readonly string[], shouldStop: () => boolean): Promise<WarmUpResult> {
-  const tokenizer = await createShikiTokenizer([]);
+  // Practice lines never come back: remembering them would only fill the heap.
+  const tokenizer = await createShikiTokenizer([], { rememberLines: false });
   const samples = new Map(WARM_UP_SAMPLES.map(([lang, code]) => [tokenizer.resolve(lang), code]));
   const ids = new Set(languages.map((lang) => tokenizer.resolve(lang)).filter((id): id is string => id !== null));
   const compile = ids.size <= MAX_LANGUAGES_TO_COMPILE;
@@ -129,14 +130,12 @@ export async function warmUpHighlighter(languages: readonly string[], shouldStop
     tokenizer.tokenize(sample, id);
     done.compiled.push(id);
   }
-  const practice = done.compiled.map((id) => [id, samples.get(id)!.split('\n')] as const);
+  const practice = done.compiled.map((id) => [id, samples.get(id)!] as const);
   const until = performance.now() + PRACTICE_MS;
   while (practice.length && performance.now() < until) {
     await new Promise((resolve) => setImmediate(resolve));
     if (shouldStop()) break;
-    // Each round's lines differ from every earlier round's, so they are tokenized, not remembered.
-    const mark = ` // ${done.practiced}`;
-    for (const [id, lines] of practice) tokenizer.tokenize(lines.map((line) => (line ? line + mark : line)).join('\n'), id);
+    for (const [id, sample] of practice) tokenizer.tokenize(sample, id);
     done.practiced++;
   }
   return done;

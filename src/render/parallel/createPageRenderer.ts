@@ -1,6 +1,7 @@
 import { toText } from 'hast-util-to-text';
 import type { ElementContent } from 'hast';
 import { createCodeHighlighter } from '../code/createCodeHighlighter.js';
+import type { CodeTokenizerThread } from '../code/CodeTokenizerThread.js';
 import { type FencedBlock, scanFencedBlocks } from '../code/scanFencedBlocks.js';
 import type { AgentSearchEntry } from '../search/agentSearchChannel.js';
 import { builtInComponents } from '../components/index.js';
@@ -52,10 +53,14 @@ export async function createContentRenderer(options: {
   keepRemote?: boolean;
   /** Tokenize the selected pages' code blocks up front (the thread that renders most pages). */
   prepareCode?: boolean;
+  /** A thread that tokenizes the selected pages' code blocks meanwhile (instead of `prepareCode`). */
+  codeThread?: CodeTokenizerThread;
 }): Promise<(position: number) => PageContent> {
   const { site, report, sourceDir } = options;
   const highlighter = await createCodeHighlighter({ cacheDir: options.cacheDir, languages: options.languages });
   const prepared = new Set<number>();
+  const { codeThread } = options;
+  if (codeThread) highlighter.tokenizeAhead(fencedBlocksOf(site.selected, site.texts), codeThread);
   const deps = {
     components: builtInComponents,
     highlight: highlighter.highlight.bind(highlighter),
@@ -65,7 +70,7 @@ export async function createContentRenderer(options: {
   };
   return (position) => {
     const chunk = Math.floor(position / PREPARE_PAGES);
-    if (options.prepareCode && !prepared.has(chunk)) {
+    if (!codeThread && options.prepareCode && !prepared.has(chunk)) {
       prepared.add(chunk);
       highlighter.prepare(fencedBlocksOf(site.selected.slice(chunk * PREPARE_PAGES, (chunk + 1) * PREPARE_PAGES), site.texts));
     }
@@ -112,6 +117,7 @@ export async function createPageRenderer(options: {
   keepRemote?: boolean;
   /** See createContentRenderer. */
   prepareCode?: boolean;
+  codeThread?: CodeTokenizerThread;
 }): Promise<PageRenderer> {
   const { site, shell } = options;
   const renderContent = await createContentRenderer(options);

@@ -118,8 +118,8 @@ export class ExportWorkerProcess {
   }
 
   /**
-   * Asks a worker that is waiting for its job to warm these languages' grammars meanwhile, or
-   * with none given, those the docs under `sources` use (see exportWorker). It answers even when
+   * Asks a worker that is waiting for its job to warm these languages' grammars meanwhile, and
+   * those the docs under `sources` use (see exportWorker). It answers even when
    * there is nothing to warm, so `warmed` tells that the message got through.
    */
   warmUp(languages: string[], sources: string[]): void {

@@ -4,12 +4,14 @@
  * them here keeps the server's event loop free and lets the server kill a runaway job.
  */
 import { mkdir, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createZipSink } from '../../../bundle/createZipSink.js';
 import { preloadRenderer } from '../../../render/preloadRenderer.js';
 import { renderSite } from '../../../render/renderSite.js';
 import { scanSourceLanguages } from '../../../render/code/scanSourceLanguages.js';
 import { warmUpHighlighter } from '../../../render/code/warmUpHighlighter.js';
+import { CodeTokenizerThread } from '../../../render/code/CodeTokenizerThread.js';
 import { checkDocsSource } from '../../../render/source/checkDocsSource.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
 import { summarizeReport } from './summarizeReport.js';
@@ -20,6 +22,16 @@ import type { ExportTaskInput, ExportTaskResult, FromExportWorker, ToExportWorke
 const PROGRESS_INTERVAL_MS = 100;
 
 const controller = new AbortController();
+
+let codeThread: CodeTokenizerThread | null = null;
+/**
+ * The thread that does the render's tokenizing (started while the worker waits, when it is
+ * warmed). Not on a single core, where it would only take turns with the render.
+ */
+function tokenizerThread(): CodeTokenizerThread | undefined {
+  if (availableParallelism() > 1) codeThread ??= new CodeTokenizerThread();
+  return codeThread ?? undefined;
+}
 
 // The worker's heap cap makes V8 collect far more often than a small site needs (see the policy).
 relaxHeapGrowthWhileSmall();
@@ -57,6 +69,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     out,
     now,
     signal: controller.signal,
+    codeThread: tokenizerThread(),
     onProgress(done, total) {
       const t = Date.now();
       if (done < total && t - lastSent < PROGRESS_INTERVAL_MS) return;
@@ -64,6 +77,8 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
       void send({ type: 'rendering', rendered: done, total });
     },
   });
+  // Its work is done: its CPU and memory go to packing.
+  void codeThread?.close();
   controller.signal.throwIfAborted();
   // An empty bundle would deploy as a blank site: the source (or the `paths` filter) is wrong.
   if (rendered.expected === 0)
@@ -110,9 +125,11 @@ process.on('message', (message: ToExportWorker) => {
     if (started || warming) return;
     warming = true;
     const stop = () => started;
-    void (message.languages.length ? Promise.resolve(message.languages) : scanSourceLanguages(message.sources, stop))
-      .then((languages) => warmUpHighlighter(languages, stop))
-      .then((warmed) => send({ type: 'warmed', warmed }))
+    void scanSourceLanguages(message.sources, stop)
+      .then((found) => [...new Set([...message.languages, ...found])])
+      // Whichever thread will tokenize the job's code warms up for it.
+      .then((languages) => tokenizerThread()?.warmUp(languages) ?? warmUpHighlighter(languages, stop))
+      .then((warmed) => warmed && send({ type: 'warmed', warmed }))
       .catch(() => {});
     return;
   }

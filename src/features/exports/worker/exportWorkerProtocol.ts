@@ -42,7 +42,7 @@ export type ToExportWorker =
   | { type: 'abort' }
   /**
    * To a worker still waiting for its job: get these fence languages' grammars ready meanwhile,
-   * or, with no languages known, those the pages under `sources` use.
+   * then those the pages under `sources` use.
    */
   | { type: 'warm'; languages: string[]; sources: string[] };
 
