@@ -13,7 +13,7 @@ import { buildSitemap, canonicalUrl } from './output/buildSitemap.js';
 import type { BundleSink } from '../bundle/BundleSink.js';
 import { contentHash } from './output/writeHashedAsset.js';
 import { createPageRenderer } from './parallel/createPageRenderer.js';
-import type { CodeTokenizerThread } from './code/CodeTokenizerThread.js';
+import { type CodeTokenizerThread, worthATokenizerThread } from './code/CodeTokenizerThread.js';
 import type { PageFeature, PageResult } from './parallel/PageResult.js';
 import { renderPagesInParallel, workerCountFor } from './parallel/renderPagesInParallel.js';
 import type { BuildReport } from './report/BuildReport.js';
@@ -55,10 +55,11 @@ export interface RenderSiteOptions {
    */
   keepRemoteAssets?: boolean;
   /**
-   * A thread to tokenize the pages' code blocks while they render (an export worker starts it
-   * ahead of the job, see CodeTokenizerThread). Without one, code is tokenized on this thread.
+   * Gives a thread to tokenize the pages' code blocks while they render (an export worker starts
+   * it ahead of the job, see CodeTokenizerThread); asked only for a site with few fence languages.
+   * Without one, code is tokenized on this thread.
    */
-  codeThread?: CodeTokenizerThread;
+  codeThread?: () => CodeTokenizerThread | undefined;
 }
 
 /** The plain-data part of RenderSiteOptions: what a job record or an IPC message can carry. */
@@ -140,7 +141,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     languages,
     keepRemote,
     prepareCode: workers === 0,
-    codeThread: opts.codeThread,
+    codeThread: worthATokenizerThread(languages) ? opts.codeThread?.() : undefined,
   });
 
   const ids = new Map<string, Set<string>>();

@@ -383,11 +383,26 @@ test('code tokenized by a tokenizer thread gives exactly the same bundle as code
   const codeThread = new CodeTokenizerThread();
   t.teardown(() => codeThread.close());
   await codeThread.ready;
-  const beside = await render('beside', { codeThread });
+  const beside = await render('beside', { codeThread: () => codeThread });
   t.is(beside.pageCount, 120);
   t.true(codeThread.delivered > 0, `the thread tokenized ${codeThread.delivered} blocks`);
   t.deepEqual(beside.report, alone.report);
   await assertSameBundles(t, root, 'alone', 'beside');
+});
+
+test('a site that fences many languages is not given a tokenizer thread: each grammar would be held twice', async (t) => {
+  const root = await tempRoot(t, 'enclave-many-languages-');
+  const render = await renderGenerated(root, 12);
+  let asked = 0;
+  const few = await render('few', { codeThread: () => void asked++ });
+  t.true(few.languages.length <= 8);
+  t.is(asked, 1, 'a site with few languages asks for one');
+  const langs = ['python', 'bash', 'json', 'yaml', 'go', 'rust', 'java', 'ruby', 'toml'];
+  const fences = langs.map((lang) => `\`\`\`${lang}\nx\n\`\`\``).join('\n\n');
+  await writeFile(join(root, 'src', 'many.mdx'), `---\ntitle: Many\n---\n\n${fences}\n`);
+  const many = await render('many', { codeThread: () => void asked++ });
+  t.true(many.languages.length > 8, many.languages.join(' '));
+  t.is(asked, 1, 'none asked for this time');
 });
 
 test('a page inside nested groups opens exactly those groups in its sidebar, at any depth, and no other page opens them', async (t) => {

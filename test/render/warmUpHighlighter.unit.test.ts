@@ -75,3 +75,13 @@ test.serial('every sample really highlights in its language (a wrong one would w
     t.true(kinds.size >= 3, `${lang}: ${kinds.size} token kinds`);
   }
 });
+
+test.serial('load only (the tokenizing is a thread of its own): grammars are loaded, none compiled or practised', async (t) => {
+  t.false(await loaded('csharp'));
+  t.deepEqual(await warmUpHighlighter(['csharp', 'python'], () => false, { loadOnly: true }), {
+    loaded: ['csharp', 'python'],
+    compiled: [],
+    practiced: 0,
+  });
+  t.true(await loaded('csharp'));
+});

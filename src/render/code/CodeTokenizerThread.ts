@@ -23,6 +23,19 @@ export type FromTokenizerThread =
   | { type: 'failed'; message: string };
 
 /**
+ * Sites whose pages fence more languages than this tokenize on the render thread: the tokenizer
+ * thread holds its own copy of each grammar it loads (the render thread keeps one for when the
+ * thread can't answer), and a site with tens of languages would hold tens of MB twice. The same
+ * bound as for compiling grammars ahead (warmUpHighlighter).
+ */
+const MAX_LANGUAGES = 8;
+
+/** Whether a site that fences these languages is worth a tokenizer thread (see MAX_LANGUAGES). */
+export function worthATokenizerThread(languages: readonly string[]): boolean {
+  return languages.length <= MAX_LANGUAGES;
+}
+
+/**
  * Grammars, compiled regexes and the tokenizer's line memory: tens of MiB on a site with many
  * languages. Past the cap the thread dies, and the render tokenizes what is left itself. A small
  * young generation: what the thread allocates is short-lived, and a large one only raises RSS.

@@ -112,13 +112,18 @@ export interface WarmUpResult {
  * samples for PRACTICE_MS, while a worker has nothing else to do. One language (or one round of
  * practice) at a time, each after a turn of the event loop, and nothing once `shouldStop` says a
  * job has arrived: warming up never delays a job by more than one language or round.
+ * `loadOnly`: only load the grammars (a thread whose tokenizing another thread does).
  */
-export async function warmUpHighlighter(languages: readonly string[], shouldStop: () => boolean): Promise<WarmUpResult> {
+export async function warmUpHighlighter(
+  languages: readonly string[],
+  shouldStop: () => boolean,
+  opts: { loadOnly?: boolean } = {},
+): Promise<WarmUpResult> {
   // Practice lines never come back: remembering them would only fill the heap.
   const tokenizer = await createShikiTokenizer([], { rememberLines: false });
   const samples = new Map(WARM_UP_SAMPLES.map(([lang, code]) => [tokenizer.resolve(lang), code]));
   const ids = new Set(languages.map((lang) => tokenizer.resolve(lang)).filter((id): id is string => id !== null));
-  const compile = ids.size <= MAX_LANGUAGES_TO_COMPILE;
+  const compile = !opts.loadOnly && ids.size <= MAX_LANGUAGES_TO_COMPILE;
   const done: WarmUpResult = { loaded: [], compiled: [], practiced: 0 };
   for (const id of ids) {
     await new Promise((resolve) => setImmediate(resolve));

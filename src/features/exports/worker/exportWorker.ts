@@ -11,7 +11,7 @@ import { preloadRenderer } from '../../../render/preloadRenderer.js';
 import { renderSite } from '../../../render/renderSite.js';
 import { scanSourceLanguages } from '../../../render/code/scanSourceLanguages.js';
 import { warmUpHighlighter } from '../../../render/code/warmUpHighlighter.js';
-import { CodeTokenizerThread } from '../../../render/code/CodeTokenizerThread.js';
+import { CodeTokenizerThread, worthATokenizerThread } from '../../../render/code/CodeTokenizerThread.js';
 import { checkDocsSource } from '../../../render/source/checkDocsSource.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
 import { summarizeReport } from './summarizeReport.js';
@@ -69,7 +69,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     out,
     now,
     signal: controller.signal,
-    codeThread: tokenizerThread(),
+    codeThread: tokenizerThread,
     onProgress(done, total) {
       const t = Date.now();
       if (done < total && t - lastSent < PROGRESS_INTERVAL_MS) return;
@@ -127,8 +127,13 @@ process.on('message', (message: ToExportWorker) => {
     const stop = () => started;
     void scanSourceLanguages(message.sources, stop)
       .then((found) => [...new Set([...message.languages, ...found])])
-      // Whichever thread will tokenize the job's code warms up for it.
-      .then((languages) => tokenizerThread()?.warmUp(languages) ?? warmUpHighlighter(languages, stop))
+      .then((languages) => {
+        // Whichever thread will tokenize the job's code warms up for it; this one loads the
+        // grammars either way (for when the tokenizer thread can't answer).
+        const thread = worthATokenizerThread(languages) ? tokenizerThread() : undefined;
+        const here = warmUpHighlighter(languages, stop, { loadOnly: thread !== undefined });
+        return thread?.warmUp(languages) ?? here;
+      })
       .then((warmed) => warmed && send({ type: 'warmed', warmed }))
       .catch(() => {});
     return;
