@@ -1,5 +1,5 @@
 import test from 'ava';
-import { CodeTokenizerThread } from '../../src/render/code/CodeTokenizerThread.js';
+import { CodeTokenizerThread, waitVerdict } from '../../src/render/code/CodeTokenizerThread.js';
 import { createCodeHighlighter } from '../../src/render/code/createCodeHighlighter.js';
 import type { FencedBlock } from '../../src/render/code/scanFencedBlocks.js';
 import { createReportCollector } from '../../src/render/report/createReportCollector.js';
@@ -29,8 +29,8 @@ const alone = createCodeHighlighter({ languages: LANGUAGES }).then(render);
 async function withThread(t: { teardown(fn: () => Promise<void>): void }) {
   const thread = new CodeTokenizerThread();
   t.teardown(() => thread.close());
-  // As in an export worker, where it starts while the worker waits for its job.
-  await thread.ready;
+  // As in an export worker, where it starts and warms up while the worker waits for its job.
+  await thread.warmUp(LANGUAGES);
   return { thread, highlighter: await createCodeHighlighter({ languages: LANGUAGES }) };
 }
 
@@ -77,6 +77,16 @@ test('pages do not wait for a thread that is still starting: they tokenize thems
   highlighter.tokenizeAhead([], thread);
   t.deepEqual(render(highlighter), await alone);
   t.is(highlighter.stats().misses, TOKENIZED, 'all tokenized on the main thread, none waited for');
+});
+
+test('how long a page waits for the thread: a while for one still loading its grammars, long only for one that is working', (t) => {
+  // Serving and beating: keep waiting.
+  t.is(waitVerdict({ serving: true, sinceAsked: 30_000, sinceBeat: 50 }), 'wait');
+  // Serving but silent for 5 s: stuck or dead, so no page asks it again.
+  t.is(waitVerdict({ serving: true, sinceAsked: 6_000, sinceBeat: 5_001 }), 'give up');
+  // Still loading grammars for the job: a second, then this page tokenizes its block itself.
+  t.is(waitVerdict({ serving: false, sinceAsked: 900, sinceBeat: 900 }), 'wait');
+  t.is(waitVerdict({ serving: false, sinceAsked: 1_001, sinceBeat: 1_001 }), 'tokenize here');
 });
 
 test('a warm-up in the thread compiles and practises the grammars it is given, as on the main thread', async (t) => {

@@ -12,9 +12,16 @@ export interface TokenizeRequest {
 /** Main thread → tokenizer thread, on the thread's own port. */
 export type ToTokenizerThread =
   | { type: 'warm'; languages: readonly string[] }
-  | { type: 'tokenize'; requests: TokenizeRequest[]; beat: Int32Array; results: MessagePort; urgent: MessagePort };
+  | { type: 'tokenize'; requests: TokenizeRequest[]; shared: Int32Array; results: MessagePort; urgent: MessagePort };
 
-/** Tokenizer thread → main thread (`ready` and `warmed` on the thread's own port, the rest on the results port). */
+/** Slots of the `shared` Int32Array: bumped after each block and batch (waited on); 1 once the thread serves requests. */
+export const BEAT = 0;
+export const SERVING = 1;
+
+/**
+ * Tokenizer thread → main thread (`ready`, once its code and regex engine are loaded, and
+ * `warmed` on the thread's own port; the rest on the results port).
+ */
 export type FromTokenizerThread =
   | { type: 'ready' }
   | { type: 'warmed'; warmed: WarmUpResult }
@@ -48,6 +55,21 @@ const THREAD_LIMITS = { maxOldGenerationSizeMb: 192, maxYoungGenerationSizeMb: 4
 const STALL_MS = 5_000;
 /** How long one wait for the thread's answer lasts before the render checks it for a stall. */
 const WAIT_SLICE_MS = 100;
+/**
+ * How long a page waits for a thread that is still loading its grammars for the job; after that
+ * pages tokenize their own code until it serves (a thread started with the job, on a busy machine).
+ */
+const SETUP_WAIT_MS = 1_000;
+
+/**
+ * Whether a page that asked the thread for a block keeps waiting: for a thread that serves, as
+ * long as it keeps finishing blocks; for one still loading its grammars, SETUP_WAIT_MS, after
+ * which the page tokenizes the block itself (and pages don't wait again until it serves).
+ */
+export function waitVerdict(state: { serving: boolean; sinceAsked: number; sinceBeat: number }): 'wait' | 'tokenize here' | 'give up' {
+  if (!state.serving) return state.sinceAsked > SETUP_WAIT_MS ? 'tokenize here' : 'wait';
+  return state.sinceBeat > STALL_MS ? 'give up' : 'wait';
+}
 
 /**
  * The thread that does a render's tokenizing (the largest single cost of a cold render), so on a
@@ -67,10 +89,12 @@ export class CodeTokenizerThread {
   private onTokens: ((key: string, json: string) => void) | null = null;
   /** Blocks the thread could not tokenize: the render tokenizes them and reports why. */
   private readonly refused = new Set<string>();
-  /** Bumped by the thread after each block and each batch it sends; the main thread waits on it. */
-  private readonly beat = new Int32Array(new SharedArrayBuffer(4));
+  /** See BEAT and SERVING. */
+  private readonly shared = new Int32Array(new SharedArrayBuffer(8));
+  /** A page waited SETUP_WAIT_MS for the thread to serve: none waits again until it does. */
+  private setupTooSlow = false;
   private usable = true;
-  /** Settles once the thread has loaded its code (or is gone). Until then pages don't wait for it. */
+  /** Settles once the thread has loaded its code and regex engine (or is gone). Until then pages don't wait for it. */
   readonly ready: Promise<void>;
   private started = false;
   /** Blocks whose tokens arrived from the thread (for tests and profiling). */
@@ -122,7 +146,7 @@ export class CodeTokenizerThread {
     results.port1.on('message', (message: FromTokenizerThread) => this.take(message));
     results.port1.unref();
     this.worker.postMessage(
-      { type: 'tokenize', requests, beat: this.beat, results: results.port2, urgent: urgent.port2 } satisfies ToTokenizerThread,
+      { type: 'tokenize', requests, shared: this.shared, results: results.port2, urgent: urgent.port2 } satisfies ToTokenizerThread,
       [results.port2, urgent.port2],
     );
   }
@@ -143,21 +167,25 @@ export class CodeTokenizerThread {
     this.collect();
     // A thread still loading its code could take long (or die) before it answers.
     if (!this.started || !this.urgent || !this.usable || has() || this.refused.has(request.key)) return;
+    const serving = () => Atomics.load(this.shared, SERVING) === 1;
+    if (this.setupTooSlow && !serving()) return;
     this.urgent.postMessage(request);
-    let beat = Atomics.load(this.beat, 0);
-    let lastBeat = performance.now();
+    const asked = performance.now();
+    let beat = Atomics.load(this.shared, BEAT);
+    let lastBeat = asked;
     for (;;) {
       this.collect();
       if (has() || this.refused.has(request.key) || !this.usable) return;
-      Atomics.wait(this.beat, 0, beat, WAIT_SLICE_MS);
-      const now = Atomics.load(this.beat, 0);
-      if (now !== beat) {
-        beat = now;
-        lastBeat = performance.now();
-      } else if (performance.now() - lastBeat > STALL_MS) {
-        this.giveUp();
-        return;
+      Atomics.wait(this.shared, BEAT, beat, WAIT_SLICE_MS);
+      const now = performance.now();
+      if (Atomics.load(this.shared, BEAT) !== beat) {
+        beat = Atomics.load(this.shared, BEAT);
+        lastBeat = now;
       }
+      const verdict = waitVerdict({ serving: serving(), sinceAsked: now - asked, sinceBeat: now - lastBeat });
+      if (verdict === 'tokenize here') this.setupTooSlow = true;
+      if (verdict === 'give up') this.giveUp();
+      if (verdict !== 'wait') return;
     }
   }
 

@@ -6,7 +6,7 @@
 import { type MessagePort, parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import { createShikiTokenizer, type ShikiTokenizer } from './createShikiTokenizer.js';
 import { warmUpHighlighter } from './warmUpHighlighter.js';
-import type { FromTokenizerThread, TokenizeRequest, ToTokenizerThread } from './CodeTokenizerThread.js';
+import { BEAT, type FromTokenizerThread, SERVING, type TokenizeRequest, type ToTokenizerThread } from './CodeTokenizerThread.js';
 
 /** Tokens ahead are sent once this many blocks are ready, or this long after the last batch left. */
 const BATCH_BLOCKS = 32;
@@ -28,11 +28,16 @@ port.on('message', (message: ToTokenizerThread) => {
   );
 });
 
-port.postMessage({ type: 'ready' } satisfies FromTokenizerThread);
+// Ready once the regex engine is loaded: a page that waits for this thread then waits only for
+// its grammars and its block. (An engine that fails to load leaves the thread never ready.)
+void createShikiTokenizer([])
+  .then(() => port.postMessage({ type: 'ready' } satisfies FromTokenizerThread))
+  .catch(() => {});
 
-async function serve({ requests, beat, results, urgent }: Extract<ToTokenizerThread, { type: 'tokenize' }>): Promise<void> {
+async function serve({ requests, shared, results, urgent }: Extract<ToTokenizerThread, { type: 'tokenize' }>): Promise<void> {
   const tokenizer = await createShikiTokenizer([]);
   await tokenizer.load(new Set(requests.map((r) => r.id)));
+  Atomics.store(shared, SERVING, 1);
   const done = new Set<string>();
   let batch: [key: string, json: string | null][] = [];
   let sent = performance.now();
@@ -41,8 +46,8 @@ async function serve({ requests, beat, results, urgent }: Extract<ToTokenizerThr
     if (batch.length) results.postMessage({ type: 'tokens', entries: batch } satisfies FromTokenizerThread);
     batch = [];
     sent = performance.now();
-    Atomics.add(beat, 0, 1);
-    Atomics.notify(beat, 0);
+    Atomics.add(shared, BEAT, 1);
+    Atomics.notify(shared, BEAT);
   };
   const tokenizeOne = (request: TokenizeRequest) => {
     if (done.has(request.key)) return;
@@ -60,7 +65,7 @@ async function serve({ requests, beat, results, urgent }: Extract<ToTokenizerThr
     for (let m = receiveMessageOnPort(urgent); m; m = receiveMessageOnPort(urgent)) await serveUrgent(m.message as TokenizeRequest);
     tokenizeOne(request);
     if (batch.length >= BATCH_BLOCKS || performance.now() - sent >= BATCH_MS) send();
-    else Atomics.add(beat, 0, 1);
+    else Atomics.add(shared, BEAT, 1);
   }
   send();
   // The list is done; pages may still ask for blocks it didn't have (snippets, API examples).

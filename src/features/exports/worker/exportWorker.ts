@@ -23,15 +23,12 @@ const PROGRESS_INTERVAL_MS = 100;
 
 const controller = new AbortController();
 
-let codeThread: CodeTokenizerThread | null = null;
 /**
- * The thread that does the render's tokenizing (started while the worker waits, when it is
- * warmed). Not on a single core, where it would only take turns with the render.
+ * The thread that does the render's tokenizing, started by the warm-up while the worker waits
+ * (see `warm` below). Started with the job instead, it would load its code and grammars while
+ * the render does the same, and measured slower than none.
  */
-function tokenizerThread(): CodeTokenizerThread | undefined {
-  if (availableParallelism() > 1) codeThread ??= new CodeTokenizerThread();
-  return codeThread ?? undefined;
-}
+let codeThread: CodeTokenizerThread | undefined;
 
 // The worker's heap cap makes V8 collect far more often than a small site needs (see the policy).
 relaxHeapGrowthWhileSmall();
@@ -69,7 +66,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     out,
     now,
     signal: controller.signal,
-    codeThread: tokenizerThread,
+    codeThread: () => codeThread,
     onProgress(done, total) {
       const t = Date.now();
       if (done < total && t - lastSent < PROGRESS_INTERVAL_MS) return;
@@ -128,11 +125,12 @@ process.on('message', (message: ToExportWorker) => {
     void scanSourceLanguages(message.sources, stop)
       .then((found) => [...new Set([...message.languages, ...found])])
       .then((languages) => {
+        // Not on a single core, where a tokenizer thread would only take turns with the render.
+        if (!stop() && worthATokenizerThread(languages) && availableParallelism() > 1) codeThread = new CodeTokenizerThread();
         // Whichever thread will tokenize the job's code warms up for it; this one loads the
         // grammars either way (for when the tokenizer thread can't answer).
-        const thread = worthATokenizerThread(languages) ? tokenizerThread() : undefined;
-        const here = warmUpHighlighter(languages, stop, { loadOnly: thread !== undefined });
-        return thread?.warmUp(languages) ?? here;
+        const here = warmUpHighlighter(languages, stop, { loadOnly: codeThread !== undefined });
+        return codeThread?.warmUp(languages) ?? here;
       })
       .then((warmed) => warmed && send({ type: 'warmed', warmed }))
       .catch(() => {});
