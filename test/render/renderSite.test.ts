@@ -382,7 +382,9 @@ test('code tokenized by a tokenizer thread gives exactly the same bundle as code
   const alone = await render('alone');
   const codeThread = new CodeTokenizerThread();
   t.teardown(() => codeThread.close());
-  await codeThread.ready;
+  // Warmed as in a spare worker. (Cold, a grammar's first line on a loaded machine can hit
+  // shiki's 500 ms limit per line and come out cut short, in either thread.)
+  await codeThread.warmUp(['ts']);
   const beside = await render('beside', { codeThread: () => codeThread });
   t.is(beside.pageCount, 120);
   t.true(codeThread.delivered > 0, `the thread tokenized ${codeThread.delivered} blocks`);
