@@ -88,6 +88,23 @@ test('pages do not wait for a thread that is still starting: they tokenize thems
   t.is(highlighter.stats().misses, TOKENIZED, 'all tokenized on the main thread, none waited for');
 });
 
+test('a block the thread refuses (a grammar it could not load) is not waited for again: the page tokenizes it itself', async (t) => {
+  const { thread } = await withThread(t);
+  const tokens = new Map<string, string>();
+  // The render only ever asks for grammars it has loaded; this one is unknown to the thread too.
+  const refused = { key: 'k-refused', id: 'no-such-grammar', code: 'x = 1' };
+  thread.tokenize([refused], (key, json) => tokens.set(key, json));
+  const started = performance.now();
+  thread.tokenizeNow(refused, () => tokens.has(refused.key));
+  t.false(tokens.has(refused.key), 'no tokens for it');
+  t.true(performance.now() - started < 1_000, 'answered at once, not after a wait');
+  // Other blocks are still served.
+  const fine = { key: 'k-fine', id: 'typescript', code: 'const a = 1;' };
+  thread.tokenizeNow(fine, () => tokens.has(fine.key));
+  t.true(tokens.has(fine.key));
+  t.is(thread.delivered, 1);
+});
+
 test('how long a page waits for the thread: a while for one still loading its grammars, long only for one that is working', (t) => {
   // Serving and beating: keep waiting.
   t.is(waitVerdict({ serving: true, sinceAsked: 30_000, sinceBeat: 50 }), 'wait');
