@@ -20,9 +20,11 @@ export type ResponseBatch = CompressResponse[];
 /**
  * Files waiting for the thread at most. Beyond this the caller prepares entries itself: when the
  * thread falls behind (the other core is busy), the main thread helps instead of queueing pages
- * without bound.
+ * without bound. The thread runs at the lowest priority, so it falls behind whenever the other
+ * core is busy for a while (a tokenizer thread at the start of an export): this leaves it room
+ * to catch up later, for a few MB of queued pages.
  */
-const MAX_IN_FLIGHT = 64;
+const MAX_IN_FLIGHT = 512;
 
 /**
  * The thread's heap only ever holds messages in transit (page text reaches it as bytes in

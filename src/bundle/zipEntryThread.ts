@@ -5,6 +5,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
+import { lowerThreadPriority } from '../platform/threads/lowerThreadPriority.js';
 import { prepareZipEntry } from './prepareZipEntry.js';
 import type { CompressBatch, ResponseBatch } from './ZipEntryCompressor.js';
 
@@ -19,6 +20,11 @@ const COLLECT_EVERY_BYTES = 8 * 2 ** 20;
 setFlagsFromString('--expose-gc');
 const collect = runInNewContext('gc') as () => void;
 let sinceCollect = 0;
+
+// Woken by each batch of pages, this thread took the rendering thread's core for as long as
+// the batch took to deflate (posts took 1.5 ms instead of 0.1); at the lowest priority it runs
+// on the other core, or when rendering waits.
+lowerThreadPriority();
 
 const port = parentPort!;
 port.on('message', (batch: CompressBatch) => {
