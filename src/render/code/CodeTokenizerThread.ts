@@ -1,6 +1,6 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort, type Worker } from 'node:worker_threads';
 import { startThread } from '../../platform/threads/startThread.js';
-import type { WarmUpResult } from './warmUpHighlighter.js';
+import { MAX_LANGUAGES_TO_COMPILE, type WarmUpResult } from './warmUpHighlighter.js';
 
 /** One block to tokenize: its cache key, grammar id and code as highlighted. */
 export interface TokenizeRequest {
@@ -30,16 +30,13 @@ export type FromTokenizerThread =
   | { type: 'failed'; message: string };
 
 /**
- * Sites whose pages fence more languages than this tokenize on the render thread: the tokenizer
- * thread holds its own copy of each grammar it loads (the render thread keeps one for when the
- * thread can't answer), and a site with tens of languages would hold tens of MB twice. The same
- * bound as for compiling grammars ahead (warmUpHighlighter).
+ * Whether a site that fences these languages is worth a tokenizer thread. One with more than a
+ * warm-up compiles ahead tokenizes on the render thread: the tokenizer thread holds its own copy
+ * of each grammar it loads (the render thread keeps one for when the thread can't answer), and a
+ * site with tens of languages would hold tens of MB twice.
  */
-const MAX_LANGUAGES = 8;
-
-/** Whether a site that fences these languages is worth a tokenizer thread (see MAX_LANGUAGES). */
 export function worthATokenizerThread(languages: readonly string[]): boolean {
-  return languages.length <= MAX_LANGUAGES;
+  return languages.length <= MAX_LANGUAGES_TO_COMPILE;
 }
 
 /**
@@ -57,7 +54,7 @@ const STALL_MS = 5_000;
 const WAIT_SLICE_MS = 100;
 /**
  * How long a page waits for a thread that is still loading its grammars for the job; after that
- * pages tokenize their own code until it serves (a thread started with the job, on a busy machine).
+ * pages tokenize their own code until it serves (grammars it didn't warm, on a busy machine).
  */
 const SETUP_WAIT_MS = 1_000;
 

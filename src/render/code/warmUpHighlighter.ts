@@ -89,7 +89,7 @@ export const WARM_UP_SAMPLES: readonly (readonly [lang: string, code: string])[]
  * which never shrinks. On a re-export that finds everything in the highlight cache, compiling
  * ahead would raise a large site's worker peak for nothing.
  */
-const MAX_LANGUAGES_TO_COMPILE = 8;
+export const MAX_LANGUAGES_TO_COMPILE = 8;
 
 /**
  * How long a warm-up keeps tokenizing its samples once their grammars are compiled. The first
