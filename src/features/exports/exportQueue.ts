@@ -49,8 +49,11 @@ export class ExportQueue {
   private stopping = false;
   /** A loaded worker waiting for the next job (only while no job runs). */
   private spare: ExportWorkerProcess | null = null;
-  /** Fence languages of the last completed export (in memory: a restart reads the sites' pages again). */
-  private recentLanguages: string[] = [];
+  /**
+   * Fence languages each site's latest whole export found, by source folder, the latest export
+   * last (in memory: a restart reads the sites' pages again).
+   */
+  private readonly languagesBySource = new Map<string, string[]>();
 
   constructor(private readonly deps: ExportQueueDeps) {}
 
@@ -100,10 +103,12 @@ export class ExportQueue {
     // The next job is an export of one of the configured sites: the grammars their pages use,
     // the last export's first (appliances export the same docs again and again), are the ones
     // it will need; loading and compiling them otherwise delays the job's first pages that use
-    // each language.
+    // each language. Only sites not exported yet have their pages read for them.
+    const sources = this.deps.control.sites.list().map((site) => site.source);
+    const latestFirst = [...this.languagesBySource.keys()].reverse().filter((source) => sources.includes(source));
     spare.warmUp(
-      this.recentLanguages,
-      this.deps.control.sites.list().map((site) => site.source),
+      latestFirst.flatMap((source) => this.languagesBySource.get(source)!),
+      sources.filter((source) => !this.languagesBySource.has(source)),
     );
     // One that dies while waiting (killed, out of memory) is simply not used; the next job forks its own.
     spare.whenClosed(() => {
@@ -221,7 +226,11 @@ export class ExportQueue {
         },
       });
       progress.close();
-      this.recentLanguages = result.languages;
+      // A subset export (`paths`) may not meet all of the site's languages.
+      if (!job.paths) {
+        this.languagesBySource.delete(site.source);
+        this.languagesBySource.set(site.source, result.languages);
+      }
       const finished = await jobs.update(job.id, (j) => {
         j.status = 'completed';
         j.progress = 100;

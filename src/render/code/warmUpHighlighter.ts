@@ -108,8 +108,8 @@ export interface WarmUpResult {
 
 /**
  * Loads the grammars of `languages` (fence names, as a site uses them) and, for a site with few
- * languages, tokenizes the sample of each that has one, then keeps tokenizing variants of those
- * samples for PRACTICE_MS, while a worker has nothing else to do. One language (or one round of
+ * languages, tokenizes the sample of each that has one, then keeps tokenizing those samples for
+ * PRACTICE_MS, while a worker has nothing else to do. One language (or one round of
  * practice) at a time, each after a turn of the event loop, and nothing once `shouldStop` says a
  * job has arrived: warming up never delays a job by more than one language or round.
  * `loadOnly`: only load the grammars (a thread whose tokenizing another thread does).
