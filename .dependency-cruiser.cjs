@@ -22,6 +22,27 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/platform/', '^src/$1/'] },
     },
     {
+      name: 'bundle-top-is-the-hall',
+      comment: "bundle/'s top (the sink, the manifest) is what every room shares; it reaches into none of them.",
+      severity: 'error',
+      from: { path: '^src/bundle/[^/]+\\.ts$' },
+      to: { path: '^src/bundle/[^/]+/' },
+    },
+    {
+      name: 'bundle-rooms-stand-apart',
+      comment: 'zip/, fetch/ and links/ share only the top of bundle/ (and platform/) with the other rooms.',
+      severity: 'error',
+      from: { path: '^src/bundle/(zip|fetch|links)/' },
+      to: { path: '^src/bundle/[^/]+/', pathNot: '^src/bundle/$1/' },
+    },
+    {
+      name: 'bundle-install-reads-zips',
+      comment: 'install/ reads a zip (zip/), but never fetches or signs: its caller hands it a file.',
+      severity: 'error',
+      from: { path: '^src/bundle/install/' },
+      to: { path: '^src/bundle/(fetch|links)/' },
+    },
+    {
       name: 'render-is-a-library',
       comment: "render/ imports nothing but platform/ and bundle's sink interface.",
       severity: 'error',

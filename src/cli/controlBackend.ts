@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { systemClock } from '../platform/Clock.js';
 import type { Config } from '../config/schema.js';
 import { DataDirLock } from '../platform/store/DataDirLock.js';
-import { SigningKeyring, type SigningKeyInfo } from '../bundle/SigningKeyring.js';
+import { SigningKeyring, type SigningKeyInfo } from '../platform/SigningKeyring.js';
 import { retireSigningKey } from '../features/signingKeys/retireSigningKey.js';
 import { rotateSigningKey } from '../features/signingKeys/rotateSigningKey.js';
 import { createControlOperations, type SiteInput } from '../features/control/createControlOperations.js';

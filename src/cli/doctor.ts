@@ -1,7 +1,7 @@
 import { constants, existsSync, statSync } from 'node:fs';
 import { access, readdir, readFile, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SigningKeyring } from '../bundle/SigningKeyring.js';
+import { SigningKeyring } from '../platform/SigningKeyring.js';
 import { ConfigError, loadConfig } from '../config/loadConfig.js';
 import { sampleDocsDir } from '../app/bootstrap/sampleDocs.js';
 import { checkDocsSource } from '../render/source/checkDocsSource.js';

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SigningKeyring } from '../bundle/SigningKeyring.js';
+import type { SigningKeyring } from '../platform/SigningKeyring.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../platform/Clock.js';
 import type { RouteSpec } from '../http/defineRoute.js';

@@ -2,7 +2,7 @@ import test from 'ava';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keyringPath } from '../../src/bundle/SigningKeyring.js';
+import { keyringPath } from '../../src/platform/SigningKeyring.js';
 import {
   call,
   git,

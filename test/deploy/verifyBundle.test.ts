@@ -2,8 +2,8 @@ import test from 'ava';
 import { readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BundleRefusedError } from '../../src/bundle/BundleRefusedError.js';
-import { extractBundle } from '../../src/bundle/extractBundle.js';
-import type { BundleLimits } from '../../src/bundle/verifyBundle.js';
+import { extractBundle } from '../../src/bundle/install/extractBundle.js';
+import type { BundleLimits } from '../../src/bundle/install/verifyBundle.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 import { buildRawZip, makeManifest, makeSiteFiles, writeBundle, writeRawBundle, type RawEntry } from './helpers/testBundles.js';
 

@@ -1,6 +1,6 @@
 import test from 'ava';
-import { signBundleLink } from '../../src/bundle/bundleLinks.js';
-import { SigningKeyring } from '../../src/bundle/SigningKeyring.js';
+import { signBundleLink } from '../../src/bundle/links/bundleLinks.js';
+import { SigningKeyring } from '../../src/platform/SigningKeyring.js';
 import { ManualClock } from '../../src/platform/Clock.js';
 import { makeTempDir, makeTestConfig, startTestAppliance } from '../helpers/testAppliance.js';
 import { exportToBundle, makeTinySite, sha256 } from './exportTestHelpers.js';

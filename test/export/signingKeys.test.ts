@@ -1,7 +1,7 @@
 import test from 'ava';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keyringPath } from '../../src/bundle/SigningKeyring.js';
+import { keyringPath } from '../../src/platform/SigningKeyring.js';
 import { runCli } from '../../src/cli/enclave.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { captureCliIo } from '../helpers/captureCliIo.js';

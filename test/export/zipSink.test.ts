@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { open, readdir } from 'node:fs/promises';
-import { readZipDirectory } from '../../src/bundle/readZipDirectory.js';
-import { writeZipArchive } from '../../src/bundle/writeZipArchive.js';
-import { createZipSink } from '../../src/bundle/createZipSink.js';
+import { readZipDirectory } from '../../src/bundle/zip/readZipDirectory.js';
+import { writeZipArchive } from '../../src/bundle/zip/writeZipArchive.js';
+import { createZipSink } from '../../src/bundle/zip/createZipSink.js';
 import { openFolderSink } from '../../src/bundle/openFolderSink.js';
 import { renderSite } from '../../src/render/renderSite.js';
 

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keyringPath } from '../../src/bundle/SigningKeyring.js';
+import { keyringPath } from '../../src/platform/SigningKeyring.js';
 import { isolateAgentCommand } from '../../src/features/agent/isolateAgentCommand.js';
 import { killJobProcesses } from '../../src/features/agent/killJobProcesses.js';
 import { runBoundedProcess } from '../../src/features/agent/runBoundedProcess.js';

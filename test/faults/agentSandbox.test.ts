@@ -2,7 +2,7 @@ import test, { type ExecutionContext } from 'ava';
 import { existsSync } from 'node:fs';
 import { chmod, chown, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keyringPath } from '../../src/bundle/SigningKeyring.js';
+import { keyringPath } from '../../src/platform/SigningKeyring.js';
 import { localCliKeyPath } from '../../src/features/control/localCliKey.js';
 import { planAgentSandbox, SANDBOX_LAUNCHER } from '../../src/features/agent/planAgentSandbox.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { chmod, cp, mkdir, readFile, rm, stat, truncate, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { keyringPath } from '../../src/bundle/SigningKeyring.js';
+import { keyringPath } from '../../src/platform/SigningKeyring.js';
 import { runExport } from '../../src/cli/export.js';
 import { runInit } from '../../src/cli/init.js';
 import { exportPaths } from '../../src/features/exports/ExportPaths.js';

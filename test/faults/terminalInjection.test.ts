@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { BundleRefusedError } from '../../src/bundle/BundleRefusedError.js';
-import { extractBundle } from '../../src/bundle/extractBundle.js';
+import { extractBundle } from '../../src/bundle/install/extractBundle.js';
 import { runCli } from '../../src/cli/enclave.js';
 import { escapeControls } from '../../src/cli/escapeControls.js';
 import { captureCliIo } from '../helpers/captureCliIo.js';

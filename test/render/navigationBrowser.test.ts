@@ -6,7 +6,7 @@ import { extname, join, normalize } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import anyTest, { type TestFn } from 'ava';
 import type { Browser } from 'playwright-core';
-import { createZipSink } from '../../src/bundle/createZipSink.js';
+import { createZipSink } from '../../src/bundle/zip/createZipSink.js';
 import { openFolderSink } from '../../src/bundle/openFolderSink.js';
 import { siteSecurityPolicy } from '../../src/features/deployments/site/siteSecurityPolicy.js';
 import { renderSite } from '../../src/render/renderSite.js';

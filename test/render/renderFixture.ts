@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { ExecutionContext } from 'ava';
 import type { BundleSink } from '../../src/bundle/BundleSink.js';
-import { createZipSink } from '../../src/bundle/createZipSink.js';
+import { createZipSink } from '../../src/bundle/zip/createZipSink.js';
 import { openFolderSink } from '../../src/bundle/openFolderSink.js';
 import { renderSite, type RenderSiteOptions, type RenderSiteResult } from '../../src/render/renderSite.js';
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { declaresHeadPolicies } from '../../src/bundle/precompressSiteFiles.js';
+import { declaresHeadPolicies } from '../../src/bundle/install/precompressSiteFiles.js';
 import { renderDocs } from './renderFixture.js';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Clock } from '../../platform/Clock.js';
 import type { ControlStore } from '../../features/control/ControlStore.js';
-import { SigningKeyring, keyringPath } from '../../bundle/SigningKeyring.js';
+import { SigningKeyring, keyringPath } from '../../platform/SigningKeyring.js';
 import { createInitialAdminKey } from './initialAdminKey.js';
 import { createProject } from '../../features/control/createProject.js';
 import { sampleDocsDir, SAMPLE_DOMAIN } from './sampleDocs.js';

@@ -1,7 +1,7 @@
 import { rm, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { BundleRefusedError } from '../../bundle/BundleRefusedError.js';
-import { fetchBundle, type FetchedBundle } from '../../bundle/fetchBundle.js';
+import { fetchBundle, type FetchedBundle } from '../../bundle/fetch/fetchBundle.js';
 import { sha256OfFile } from '../../platform/sha256OfFile.js';
 import type { Config } from '../../config/schema.js';
 import { redactUrl } from '../../platform/logging/redact.js';

@@ -1,10 +1,10 @@
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BundleManifest } from '../../bundle/bundleManifest.js';
-import { extractBundle } from '../../bundle/extractBundle.js';
-import { precompressSiteFiles } from '../../bundle/precompressSiteFiles.js';
-import { syncTree } from '../../bundle/syncTree.js';
-import type { BundleLimits } from '../../bundle/verifyBundle.js';
+import { extractBundle } from '../../bundle/install/extractBundle.js';
+import { precompressSiteFiles } from '../../bundle/install/precompressSiteFiles.js';
+import { syncTree } from '../../bundle/install/syncTree.js';
+import type { BundleLimits } from '../../bundle/install/verifyBundle.js';
 import { fsyncDirectory, writeFileDurably } from '../../platform/store/writeFileDurably.js';
 import { versionLayout, type VersionLayout } from './versionLayout.js';
 

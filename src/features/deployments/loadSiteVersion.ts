@@ -1,8 +1,8 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { storedManifestSchema, type BundleManifest } from '../../bundle/bundleManifest.js';
-import type { FileExtras } from '../../bundle/precompressSiteFiles.js';
-import { siteFileType } from '../../bundle/siteFileType.js';
+import type { FileExtras } from '../../bundle/install/precompressSiteFiles.js';
+import { siteFileType } from '../../bundle/install/siteFileType.js';
 import { SiteVersion, type ServedFile } from './SiteVersion.js';
 import type { VersionLayout } from './versionLayout.js';
 

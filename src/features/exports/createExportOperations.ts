@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { SigningKeyring } from '../../bundle/SigningKeyring.js';
+import type { SigningKeyring } from '../../platform/SigningKeyring.js';
 import type { Clock } from '../../platform/Clock.js';
 import type { ControlStore } from '../control/ControlStore.js';
 import type { ExportJobRecord, ExportJobStatus } from './ExportJobRecord.js';

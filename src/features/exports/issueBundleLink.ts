@@ -1,5 +1,5 @@
-import { signBundleLink } from '../../bundle/bundleLinks.js';
-import type { SigningKeyring } from '../../bundle/SigningKeyring.js';
+import { signBundleLink } from '../../bundle/links/bundleLinks.js';
+import type { SigningKeyring } from '../../platform/SigningKeyring.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import type { ExportJobRecord } from './ExportJobRecord.js';

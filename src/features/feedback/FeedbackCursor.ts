@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { SigningKeyring } from '../../bundle/SigningKeyring.js';
+import type { SigningKeyring } from '../../platform/SigningKeyring.js';
 import type { FeedbackFilter, FeedbackPageKey } from './FeedbackEntry.js';
 
 /** A decoded cursor: where the previous page ended and which filters it was made for. */

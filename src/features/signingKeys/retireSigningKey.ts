@@ -1,4 +1,4 @@
-import type { SigningKeyring } from '../../bundle/SigningKeyring.js';
+import type { SigningKeyring } from '../../platform/SigningKeyring.js';
 import { AppError } from '../../platform/AppError.js';
 
 /**

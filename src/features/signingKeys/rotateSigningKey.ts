@@ -1,4 +1,4 @@
-import type { SigningKeyInfo, SigningKeyring } from '../../bundle/SigningKeyring.js';
+import type { SigningKeyInfo, SigningKeyring } from '../../platform/SigningKeyring.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 

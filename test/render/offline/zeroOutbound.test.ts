@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import anyTest, { type TestFn } from 'ava';
 import type { Browser } from 'playwright-core';
-import { createZipSink } from '../../../src/bundle/createZipSink.js';
+import { createZipSink } from '../../../src/bundle/zip/createZipSink.js';
 import { renderSite } from '../../../src/render/renderSite.js';
 import { launchBrowser } from '../../helpers/browser.js';
 import { recordOffOrigin } from '../../helpers/recordOffOrigin.js';

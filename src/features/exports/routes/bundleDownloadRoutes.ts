@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { bundleLinkPath, verifyBundleLink } from '../../../bundle/bundleLinks.js';
-import type { SigningKeyring } from '../../../bundle/SigningKeyring.js';
+import { bundleLinkPath, verifyBundleLink } from '../../../bundle/links/bundleLinks.js';
+import type { SigningKeyring } from '../../../platform/SigningKeyring.js';
 import { AppError } from '../../../platform/AppError.js';
 import type { Clock } from '../../../platform/Clock.js';
 import type { ExportOperations } from '../createExportOperations.js';

@@ -6,7 +6,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { createZipSink } from '../../../bundle/createZipSink.js';
+import { createZipSink } from '../../../bundle/zip/createZipSink.js';
 import { preloadRenderer } from '../../../render/preloadRenderer.js';
 import { renderSite } from '../../../render/renderSite.js';
 import { scanSourceLanguages } from '../../../render/code/scanSourceLanguages.js';

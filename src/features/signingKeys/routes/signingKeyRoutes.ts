@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SigningKeyring } from '../../../bundle/SigningKeyring.js';
+import type { SigningKeyring } from '../../../platform/SigningKeyring.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import type { Clock } from '../../../platform/Clock.js';
 import { retireSigningKey } from '../retireSigningKey.js';

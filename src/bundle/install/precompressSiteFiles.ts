@@ -3,7 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
-import { DOCUMENT_POLICY_META } from '../platform/documentPolicyMeta.js';
+import { DOCUMENT_POLICY_META } from '../../platform/documentPolicyMeta.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
 import { siteFileType } from './siteFileType.js';
 

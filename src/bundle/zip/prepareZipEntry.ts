@@ -1,6 +1,6 @@
 import { extname } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
-import { describeBytes, type BundleFile } from './BundleSink.js';
+import { describeBytes, type BundleFile } from '../BundleSink.js';
 
 /**
  * Deflate level: low, because the zip thread shares the second core with the garbage collector,

@@ -1,13 +1,13 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { sortedFiles, type BundleSink } from './BundleSink.js';
+import { sortedFiles, type BundleSink } from '../BundleSink.js';
 import { DEFLATED, type EntryContent, type ZipEntryData } from './prepareZipEntry.js';
 import { prepareStreamedEntry } from './prepareStreamedEntry.js';
 import { SpillFile, type SpillSlice } from './SpillFile.js';
 import { writeZipArchive, type WrittenArchive } from './writeZipArchive.js';
 import { ZipEntryCompressor } from './ZipEntryCompressor.js';
-import { writeManifest } from './bundleManifest.js';
+import { writeManifest } from '../bundleManifest.js';
 
 /** The same bytes as a Buffer, without a copy (entries come back from the thread as plain Uint8Arrays). */
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);

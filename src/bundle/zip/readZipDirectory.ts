@@ -1,5 +1,5 @@
 import type { FileHandle } from 'node:fs/promises';
-import { BundleRefusedError } from './BundleRefusedError.js';
+import { BundleRefusedError } from '../BundleRefusedError.js';
 
 /** One central-directory record, exactly as stored (no name rewriting of any kind). */
 export interface ZipEntryRecord {

@@ -3,8 +3,8 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { Transform, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { redactUrl } from '../platform/logging/redact.js';
-import { BundleRefusedError } from './BundleRefusedError.js';
+import { redactUrl } from '../../platform/logging/redact.js';
+import { BundleRefusedError } from '../BundleRefusedError.js';
 
 /** Limits of one download. */
 export interface DownloadOptions {

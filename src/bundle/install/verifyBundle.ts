@@ -1,5 +1,5 @@
-import { BundleRefusedError } from './BundleRefusedError.js';
-import type { ZipEntryRecord } from './readZipDirectory.js';
+import { BundleRefusedError } from '../BundleRefusedError.js';
+import type { ZipEntryRecord } from '../zip/readZipDirectory.js';
 
 /** The caps a bundle must stay under (from `config.staticExport`). */
 export interface BundleLimits {

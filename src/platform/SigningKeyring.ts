@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileDurably } from '../platform/store/writeFileDurably.js';
-import { StoreFileError } from '../platform/store/StoreFileError.js';
+import { writeFileDurably } from './store/writeFileDurably.js';
+import { StoreFileError } from './store/StoreFileError.js';
 
 /** One HMAC key for signed links. Old keys stay to verify links issued before a rotation. */
 export interface SigningKey {

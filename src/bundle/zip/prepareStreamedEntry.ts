@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createDeflateRaw, crc32 } from 'node:zlib';
-import { encodeTextInChunks, TEXT_CHUNK_BYTES } from './encodeTextInChunks.js';
+import { encodeTextInChunks, TEXT_CHUNK_BYTES } from '../encodeTextInChunks.js';
 import { DEFLATE_LEVEL, DEFLATED, type ZipEntryData } from './prepareZipEntry.js';
 
 /**

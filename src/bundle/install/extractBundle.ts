@@ -5,10 +5,10 @@ import { dirname, join } from 'node:path';
 import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createInflateRaw } from 'node:zlib';
-import { BundleRefusedError } from './BundleRefusedError.js';
-import { bundleManifestSchema, MANIFEST_PATH, type BundleManifest } from './bundleManifest.js';
+import { BundleRefusedError } from '../BundleRefusedError.js';
+import { bundleManifestSchema, MANIFEST_PATH, type BundleManifest } from '../bundleManifest.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
-import { readExactly, readZipDirectory, type ZipEntryRecord } from './readZipDirectory.js';
+import { readExactly, readZipDirectory, type ZipEntryRecord } from '../zip/readZipDirectory.js';
 import { verifyBundleEntries, type BundleLimits } from './verifyBundle.js';
 
 /** What an extraction produced: the verified manifest (every listed file is on disk, intact). */

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { copyFile, mkdir, rm, stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { redactUrl } from '../platform/logging/redact.js';
-import { sha256OfFile } from '../platform/sha256OfFile.js';
-import { BundleRefusedError } from './BundleRefusedError.js';
+import { redactUrl } from '../../platform/logging/redact.js';
+import { sha256OfFile } from '../../platform/sha256OfFile.js';
+import { BundleRefusedError } from '../BundleRefusedError.js';
 import { downloadBundle } from './downloadBundle.js';
 
 /** A bundle copied to local disk, ready for verification. */

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { SigningKeyring } from './SigningKeyring.js';
+import type { SigningKeyring } from '../../platform/SigningKeyring.js';
 
 /** The signed parts of a bundle link, as they appear in its query string. */
 export interface BundleLinkSignature {

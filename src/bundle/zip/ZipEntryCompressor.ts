@@ -1,5 +1,5 @@
 import type { Worker } from 'node:worker_threads';
-import { startThread } from '../platform/threads/startThread.js';
+import { startThread } from '../../platform/threads/startThread.js';
 import { prepareZipEntry, type EntryContent, type ZipEntryData } from './prepareZipEntry.js';
 
 /** A file for the compression thread. */

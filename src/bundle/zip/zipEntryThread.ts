@@ -5,7 +5,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort } from 'node:worker_threads';
-import { lowerThreadPriority } from '../platform/threads/lowerThreadPriority.js';
+import { lowerThreadPriority } from '../../platform/threads/lowerThreadPriority.js';
 import { prepareZipEntry } from './prepareZipEntry.js';
 import type { CompressBatch, ResponseBatch } from './ZipEntryCompressor.js';
 

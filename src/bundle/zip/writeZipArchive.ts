@@ -2,7 +2,7 @@ import AdmZip from 'adm-zip';
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { posix } from 'node:path';
-import { writeFileDurablyWith } from '../platform/store/writeFileDurably.js';
+import { writeFileDurablyWith } from '../../platform/store/writeFileDurably.js';
 
 /** One prepared entry: its header fields and a way to put its compressed bytes into a buffer. */
 export interface ArchiveEntry {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { fsyncDirectory } from '../platform/store/writeFileDurably.js';
+import { fsyncDirectory } from '../../platform/store/writeFileDurably.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
 
 /** fsyncs issued at once when falling back: the libuv pool has four threads by default. */
