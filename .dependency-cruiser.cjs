@@ -50,6 +50,13 @@ module.exports = {
       to: { path: '^src/', pathNot: ['^src/render/', '^src/platform/', '^src/bundle/BundleSink\\.ts$'] },
     },
     {
+      name: 'render-has-one-door',
+      comment: 'Outside render/, import only render/index.ts: what the renderer offers, never how it does it.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/render/' },
+      to: { path: '^src/render/', pathNot: '^src/render/index\\.ts$' },
+    },
+    {
       name: 'config-stands-alone',
       severity: 'error',
       from: { path: '^src/config/' },

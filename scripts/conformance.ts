@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { openFolderSink } from '../src/bundle/openFolderSink.js';
-import { renderSite } from '../src/render/renderSite.js';
+import { renderSite } from '../src/render/index.js';
 import { checkNavReachability } from './conformance/checkNavReachability.js';
 import { findRawMarkdown } from './conformance/findRawMarkdown.js';
 

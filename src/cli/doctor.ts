@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { SigningKeyring } from '../platform/SigningKeyring.js';
 import { ConfigError, loadConfig } from '../config/loadConfig.js';
 import { sampleDocsDir } from '../app/bootstrap/sampleDocs.js';
-import { checkDocsSource } from '../render/source/checkDocsSource.js';
+import { checkDocsSource } from '../render/index.js';
 import { DataDirLock } from '../platform/store/DataDirLock.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { escapeControls } from './escapeControls.js';

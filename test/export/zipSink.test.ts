@@ -11,7 +11,7 @@ import { readZipDirectory } from '../../src/bundle/zip/readZipDirectory.js';
 import { writeZipArchive } from '../../src/bundle/zip/writeZipArchive.js';
 import { createZipSink } from '../../src/bundle/zip/createZipSink.js';
 import { openFolderSink } from '../../src/bundle/openFolderSink.js';
-import { renderSite } from '../../src/render/renderSite.js';
+import { renderSite } from '../../src/render/index.js';
 
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
-import { checkDocsSource } from '../../render/source/checkDocsSource.js';
+import { checkDocsSource } from '../../render/index.js';
 import type { AdminKeyRecord, ProjectRecord } from './controlDocument.js';
 import type { ControlStore } from './ControlStore.js';
 import { createAdminKey, type NewAdminKey } from './createAdminKey.js';

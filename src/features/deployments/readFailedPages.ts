@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BundleRefusedError } from '../../bundle/BundleRefusedError.js';
-import type { BuildReport } from '../../render/report/BuildReport.js';
+import type { BuildReport } from '../../render/index.js';
 
 /** How many failed pages a refusal names before "and N more". */
 const NAMED_PAGES = 3;

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { hashDocsSource } from '../../render/hashDocsSource.js';
+import { hashDocsSource } from '../../render/index.js';
 import type { SiteRepository } from '../control/SiteRepository.js';
 import type { SiteDeployments } from './SiteDeployments.js';
 

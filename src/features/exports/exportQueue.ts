@@ -8,10 +8,11 @@ import type { ExportJobRepository } from './ExportJobRepository.js';
 import { exportPaths } from './ExportPaths.js';
 import { recoverInterruptedJobs } from './recoverInterruptedJobs.js';
 import type { ControlStore } from '../control/ControlStore.js';
-import { ExportRunError, ExportWorkerProcess, runExportInChild, type ExportProgress } from './worker/exportChildProcess.js';
+import { ExportRunError, runExportInChild, type ExportProgress } from './worker/exportChildProcess.js';
 import { ExportProgressWriter } from './exportProgressWriter.js';
 import type { ExportTaskInput } from './worker/exportWorkerProtocol.js';
-import type { WarmUpResult } from '../../render/code/warmUpHighlighter.js';
+import type { WarmUpResult } from '../../render/index.js';
+import { SpareWorker } from './worker/SpareWorker.js';
 
 /** What the queue needs. */
 export interface ExportQueueDeps {
@@ -48,14 +49,12 @@ export class ExportQueue {
   private retryTimer: NodeJS.Timeout | undefined;
   private stopping = false;
   /** A loaded worker waiting for the next job (only while no job runs). */
-  private spare: ExportWorkerProcess | null = null;
-  /**
-   * Fence languages each site's latest whole export found, by source folder, the latest export
-   * last (in memory: a restart reads the sites' pages again).
-   */
-  private readonly languagesBySource = new Map<string, string[]>();
+  private readonly spare: SpareWorker;
 
-  constructor(private readonly deps: ExportQueueDeps) {}
+  constructor(private readonly deps: ExportQueueDeps) {
+    const { spareWorker: enabled, workerHeapMb: heapMb, control } = deps;
+    this.spare = new SpareWorker({ enabled, heapMb, sources: () => control.sites.list().map((site) => site.source) });
+  }
 
   /** Recovers jobs a crash left running (see recoverInterruptedJobs), then starts taking jobs. */
   async start(): Promise<void> {
@@ -93,35 +92,11 @@ export class ExportQueue {
   }
 
   /**
-   * Starts a spare worker when the queue has gone idle. Loading the renderer takes most of a
-   * second of CPU; done now, the next export starts rendering at once. Not while jobs run: the
+   * Starts a spare worker when the queue has gone idle (see SpareWorker). Not while jobs run: the
    * spare would compete with them for CPU, and a job that ends makes the queue idle again.
    */
   private keepSpare(): void {
-    if (!this.deps.spareWorker || !this.accepting || this.running.size > 0 || this.spare?.usable) return;
-    const spare = new ExportWorkerProcess(this.deps.workerHeapMb);
-    // The next job is an export of one of the configured sites: the grammars their pages use,
-    // the last export's first (appliances export the same docs again and again), are the ones
-    // it will need; loading and compiling them otherwise delays the job's first pages that use
-    // each language. Only sites not exported yet have their pages read for them.
-    const sources = this.deps.control.sites.list().map((site) => site.source);
-    const latestFirst = [...this.languagesBySource.keys()].reverse().filter((source) => sources.includes(source));
-    spare.warmUp(
-      latestFirst.flatMap((source) => this.languagesBySource.get(source)!),
-      sources.filter((source) => !this.languagesBySource.has(source)),
-    );
-    // One that dies while waiting (killed, out of memory) is simply not used; the next job forks its own.
-    spare.whenClosed(() => {
-      if (this.spare === spare) this.spare = null;
-    });
-    this.spare = spare;
-  }
-
-  /** The spare worker for a job about to run; it is the job's now. */
-  private takeSpare(): ExportWorkerProcess | null {
-    const spare = this.spare;
-    this.spare = null;
-    return spare;
+    if (this.accepting && this.running.size === 0) this.spare.keep();
   }
 
   /** Process ids of the worker processes running now, by job id (operations and tests). */
@@ -133,12 +108,12 @@ export class ExportQueue {
 
   /** Process id of the spare worker, if one is waiting (operations and tests). */
   sparePid(): number | null {
-    return this.spare?.usable ? (this.spare.child.pid ?? null) : null;
+    return this.spare.pid();
   }
 
   /** Grammars the waiting spare has loaded and compiled ahead (null: not done yet). */
   spareWarmed(): WarmUpResult | null {
-    return this.spare?.usable ? this.spare.warmed : null;
+    return this.spare.warmed();
   }
 
   /** Resolves with the job once it is completed or failed. */
@@ -159,7 +134,7 @@ export class ExportQueue {
     clearTimeout(this.retryTimer);
     const runs = [...this.running.values()];
     for (const run of runs) run.abort.abort();
-    this.takeSpare()?.kill();
+    this.spare.stop();
     await Promise.allSettled(runs.map((r) => r.done));
   }
 
@@ -213,7 +188,7 @@ export class ExportQueue {
         },
       };
       const result = await runExportInChild(input, {
-        worker: this.takeSpare(),
+        worker: this.spare.take(),
         timeoutMs: this.deps.timeoutMs,
         heapMb: this.deps.workerHeapMb,
         signal,
@@ -228,8 +203,7 @@ export class ExportQueue {
       progress.close();
       // A subset export (`paths`) may not meet all of the site's languages.
       if (!job.paths) {
-        this.languagesBySource.delete(site.source);
-        this.languagesBySource.set(site.source, result.languages);
+        this.spare.remember(site.source, result.languages);
       }
       const finished = await jobs.update(job.id, (j) => {
         j.status = 'completed';

@@ -3,7 +3,7 @@ import { AppError } from '../../platform/AppError.js';
 import { ExportJobRepository } from './ExportJobRepository.js';
 import { exportPaths, renderCacheDir } from './ExportPaths.js';
 import { queueExportJob } from './queueExportJob.js';
-import type { WarmUpResult } from '../../render/code/warmUpHighlighter.js';
+import type { WarmUpResult } from '../../render/index.js';
 import { bundleDownloadRoutes } from './routes/bundleDownloadRoutes.js';
 import { staticExportRoutes } from './routes/staticExportRoutes.js';
 import { createExportOperations } from './createExportOperations.js';

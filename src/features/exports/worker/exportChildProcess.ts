@@ -3,7 +3,7 @@ import { setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExportTaskInput, ExportTaskResult, FromExportWorker, ToExportWorker } from './exportWorkerProtocol.js';
-import type { WarmUpResult } from '../../../render/code/warmUpHighlighter.js';
+import type { WarmUpResult } from '../../../render/index.js';
 
 /** Progress reported by the worker while a job runs. */
 export type ExportProgress = Extract<FromExportWorker, { type: 'rendering' | 'packing' }>;

@@ -4,15 +4,9 @@
  * them here keeps the server's event loop free and lets the server kill a runaway job.
  */
 import { mkdir, rm } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { createZipSink } from '../../../bundle/zip/createZipSink.js';
-import { preloadRenderer } from '../../../render/preloadRenderer.js';
-import { renderSite } from '../../../render/renderSite.js';
-import { scanSourceLanguages } from '../../../render/code/scanSourceLanguages.js';
-import { warmUpHighlighter } from '../../../render/code/warmUpHighlighter.js';
-import { CodeTokenizerThread, worthATokenizerThread } from '../../../render/code/CodeTokenizerThread.js';
-import { checkDocsSource } from '../../../render/source/checkDocsSource.js';
+import { checkDocsSource, type PreparedRenderer, preloadRenderer, prepareRenderer, renderSite } from '../../../render/index.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
 import { summarizeReport } from './summarizeReport.js';
 import { relaxHeapGrowthWhileSmall } from './heapGrowthPolicy.js';
@@ -22,13 +16,15 @@ import type { ExportTaskInput, ExportTaskResult, FromExportWorker, ToExportWorke
 const PROGRESS_INTERVAL_MS = 100;
 
 const controller = new AbortController();
+/** Aborted when the job arrives: preparing for it stops then. */
+const jobArrived = new AbortController();
 
 /**
- * The thread that does the render's tokenizing, started by the warm-up while the worker waits
- * (see `warm` below). Started with the job instead, it would load its code and grammars while
- * the render does the same, and measured slower than none.
+ * The renderer prepared while the worker waits (see `warm` below), with the thread that does the
+ * render's tokenizing if the site is worth one. Started with the job instead, that thread would
+ * load its code and grammars while the render does the same, and measured slower than none.
  */
-let codeThread: CodeTokenizerThread | undefined;
+let prepared: PreparedRenderer | undefined;
 
 // The worker's heap cap makes V8 collect far more often than a small site needs (see the policy).
 relaxHeapGrowthWhileSmall();
@@ -66,7 +62,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     out,
     now,
     signal: controller.signal,
-    codeThread: () => codeThread,
+    codeThread: () => prepared?.codeThread(),
     onProgress(done, total) {
       const t = Date.now();
       if (done < total && t - lastSent < PROGRESS_INTERVAL_MS) return;
@@ -75,7 +71,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     },
   });
   // Its work is done: its CPU and memory go to packing.
-  void codeThread?.close();
+  void prepared?.close();
   controller.signal.throwIfAborted();
   // An empty bundle would deploy as a blank site: the source (or the `paths` filter) is wrong.
   if (rendered.expected === 0)
@@ -110,7 +106,6 @@ function describe(err: unknown): string {
 }
 
 let started = false;
-let warming = false;
 process.on('message', (message: ToExportWorker) => {
   if (message.type === 'abort') {
     controller.abort();
@@ -119,25 +114,14 @@ process.on('message', (message: ToExportWorker) => {
   if (message.type === 'warm') {
     // Only while waiting, and once: it stops as soon as the job arrives, so it only ever uses
     // time this worker would otherwise have idled.
-    if (started || warming) return;
-    warming = true;
-    const stop = () => started;
-    void scanSourceLanguages(message.sources, stop)
-      .then((found) => [...new Set([...message.languages, ...found])])
-      .then((languages) => {
-        // Not on a single core, where a tokenizer thread would only take turns with the render.
-        if (!stop() && worthATokenizerThread(languages) && availableParallelism() > 1) codeThread = new CodeTokenizerThread();
-        // Whichever thread will tokenize the job's code warms up for it; this one loads the
-        // grammars either way (for when the tokenizer thread can't answer).
-        const here = warmUpHighlighter(languages, stop, { loadOnly: codeThread !== undefined });
-        return codeThread?.warmUp(languages) ?? here;
-      })
-      .then((warmed) => warmed && send({ type: 'warmed', warmed }))
-      .catch(() => {});
+    if (started || prepared) return;
+    prepared = prepareRenderer({ languages: message.languages, sources: message.sources, signal: jobArrived.signal });
+    void prepared.warmed.then((warmed) => warmed && send({ type: 'warmed', warmed })).catch(() => {});
     return;
   }
   if (message.type !== 'run' || started) return;
   started = true;
+  jobArrived.abort();
   void run(message.input)
     .then(
       (result) => send({ type: 'done', result }),

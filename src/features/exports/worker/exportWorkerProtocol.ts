@@ -2,8 +2,7 @@
  * Messages between the server and an export worker process (`child_process.fork` IPC).
  * The worker renders and packs one job, reporting as it goes; the server owns the job record.
  */
-import type { WarmUpResult } from '../../../render/code/warmUpHighlighter.js';
-import type { RenderSettings } from '../../../render/renderSite.js';
+import type { RenderSettings, WarmUpResult } from '../../../render/index.js';
 import type { ReportSummary } from './summarizeReport.js';
 
 /** Everything the worker needs to run one job; plain data only (it crosses a process boundary). */

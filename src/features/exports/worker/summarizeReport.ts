@@ -1,4 +1,4 @@
-import type { BuildReport } from '../../../render/report/BuildReport.js';
+import type { BuildReport } from '../../../render/index.js';
 import { MAX_JOB_WARNINGS, type ExportWarning, type FailedPage } from '../ExportJobRecord.js';
 
 /** The part of a render report a job record carries. */
