@@ -41,84 +41,119 @@ class TransientError extends Error {}
  * contains the link signature.
  */
 export async function downloadBundle(url: string, dest: string, options: DownloadOptions): Promise<void> {
-  const shown = redactUrl(url);
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
   const maxAttempts = options.maxAttempts ?? 4;
   await (await open(dest, 'w', 0o600)).close();
-  let validator: string | null = null;
-  let rangesAllowed = false;
+  const download: Download = { url, shown: redactUrl(url), dest, options, signal: deadline.signal, validator: null, rangesAllowed: false };
   let lastError = '';
   try {
     for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      const have = (await stat(dest)).size;
-      const resume = have > 0 && rangesAllowed;
-      if (have > 0 && !resume) await truncate(dest, 0);
-      const headers: Record<string, string> = { 'Accept-Encoding': 'identity', 'User-Agent': 'enclave-deploy' };
-      if (resume) {
-        headers.Range = `bytes=${have}-`;
-        if (validator) headers['If-Range'] = validator;
-      }
-      let response: IncomingMessage;
-      try {
-        response = await requestFollowingRedirects(url, headers, deadline.signal, options.idleTimeoutMs ?? 30_000);
-      } catch (err) {
-        if (deadline.signal.aborted) throw new BundleRefusedError(`download of ${shown} timed out after ${options.timeoutMs} ms`, 'fetch');
-        const code = (err as NodeJS.ErrnoException).code ?? '';
-        const reason = `cannot reach ${shown}: ${code || (err as Error).message}`;
-        if (err instanceof BundleRefusedError || FATAL_CONNECT_CODES.has(code))
-          throw err instanceof BundleRefusedError ? err : new BundleRefusedError(reason, 'fetch');
-        lastError = reason;
-        continue;
-      }
-      const status = response.statusCode ?? 0;
-      if (status !== 200 && status !== 206) {
-        const detail = await readErrorDetail(response);
-        throw new BundleRefusedError(`HTTP ${status} from ${shown}${detail ? `: ${detail}` : ''}`, 'fetch');
-      }
-      rangesAllowed = /\bbytes\b/i.test(response.headers['accept-ranges'] ?? '') || status === 206;
-      validator = strongValidator(response) ?? validator;
-      let start = 0;
-      let total: number | null = null;
-      if (status === 206) {
-        const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(response.headers['content-range'] ?? '');
-        if (!range || Number(range[1]) !== have) {
-          response.destroy();
-          rangesAllowed = false; // the server answered a different range: start over without one
-          lastError = `${shown} answered an unexpected range`;
-          continue;
-        }
-        start = have;
-        total = Number(range[3]);
-      } else {
-        const length = response.headers['content-length'];
-        total = length === undefined ? null : Number(length);
-        if (have > 0) await truncate(dest, 0);
-      }
-      if (total !== null && total > options.maxBytes) {
-        response.destroy();
-        throw new BundleRefusedError(`bundle at ${shown} is ${total} bytes (limit ${options.maxBytes})`, 'fetch');
-      }
-      try {
-        const out = await open(dest, 'r+');
-        await pipeline(response, new ByteCap(start, options.maxBytes, shown), out.createWriteStream({ start }));
-      } catch (err) {
-        if (err instanceof BundleRefusedError) throw err;
-        if (deadline.signal.aborted) throw new BundleRefusedError(`download of ${shown} timed out after ${options.timeoutMs} ms`, 'fetch');
-        lastError = `transfer from ${shown} broke off: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
-        continue;
-      }
-      const got = (await stat(dest)).size;
-      if (total !== null && got !== total) {
-        lastError = `transfer from ${shown} ended early (${got} of ${total} bytes)`;
-        continue;
-      }
-      return;
+      const retry = await attemptDownload(download);
+      if (retry === null) return;
+      lastError = retry;
     }
     throw new BundleRefusedError(`download failed after ${maxAttempts} attempts: ${lastError}`, 'fetch');
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** One download across its attempts: what they share. */
+interface Download {
+  url: string;
+  /** The URL as logs and errors may show it (no link signature). */
+  shown: string;
+  dest: string;
+  options: DownloadOptions;
+  /** The whole download's deadline. */
+  signal: AbortSignal;
+  /** What If-Range sends when resuming (see strongValidator). */
+  validator: string | null;
+  /** The server said it serves byte ranges: a dropped transfer resumes where it stopped. */
+  rangesAllowed: boolean;
+}
+
+/** One attempt: null once `dest` holds the whole bundle, else why another attempt may do better; a refusal throws. */
+async function attemptDownload(d: Download): Promise<string | null> {
+  const { shown, dest, options } = d;
+  const have = (await stat(dest)).size;
+  const resume = have > 0 && d.rangesAllowed;
+  if (have > 0 && !resume) await truncate(dest, 0);
+  const headers: Record<string, string> = { 'Accept-Encoding': 'identity', 'User-Agent': 'enclave-deploy' };
+  if (resume) {
+    headers.Range = `bytes=${have}-`;
+    if (d.validator) headers['If-Range'] = d.validator;
+  }
+  let response: IncomingMessage;
+  try {
+    response = await requestFollowingRedirects(d.url, headers, d.signal, options.idleTimeoutMs ?? 30_000);
+  } catch (err) {
+    if (d.signal.aborted) throw new BundleRefusedError(`download of ${shown} timed out after ${options.timeoutMs} ms`, 'fetch');
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    const reason = `cannot reach ${shown}: ${code || (err as Error).message}`;
+    if (err instanceof BundleRefusedError || FATAL_CONNECT_CODES.has(code))
+      throw err instanceof BundleRefusedError ? err : new BundleRefusedError(reason, 'fetch');
+    return reason;
+  }
+  const status = response.statusCode ?? 0;
+  if (status !== 200 && status !== 206) {
+    const detail = await readErrorDetail(response);
+    throw new BundleRefusedError(`HTTP ${status} from ${shown}${detail ? `: ${detail}` : ''}`, 'fetch');
+  }
+  d.rangesAllowed = /\bbytes\b/i.test(response.headers['accept-ranges'] ?? '') || status === 206;
+  d.validator = strongValidator(response) ?? d.validator;
+  const body = await bodyPlacement(d, response, have);
+  if (typeof body === 'string') return body;
+  return receiveBody(d, response, body);
+}
+
+/**
+ * Where the answer's bytes go in `dest` and how many the whole file has (null: not said). A 206
+ * for another range than asked makes the next attempt start over without one (the reason is
+ * returned); a 200 replaces what an earlier attempt left.
+ */
+async function bodyPlacement(
+  d: Download,
+  response: IncomingMessage,
+  have: number,
+): Promise<{ start: number; total: number | null } | string> {
+  if (response.statusCode === 206) {
+    const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(response.headers['content-range'] ?? '');
+    if (!range || Number(range[1]) !== have) {
+      response.destroy();
+      d.rangesAllowed = false; // the server answered a different range: start over without one
+      return `${d.shown} answered an unexpected range`;
+    }
+    return { start: have, total: Number(range[3]) };
+  }
+  const length = response.headers['content-length'];
+  if (have > 0) await truncate(d.dest, 0);
+  return { start: 0, total: length === undefined ? null : Number(length) };
+}
+
+/** Streams the answer into `dest` from `start`, under the size cap: null once complete, else why to try again. */
+async function receiveBody(
+  d: Download,
+  response: IncomingMessage,
+  { start, total }: { start: number; total: number | null },
+): Promise<string | null> {
+  const { shown, dest, options } = d;
+  if (total !== null && total > options.maxBytes) {
+    response.destroy();
+    throw new BundleRefusedError(`bundle at ${shown} is ${total} bytes (limit ${options.maxBytes})`, 'fetch');
+  }
+  try {
+    const out = await open(dest, 'r+');
+    await pipeline(response, new ByteCap(start, options.maxBytes, shown), out.createWriteStream({ start }));
+  } catch (err) {
+    if (err instanceof BundleRefusedError) throw err;
+    if (d.signal.aborted) throw new BundleRefusedError(`download of ${shown} timed out after ${options.timeoutMs} ms`, 'fetch');
+    return `transfer from ${shown} broke off: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+  }
+  const got = (await stat(dest)).size;
+  if (total !== null && got !== total) return `transfer from ${shown} ended early (${got} of ${total} bytes)`;
+  return null;
 }
 
 function requestFollowingRedirects(

@@ -71,43 +71,50 @@ export async function readZipDirectory(handle: FileHandle, fileSize: number, max
   const entries: ZipEntryRecord[] = [];
   let pos = 0;
   for (let n = 0; n < totalEntries; n++) {
-    if (pos + CENTRAL_HEADER_SIZE > cd.length || cd.readUInt32LE(pos) !== CENTRAL_SIGNATURE) {
-      throw new BundleRefusedError(`corrupt zip: central directory record ${n + 1} is damaged`);
-    }
-    const nameLength = cd.readUInt16LE(pos + 28);
-    const extraLength = cd.readUInt16LE(pos + 30);
-    const commentLength = cd.readUInt16LE(pos + 32);
-    const end = pos + CENTRAL_HEADER_SIZE + nameLength + extraLength + commentLength;
-    if (end > cd.length) throw new BundleRefusedError(`corrupt zip: central directory record ${n + 1} is cut short`);
-    const rawName = Buffer.from(cd.subarray(pos + CENTRAL_HEADER_SIZE, pos + CENTRAL_HEADER_SIZE + nameLength));
-    let name: string;
-    try {
-      name = utf8.decode(rawName);
-    } catch {
-      throw new BundleRefusedError(`entry name is not valid UTF-8: ${JSON.stringify(rawName.toString('latin1'))}`);
-    }
-    const compressedSize = cd.readUInt32LE(pos + 20);
-    const uncompressedSize = cd.readUInt32LE(pos + 24);
-    const localHeaderOffset = cd.readUInt32LE(pos + 42);
-    if (compressedSize === 0xffffffff || uncompressedSize === 0xffffffff || localHeaderOffset === 0xffffffff) {
-      throw new BundleRefusedError(`zip64 entries are not accepted: ${JSON.stringify(name)}`);
-    }
-    entries.push({
-      rawName,
-      name,
-      flags: cd.readUInt16LE(pos + 8),
-      method: cd.readUInt16LE(pos + 10),
-      crc32: cd.readUInt32LE(pos + 16),
-      compressedSize,
-      uncompressedSize,
-      madeByOs: cd.readUInt8(pos + 5),
-      externalAttributes: cd.readUInt32LE(pos + 38),
-      localHeaderOffset,
-    });
+    const { entry, end } = readCentralRecord(cd, pos, n);
+    entries.push(entry);
     pos = end;
   }
   if (pos !== cd.length) throw new BundleRefusedError('corrupt zip: central directory holds more records than the end record declares');
   return { entries, centralDirectoryOffset: cdOffset };
+}
+
+/** The central directory record at `pos` (the `n`th, from 0) and where the next one starts; a damaged one is refused. */
+function readCentralRecord(cd: Buffer, pos: number, n: number): { entry: ZipEntryRecord; end: number } {
+  if (pos + CENTRAL_HEADER_SIZE > cd.length || cd.readUInt32LE(pos) !== CENTRAL_SIGNATURE) {
+    throw new BundleRefusedError(`corrupt zip: central directory record ${n + 1} is damaged`);
+  }
+  const nameLength = cd.readUInt16LE(pos + 28);
+  const extraLength = cd.readUInt16LE(pos + 30);
+  const commentLength = cd.readUInt16LE(pos + 32);
+  const end = pos + CENTRAL_HEADER_SIZE + nameLength + extraLength + commentLength;
+  if (end > cd.length) throw new BundleRefusedError(`corrupt zip: central directory record ${n + 1} is cut short`);
+  const rawName = Buffer.from(cd.subarray(pos + CENTRAL_HEADER_SIZE, pos + CENTRAL_HEADER_SIZE + nameLength));
+  let name: string;
+  try {
+    name = utf8.decode(rawName);
+  } catch {
+    throw new BundleRefusedError(`entry name is not valid UTF-8: ${JSON.stringify(rawName.toString('latin1'))}`);
+  }
+  const compressedSize = cd.readUInt32LE(pos + 20);
+  const uncompressedSize = cd.readUInt32LE(pos + 24);
+  const localHeaderOffset = cd.readUInt32LE(pos + 42);
+  if (compressedSize === 0xffffffff || uncompressedSize === 0xffffffff || localHeaderOffset === 0xffffffff) {
+    throw new BundleRefusedError(`zip64 entries are not accepted: ${JSON.stringify(name)}`);
+  }
+  const entry: ZipEntryRecord = {
+    rawName,
+    name,
+    flags: cd.readUInt16LE(pos + 8),
+    method: cd.readUInt16LE(pos + 10),
+    crc32: cd.readUInt32LE(pos + 16),
+    compressedSize,
+    uncompressedSize,
+    madeByOs: cd.readUInt8(pos + 5),
+    externalAttributes: cd.readUInt32LE(pos + 38),
+    localHeaderOffset,
+  };
+  return { entry, end };
 }
 
 /** Reads exactly `length` bytes at `position`, or refuses the file as truncated. */

@@ -180,20 +180,7 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
 
     if (child.pid !== undefined) options.onSpawn?.(child.pid);
     child.once('error', (err) => finish(new ExportRunError(`cannot start the export worker: ${err.message}`)));
-    const onMessage = (message: FromExportWorker) => {
-      switch (message.type) {
-        case 'rendering':
-        case 'packing':
-          options.onProgress?.(message);
-          break;
-        case 'done':
-          finish(null, message.result, true);
-          break;
-        case 'failed':
-          finish(new ExportRunError(message.error, worker.stderr), undefined, true);
-          break;
-      }
-    };
+    const onMessage = workerMessageHandler(worker, options, finish);
     child.on('message', onMessage);
     worker.whenReady(() => {
       if (!options.signal?.aborted && child.connected) child.send({ type: 'run', input } satisfies ToExportWorker);
@@ -206,4 +193,26 @@ export function runExportInChild(input: ExportTaskInput, options: ExportChildOpt
       );
     });
   });
+}
+
+/** Handles a running worker's reports: progress goes to `onProgress`, its outcome settles the run. */
+function workerMessageHandler(
+  worker: ExportWorkerProcess,
+  options: ExportChildOptions,
+  finish: (err: Error | null, result?: ExportTaskResult, reported?: boolean) => void,
+): (message: FromExportWorker) => void {
+  return (message) => {
+    switch (message.type) {
+      case 'rendering':
+      case 'packing':
+        options.onProgress?.(message);
+        break;
+      case 'done':
+        finish(null, message.result, true);
+        break;
+      case 'failed':
+        finish(new ExportRunError(message.error, worker.stderr), undefined, true);
+        break;
+    }
+  };
 }
