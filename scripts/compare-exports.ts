@@ -12,6 +12,11 @@
  * queue's spare worker is, so the tokenizer-thread path is exercised too. Every run uses the same
  * job id, clock and generator version, so bundles from two builds can be equal to the byte; the
  * manifest is still compared without its `createdAt` and `jobId`, so runs of real jobs compare too.
+ *
+ * Mind the machine's load: the highlighter gives one line at most 500 ms (LINE_TIME_LIMIT_MS in
+ * render/code/tokenizeLines.ts) and leaves a line that takes longer plain, so on a starved
+ * machine two exports by the same build can differ in a few code lines. Compare on an idle
+ * machine, or raise that limit by the same amount in both checkouts for the comparison.
  */
 import AdmZip from 'adm-zip';
 import { createHash } from 'node:crypto';
