@@ -8,7 +8,7 @@ import { redactUrl } from '../../platform/logging/redact.js';
 import type { Readiness } from '../Feature.js';
 import { isDiskFull } from '../../platform/store/isDiskFull.js';
 import type { JsonStore } from '../../platform/store/JsonStore.js';
-import type { SiteRepository } from '../control/SiteRepository.js';
+import type { SiteDirectory } from '../control/SiteDirectory.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import { randomId } from '../../platform/randomId.js';
@@ -34,7 +34,7 @@ export interface SiteDeployerDeps {
   config: Config;
   logger: Logger;
   clock: Clock;
-  sites: SiteRepository;
+  sites: Pick<SiteDirectory, 'find' | 'onChange'>;
   store: JsonStore<DeploymentsData>;
   /** The site these deployments serve: its domain, or null for the default site. */
   site: string | null;
@@ -206,18 +206,6 @@ export class SiteDeployer {
         domain: live.domain,
       };
     return { status: 'ok', version: live.version, domain: live.domain };
-  }
-
-  /** What the last scheduled re-export of `domain` built, if any. */
-  lastReexport(domain: string): DeploymentsData['reexports'][string] | undefined {
-    return this.deps.store.data.reexports[domain];
-  }
-
-  /** Remembers a re-export of `domain` durably, so an unchanged source is not exported again. */
-  async recordReexport(domain: string, built: DeploymentsData['reexports'][string]): Promise<void> {
-    await this.deps.store.update((d) => {
-      d.reexports[domain] = built;
-    });
   }
 
   /** Writes pending state to disk (shutdown). */

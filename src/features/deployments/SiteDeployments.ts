@@ -5,7 +5,7 @@ import type { Config } from '../../config/schema.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import type { Readiness } from '../Feature.js';
-import type { SiteRepository } from '../control/SiteRepository.js';
+import type { SiteDirectory } from '../control/SiteDirectory.js';
 import type { ActiveSite, ActiveSiteInfo } from './ActiveSite.js';
 import { openDeploymentStore, type DeploymentRecord } from './deploymentStore.js';
 import { SiteDeployer } from './SiteDeployer.js';
@@ -16,7 +16,7 @@ export interface SiteDeploymentsDeps {
   config: Config;
   logger: Logger;
   clock: Clock;
-  sites: SiteRepository;
+  sites: Pick<SiteDirectory, 'find' | 'onChange'>;
 }
 
 /**

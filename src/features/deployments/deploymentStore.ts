@@ -12,8 +12,6 @@ export interface DeploymentsData {
   lastError: { at: string; source: string; reason: string } | null;
   /** SHA-256 of the bundle the config's bundleUrl delivered last, so a restart doesn't undo an operator's rollback. */
   configBundleSha256: string | null;
-  /** Per re-exported domain: the source hash of the last export. */
-  reexports: Record<string, { sourceHash: string; at: string; jobId: string; version: string }>;
   /**
    * Deployment ids folded into an existing record because they delivered a bundle already on
    * disk (redeploys add no history row); a client polling the folded id is shown the kept one.
@@ -36,7 +34,6 @@ export function openDeploymentStore(path: string): Promise<JsonStore<Deployments
       events: [],
       lastError: null,
       configBundleSha256: null,
-      reexports: {},
       merged: {},
     }),
   });

@@ -1,11 +1,9 @@
 import type { Logger } from 'pino';
-import { reexportSite, type Reexporter, type ReexportEntry, type ReexportOutcome } from './reexportSite.js';
 import type { SiteDeployer } from './SiteDeployer.js';
 import { SiteDeployments } from './SiteDeployments.js';
 import { deploymentRoutes } from './routes/deploymentRoutes.js';
 import { createSiteHandler } from './site/createSiteHandler.js';
 import type { PageServedHook } from './site/PageServedHook.js';
-import { Scheduler } from '../../platform/Scheduler.js';
 import type { ActiveSite } from './ActiveSite.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 
@@ -19,14 +17,15 @@ export interface DeploymentsFeature extends Feature {
   ): Promise<{ version: string }>;
   /** Every site's deployments (API, CLI and tests use them). */
   sites: SiteDeployments;
-  /** One scheduled re-export run (the cron task's body), callable directly by tests. */
-  runReexport(entry: ReexportEntry, now: Date): Promise<ReexportOutcome>;
+  /**
+   * Activates a bundle this appliance built as `domain`'s live version, in that site's own
+   * deployments; resolves once it is live (the port app/ hands the export feature for re-exports).
+   */
+  deploy(bundle: { domain: string; zipPath: string; jobId: string }): Promise<void>;
 }
 
 /** What the deployment feature needs from the rest of the appliance, passed in by app/. */
 export interface DeploymentsDeps {
-  /** Builds a site's bundle (the export module's exportAndBundle), for scheduled re-exports. */
-  reexport: Reexporter;
   /** Told of every file a GET got from a live site (page-view counting hooks in here). */
   onPageServed?: PageServedHook;
   /** The X-Enclave-Site value sent with every file of the live sites (see SiteHandlerOptions). */
@@ -36,16 +35,11 @@ export interface DeploymentsDeps {
 /**
  * Builds the deployment module. The last active version of every site is restored from disk
  * here, before the server listens, so a restart serves at once; `start()` then fetches the
- * configured bundles in the background (the old versions keep serving meanwhile) and schedules
- * re-exports.
+ * configured bundles in the background (the old versions keep serving meanwhile).
  */
 export async function createDeploymentsFeature(ctx: FeatureContext, deps: DeploymentsDeps): Promise<DeploymentsFeature> {
   const { config, logger } = ctx;
-  const sites = await SiteDeployments.open({ config, logger, clock: ctx.clock, sites: ctx.control.sites });
-  const scheduler = new Scheduler(logger);
-
-  const runReexport = (entry: ReexportEntry, now: Date) =>
-    reexportSite(entry, { sites: ctx.control.sites, deployments: sites, reexporter: deps.reexport, logger }, now);
+  const sites = await SiteDeployments.open({ config, logger, clock: ctx.clock, sites: ctx.sites });
 
   return {
     name: 'deployments',
@@ -59,7 +53,11 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
       const record = await started.done;
       return { version: record.version ?? '' };
     },
-    runReexport,
+    async deploy(bundle) {
+      const deployer = await sites.ensure(bundle.domain);
+      const started = await deployer.beginLocal(bundle.zipPath, `export ${bundle.jobId}`, { origin: 'reexport', pin: null });
+      await started.done;
+    },
     readiness: () => sites.readiness(),
     async start() {
       const { enabled, bundleUrl, version } = config.staticExport;
@@ -73,16 +71,10 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
           logger,
         );
       }
-      for (const entry of config.export.reexport) {
-        scheduler.add(`reexport ${entry.domain}`, entry.cron, async () => {
-          await runReexport(entry, ctx.clock.now());
-        });
-      }
     },
     async stop() {
       // A deployment still running is not waited for: its staging directory is deleted and its
       // record marked failed on the next start, and the live version is untouched either way.
-      await scheduler.stop();
       await sites.flush();
     },
   };
