@@ -1,8 +1,11 @@
 import type { DeploymentEvent, DeploymentRecord } from './DeploymentRecord.js';
 export type { DeploymentEvent, DeploymentOrigin, DeploymentRecord } from './DeploymentRecord.js';
-import { JsonStore } from '../../platform/store/JsonStore.js';
 
-/** `deployments.json`. */
+/**
+ * `deployments.json`, one per site; DeploymentRepository is its only writer. Files from before
+ * re-exports moved to the export feature still hold a `reexports` map: exports.json's version 3
+ * migration reads it once, and nothing here uses it.
+ */
 export interface DeploymentsData {
   schemaVersion: number;
   activeId: string | null;
@@ -21,23 +24,6 @@ export interface DeploymentsData {
 
 /** Current schema version of deployments.json. */
 export const DEPLOYMENTS_SCHEMA_VERSION = 1;
-
-/** Opens a site's deployment state file (`deployments.json` in the data directory for the default site). */
-export function openDeploymentStore(path: string): Promise<JsonStore<DeploymentsData>> {
-  return JsonStore.open<DeploymentsData>({
-    path,
-    schemaVersion: DEPLOYMENTS_SCHEMA_VERSION,
-    defaults: () => ({
-      schemaVersion: DEPLOYMENTS_SCHEMA_VERSION,
-      activeId: null,
-      deployments: [],
-      events: [],
-      lastError: null,
-      configBundleSha256: null,
-      merged: {},
-    }),
-  });
-}
 
 const MAX_FINISHED_RECORDS = 50;
 const MAX_MERGED = 50;
