@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { SiteDeployer } from './SiteDeployer.js';
+import type { DeployRequest } from './DeployRequest.js';
 import { SiteDeployments } from './SiteDeployments.js';
 import { deploymentRoutes } from './routes/deploymentRoutes.js';
 import { createSiteHandler } from './site/createSiteHandler.js';
@@ -18,8 +19,9 @@ export interface DeploymentsFeature extends Feature {
   /** Every site's deployments (API, CLI and tests use them). */
   sites: SiteDeployments;
   /**
-   * Activates a bundle this appliance built as `domain`'s live version, in that site's own
-   * deployments; resolves once it is live (the port app/ hands the export feature for re-exports).
+   * Activates a bundle this appliance re-exported as `domain`'s live version, in that site's own
+   * deployments (recorded with origin `reexport`); resolves once it is live. app/ hands it to the
+   * export feature as its deploy port.
    */
   deploy(bundle: { domain: string; zipPath: string; jobId: string }): Promise<void>;
 }
@@ -40,6 +42,12 @@ export interface DeploymentsDeps {
 export async function createDeploymentsFeature(ctx: FeatureContext, deps: DeploymentsDeps): Promise<DeploymentsFeature> {
   const { config, logger } = ctx;
   const sites = await SiteDeployments.open({ config, logger, clock: ctx.clock, sites: ctx.sites });
+  // A zip this appliance built, activated in place (no copy) on `domain`'s site; resolves once live.
+  const activateLocal = async (zipPath: string, label: string, domain: string | null, request: DeployRequest) => {
+    const deployer = await sites.ensure(domain);
+    const started = await deployer.beginLocal(zipPath, label, request);
+    return started.done;
+  };
 
   return {
     name: 'deployments',
@@ -48,15 +56,14 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
     activeSite: sites,
     sites,
     async activateBundleFile(zipPath, options) {
-      const deployer = await sites.ensure(options.domain ?? null);
-      const started = await deployer.beginLocal(zipPath, options.source, { origin: 'export', pin: options.version ?? null });
-      const record = await started.done;
+      const record = await activateLocal(zipPath, options.source, options.domain ?? null, {
+        origin: 'export',
+        pin: options.version ?? null,
+      });
       return { version: record.version ?? '' };
     },
     async deploy(bundle) {
-      const deployer = await sites.ensure(bundle.domain);
-      const started = await deployer.beginLocal(bundle.zipPath, `export ${bundle.jobId}`, { origin: 'reexport', pin: null });
-      await started.done;
+      await activateLocal(bundle.zipPath, `export ${bundle.jobId}`, bundle.domain, { origin: 'reexport', pin: null });
     },
     readiness: () => sites.readiness(),
     async start() {
