@@ -1,8 +1,8 @@
-import { join } from 'node:path';
-import { AppError } from '../../platform/AppError.js';
 import { ExportJobRepository } from './ExportJobRepository.js';
-import { exportPaths, renderCacheDir } from './ExportPaths.js';
-import { queueExportJob } from './queueExportJob.js';
+import { renderCacheDir } from './ExportPaths.js';
+import { exportAndBundle } from './exportAndBundle.js';
+import { exportTasks } from './exportTasks.js';
+import { servedJobIds } from './servedJobIds.js';
 import type { WarmUpResult } from '../../render/code/warmUpHighlighter.js';
 import { bundleDownloadRoutes } from './routes/bundleDownloadRoutes.js';
 import { staticExportRoutes } from './routes/staticExportRoutes.js';
@@ -10,7 +10,6 @@ import { createExportOperations } from './createExportOperations.js';
 import { cleanupExpiredExports, type ExportCleanupResult } from './exportCleanup.js';
 import { ExportQueue } from './exportQueue.js';
 import { reexportSite, type DeployBundle, type ReexportEntry, type ReexportOutcome } from './reexportSite.js';
-import type { Task } from '../../platform/Task.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 import type { ActiveSite } from '../deployments/ActiveSite.js';
 
@@ -48,7 +47,7 @@ export interface ExportsDeps {
  * and its tasks (retention, scheduled re-exports). Nothing runs until `start()`.
  */
 export async function createExportsFeature(ctx: FeatureContext, deps: ExportsDeps): Promise<ExportsFeature> {
-  const { config, logger, clock, sites, keyring } = ctx;
+  const { config, logger, clock, sites, keyring, publicUrl } = ctx;
   const dataDir = config.dataDir;
   const jobs = await ExportJobRepository.open(dataDir);
   const queue = new ExportQueue({
@@ -65,75 +64,23 @@ export async function createExportsFeature(ctx: FeatureContext, deps: ExportsDep
     workerHeapMb: config.export.workerHeapMb,
     spareWorker: config.export.spareWorker,
   });
-  const operations = createExportOperations({
-    jobs,
-    sites,
-    clock,
-    keyring,
-    linkTtlSeconds: config.export.linkTtlSeconds,
-    defaultStrict: config.export.strict,
-    publicUrl: ctx.publicUrl,
-    dataDir,
-  });
+  const { linkTtlSeconds, strict: defaultStrict } = config.export;
+  const operations = createExportOperations({ jobs, sites, clock, keyring, linkTtlSeconds, defaultStrict, publicUrl, dataDir });
 
-  // The bundles being served were extracted by the deployment module, but keeping the jobs that
-  // produced them lets an operator fetch a live version again after the retention period.
-  const servedJobs = () => {
-    const kept = new Set<string>();
-    for (const live of deps.activeSite.all()) {
-      const job = [...jobs.list()]
-        .reverse()
-        .find((j) => j.status === 'completed' && j.domain === live.domain && j.version === live.version);
-      if (job) kept.add(job.id);
-    }
-    return kept;
-  };
   const cleanup = (now: Date) => {
-    const keep = servedJobs();
+    const keep = servedJobIds(jobs, deps.activeSite);
     return cleanupExpiredExports({ jobs, dataDir, retentionDays: config.export.retentionDays, keep: (j) => keep.has(j.id) }, now);
   };
-
-  const exportAndBundle: ExportsFeature['exportAndBundle'] = async (domain, options = {}) => {
-    const site = sites.find(domain);
-    if (!site) throw AppError.notFound(`No site ${domain}`);
-    const queued = await queueExportJob({ jobs, clock, defaultStrict: config.export.strict }, site, { version: options.version });
-    queue.kick();
-    const job = await queue.waitFor(queued.id);
-    if (job.status !== 'completed' || !job.bundle || !job.version)
-      throw new Error(`export of ${domain} failed: ${job.error ?? job.status}`);
-    return {
-      jobId: job.id,
-      zipPath: join(exportPaths(dataDir, job.id).bundleDir, job.bundle.file),
-      version: job.version,
-      sha256: job.bundle.sha256,
-    };
-  };
+  const bundleDeps = { sites, jobs, queue, clock, defaultStrict, dataDir };
   const runReexport = (entry: ReexportEntry, now: Date) =>
-    reexportSite(entry, { sites, jobs, reexporter: (domain) => exportAndBundle(domain), deploy: deps.deploy, logger }, now);
-  const tasks: Task[] = [
-    {
-      name: 'export-retention',
-      cron: config.export.cleanupCron,
-      async run(now) {
-        const removed = await cleanup(now);
-        if (removed.removedJobs.length || removed.removedOrphans.length) logger.info(removed, 'expired exports removed');
-      },
-    },
-    ...config.export.reexport.map(
-      (entry): Task => ({
-        name: `reexport ${entry.domain}`,
-        cron: entry.cron,
-        run: (now) => runReexport(entry, now).then(() => undefined),
-      }),
-    ),
-  ];
+    reexportSite(entry, { sites, jobs, reexporter: (domain) => exportAndBundle(bundleDeps, domain), deploy: deps.deploy, logger }, now);
 
   return {
     name: 'exports',
     jobs,
     cleanup,
     runReexport,
-    tasks,
+    tasks: exportTasks(config.export, { cleanup, runReexport }, logger),
     workerPids: () => queue.workerPids(),
     sparePid: () => queue.sparePid(),
     spareWarmed: () => queue.spareWarmed(),
@@ -153,6 +100,6 @@ export async function createExportsFeature(ctx: FeatureContext, deps: ExportsDep
       await queue.stop();
       await jobs.flush();
     },
-    exportAndBundle,
+    exportAndBundle: (domain, options) => exportAndBundle(bundleDeps, domain, options),
   };
 }
