@@ -77,6 +77,27 @@ module.exports = {
       to: { path: '^src/features/[^/]+/', pathNot: ['^src/features/$1/'], ...runtime },
     },
     {
+      name: 'features-see-control-through-site-directory',
+      comment: "Other features know the control plane only by its SiteDirectory port, never its store, repositories or operations.",
+      severity: 'error',
+      from: { path: '^src/features/', pathNot: '^src/features/control/' },
+      to: { path: '^src/features/control/', pathNot: '^src/features/control/SiteDirectory\\.ts$' },
+    },
+    {
+      name: 'one-scheduler',
+      comment: 'Features hand app/ their Tasks; only app/ builds the Scheduler, and only the Scheduler (and the config check) use node-cron.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/app/', '^src/platform/Scheduler\\.ts$', '^src/config/'] },
+      to: { path: ['^src/platform/Scheduler\\.ts$', 'node_modules/node-cron/'] },
+    },
+    {
+      name: 'create-app-knows-features-by-interface',
+      comment: 'createApp mounts what features contribute (routes, middleware, authentication); it imports none of their code.',
+      severity: 'error',
+      from: { path: '^src/app/(createApp\\.ts$|routes/)' },
+      to: { path: '^src/features/', ...runtime },
+    },
+    {
       name: 'routes-call-operations',
       comment: 'Route handlers call operations, never repositories or logs.',
       severity: 'error',
@@ -98,7 +119,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: ['node_modules', '\\.d\\.ts$'] },
+    // node_modules stay in the graph as leaves (not followed), so a rule can name a package.
+    exclude: { path: ['\\.d\\.ts$'] },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js', '.mjs'] },

@@ -3,10 +3,8 @@ import Koa, { type Context, type Next } from 'koa';
 import helmet from 'koa-helmet';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
-import type { Clock } from '../platform/Clock.js';
 import { buildRouter } from '../http/buildRouter.js';
 import type { RouteSpec } from '../http/defineRoute.js';
-import { allowFeedbackOrigins } from '../features/feedback/allowFeedbackOrigins.js';
 import { assignRequestId, createRequestIds } from '../http/middleware/assignRequestId.js';
 import type { SiteRequestHandler } from '../http/SiteRequestHandler.js';
 import { redactUrl } from '../platform/logging/redact.js';
@@ -16,20 +14,14 @@ import { isAdminApiPath, isAdminPath } from '../http/isAdminPath.js';
 import { isWellFormedHost, rejectMalformedHost } from '../http/middleware/rejectMalformedHost.js';
 import { healthRoutes } from './routes/healthRoutes.js';
 import { openapiRoutes } from './routes/openapiRoutes.js';
-import { projectRoutes } from '../features/control/routes/projectRoutes.js';
-import { keyRoutes } from '../features/control/routes/keyRoutes.js';
-import { siteRoutes } from '../features/control/routes/siteRoutes.js';
-import { createControlOperations } from '../features/control/createControlOperations.js';
-import { authenticateAdmin } from '../features/control/authenticateAdmin.js';
+import { AppError } from '../platform/AppError.js';
 import type { Feature } from '../features/Feature.js';
-import type { ControlStore } from '../features/control/ControlStore.js';
 
 /** Everything the HTTP app is built from; nothing is read from the environment here. */
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  clock: Clock;
-  control: ControlStore;
+  /** The features, in order: their routes, middleware, site handler and admin authentication. */
   features: Feature[];
   version: string;
   /**
@@ -73,12 +65,10 @@ export function createApp(deps: AppDeps): EnclaveApp {
   const routes: RouteSpec[] = [];
   routes.push(...healthRoutes({ dataDir: config.dataDir, features: deps.features }));
   routes.push(...openapiRoutes({ version: deps.version, allRoutes: () => routes }));
-  const control = createControlOperations(deps.control, deps.clock);
-  routes.push(...projectRoutes({ control }), ...keyRoutes({ control }), ...siteRoutes({ control }));
   for (const feature of deps.features) routes.push(...feature.routes);
 
   const router = buildRouter(routes, {
-    authenticate: authenticateAdmin({ keys: deps.control.keys, clock: deps.clock, logger }),
+    authenticate: deps.features.find((f) => f.authenticate)?.authenticate ?? refuseAdminRoutes,
     adminBodyBytes: config.limits.adminBodyBytes,
   });
 
@@ -92,7 +82,7 @@ export function createApp(deps: AppDeps): EnclaveApp {
       contentSecurityPolicy: { useDefaults: true, directives: { upgradeInsecureRequests: null } },
     }),
   );
-  app.use(allowFeedbackOrigins(config.feedback.allowedOrigins));
+  for (const feature of deps.features) for (const middleware of feature.middleware ?? []) app.use(middleware);
   app.use(rejectMalformedHost({ trustProxy: config.server.trustProxy }));
   const routerMiddleware = router.routes();
   const allowedMethods = router.allowedMethods({ throw: false });
@@ -110,6 +100,11 @@ export function createApp(deps: AppDeps): EnclaveApp {
     });
   });
   return { app, routes };
+}
+
+/** Without a feature that authenticates admin keys (control), no admin route is open: fail closed. */
+async function refuseAdminRoutes(): Promise<never> {
+  throw AppError.unauthorized();
 }
 
 /** A request the fast path takes: true when it answers it, false to hand it to Koa. */

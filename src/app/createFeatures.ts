@@ -1,5 +1,7 @@
 import type { Feature, FeatureContext } from '../features/Feature.js';
 import { createAgentFeature } from '../features/agent/agentFeature.js';
+import { createControlFeature, type ControlFeature } from '../features/control/controlFeature.js';
+import type { ControlStore } from '../features/control/ControlStore.js';
 import { createDeploymentsFeature, type DeploymentsFeature } from '../features/deployments/deploymentsFeature.js';
 import { createExportsFeature, type ExportsFeature } from '../features/exports/exportsFeature.js';
 import { createFeedbackFeature } from '../features/feedback/feedbackFeature.js';
@@ -10,30 +12,30 @@ import { createDashboardFeature } from '../features/dashboard/dashboardFeature.j
 
 /** Every feature module, wired to the ones it depends on. */
 export interface Features {
+  control: ControlFeature;
   deployments: DeploymentsFeature;
   exports: ExportsFeature;
   analytics: AnalyticsFeature;
+  /** Control first: it stops last, after every feature that records key use or reads sites. */
   all: Feature[];
 }
 
-/** Builds the feature modules in dependency order. */
-export async function createFeatures(ctx: FeatureContext): Promise<Features> {
-  // Deployments serve the sites; re-exports (export module) and page-view counting (analytics)
-  // are built after it and reached through these forwarders, called only once requests and
-  // scheduled runs start, when every module exists.
-  let exportsFeature: ExportsFeature | null = null;
+/**
+ * Builds the feature modules in dependency order. Control comes first, on the store app/ opened
+ * for the first-start bootstrap; the others see only its SiteDirectory.
+ */
+export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store: ControlStore): Promise<Features> {
+  const control = createControlFeature(base, store);
+  const ctx: FeatureContext = { ...base, sites: control.sites };
+  // Deployments serve the sites; page-view counting (analytics) is built after it and reached
+  // through this forwarder, called only once requests are served, when every module exists.
   let analytics: AnalyticsFeature | null = null;
   const deployments = await createDeploymentsFeature(ctx, {
-    reexport: (domain) => {
-      if (!exportsFeature) throw new Error('re-export ran before the export module was built');
-      return exportsFeature.exportAndBundle(domain);
-    },
     onPageServed: (page) => analytics?.onPageServed?.(page),
     // Tells the site's search box to report to /_enclave/search-events (see theme.js); else it reports nothing.
     siteMark: ctx.config.analytics.collect ? 'search-events' : undefined,
   });
-  const exports = await createExportsFeature(ctx, { activeSite: deployments.activeSite });
-  exportsFeature = exports;
+  const exports = await createExportsFeature(ctx, { activeSite: deployments.activeSite, deploy: (bundle) => deployments.deploy(bundle) });
   // Every /v1/analytics endpoint, feedback or reading analytics, draws on one budget per project.
   const analyticsLimiter = new RateLimiter('analytics', ctx.config.analytics.requestsPerHour, 60 * 60_000, ctx.clock);
   const feedback = await createFeedbackFeature(ctx, { activeSite: deployments.activeSite, analyticsLimiter });
@@ -41,9 +43,10 @@ export async function createFeatures(ctx: FeatureContext): Promise<Features> {
   const agent = await createAgentFeature(ctx);
   const dashboard = await createDashboardFeature();
   return {
+    control,
     deployments,
     exports,
     analytics,
-    all: [deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx)],
+    all: [control, deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx)],
   };
 }

@@ -5,12 +5,12 @@ import type { Config } from '../config/schema.js';
 import { bootstrapDataDir, prepareDataDir } from './bootstrap/bootstrapDataDir.js';
 import { serveSampleSite } from './bootstrap/serveSampleSite.js';
 import type { Clock } from '../platform/Clock.js';
-import type { FeatureContext } from '../features/Feature.js';
 import { createFeatures, type Features } from './createFeatures.js';
 import type { ControlStore } from '../features/control/ControlStore.js';
 import { openControlStore } from '../features/control/ControlStore.js';
 import { DataDirLock } from '../platform/store/DataDirLock.js';
 import { probeWritable } from '../platform/store/probeWritable.js';
+import { Scheduler } from '../platform/Scheduler.js';
 import { appVersion } from './appVersion.js';
 import { closeGracefully, listen } from './listen.js';
 import { createInitialAdminKey, forgetInitialAdminKeyOnUse } from './bootstrap/initialAdminKey.js';
@@ -51,9 +51,9 @@ export async function startAppliance(options: {
     const control = await openControlStore(config);
     const boot = await bootstrapDataDir(config.dataDir, control, clock, { deferAdminKey: true });
     let publicUrl = config.server.publicUrl ?? '';
-    const ctx: FeatureContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => publicUrl, version: appVersion };
-    const features = await createFeatures(ctx);
-    const appDeps = { config, logger, clock, control, features: features.all, version: appVersion };
+    const base = { config, logger, clock, keyring: boot.keyring, publicUrl: () => publicUrl, version: appVersion };
+    const features = await createFeatures(base, control);
+    const appDeps = { config, logger, features: features.all, version: appVersion };
     const { adminListen } = config.server;
     const { app } = createApp({ ...appDeps, surface: adminListen ? 'site' : 'all' });
     const { httpServer, port } = await listen(app, config.server);
@@ -81,6 +81,9 @@ export async function startAppliance(options: {
       logger.warn({ err: (err as Error).message }, 'could not record the URL and local key the CLI uses to reach this server');
     }
     for (const feature of features.all) await feature.start?.();
+    // One cron for every feature's tasks, once each feature's own start (recovery) is done.
+    const scheduler = new Scheduler(logger, clock);
+    for (const task of features.all.flatMap((f) => f.tasks ?? [])) scheduler.add(task);
     // A full volume does not stop the start (nothing above writes unless it must): the site is
     // served and every write answers 507 until space is freed, with no restart needed.
     const probe = await probeWritable(config.dataDir);
@@ -93,9 +96,10 @@ export async function startAppliance(options: {
         await Promise.all(
           [httpServer, ...(admin ? [admin.httpServer] : [])].map((server) => closeGracefully(server, config.server.shutdownTimeoutMs)),
         );
+        await scheduler.stop();
+        // Control is first, so it stops last: its stop writes the store every feature read.
         for (const feature of [...features.all].reverse())
           await feature.stop?.().catch((err) => logger.error({ err, feature: feature.name }, 'feature stop failed'));
-        await control.document.flush();
         removeCliKey();
         lock.release();
       })());

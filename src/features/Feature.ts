@@ -1,17 +1,20 @@
+import type { Middleware } from 'koa';
 import type { Logger } from 'pino';
 import type { SigningKeyring } from '../platform/SigningKeyring.js';
 import type { Config } from '../config/schema.js';
 import type { Clock } from '../platform/Clock.js';
+import type { Task } from '../platform/Task.js';
 import type { RouteSpec } from '../http/defineRoute.js';
 import type { SiteRequestHandler } from '../http/SiteRequestHandler.js';
-import type { ControlStore } from './control/ControlStore.js';
+import type { SiteDirectory } from './control/SiteDirectory.js';
 
 /** What every feature module is built from. */
 export interface FeatureContext {
   config: Config;
   logger: Logger;
   clock: Clock;
-  control: ControlStore;
+  /** The sites and their projects, read-only (the control feature's port; its store stays its own). */
+  sites: SiteDirectory;
   keyring: SigningKeyring;
   /** Base URL for links this appliance hands out (known once the server listens). */
   publicUrl(): string;
@@ -32,8 +35,17 @@ export interface Feature {
   routes: RouteSpec[];
   /** Answers non-admin paths (the live docs sites). At most one module provides it. */
   siteHandler?: SiteRequestHandler;
+  /**
+   * Middleware for every request Koa sees (not the site fast path), mounted in feature order
+   * after the security headers and before host checks and routing (feedback's CORS).
+   */
+  middleware?: Middleware[];
+  /** Authenticates admin routes and sets `ctx.state.auth`. One feature provides it (control). */
+  authenticate?: Middleware;
+  /** Background work on a cron; app/ schedules every feature's tasks in one scheduler after start(). */
+  tasks?: Task[];
   readiness?(): Readiness;
-  /** Background work (workers, cron). Not called by createApp, only by main/tests. */
+  /** Background work (workers, queues). Not called by createApp, only by main/tests. */
   start?(): Promise<void>;
   /** Finish or checkpoint in-flight work; called on SIGTERM. */
   stop?(): Promise<void>;

@@ -1,40 +1,45 @@
 import cron, { type ScheduledTask } from 'node-cron';
 import type { Logger } from 'pino';
+import type { Clock } from './Clock.js';
+import type { Task } from './Task.js';
 
 /**
- * Cron for the appliance. Scheduled functions only enqueue or do small bookkeeping; real work
- * runs in the job workers. Each task's body is a plain function so tests call it directly
- * with an injected clock instead of waiting for wall time.
+ * The appliance's one cron. It only triggers: each task's body is its own `run(now)` (see
+ * Task), called with the injected clock's time, so every schedule reads alike and tests run the
+ * bodies directly without waiting for wall time.
  */
 export class Scheduler {
-  private readonly tasks: ScheduledTask[] = [];
+  private readonly scheduled: ScheduledTask[] = [];
 
-  constructor(private readonly logger: Logger) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly clock: Clock,
+  ) {}
 
   /** True when `expression` is a cron expression node-cron accepts. */
   static isValid(expression: string): boolean {
     return cron.validate(expression);
   }
 
-  /** Runs `task` on `expression`; a run never overlaps the previous one, and failures are logged. */
-  add(name: string, expression: string, task: () => Promise<void> | void): void {
-    if (!cron.validate(expression)) throw new Error(`Invalid cron expression for ${name}: ${expression}`);
+  /** Schedules `task`; a run never overlaps the previous one, and failures are logged. */
+  add(task: Task): void {
+    if (!cron.validate(task.cron)) throw new Error(`Invalid cron expression for ${task.name}: ${task.cron}`);
     const scheduled = cron.schedule(
-      expression,
+      task.cron,
       async () => {
         try {
-          await task();
+          await task.run(this.clock.now());
         } catch (err) {
-          this.logger.error({ err, task: name }, 'scheduled task failed');
+          this.logger.error({ err, task: task.name }, 'scheduled task failed');
         }
       },
-      { name, noOverlap: true },
+      { name: task.name, noOverlap: true },
     );
-    this.tasks.push(scheduled);
+    this.scheduled.push(scheduled);
   }
 
   /** Stops every task (SIGTERM). */
   async stop(): Promise<void> {
-    for (const task of this.tasks.splice(0)) await task.stop();
+    for (const task of this.scheduled.splice(0)) await task.stop();
   }
 }

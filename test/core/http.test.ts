@@ -6,7 +6,6 @@ import { systemClock } from '../../src/platform/Clock.js';
 import { defineRoute } from '../../src/http/defineRoute.js';
 import { createLogger } from '../../src/platform/logging/createLogger.js';
 import { listen } from '../../src/app/listen.js';
-import { openControlStore } from '../../src/features/control/ControlStore.js';
 import { makeTempDir, makeTestConfig, startTestAppliance } from '../helpers/testAppliance.js';
 
 test('malformed JSON → 400, oversized body → 413, wrong content type → 415, all in the error shape', async (t) => {
@@ -77,7 +76,6 @@ test('unknown routes are 404 JSON; a request id is echoed only when safe', async
 test('a 5xx never leaks the internal message or a stack; a full disk is 507', async (t) => {
   const dir = await makeTempDir();
   const config = makeTestConfig(dir);
-  const control = await openControlStore(config);
   const lines: string[] = [];
   const logger = createLogger('error', { write: (line: string) => void lines.push(line) });
   const routes = [
@@ -116,7 +114,7 @@ test('a 5xx never leaks the internal message or a stack; a full disk is 507', as
       },
     }),
   ];
-  const { app } = createApp({ config, logger, clock: systemClock, control, features: [{ name: 'test', routes }], version: 'test' });
+  const { app } = createApp({ config, logger, features: [{ name: 'test', routes }], version: 'test' });
   const { httpServer, port } = await listen(app, config.server);
   t.teardown(() => new Promise<void>((r) => httpServer.close(() => r())));
   const boom = await fetch(`http://127.0.0.1:${port}/v1/boom`);

@@ -28,8 +28,6 @@ test('/openapi.json is OpenAPI 3.1 and documents every route the server answers'
   const { routes } = createApp({
     config: app.config,
     logger: createLogger('silent'),
-    clock: systemClock,
-    control: app.control,
     features: app.features.all,
     version: 't',
   });

@@ -29,9 +29,9 @@ test('scheduled re-export: exports only when the source changed, activates when 
   t.teardown(() => app.close());
   const now = new Date('2026-04-01T03:00:00.000Z');
 
-  // createFeatures wires re-export to the export module, so the first run exports and activates,
-  // into the site's own deployments: its Host serves it; other hosts reach the (empty) default site.
-  t.is(await app.features.deployments.runReexport(entry, now), 'activated');
+  // createFeatures hands the export module the deployments' deploy port, so the first run exports
+  // and activates, into the site's own deployments: its Host serves it; other hosts reach the (empty) default site.
+  t.is(await app.features.exports.runReexport(entry, now), 'activated');
   const guide = await getWithHost(`${app.url}/guide`, DOMAIN);
   t.is(guide.status, 200);
   t.regex(guide.body, /First edition\./);
@@ -40,22 +40,22 @@ test('scheduled re-export: exports only when the source changed, activates when 
 
   const exportCount = () => app.features.exports.jobs.list().length;
   t.is(exportCount(), 1);
-  t.is(await app.features.deployments.runReexport(entry, now), 'unchanged');
+  t.is(await app.features.exports.runReexport(entry, now), 'unchanged');
   t.is(exportCount(), 1, 'an unchanged source is not exported again');
 
   await writeDocs(source, 'Second edition.');
-  t.is(await app.features.deployments.runReexport({ ...entry, activate: false }, now), 'exported');
+  t.is(await app.features.exports.runReexport({ ...entry, activate: false }, now), 'exported');
   t.is(exportCount(), 2);
   t.is(app.features.deployments.activeSite.current(DOMAIN)!.version, firstVersion, 'activate: false leaves the live site alone');
   t.regex((await getWithHost(`${app.url}/guide`, DOMAIN)).body, /First edition\./);
 
   await writeDocs(source, 'Third edition.');
-  t.is(await app.features.deployments.runReexport(entry, now), 'activated');
+  t.is(await app.features.exports.runReexport(entry, now), 'activated');
   t.regex((await getWithHost(`${app.url}/guide`, DOMAIN)).body, /Third edition\./);
   const status = await (await app.api(`/v1/deployments?domain=${DOMAIN}`)).json();
   t.is(status.site, DOMAIN);
   t.is(status.active.origin, 'reexport');
   t.is(status.active.site, DOMAIN);
   t.is((await (await app.api('/v1/deployments')).json()).active, null, 'nothing went to the default site');
-  t.is(await app.features.deployments.runReexport({ ...entry, domain: 'unknown.internal' }, now), 'skipped');
+  t.is(await app.features.exports.runReexport({ ...entry, domain: 'unknown.internal' }, now), 'skipped');
 });

@@ -119,7 +119,7 @@ test(`a job cut short by ${MAX_INTERRUPTIONS} restarts is failed with "interrupt
     bundle: null,
   };
   await app.stop();
-  const doc: ExportsData = {
+  const doc: Omit<ExportsData, 'reexports'> = {
     schemaVersion: 2,
     jobs: [{ ...base, id: 'se_00000000000000aa', status: 'running', interruptions: MAX_INTERRUPTIONS - 1 }],
   };

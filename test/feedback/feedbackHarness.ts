@@ -12,6 +12,8 @@ import { createFeedbackFeature, type FeedbackFeature } from '../../src/features/
 import { closeGracefully, listen } from '../../src/app/listen.js';
 import { RateLimiter } from '../../src/http/RateLimiter.js';
 import { openControlStore, type ControlStore } from '../../src/features/control/ControlStore.js';
+import { createControlFeature } from '../../src/features/control/controlFeature.js';
+import { createSiteDirectory } from '../../src/features/control/createSiteDirectory.js';
 import { makeTempDir, makeTestConfig, type ConfigOverrides } from '../helpers/testAppliance.js';
 
 /** The pages of the fake live site. */
@@ -63,14 +65,28 @@ export async function startFeedbackHarness(
   const site: FakeSite = {
     live: { domain: 'docs.test', projectId: boot.projectId, version: 'v1', pagePaths: new Set(options.pages ?? SITE_PAGES) },
   };
-  const ctx: FeatureContext = { config, logger, clock, control, keyring: boot.keyring, publicUrl: () => '', version: 'test' };
+  const ctx: FeatureContext = {
+    config,
+    logger,
+    clock,
+    sites: createSiteDirectory(control),
+    keyring: boot.keyring,
+    publicUrl: () => '',
+    version: 'test',
+  };
   const analyticsLimiter = new RateLimiter('analytics', config.analytics.requestsPerHour, 60 * 60_000, clock);
   const module = await createFeedbackFeature(ctx, {
     activeSite: { current: () => site.live, all: () => (site.live ? [site.live] : []) },
     analyticsLimiter,
   });
-  const features = options.siteHandler ? [module, { name: 'site', routes: [], siteHandler: options.siteHandler }] : [module];
-  const { app } = createApp({ config, logger, clock, control, features, version: 'test' });
+  // The control feature authenticates the analytics API's admin key.
+  const controlFeature = createControlFeature({ clock, logger }, control);
+  const features = [
+    controlFeature,
+    module,
+    ...(options.siteHandler ? [{ name: 'site', routes: [], siteHandler: options.siteHandler }] : []),
+  ];
+  const { app } = createApp({ config, logger, features, version: 'test' });
   const { httpServer, port } = await listen(app, config.server);
   await module.start?.();
   const url = `http://127.0.0.1:${port}`;

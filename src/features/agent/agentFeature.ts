@@ -14,7 +14,6 @@ import { agentRoutes } from './routes/agentRoutes.js';
 import { archiveStaleAgentJobs } from './agentArchiveTask.js';
 import { recoverInterruptedAgentJobs } from './agentRecovery.js';
 import { AgentRunQueue } from './AgentRunQueue.js';
-import { Scheduler } from '../../platform/Scheduler.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 
 /** How long stop() waits for killed agents to record their end before failing them itself. */
@@ -64,13 +63,22 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
   const queue = new AgentRunQueue(settings.concurrency, (task, signal) => executeAgentRun(base, task, signal), logger);
   const runtime: AgentRuntime = { ...base, queue };
   const limiter = new RateLimiter('agent', settings.requestsPerHour, 60 * 60 * 1000, ctx.clock);
-  const scheduler = new Scheduler(logger);
   const archiveStaleJobs = (now: Date) => archiveStaleAgentJobs(store, now, settings.archiveAfterDays);
 
   return {
     name: 'agent',
     routes: agentRoutes({ runtime, limiter }),
     archiveStaleJobs,
+    tasks: [
+      {
+        name: 'agent-archive',
+        cron: settings.archiveCron,
+        async run(now) {
+          const archived = await archiveStaleJobs(now);
+          if (archived > 0) logger.info({ archived }, 'archived agent jobs');
+        },
+      },
+    ],
     readiness() {
       const { running, waiting } = queue.size;
       if (settings.command.length === 0) return { status: 'ok', detail: 'agent jobs disabled (agent.command is empty)' };
@@ -81,13 +89,8 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
       const recovered = await recoverInterruptedAgentJobs(store, paths, leftActive, ctx.clock.now());
       if (recovered.length > 0)
         logger.warn({ jobIds: recovered }, 'agent jobs left active by a previous run were marked failed (interrupted)');
-      scheduler.add('agent-archive', settings.archiveCron, async () => {
-        const archived = await archiveStaleJobs(ctx.clock.now());
-        if (archived > 0) logger.info({ archived }, 'archived agent jobs');
-      });
     },
     async stop() {
-      await scheduler.stop();
       const unfinished = new Set(await queue.stop(STOP_WAIT_MS));
       // Runs that did not record their end in time, and runs that never started, end here.
       await store.updateWhere(

@@ -3,7 +3,6 @@ import type { PageServedHook } from '../deployments/site/PageServedHook.js';
 import { IngestGuard } from '../../http/IngestGuard.js';
 import { RateLimiter } from '../../http/RateLimiter.js';
 import { DAY_MS } from '../../platform/Clock.js';
-import { Scheduler } from '../../platform/Scheduler.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 import { AnalyticsLog } from './AnalyticsLog.js';
 import { createAnalyticsReports } from './AnalyticsReports.js';
@@ -53,11 +52,10 @@ export async function createAnalyticsFeature(
   const projects = new Map<string, string | null>();
   // Looked up once per domain: the sites list changes rarely, and this runs for every page served.
   const projectOf = (domain: string) => {
-    if (!projects.has(domain)) projects.set(domain, ctx.control.sites.find(domain)?.projectId ?? null);
+    if (!projects.has(domain)) projects.set(domain, ctx.sites.find(domain)?.projectId ?? null);
     if (projects.size > 1000) projects.clear();
     return projects.get(domain) ?? null;
   };
-  const scheduler = new Scheduler(logger);
   const applyRetention = async (now: Date) => {
     const day = Math.floor(now.getTime() / DAY_MS);
     await log.closeDaysBefore(day);
@@ -78,12 +76,11 @@ export async function createAnalyticsFeature(
     searchEventsPath: SEARCH_EVENTS_PATH,
     onPageServed: settings.collect ? (page) => recordPageView({ log, salt, guard, clock, projectOf }, page) : null,
     applyRetention,
+    tasks: [{ name: 'analytics-retention', cron: settings.retentionCron, run: (now) => applyRetention(now).then(() => undefined) }],
     async start() {
       log.startFlushing(settings.flushMs, today);
-      scheduler.add('analytics-retention', settings.retentionCron, () => applyRetention(clock.now()).then(() => undefined));
     },
     async stop() {
-      await scheduler.stop();
       // Days that ended are written as rollups now, so the next start reads counts, not events.
       await log.closeDaysBefore(today()).catch((err) => logger.warn({ err }, 'could not write analytics rollups'));
       await log.close();

@@ -1,17 +1,6 @@
 import type { JsonStore } from '../../platform/store/JsonStore.js';
 import type { ControlData, SiteRecord } from './controlDocument.js';
-
-/** A site as the rest of the appliance sees it, whether declared in config or stored. */
-export interface Site {
-  domain: string;
-  source: string;
-  ref: string | null;
-  projectId: string;
-  origin: 'config' | 'store';
-}
-
-/** Told after a stored site was saved or removed (its domain, lower-case). */
-export type SiteChangeListener = (domain: string) => void;
+import type { Site, SiteChangeListener } from './SiteDirectory.js';
 
 /** Sites: those in the config file (which win) merged with those added at run time. */
 export class SiteRepository {

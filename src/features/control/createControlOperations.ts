@@ -6,7 +6,7 @@ import { checkDocsSource } from '../../render/index.js';
 import type { AdminKeyRecord, ProjectRecord } from './controlDocument.js';
 import type { ControlStore } from './ControlStore.js';
 import { createAdminKey, type NewAdminKey } from './createAdminKey.js';
-import type { Site } from './SiteRepository.js';
+import type { Site } from './SiteDirectory.js';
 
 /** A site as a client declares it through the API. */
 export interface SiteInput {

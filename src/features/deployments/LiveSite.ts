@@ -1,5 +1,5 @@
 import type { ActiveSiteInfo } from './ActiveSite.js';
-import type { SiteRepository } from '../control/SiteRepository.js';
+import type { SiteDirectory } from '../control/SiteDirectory.js';
 import { isHashedAsset } from './loadSiteVersion.js';
 import type { ServedFile, SiteVersion } from './SiteVersion.js';
 
@@ -14,7 +14,7 @@ export class LiveSite {
   private kept: SiteVersion[] = [];
 
   constructor(
-    private readonly sites: SiteRepository,
+    private readonly sites: Pick<SiteDirectory, 'find'>,
     /** The site's domain, or null for the default site (which is known by its bundle's domain). */
     private readonly site: string | null = null,
   ) {}

@@ -6,70 +6,47 @@ import { sha256OfFile } from '../../platform/sha256OfFile.js';
 import type { Config } from '../../config/schema.js';
 import { redactUrl } from '../../platform/logging/redact.js';
 import type { Readiness } from '../Feature.js';
-import { isDiskFull } from '../../platform/store/isDiskFull.js';
-import type { JsonStore } from '../../platform/store/JsonStore.js';
-import type { SiteRepository } from '../control/SiteRepository.js';
+import type { SiteDirectory } from '../control/SiteDirectory.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import { randomId } from '../../platform/randomId.js';
-import {
-  byActivationDesc,
-  pushEvent,
-  trimRecords,
-  type DeploymentOrigin,
-  type DeploymentRecord,
-  type DeploymentsData,
-} from './deploymentStore.js';
-import { failedPagesRefusal, readFailedPages } from './readFailedPages.js';
-import { applyRedeploy, findRedeployTarget } from './foldRedeploy.js';
+import { byActivationDesc, type DeploymentRecord } from './deploymentStore.js';
+import type { DeploymentRepository, DeploymentStatus } from './DeploymentRepository.js';
+import { newDeploymentRecord, type DeployOutcome, type DeployRequest, type StartedDeployment } from './DeployRequest.js';
+import { checkFailedPages } from './readFailedPages.js';
 import { installBundleVersion } from './installBundleVersion.js';
 import { LiveSite } from './LiveSite.js';
 import { loadSiteVersion } from './loadSiteVersion.js';
 import { restoreSiteVersions } from './restoreSiteVersions.js';
+import { retireSiteVersions } from './retireSiteVersions.js';
+import { siteReadiness } from './siteReadiness.js';
+import { deploymentRefusal } from './deploymentRefusal.js';
 import type { SiteVersion } from './SiteVersion.js';
-import { versionLayout, type SiteDirs } from './versionLayout.js';
+import type { SiteDirs } from './versionLayout.js';
 
 /** What the deployer is built from. */
 export interface SiteDeployerDeps {
   config: Config;
   logger: Logger;
   clock: Clock;
-  sites: SiteRepository;
-  store: JsonStore<DeploymentsData>;
+  sites: Pick<SiteDirectory, 'find' | 'onChange'>;
+  deployments: DeploymentRepository;
   /** The site these deployments serve: its domain, or null for the default site. */
   site: string | null;
   dirs: SiteDirs;
 }
 
-/** How to deploy one bundle. */
-export interface DeployRequest {
-  origin: DeploymentOrigin;
-  /** Version the bundle's manifest must name, or null for any. */
-  pin: string | null;
-  /** Refuse with 409 instead of waiting when another deployment is running (API callers). */
-  failIfBusy?: boolean;
-  /** The operator's name for the deployment. */
-  label?: string | null;
-  /** Activate even when the bundle's build report lists failed pages (recorded on the deployment). */
-  allowFailed?: boolean;
-}
+/** A bundle on local disk, and whether it is ours to delete afterwards (a download). */
+type ObtainedBundle = FetchedBundle & { owned: boolean };
 
-/** How a deployment ended: a new version went live, the bundle was already live, or a kept copy of it was switched to. */
-export type DeployOutcome = 'activated' | 'unchanged' | 'reactivated';
-
-/** A deployment that has been recorded and is running in the background. */
-export interface StartedDeployment {
-  record: DeploymentRecord;
-  /** The record that answers for it once finished (an existing one when the bundle was already on disk). */
-  done: Promise<DeploymentRecord>;
-  /** The same, with how it ended. */
-  finished: Promise<{ record: DeploymentRecord; outcome: DeployOutcome }>;
-}
+/** A deployment's result: the record that answers for it and how it ended. */
+type Deployed = { record: DeploymentRecord; outcome: DeployOutcome };
 
 /**
  * The deployment operations: fetch → verify → extract → switch, roll back, prune, restore. One
- * deployment or rollback runs at a time (a queue); each is recorded durably before and after,
- * and the live pointer moves only once the new version is complete on disk and recorded.
+ * deployment or rollback runs at a time (a queue); each is recorded durably before and after
+ * (DeploymentRepository), and the live pointer moves only once the new version is complete on
+ * disk and recorded.
  */
 export class SiteDeployer {
   readonly live: LiveSite;
@@ -77,10 +54,12 @@ export class SiteDeployer {
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
   private readonly dirs: SiteDirs;
+  private readonly deployments: DeploymentRepository;
 
   private constructor(private readonly deps: SiteDeployerDeps) {
     this.live = new LiveSite(deps.sites, deps.site);
     this.dirs = deps.dirs;
+    this.deployments = deps.deployments;
   }
 
   /** The site served by these deployments: its domain, or null for the default site. */
@@ -91,7 +70,7 @@ export class SiteDeployer {
   /** Opens the deployer and restores the last active version from disk (no fetch). */
   static async open(deps: SiteDeployerDeps): Promise<SiteDeployer> {
     const deployer = new SiteDeployer(deps);
-    const loaded = await restoreSiteVersions(deps.store, deployer.dirs, deps.clock, deps.logger);
+    const loaded = await restoreSiteVersions(deps.deployments, deployer.dirs, deps.clock, deps.logger);
     for (const version of loaded) deployer.versions.set(version.id, version);
     deployer.publish();
     return deployer;
@@ -123,9 +102,8 @@ export class SiteDeployer {
     if (this.queued > 0)
       throw AppError.conflict('A deployment is in progress; try again when it has finished', { deploymentId: this.running()?.id ?? null });
     return this.exclusive(async () => {
-      const data = this.deps.store.data;
-      const kept = data.deployments.filter((d) => d.status === 'kept' && this.versions.has(d.id)).sort(byActivationDesc);
-      const active = data.deployments.find((d) => d.id === data.activeId);
+      const kept = this.deployments.kept().filter((d) => this.versions.has(d.id));
+      const active = this.deployments.active();
       if (target !== null && active && (active.id === target || active.version === target))
         throw AppError.conflict(`Version ${active.version} is already active`);
       const chosen = target === null ? kept[0] : kept.find((d) => d.id === target || d.version === target);
@@ -133,22 +111,7 @@ export class SiteDeployer {
         throw AppError.notFound(
           target === null ? 'No earlier version is kept to roll back to' : `No kept version ${JSON.stringify(target)}`,
         );
-      const at = this.now();
-      await this.deps.store.update((d) => {
-        for (const r of d.deployments) {
-          if (r.id === d.activeId) r.status = 'kept';
-          if (r.id === chosen.id) Object.assign(r, { status: 'active', activatedAt: at });
-        }
-        d.activeId = chosen.id;
-        d.lastError = null;
-        pushEvent(d, {
-          at,
-          kind: 'rolled_back',
-          deploymentId: chosen.id,
-          version: chosen.version,
-          detail: active ? `from ${active.version}` : null,
-        });
-      });
+      await this.deployments.rollBackTo(chosen.id, this.now(), active ? `from ${active.version}` : null);
       this.publish();
       this.deps.logger.info({ deploymentId: chosen.id, version: chosen.version }, `rolled back to version ${chosen.version}`);
       return this.record(chosen.id)!;
@@ -157,72 +120,27 @@ export class SiteDeployer {
 
   /** The deployment currently running, if any. */
   running(): DeploymentRecord | null {
-    return this.deps.store.data.deployments.find((d) => d.status === 'running') ?? null;
+    return this.deployments.running();
   }
 
   /** One record by id (a redeploy folded into an existing version answers with that version's record). */
   record(id: string): DeploymentRecord | undefined {
-    const data = this.deps.store.data;
-    const wanted = data.merged[id] ?? id;
-    return data.deployments.find((d) => d.id === wanted);
+    return this.deployments.record(id);
   }
 
   /** The state shown by `GET /v1/deployments`. */
-  status(): {
-    active: DeploymentRecord | null;
-    kept: DeploymentRecord[];
-    running: DeploymentRecord | null;
-    history: DeploymentRecord[];
-    events: DeploymentsData['events'];
-    lastError: DeploymentsData['lastError'];
-  } {
-    const data = this.deps.store.data;
-    return {
-      active: data.deployments.find((d) => d.id === data.activeId) ?? null,
-      kept: data.deployments.filter((d) => d.status === 'kept').sort(byActivationDesc),
-      running: this.running(),
-      history: data.deployments.slice(0, 20),
-      events: data.events.slice(-20).reverse(),
-      lastError: data.lastError,
-    };
+  status(): DeploymentStatus {
+    return this.deployments.status();
   }
 
   /** Readiness of the live site: degraded while the last deployment failed, unavailable with no version. */
   readiness(): Readiness {
-    const live = this.live.version();
-    const lastError = this.deps.store.data.lastError;
-    if (!live) {
-      const running = this.running();
-      const detail = running
-        ? 'no site version is active yet; a deployment is in progress'
-        : `no site version is active${lastError ? `; last deployment failed: ${lastError.reason}` : ''}`;
-      return { status: 'unavailable', detail };
-    }
-    if (lastError)
-      return {
-        status: 'degraded',
-        detail: `serving version ${live.version}; last deployment failed: ${lastError.reason}`,
-        version: live.version,
-        domain: live.domain,
-      };
-    return { status: 'ok', version: live.version, domain: live.domain };
-  }
-
-  /** What the last scheduled re-export of `domain` built, if any. */
-  lastReexport(domain: string): DeploymentsData['reexports'][string] | undefined {
-    return this.deps.store.data.reexports[domain];
-  }
-
-  /** Remembers a re-export of `domain` durably, so an unchanged source is not exported again. */
-  async recordReexport(domain: string, built: DeploymentsData['reexports'][string]): Promise<void> {
-    await this.deps.store.update((d) => {
-      d.reexports[domain] = built;
-    });
+    return siteReadiness(this.live.version(), this.running() !== null, this.deployments.lastError());
   }
 
   /** Writes pending state to disk (shutdown). */
   async flush(): Promise<void> {
-    await this.deps.store.flush();
+    await this.deployments.flush();
   }
 
   /** Waits for queued work (shutdown). */
@@ -230,40 +148,13 @@ export class SiteDeployer {
     await this.queue.catch(() => {});
   }
 
-  private async enqueue(
-    source: string,
-    request: DeployRequest,
-    obtain: () => Promise<FetchedBundle & { owned: boolean }>,
-  ): Promise<StartedDeployment> {
+  private async enqueue(source: string, request: DeployRequest, obtain: () => Promise<ObtainedBundle>): Promise<StartedDeployment> {
     if (request.failIfBusy && this.queued > 0) {
       throw AppError.conflict('Another deployment is in progress', { deploymentId: this.running()?.id ?? null });
     }
-    const record: DeploymentRecord = {
-      id: randomId('dp_'),
-      status: 'running',
-      origin: request.origin,
-      source,
-      pin: request.pin,
-      version: null,
-      domain: null,
-      jobId: null,
-      bundleSha256: null,
-      bundleBytes: null,
-      fileCount: null,
-      extractedBytes: null,
-      requestedAt: this.now(),
-      finishedAt: null,
-      activatedAt: null,
-      error: null,
-      site: this.deps.site,
-      label: request.label ?? null,
-      failedPages: null,
-      allowFailed: request.allowFailed ?? false,
-    };
+    const record = newDeploymentRecord(randomId('dp_'), this.deps.site, source, request, this.now());
     const finished = this.exclusive(async () => {
-      await this.deps.store.update((d) => {
-        d.deployments.unshift(record);
-      });
+      await this.deployments.insert(record);
       return this.run(record.id, obtain);
     });
     const done = finished.then((f) => f.record);
@@ -278,106 +169,77 @@ export class SiteDeployer {
     return result;
   }
 
-  private async run(
-    id: string,
-    obtain: () => Promise<FetchedBundle & { owned: boolean }>,
-  ): Promise<{ record: DeploymentRecord; outcome: DeployOutcome }> {
+  private async run(id: string, obtain: () => Promise<ObtainedBundle>): Promise<Deployed> {
     const record = this.record(id)!;
-    const { config, logger, store } = this.deps;
-    let fetched: (FetchedBundle & { owned: boolean }) | null = null;
+    let fetched: ObtainedBundle | null = null;
     const started = Date.now();
     try {
       fetched = await obtain();
-      const bundle = fetched;
-      const reused = await this.reuseVersionOnDisk(record, bundle.sha256);
-      if (reused) return reused;
-      const report: { failedPages: number | null } = { failedPages: null };
-      const installed = await installBundleVersion(
-        bundle.path,
-        this.dirs.versions,
-        id,
-        config.staticExport,
-        record.pin,
-        async (filesDir) => {
-          const failed = await readFailedPages(filesDir);
-          report.failedPages = failed?.length ?? null;
-          if (failed?.length && !record.allowFailed)
-            throw failedPagesRefusal(
-              failed.length,
-              failed.map((f) => f.path),
-            );
-        },
-      );
-      const version = await loadSiteVersion(id, installed.layout);
-      const at = this.now();
-      await store.update((d) => {
-        for (const r of d.deployments) if (r.id === d.activeId) r.status = 'kept';
-        Object.assign(this.record(id)!, {
-          status: 'active',
-          version: installed.manifest.version,
-          domain: installed.manifest.domain,
-          jobId: installed.manifest.jobId ?? null,
-          bundleSha256: bundle.sha256,
-          bundleBytes: bundle.sizeBytes,
-          fileCount: installed.fileCount,
-          extractedBytes: installed.extractedBytes,
-          finishedAt: at,
-          activatedAt: at,
-          failedPages: report.failedPages,
-        });
-        d.activeId = id;
-        d.lastError = null;
-        if (record.origin === 'config') d.configBundleSha256 = bundle.sha256;
-        pushEvent(d, { at, kind: 'activated', deploymentId: id, version: installed.manifest.version, detail: record.source });
-      });
-      this.versions.set(id, version);
-      this.publish();
-      if (report.failedPages && record.allowFailed)
-        logger.warn(
-          { deploymentId: id, failedPages: report.failedPages },
-          `version ${version.version} went live with ${report.failedPages} failed pages (allowFailed)`,
-        );
-      logger.info(
-        {
-          deploymentId: id,
-          site: this.deps.site,
-          version: version.version,
-          domain: version.domain,
-          files: installed.fileCount,
-          ms: Date.now() - started,
-        },
-        `site version ${version.version} is live`,
-      );
-      await this.prune();
-      return { record: this.record(id)!, outcome: 'activated' };
+      return (await this.reuseVersionOnDisk(record, fetched.sha256)) ?? (await this.install(record, fetched, started));
     } catch (err) {
-      // Internal failures are logged in full but recorded and answered without paths or internals.
-      const diskFull = isDiskFull(err);
-      const reason =
-        err instanceof BundleRefusedError ? err.reason : diskFull ? 'the data volume is full' : 'internal error (see the server log)';
-      logger.warn(
-        { deploymentId: id, source: record.source, reason, ...(err instanceof BundleRefusedError ? {} : { err }) },
-        `bundle refused, the live site is unchanged: ${reason}`,
-      );
-      await store
-        .update((d) => {
-          Object.assign(this.record(id)!, {
-            status: 'failed',
-            error: reason,
-            finishedAt: this.now(),
-            bundleSha256: fetched?.sha256 ?? null,
-            bundleBytes: fetched?.sizeBytes ?? null,
-          });
-          d.lastError = { at: this.now(), source: record.source, reason };
-          pushEvent(d, { at: this.now(), kind: 'refused', deploymentId: id, version: null, detail: reason });
-          trimRecords(d);
-        })
-        .catch((storeErr) => logger.error({ err: storeErr }, 'could not record the failed deployment'));
-      if (diskFull) throw AppError.insufficientStorage('The data volume is full; the bundle was not activated');
-      throw err instanceof BundleRefusedError ? err : new BundleRefusedError(reason);
+      throw await this.refuse(record, fetched, err);
     } finally {
       if (fetched?.owned) await rm(fetched.path, { force: true });
     }
+  }
+
+  /** Installs the bundle as a new version, records it active and makes it live; then prunes. */
+  private async install(record: DeploymentRecord, bundle: ObtainedBundle, started: number): Promise<Deployed> {
+    const { id } = record;
+    // Set by the inspection below, which installBundleVersion runs before precompressing.
+    const report: { failedPages: number | null } = { failedPages: null };
+    const { config } = this.deps;
+    const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, async (filesDir) => {
+      report.failedPages = await checkFailedPages(filesDir, record.allowFailed ?? false);
+    });
+    const { failedPages } = report;
+    const version = await loadSiteVersion(id, installed.layout);
+    await this.deployments.activate(
+      id,
+      {
+        version: installed.manifest.version,
+        domain: installed.manifest.domain,
+        jobId: installed.manifest.jobId ?? null,
+        bundleSha256: bundle.sha256,
+        bundleBytes: bundle.sizeBytes,
+        fileCount: installed.fileCount,
+        extractedBytes: installed.extractedBytes,
+        failedPages,
+      },
+      this.now(),
+    );
+    this.versions.set(id, version);
+    this.publish();
+    const { logger } = this.deps;
+    if (failedPages && record.allowFailed)
+      logger.warn({ deploymentId: id, failedPages }, `version ${version.version} went live with ${failedPages} failed pages (allowFailed)`);
+    logger.info(
+      {
+        deploymentId: id,
+        site: this.deps.site,
+        version: version.version,
+        domain: version.domain,
+        files: installed.fileCount,
+        ms: Date.now() - started,
+      },
+      `site version ${version.version} is live`,
+    );
+    await this.prune();
+    return { record: this.record(id)!, outcome: 'activated' };
+  }
+
+  /** Records a refused deployment (the live site is unchanged) and returns the error to throw. */
+  private async refuse(record: DeploymentRecord, fetched: ObtainedBundle | null, err: unknown): Promise<Error> {
+    const { logger } = this.deps;
+    const { reason, error, internal } = deploymentRefusal(err);
+    logger.warn(
+      { deploymentId: record.id, source: record.source, reason, ...(internal ? { err } : {}) },
+      `bundle refused, the live site is unchanged: ${reason}`,
+    );
+    await this.deployments
+      .fail(record.id, { reason, bundleSha256: fetched?.sha256 ?? null, bundleBytes: fetched?.sizeBytes ?? null }, this.now())
+      .catch((storeErr) => logger.error({ err: storeErr }, 'could not record the failed deployment'));
+    return error;
   }
 
   /**
@@ -386,13 +248,10 @@ export class SiteDeployer {
    * switched to, like a rollback; a config bundle applied before leaves the operator's choice.
    * Returns the record that answers for the deployment, or null when the bundle must be installed.
    */
-  private async reuseVersionOnDisk(
-    record: DeploymentRecord,
-    sha256: string,
-  ): Promise<{ record: DeploymentRecord; outcome: DeployOutcome } | null> {
-    const folded = findRedeployTarget(this.deps.store.data, record, sha256, (id) => this.versions.has(id));
+  private async reuseVersionOnDisk(record: DeploymentRecord, sha256: string): Promise<Deployed | null> {
+    const folded = this.deployments.redeployTarget(record, sha256, (id) => this.versions.has(id));
     if (!folded) return null;
-    await this.deps.store.update((d) => applyRedeploy(d, record, sha256, folded, this.now()));
+    await this.deployments.foldRedeploy(record, sha256, folded, this.now());
     if (folded.outcome === 'reactivated') this.publish();
     const target = this.record(folded.targetId)!;
     this.deps.logger.info(
@@ -404,45 +263,27 @@ export class SiteDeployer {
 
   /** Points the live site at the recorded active version, with the kept ones as asset fallbacks. */
   private publish(): void {
-    const data = this.deps.store.data;
-    const active = data.activeId ? (this.versions.get(data.activeId) ?? null) : null;
-    const kept = data.deployments.filter((d) => d.status === 'kept').sort(byActivationDesc);
+    const active = this.deployments.active();
     this.live.switchTo(
-      active,
-      kept.map((d) => this.versions.get(d.id)).filter((v): v is SiteVersion => v !== undefined),
+      (active && this.versions.get(active.id)) ?? null,
+      this.deployments
+        .kept()
+        .map((d) => this.versions.get(d.id))
+        .filter((v): v is SiteVersion => v !== undefined),
     );
   }
 
   /** Keeps the newest `keepVersions` versions (the live one always) and deletes the rest once idle. */
   private async prune(): Promise<void> {
-    const { store, config, logger } = this.deps;
-    const onDisk = store.data.deployments.filter((d) => d.status === 'active' || d.status === 'kept').sort(byActivationDesc);
-    const keep = new Set(onDisk.slice(0, config.staticExport.keepVersions).map((d) => d.id));
-    if (store.data.activeId) keep.add(store.data.activeId);
-    const doomed = onDisk.filter((d) => !keep.has(d.id));
-    if (doomed.length === 0) return;
-    await store.update((d) => {
-      for (const r of d.deployments) {
-        if (!doomed.some((x) => x.id === r.id)) continue;
-        r.status = 'removed';
-        pushEvent(d, { at: this.now(), kind: 'removed', deploymentId: r.id, version: r.version, detail: 'older than the kept versions' });
-      }
-      trimRecords(d);
-    });
+    const onDisk = this.deployments.onDisk().sort(byActivationDesc);
+    const keep = new Set(onDisk.slice(0, this.deps.config.staticExport.keepVersions).map((d) => d.id));
+    const active = this.deployments.active();
+    if (active) keep.add(active.id);
+    const doomed = new Set(onDisk.filter((d) => !keep.has(d.id)).map((d) => d.id));
+    if (doomed.size === 0) return;
+    await this.deployments.markRemoved(doomed, this.now());
     this.publish();
-    for (const record of doomed) {
-      const dir = versionLayout(this.dirs.versions, record.id).dir;
-      const remove = () =>
-        rm(dir, { recursive: true, force: true }).catch((err) => logger.error({ err, dir }, 'could not delete an old site version'));
-      const loaded = this.versions.get(record.id);
-      this.versions.delete(record.id);
-      // A version still answering requests is deleted when its last one finishes.
-      if (loaded?.inUse()) loaded.retire(() => void remove());
-      else {
-        loaded?.retire(() => {}); // gives its cached bodies back now
-        await remove();
-      }
-    }
+    await retireSiteVersions(doomed, this.versions, this.dirs.versions, this.deps.logger);
   }
 
   private now(): string {

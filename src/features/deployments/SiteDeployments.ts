@@ -5,9 +5,10 @@ import type { Config } from '../../config/schema.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import type { Readiness } from '../Feature.js';
-import type { SiteRepository } from '../control/SiteRepository.js';
+import type { SiteDirectory } from '../control/SiteDirectory.js';
 import type { ActiveSite, ActiveSiteInfo } from './ActiveSite.js';
-import { openDeploymentStore, type DeploymentRecord } from './deploymentStore.js';
+import type { DeploymentRecord } from './DeploymentRecord.js';
+import { DeploymentRepository } from './DeploymentRepository.js';
 import { SiteDeployer } from './SiteDeployer.js';
 import { siteDirs, siteDomainsDir } from './versionLayout.js';
 
@@ -16,7 +17,7 @@ export interface SiteDeploymentsDeps {
   config: Config;
   logger: Logger;
   clock: Clock;
-  sites: SiteRepository;
+  sites: Pick<SiteDirectory, 'find' | 'onChange'>;
 }
 
 /**
@@ -174,6 +175,6 @@ export class SiteDeployments implements ActiveSite {
 async function openDeployer(deps: SiteDeploymentsDeps, site: string | null): Promise<SiteDeployer> {
   const dirs = siteDirs(deps.config.dataDir, site);
   await mkdir(dirname(dirs.state), { recursive: true, mode: 0o755 });
-  const store = await openDeploymentStore(dirs.state);
-  return SiteDeployer.open({ ...deps, store, site, dirs });
+  const deployments = await DeploymentRepository.open(dirs.state);
+  return SiteDeployer.open({ ...deps, deployments, site, dirs });
 }

@@ -1,8 +1,11 @@
 import type { DeploymentEvent, DeploymentRecord } from './DeploymentRecord.js';
 export type { DeploymentEvent, DeploymentOrigin, DeploymentRecord } from './DeploymentRecord.js';
-import { JsonStore } from '../../platform/store/JsonStore.js';
 
-/** `deployments.json`. */
+/**
+ * `deployments.json`, one per site; DeploymentRepository is its only writer. Files from before
+ * re-exports moved to the export feature still hold a `reexports` map: exports.json's version 3
+ * migration reads it once, and nothing here uses it.
+ */
 export interface DeploymentsData {
   schemaVersion: number;
   activeId: string | null;
@@ -12,8 +15,6 @@ export interface DeploymentsData {
   lastError: { at: string; source: string; reason: string } | null;
   /** SHA-256 of the bundle the config's bundleUrl delivered last, so a restart doesn't undo an operator's rollback. */
   configBundleSha256: string | null;
-  /** Per re-exported domain: the source hash of the last export. */
-  reexports: Record<string, { sourceHash: string; at: string; jobId: string; version: string }>;
   /**
    * Deployment ids folded into an existing record because they delivered a bundle already on
    * disk (redeploys add no history row); a client polling the folded id is shown the kept one.
@@ -23,24 +24,6 @@ export interface DeploymentsData {
 
 /** Current schema version of deployments.json. */
 export const DEPLOYMENTS_SCHEMA_VERSION = 1;
-
-/** Opens a site's deployment state file (`deployments.json` in the data directory for the default site). */
-export function openDeploymentStore(path: string): Promise<JsonStore<DeploymentsData>> {
-  return JsonStore.open<DeploymentsData>({
-    path,
-    schemaVersion: DEPLOYMENTS_SCHEMA_VERSION,
-    defaults: () => ({
-      schemaVersion: DEPLOYMENTS_SCHEMA_VERSION,
-      activeId: null,
-      deployments: [],
-      events: [],
-      lastError: null,
-      configBundleSha256: null,
-      reexports: {},
-      merged: {},
-    }),
-  });
-}
 
 const MAX_FINISHED_RECORDS = 50;
 const MAX_MERGED = 50;

@@ -1,11 +1,10 @@
 import type { Logger } from 'pino';
-import { reexportSite, type Reexporter, type ReexportEntry, type ReexportOutcome } from './reexportSite.js';
 import type { SiteDeployer } from './SiteDeployer.js';
+import type { DeployRequest } from './DeployRequest.js';
 import { SiteDeployments } from './SiteDeployments.js';
 import { deploymentRoutes } from './routes/deploymentRoutes.js';
 import { createSiteHandler } from './site/createSiteHandler.js';
 import type { PageServedHook } from './site/PageServedHook.js';
-import { Scheduler } from '../../platform/Scheduler.js';
 import type { ActiveSite } from './ActiveSite.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 
@@ -19,14 +18,16 @@ export interface DeploymentsFeature extends Feature {
   ): Promise<{ version: string }>;
   /** Every site's deployments (API, CLI and tests use them). */
   sites: SiteDeployments;
-  /** One scheduled re-export run (the cron task's body), callable directly by tests. */
-  runReexport(entry: ReexportEntry, now: Date): Promise<ReexportOutcome>;
+  /**
+   * Activates a bundle this appliance re-exported as `domain`'s live version, in that site's own
+   * deployments (recorded with origin `reexport`); resolves once it is live. app/ hands it to the
+   * export feature as its deploy port.
+   */
+  deploy(bundle: { domain: string; zipPath: string; jobId: string }): Promise<void>;
 }
 
 /** What the deployment feature needs from the rest of the appliance, passed in by app/. */
 export interface DeploymentsDeps {
-  /** Builds a site's bundle (the export module's exportAndBundle), for scheduled re-exports. */
-  reexport: Reexporter;
   /** Told of every file a GET got from a live site (page-view counting hooks in here). */
   onPageServed?: PageServedHook;
   /** The X-Enclave-Site value sent with every file of the live sites (see SiteHandlerOptions). */
@@ -36,16 +37,17 @@ export interface DeploymentsDeps {
 /**
  * Builds the deployment module. The last active version of every site is restored from disk
  * here, before the server listens, so a restart serves at once; `start()` then fetches the
- * configured bundles in the background (the old versions keep serving meanwhile) and schedules
- * re-exports.
+ * configured bundles in the background (the old versions keep serving meanwhile).
  */
 export async function createDeploymentsFeature(ctx: FeatureContext, deps: DeploymentsDeps): Promise<DeploymentsFeature> {
   const { config, logger } = ctx;
-  const sites = await SiteDeployments.open({ config, logger, clock: ctx.clock, sites: ctx.control.sites });
-  const scheduler = new Scheduler(logger);
-
-  const runReexport = (entry: ReexportEntry, now: Date) =>
-    reexportSite(entry, { sites: ctx.control.sites, deployments: sites, reexporter: deps.reexport, logger }, now);
+  const sites = await SiteDeployments.open({ config, logger, clock: ctx.clock, sites: ctx.sites });
+  // A zip this appliance built, activated in place (no copy) on `domain`'s site; resolves once live.
+  const activateLocal = async (zipPath: string, label: string, domain: string | null, request: DeployRequest) => {
+    const deployer = await sites.ensure(domain);
+    const started = await deployer.beginLocal(zipPath, label, request);
+    return started.done;
+  };
 
   return {
     name: 'deployments',
@@ -54,12 +56,15 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
     activeSite: sites,
     sites,
     async activateBundleFile(zipPath, options) {
-      const deployer = await sites.ensure(options.domain ?? null);
-      const started = await deployer.beginLocal(zipPath, options.source, { origin: 'export', pin: options.version ?? null });
-      const record = await started.done;
+      const record = await activateLocal(zipPath, options.source, options.domain ?? null, {
+        origin: 'export',
+        pin: options.version ?? null,
+      });
       return { version: record.version ?? '' };
     },
-    runReexport,
+    async deploy(bundle) {
+      await activateLocal(bundle.zipPath, `export ${bundle.jobId}`, bundle.domain, { origin: 'reexport', pin: null });
+    },
     readiness: () => sites.readiness(),
     async start() {
       const { enabled, bundleUrl, version } = config.staticExport;
@@ -73,16 +78,10 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
           logger,
         );
       }
-      for (const entry of config.export.reexport) {
-        scheduler.add(`reexport ${entry.domain}`, entry.cron, async () => {
-          await runReexport(entry, ctx.clock.now());
-        });
-      }
     },
     async stop() {
       // A deployment still running is not waited for: its staging directory is deleted and its
       // record marked failed on the next start, and the live version is untouched either way.
-      await scheduler.stop();
       await sites.flush();
     },
   };

@@ -32,3 +32,17 @@ export function failedPagesRefusal(count: number, firstPaths: readonly string[])
     'report',
   );
 }
+
+/**
+ * Judges an extracted bundle by its build report: refuses one with failed pages unless
+ * `allowFailed`, and returns how many failed (null: no readable report).
+ */
+export async function checkFailedPages(filesDir: string, allowFailed: boolean): Promise<number | null> {
+  const failed = await readFailedPages(filesDir);
+  if (failed?.length && !allowFailed)
+    throw failedPagesRefusal(
+      failed.length,
+      failed.map((f) => f.path),
+    );
+  return failed?.length ?? null;
+}

@@ -1,8 +1,7 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import type { JsonStore } from '../../platform/store/JsonStore.js';
 import type { Clock } from '../../platform/Clock.js';
-import type { DeploymentsData } from './deploymentStore.js';
+import type { DeploymentRepository } from './DeploymentRepository.js';
 import { loadSiteVersion } from './loadSiteVersion.js';
 import type { SiteVersion } from './SiteVersion.js';
 import { versionLayout } from './versionLayout.js';
@@ -14,7 +13,7 @@ import { versionLayout } from './versionLayout.js';
  * A version whose files can't be loaded is dropped (and reported) instead of stopping startup.
  */
 export async function restoreSiteVersions(
-  store: JsonStore<DeploymentsData>,
+  deployments: DeploymentRepository,
   dirs: { versions: string; incoming: string },
   clock: Clock,
   logger: Logger,
@@ -22,7 +21,7 @@ export async function restoreSiteVersions(
   const now = clock.now().toISOString();
   await mkdir(dirs.versions, { recursive: true, mode: 0o755 });
   await rm(dirs.incoming, { recursive: true, force: true });
-  const onDisk = store.data.deployments.filter((d) => d.status === 'active' || d.status === 'kept');
+  const onDisk = deployments.onDisk();
   const claimed = new Set(onDisk.map((d) => d.id));
   for (const name of await readdir(dirs.versions)) {
     if (!claimed.has(name)) await rm(versionLayout(dirs.versions, name).dir, { recursive: true, force: true });
@@ -38,21 +37,6 @@ export async function restoreSiteVersions(
       broken.push({ id: record.id, reason });
     }
   }
-  const interrupted = store.data.deployments.some((d) => d.status === 'running');
-  if (interrupted || broken.length) {
-    await store.update((d) => {
-      for (const r of d.deployments) {
-        if (r.status === 'running') Object.assign(r, { status: 'failed', error: 'interrupted by a restart', finishedAt: now });
-        const bad = broken.find((b) => b.id === r.id);
-        if (bad) {
-          if (d.activeId === r.id) {
-            d.activeId = null;
-            d.lastError = { at: now, source: r.source, reason: bad.reason };
-          }
-          Object.assign(r, { status: 'removed', error: bad.reason });
-        }
-      }
-    });
-  }
+  await deployments.recoverAfterRestart(now, broken);
   return loaded;
 }

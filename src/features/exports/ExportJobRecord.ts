@@ -73,8 +73,18 @@ export interface ExportJobRecord {
   workerPid?: number | null;
 }
 
+/** What the last scheduled re-export of a domain built, from which state of its docs source. */
+export interface ReexportRecord {
+  sourceHash: string;
+  at: string;
+  jobId: string;
+  version: string;
+}
+
 /** The document `exports.json`. */
 export interface ExportsData {
   schemaVersion: number;
   jobs: ExportJobRecord[];
+  /** Per re-exported domain (config `export.reexport`): the last re-export, so an unchanged source is not exported again. */
+  reexports: Record<string, ReexportRecord>;
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { SigningKeyring } from '../../platform/SigningKeyring.js';
 import type { Clock } from '../../platform/Clock.js';
-import type { ControlStore } from '../control/ControlStore.js';
+import type { SiteDirectory } from '../control/SiteDirectory.js';
 import type { ExportJobRecord, ExportJobStatus } from './ExportJobRecord.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
 import { exportPaths } from './ExportPaths.js';
@@ -31,7 +31,7 @@ export interface ExportOperations {
 /** Binds the export operations to their store, clock and signing keys. */
 export function createExportOperations(deps: {
   jobs: ExportJobRepository;
-  control: ControlStore;
+  sites: SiteDirectory;
   clock: Clock;
   keyring: SigningKeyring;
   linkTtlSeconds: number;

@@ -42,16 +42,8 @@ export class ExportProgressWriter {
     if (this.closed || !latest) return;
     this.latest = null;
     this.lastWrite = Date.now();
-    await this.jobs
-      .update(this.jobId, (job) => {
-        if (job.status !== 'running') return;
-        job.progress = latest.progress;
-        job.pageCount = latest.pageCount;
-        if (latest.version) job.version = latest.version;
-        job.updatedAt = this.clock.now().toISOString();
-      })
-      .catch(() => {
-        // Progress is advisory; a failed write is retried with the next report.
-      });
+    await this.jobs.recordProgress(this.jobId, latest, this.clock.now()).catch(() => {
+      // Progress is advisory; a failed write is retried with the next report.
+    });
   }
 }

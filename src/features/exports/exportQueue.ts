@@ -7,7 +7,7 @@ import type { ExportJobRecord } from './ExportJobRecord.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
 import { exportPaths } from './ExportPaths.js';
 import { recoverInterruptedJobs } from './recoverInterruptedJobs.js';
-import type { ControlStore } from '../control/ControlStore.js';
+import type { SiteDirectory } from '../control/SiteDirectory.js';
 import { ExportRunError, runExportInChild, type ExportProgress } from './worker/exportChildProcess.js';
 import { ExportProgressWriter } from './exportProgressWriter.js';
 import type { ExportTaskInput } from './worker/exportWorkerProtocol.js';
@@ -17,7 +17,7 @@ import { SpareWorker } from './worker/SpareWorker.js';
 /** What the queue needs. */
 export interface ExportQueueDeps {
   jobs: ExportJobRepository;
-  control: ControlStore;
+  sites: SiteDirectory;
   clock: Clock;
   logger: Logger;
   dataDir: string;
@@ -52,8 +52,8 @@ export class ExportQueue {
   private readonly spare: SpareWorker;
 
   constructor(private readonly deps: ExportQueueDeps) {
-    const { spareWorker: enabled, workerHeapMb: heapMb, control } = deps;
-    this.spare = new SpareWorker({ enabled, heapMb, sources: () => control.sites.list().map((site) => site.source) });
+    const { spareWorker: enabled, workerHeapMb: heapMb, sites } = deps;
+    this.spare = new SpareWorker({ enabled, heapMb, sources: () => sites.list().map((site) => site.source) });
   }
 
   /** Recovers jobs a crash left running (see recoverInterruptedJobs), then starts taking jobs. */
@@ -140,14 +140,7 @@ export class ExportQueue {
 
   private async run(jobId: string, signal: AbortSignal): Promise<void> {
     const { jobs, clock, logger, dataDir } = this.deps;
-    const job = await jobs.update(jobId, (j) => {
-      j.status = 'running';
-      j.startedAt = clock.now().toISOString();
-      j.updatedAt = j.startedAt;
-      j.progress = 0;
-      j.pageCount = 0;
-      j.error = null;
-    });
+    const job = await jobs.markRunning(jobId, clock.now());
     if (!job) return;
     const base = exportPaths(dataDir, job.id);
     // Each run has a scratch folder of its own, so anything still writing into an earlier run's
@@ -161,7 +154,7 @@ export class ExportQueue {
           logger.warn({ jobId, dir, err: err.message }, 'could not clear an earlier run of this job'),
         );
       await Promise.all([clear(paths.workDir), clear(paths.bundleDir)]);
-      const site = this.deps.control.sites.find(job.domain);
+      const site = this.deps.sites.find(job.domain);
       if (!site) throw new ExportRunError(`site ${job.domain} is no longer configured`);
       if (
         !(await stat(site.source).then(
@@ -197,7 +190,7 @@ export class ExportQueue {
         onSpawn: (pid) => {
           const run = this.running.get(jobId);
           if (run) run.pid = pid;
-          void jobs.update(job.id, (j) => void (j.workerPid = pid)).catch(() => {});
+          void jobs.recordWorker(job.id, pid).catch(() => {});
         },
       });
       progress.close();
@@ -205,22 +198,7 @@ export class ExportQueue {
       if (!job.paths) {
         this.spare.remember(site.source, result.languages);
       }
-      const finished = await jobs.update(job.id, (j) => {
-        j.status = 'completed';
-        j.progress = 100;
-        // Pages in the bundle: a page that failed still gets its error page (and a report entry),
-        // and counting it keeps pageCount from shrinking between the last progress report and now.
-        j.pageCount = result.pageCount + result.failedPages.length;
-        j.expectedPages = result.expected;
-        j.failedPages = result.failedPages;
-        j.warnings = result.warnings;
-        j.warningCount = result.warningCount;
-        j.version = result.version;
-        j.bundle = { file: result.file, sizeBytes: result.sizeBytes, sha256: result.sha256 };
-        j.stats = { renderMs: result.renderMs, packMs: result.packMs, peakRssBytes: result.peakRssBytes };
-        j.finishedAt = clock.now().toISOString();
-        j.updatedAt = j.finishedAt;
-      });
+      const finished = await jobs.complete(job.id, result, clock.now());
       logger.info(
         {
           jobId: job.id,
@@ -240,13 +218,7 @@ export class ExportQueue {
       await rm(paths.bundleDir, { recursive: true, force: true }).catch(() => {});
       if (this.stopping) {
         // Shutdown, not a failure: the next start runs the job again.
-        await jobs.update(job.id, (j) => {
-          j.status = 'queued';
-          j.progress = 0;
-          j.pageCount = 0;
-          j.startedAt = null;
-          j.updatedAt = clock.now().toISOString();
-        });
+        await jobs.requeue(job.id, clock.now());
         logger.info({ jobId: job.id }, 'export interrupted by shutdown; it resumes on next start');
         return;
       }
@@ -255,12 +227,7 @@ export class ExportQueue {
         { jobId: job.id, domain: job.domain, error: message, detail: err instanceof ExportRunError ? err.detail : String(err) },
         'export failed',
       );
-      const failed = await jobs.update(job.id, (j) => {
-        j.status = 'failed';
-        j.error = message;
-        j.finishedAt = clock.now().toISOString();
-        j.updatedAt = j.finishedAt;
-      });
+      const failed = await jobs.fail(job.id, message, clock.now());
       this.notify(failed);
     }
   }

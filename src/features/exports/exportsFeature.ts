@@ -1,15 +1,15 @@
-import { join } from 'node:path';
-import { AppError } from '../../platform/AppError.js';
 import { ExportJobRepository } from './ExportJobRepository.js';
-import { exportPaths, renderCacheDir } from './ExportPaths.js';
-import { queueExportJob } from './queueExportJob.js';
+import { renderCacheDir } from './ExportPaths.js';
+import { exportAndBundle } from './exportAndBundle.js';
+import { exportTasks } from './exportTasks.js';
+import { servedJobIds } from './servedJobIds.js';
 import type { WarmUpResult } from '../../render/index.js';
 import { bundleDownloadRoutes } from './routes/bundleDownloadRoutes.js';
 import { staticExportRoutes } from './routes/staticExportRoutes.js';
 import { createExportOperations } from './createExportOperations.js';
 import { cleanupExpiredExports, type ExportCleanupResult } from './exportCleanup.js';
 import { ExportQueue } from './exportQueue.js';
-import { Scheduler } from '../../platform/Scheduler.js';
+import { reexportSite, type DeployBundle, type ReexportEntry, type ReexportOutcome } from './reexportSite.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 import type { ActiveSite } from '../deployments/ActiveSite.js';
 
@@ -30,19 +30,29 @@ export interface ExportsFeature extends Feature {
   spareWarmed(): WarmUpResult | null;
   /** Runs the retention task once, as of `now` (the cron calls it with the clock's time). */
   cleanup(now: Date): Promise<ExportCleanupResult>;
+  /** One scheduled re-export run (a `config.export.reexport` task's body), callable directly by tests. */
+  runReexport(entry: ReexportEntry, now: Date): Promise<ReexportOutcome>;
+}
+
+/** What the export feature needs from the rest of the appliance, passed in by app/. */
+export interface ExportsDeps {
+  /** The live sites: retention keeps the jobs that built them. */
+  activeSite: ActiveSite;
+  /** Activates a re-exported bundle (the deployment feature's port). */
+  deploy: DeployBundle;
 }
 
 /**
  * Builds the export module: the job store (`exports.json`), the worker queue, the HTTP routes
- * and the retention cron. Nothing runs until `start()`.
+ * and its tasks (retention, scheduled re-exports). Nothing runs until `start()`.
  */
-export async function createExportsFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite }): Promise<ExportsFeature> {
-  const { config, logger, clock, control, keyring } = ctx;
+export async function createExportsFeature(ctx: FeatureContext, deps: ExportsDeps): Promise<ExportsFeature> {
+  const { config, logger, clock, sites, keyring, publicUrl } = ctx;
   const dataDir = config.dataDir;
   const jobs = await ExportJobRepository.open(dataDir);
   const queue = new ExportQueue({
     jobs,
-    control,
+    sites,
     clock,
     logger: logger.child({ module: 'exports' }),
     dataDir,
@@ -54,39 +64,23 @@ export async function createExportsFeature(ctx: FeatureContext, deps: { activeSi
     workerHeapMb: config.export.workerHeapMb,
     spareWorker: config.export.spareWorker,
   });
-  const scheduler = new Scheduler(logger);
-  const operations = createExportOperations({
-    jobs,
-    control,
-    clock,
-    keyring,
-    linkTtlSeconds: config.export.linkTtlSeconds,
-    defaultStrict: config.export.strict,
-    publicUrl: ctx.publicUrl,
-    dataDir,
-  });
+  const { linkTtlSeconds, strict: defaultStrict } = config.export;
+  const operations = createExportOperations({ jobs, sites, clock, keyring, linkTtlSeconds, defaultStrict, publicUrl, dataDir });
 
-  // The bundles being served were extracted by the deployment module, but keeping the jobs that
-  // produced them lets an operator fetch a live version again after the retention period.
-  const servedJobs = () => {
-    const kept = new Set<string>();
-    for (const live of deps.activeSite.all()) {
-      const job = [...jobs.list()]
-        .reverse()
-        .find((j) => j.status === 'completed' && j.domain === live.domain && j.version === live.version);
-      if (job) kept.add(job.id);
-    }
-    return kept;
-  };
   const cleanup = (now: Date) => {
-    const keep = servedJobs();
+    const keep = servedJobIds(jobs, deps.activeSite);
     return cleanupExpiredExports({ jobs, dataDir, retentionDays: config.export.retentionDays, keep: (j) => keep.has(j.id) }, now);
   };
+  const bundleDeps = { sites, jobs, queue, clock, defaultStrict, dataDir };
+  const runReexport = (entry: ReexportEntry, now: Date) =>
+    reexportSite(entry, { sites, jobs, reexporter: (domain) => exportAndBundle(bundleDeps, domain), deploy: deps.deploy, logger }, now);
 
   return {
     name: 'exports',
     jobs,
     cleanup,
+    runReexport,
+    tasks: exportTasks(config.export, { cleanup, runReexport }, logger),
     workerPids: () => queue.workerPids(),
     sparePid: () => queue.sparePid(),
     spareWarmed: () => queue.spareWarmed(),
@@ -101,30 +95,11 @@ export async function createExportsFeature(ctx: FeatureContext, deps: { activeSi
     },
     async start() {
       await queue.start();
-      scheduler.add('export-retention', config.export.cleanupCron, async () => {
-        const removed = await cleanup(clock.now());
-        if (removed.removedJobs.length || removed.removedOrphans.length) logger.info(removed, 'expired exports removed');
-      });
     },
     async stop() {
-      await scheduler.stop();
       await queue.stop();
-      await jobs.store.flush();
+      await jobs.flush();
     },
-    async exportAndBundle(domain, options = {}) {
-      const site = control.sites.find(domain);
-      if (!site) throw AppError.notFound(`No site ${domain}`);
-      const queued = await queueExportJob({ jobs, clock, defaultStrict: config.export.strict }, site, { version: options.version });
-      queue.kick();
-      const job = await queue.waitFor(queued.id);
-      if (job.status !== 'completed' || !job.bundle || !job.version)
-        throw new Error(`export of ${domain} failed: ${job.error ?? job.status}`);
-      return {
-        jobId: job.id,
-        zipPath: join(exportPaths(dataDir, job.id).bundleDir, job.bundle.file),
-        version: job.version,
-        sha256: job.bundle.sha256,
-      };
-    },
+    exportAndBundle: (domain, options) => exportAndBundle(bundleDeps, domain, options),
   };
 }

@@ -1,7 +1,7 @@
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import { randomId } from '../../platform/randomId.js';
-import type { Site } from '../control/SiteRepository.js';
+import type { Site } from '../control/SiteDirectory.js';
 import type { ExportJobRecord } from './ExportJobRecord.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
 

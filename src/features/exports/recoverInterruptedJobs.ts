@@ -16,31 +16,8 @@ export const INTERRUPTED_MESSAGE = 'interrupted by a restart';
  * appliance down can't loop forever. Queued jobs simply stay queued.
  */
 export async function recoverInterruptedJobs(jobs: ExportJobRepository, clock: Clock): Promise<{ resumed: string[]; failed: string[] }> {
-  const resumed: string[] = [];
-  const failed: string[] = [];
-  const now = clock.now().toISOString();
   // A worker of the crashed server may still be writing into the job's directories; it must be
   // gone before the job runs again.
   for (const job of jobs.list()) if (job.status === 'running' && job.workerPid) await stopOrphanedWorker(job.workerPid);
-  await jobs.store.update((d) => {
-    for (const job of d.jobs) {
-      if (job.status !== 'running') continue;
-      job.workerPid = null;
-      job.interruptions += 1;
-      job.updatedAt = now;
-      job.progress = 0;
-      job.pageCount = 0;
-      if (job.interruptions >= MAX_INTERRUPTIONS) {
-        job.status = 'failed';
-        job.error = INTERRUPTED_MESSAGE;
-        job.finishedAt = now;
-        failed.push(job.id);
-      } else {
-        job.status = 'queued';
-        job.startedAt = null;
-        resumed.push(job.id);
-      }
-    }
-  });
-  return { resumed, failed };
+  return jobs.recoverInterrupted(clock.now(), MAX_INTERRUPTIONS, INTERRUPTED_MESSAGE);
 }

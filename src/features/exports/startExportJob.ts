@@ -1,6 +1,6 @@
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
-import type { ControlStore } from '../control/ControlStore.js';
+import type { SiteDirectory } from '../control/SiteDirectory.js';
 import type { ExportJobRecord } from './ExportJobRecord.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
 import { queueExportJob, type ExportOptions } from './queueExportJob.js';
@@ -14,14 +14,14 @@ export const FEATURE_OFF_MESSAGE = 'Static export requires an Enterprise plan';
  * project's, so other tenants' sites don't leak), then queues the job (409 if the site is busy).
  */
 export async function startExportJob(
-  deps: { control: ControlStore; jobs: ExportJobRepository; clock: Clock; defaultStrict: boolean },
+  deps: { sites: SiteDirectory; jobs: ExportJobRepository; clock: Clock; defaultStrict: boolean },
   projectId: string,
   request: ExportOptions & { domain: string },
 ): Promise<ExportJobRecord> {
-  const project = deps.control.projects.find(projectId);
+  const project = deps.sites.project(projectId);
   if (!project) throw AppError.notFound('Project not found');
   if (!project.features.staticExport) throw AppError.forbidden(FEATURE_OFF_MESSAGE);
-  const site = deps.control.sites.find(request.domain);
+  const site = deps.sites.find(request.domain);
   if (!site || site.projectId !== projectId) {
     throw AppError.invalid([{ message: `body.domain: '${request.domain}' is not a site of this project` }]);
   }

@@ -5,8 +5,8 @@ import { IngestGuard } from '../../http/IngestGuard.js';
 import { createFeedbackOperations } from './FeedbackOperations.js';
 import { analyticsRoutes } from './routes/analyticsRoutes.js';
 import { feedbackRoutes } from './routes/feedbackRoutes.js';
-import { Scheduler } from '../../platform/Scheduler.js';
 import { FeedbackLog } from './log/FeedbackLog.js';
+import { allowFeedbackOrigins } from './allowFeedbackOrigins.js';
 import type { ActiveSite } from '../deployments/ActiveSite.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 
@@ -29,7 +29,6 @@ export async function createFeedbackFeature(
   const { config, logger, clock } = ctx;
   const log = await FeedbackLog.open({ dataDir: config.dataDir, groupCommitMs: config.feedback.groupCommitMs, logger });
   logger.info({ entries: log.stats.entries, segments: log.stats.segments, loadMs: log.stats.loadMs }, 'feedback log loaded');
-  const scheduler = new Scheduler(logger);
   const applyRetention = (now: Date) => dropExpiredFeedback({ log, logger, retentionDays: config.feedback.retentionDays }, now);
   const cursors = new FeedbackCursor(ctx.keyring);
   const ops = createFeedbackOperations({
@@ -61,12 +60,13 @@ export async function createFeedbackFeature(
     routes,
     log,
     applyRetention,
-    async start() {
-      if (config.feedback.retentionDays > 0)
-        scheduler.add('feedback-retention', config.feedback.retentionCron, () => applyRetention(clock.now()).then(() => undefined));
-    },
+    // Bundles hosted on another origin post feedback here (feedback.allowedOrigins).
+    middleware: [allowFeedbackOrigins(config.feedback.allowedOrigins)],
+    tasks:
+      config.feedback.retentionDays > 0
+        ? [{ name: 'feedback-retention', cron: config.feedback.retentionCron, run: (now) => applyRetention(now).then(() => undefined) }]
+        : [],
     async stop() {
-      await scheduler.stop();
       await log.close();
     },
   };
