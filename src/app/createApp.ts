@@ -12,7 +12,8 @@ import type { SiteRequestHandler } from '../http/SiteRequestHandler.js';
 import { redactUrl } from '../platform/logging/redact.js';
 import { handleErrors } from '../http/middleware/handleErrors.js';
 import { logRequests } from '../http/middleware/logRequests.js';
-import { isAdminApiPath, isAdminPath } from '../http/isAdminPath.js';
+import { isAdminApiPath, isAdminPath, isDashboardPath } from '../http/isAdminPath.js';
+import { refuseForeignPageCalls } from '../http/middleware/refuseForeignPageCalls.js';
 import { isWellFormedHost, rejectMalformedHost } from '../http/middleware/rejectMalformedHost.js';
 import { healthRoutes } from './routes/healthRoutes.js';
 import { openapiRoutes } from './routes/openapiRoutes.js';
@@ -35,7 +36,9 @@ export interface AppDeps {
   /**
    * What this app answers: `all` (one listener for everything), `site` (the docs site and the
    * reader endpoints, no admin API) or `admin` (the admin API, health and downloads, no site),
-   * the last two when `server.adminListen` gives the admin API a listener of its own.
+   * the last two when `server.adminListen` gives the admin API a listener of its own. The
+   * dashboard is served only by an `admin` app, so never on an origin that serves docs (the
+   * appliance starts one on `server.dashboardPort` when there is no adminListen).
    */
   surface?: AppSurface;
 }
@@ -94,6 +97,7 @@ export function createApp(deps: AppDeps): EnclaveApp {
   );
   app.use(allowFeedbackOrigins(config.feedback.allowedOrigins));
   app.use(rejectMalformedHost({ trustProxy: config.server.trustProxy }));
+  if (surface !== 'site') app.use(refuseForeignPageCalls({ servesDashboard: surface === 'admin' }));
   const routerMiddleware = router.routes();
   const allowedMethods = router.allowedMethods({ throw: false });
   app.use(async function dispatch(ctx: Context, next: Next) {
@@ -103,6 +107,8 @@ export function createApp(deps: AppDeps): EnclaveApp {
     // and signed links answer on every name and listener: readers on a site host keep their
     // widget, a HEALTHCHECK by IP or localhost keeps working, and none of them needs a key.
     if (isAdminApiPath(ctx.path) && !servesAdminApi(ctx.hostname.toLowerCase())) return;
+    // Docs pages run their authors' scripts: the dashboard (and the key it holds) stays off their origin.
+    if (isDashboardPath(ctx.path) && surface !== 'admin') return;
     // The router's context type is a refinement of Koa's; the runtime object is the same.
     const routed = ctx as unknown as Parameters<typeof routerMiddleware>[0];
     await routerMiddleware(routed, async () => {

@@ -20,3 +20,8 @@ export function isAdminPath(path: string): boolean {
 export function isAdminApiPath(path: string): boolean {
   return isOpenApi(path) || underAny(path, ADMIN_API_PREFIXES);
 }
+
+/** True for the dashboard's page and files (`/_enclave/admin…`), served only where no docs share the origin. */
+export function isDashboardPath(path: string): boolean {
+  return path === '/_enclave/admin' || path.startsWith('/_enclave/admin/');
+}
