@@ -8,6 +8,8 @@ export interface Site {
   ref: string | null;
   projectId: string;
   origin: 'config' | 'store';
+  /** Exports keep scripts written in pages (config-file sites only: an operator's choice, not a key's). */
+  authorScripts?: boolean;
 }
 
 /** Told after a stored site was saved or removed (its domain, lower-case). */
@@ -19,7 +21,7 @@ export class SiteRepository {
 
   constructor(
     private readonly store: JsonStore<ControlData>,
-    private readonly configured: { domain: string; source: string; ref?: string; projectId?: string }[],
+    private readonly configured: { domain: string; source: string; ref?: string; projectId?: string; authorScripts?: boolean }[],
   ) {}
 
   /** Every site, config first. */
@@ -31,6 +33,7 @@ export class SiteRepository {
       ref: s.ref ?? null,
       projectId: s.projectId ?? defaultProject,
       origin: 'config',
+      ...(s.authorScripts ? { authorScripts: true } : {}),
     }));
     const seen = new Set(fromConfig.map((s) => s.domain));
     const stored: Site[] = this.store.data.sites
