@@ -78,7 +78,9 @@ export function createApp(deps: AppDeps): EnclaveApp {
   routes.push(...openapiRoutes({ version: deps.version, allRoutes: () => routes }));
   const control = createControlOperations(deps.control, deps.clock);
   routes.push(...projectRoutes({ control }), ...keyRoutes({ control }), ...siteRoutes({ control }));
-  for (const feature of deps.features) routes.push(...feature.routes);
+  // Docs pages run their authors' scripts: the dashboard (and the key it holds) is mounted only
+  // where no docs share the origin, so this listener's router and /openapi.json both lack it.
+  for (const feature of deps.features) routes.push(...feature.routes.filter((r) => surface === 'admin' || !isDashboardPath(r.path)));
 
   const router = buildRouter(routes, {
     authenticate: authenticateAdmin({ keys: deps.control.keys, clock: deps.clock, logger }),
@@ -107,8 +109,6 @@ export function createApp(deps: AppDeps): EnclaveApp {
     // and signed links answer on every name and listener: readers on a site host keep their
     // widget, a HEALTHCHECK by IP or localhost keeps working, and none of them needs a key.
     if (isAdminApiPath(ctx.path) && !servesAdminApi(ctx.hostname.toLowerCase())) return;
-    // Docs pages run their authors' scripts: the dashboard (and the key it holds) stays off their origin.
-    if (isDashboardPath(ctx.path) && surface !== 'admin') return;
     // The router's context type is a refinement of Koa's; the runtime object is the same.
     const routed = ctx as unknown as Parameters<typeof routerMiddleware>[0];
     await routerMiddleware(routed, async () => {

@@ -55,8 +55,9 @@ test('reserved paths in another letter case never reach the dashboard or the adm
       t.false(valid.body.includes(app.projectId), `${path} on ${host} names no project`);
     }
   }
-  // The exact paths still answer on the admin host.
-  t.is((await rawRequest(app.port, '/_enclave/admin/session', 'admin.local', auth)).status, 200);
+  // The exact paths still answer: the admin API on the admin host, the dashboard on its own listener.
+  t.is((await rawRequest(app.port, `/v1/projects/${app.projectId}`, 'admin.local', auth)).status, 200);
+  t.is((await rawRequest(Number(new URL(app.dashboardUrl).port), '/_enclave/admin/session', 'admin.local', auth)).status, 200);
 });
 
 test('reserved paths in another letter case never reach the dashboard or the admin API on the adminListen site port', async (t) => {
