@@ -45,7 +45,7 @@ RUN ln -s /app/bin/enclave.js /usr/local/bin/enclave \
  && mkdir -p /data && chown 10001:10001 /data && chmod 700 /data
 USER 10001:10001
 VOLUME ["/data"]
-EXPOSE 8080
+EXPOSE 8080 8081
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.ENCLAVE_PORT||8080)+'/_enclave/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Arguments go to the CLI: `docker run IMAGE keys list` (or `… enclave keys list`); none means serve.

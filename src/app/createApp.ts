@@ -10,7 +10,8 @@ import type { SiteRequestHandler } from '../http/SiteRequestHandler.js';
 import { redactUrl } from '../platform/logging/redact.js';
 import { handleErrors } from '../http/middleware/handleErrors.js';
 import { logRequests } from '../http/middleware/logRequests.js';
-import { isAdminApiPath, isAdminPath } from '../http/isAdminPath.js';
+import { isAdminApiPath, isAdminPath, isDashboardPath } from '../http/isAdminPath.js';
+import { refuseForeignPageCalls } from '../http/middleware/refuseForeignPageCalls.js';
 import { isWellFormedHost, rejectMalformedHost } from '../http/middleware/rejectMalformedHost.js';
 import { healthRoutes } from './routes/healthRoutes.js';
 import { openapiRoutes } from './routes/openapiRoutes.js';
@@ -27,7 +28,9 @@ export interface AppDeps {
   /**
    * What this app answers: `all` (one listener for everything), `site` (the docs site and the
    * reader endpoints, no admin API) or `admin` (the admin API, health and downloads, no site),
-   * the last two when `server.adminListen` gives the admin API a listener of its own.
+   * the last two when `server.adminListen` gives the admin API a listener of its own. The
+   * dashboard is served only by an `admin` app, so never on an origin that serves docs (the
+   * appliance starts one on `server.dashboardPort` when there is no adminListen).
    */
   surface?: AppSurface;
 }
@@ -65,7 +68,9 @@ export function createApp(deps: AppDeps): EnclaveApp {
   const routes: RouteSpec[] = [];
   routes.push(...healthRoutes({ dataDir: config.dataDir, features: deps.features }));
   routes.push(...openapiRoutes({ version: deps.version, allRoutes: () => routes }));
-  for (const feature of deps.features) routes.push(...feature.routes);
+  // Docs pages run their authors' scripts: the dashboard (and the key it holds) is mounted only
+  // where no docs share the origin, so this listener's router and /openapi.json both lack it.
+  for (const feature of deps.features) routes.push(...feature.routes.filter((r) => surface === 'admin' || !isDashboardPath(r.path)));
 
   const router = buildRouter(routes, {
     authenticate: deps.features.find((f) => f.authenticate)?.authenticate ?? refuseAdminRoutes,
@@ -84,6 +89,7 @@ export function createApp(deps: AppDeps): EnclaveApp {
   );
   for (const feature of deps.features) for (const middleware of feature.middleware ?? []) app.use(middleware);
   app.use(rejectMalformedHost({ trustProxy: config.server.trustProxy }));
+  if (surface !== 'site') app.use(refuseForeignPageCalls({ servesDashboard: surface === 'admin' }));
   const routerMiddleware = router.routes();
   const allowedMethods = router.allowedMethods({ throw: false });
   app.use(async function dispatch(ctx: Context, next: Next) {

@@ -25,6 +25,8 @@ export interface RunningAppliance {
   adminUrl: string;
   /** The admin listener, or null when the admin API shares the site's. */
   adminServer: Server | null;
+  /** Where the dashboard answers (`${dashboardUrl}/_enclave/admin`): the admin listener, or one of its own. */
+  dashboardUrl: string;
   control: ControlStore;
   features: Features;
   /** The admin key created by this start (first start only), or null. */
@@ -68,6 +70,19 @@ export async function startAppliance(options: {
       }
     }
     const adminUrl = admin && adminListen ? localUrl(adminListen.host, admin.port) : url;
+    // Without an admin listener the dashboard gets one of its own: on the site's origin any docs
+    // page script could read the key it holds (a port is an origin of its own).
+    let dashboard: { httpServer: Server; port: number } | null = null;
+    if (!adminListen) {
+      try {
+        const at = { host: config.server.host, port: dashboardPort(config.server) };
+        dashboard = await listen(createApp({ ...appDeps, surface: 'admin' }).app, config.server, at);
+      } catch (err) {
+        httpServer.close();
+        throw err;
+      }
+    }
+    const dashboardUrl = dashboard ? localUrl(config.server.host, dashboard.port) : adminUrl;
     publicUrl ||= url;
     const createdAdminKey = await createInitialAdminKey(config.dataDir, control, clock, boot.projectId);
     forgetInitialAdminKeyOnUse(config.dataDir, control);
@@ -94,7 +109,9 @@ export async function startAppliance(options: {
     const stop = () =>
       (stopping ??= (async () => {
         await Promise.all(
-          [httpServer, ...(admin ? [admin.httpServer] : [])].map((server) => closeGracefully(server, config.server.shutdownTimeoutMs)),
+          [httpServer, ...[admin, dashboard].flatMap((l) => (l ? [l.httpServer] : []))].map((server) =>
+            closeGracefully(server, config.server.shutdownTimeoutMs),
+          ),
         );
         await scheduler.stop();
         // Control is first, so it stops last: its stop writes the store every feature read.
@@ -109,6 +126,7 @@ export async function startAppliance(options: {
       httpServer,
       adminUrl,
       adminServer: admin?.httpServer ?? null,
+      dashboardUrl,
       control,
       features,
       createdAdminKey,
@@ -119,6 +137,12 @@ export async function startAppliance(options: {
     lock.release();
     throw err;
   }
+}
+
+/** `server.dashboardPort`, or the port after the site's (a free one when the site's is picked freely). */
+function dashboardPort(server: Config['server']): number {
+  if (server.dashboardPort !== null) return server.dashboardPort;
+  return server.port === 0 || server.port === 65535 ? 0 : server.port + 1;
 }
 
 /** A URL this machine can use to reach a listener on `host` (wildcard addresses become loopback). */

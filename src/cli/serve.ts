@@ -70,6 +70,9 @@ function explainStartFailure(err: unknown, config: Config): string | null {
   if (err instanceof DataDirLockedError || err instanceof StoreFileError) return err.message;
   const code = (err as NodeJS.ErrnoException)?.code;
   const where = `${config.server.host}:${config.server.port}`;
+  const failed = err as { port?: number };
+  if (code === 'EADDRINUSE' && !config.server.adminListen && failed.port !== undefined && failed.port !== config.server.port)
+    return `cannot listen on ${config.server.host}:${failed.port} for the dashboard: the port is already in use. Choose another with server.dashboardPort in the config file or ENCLAVE_SERVER__DASHBOARD_PORT.`;
   if (code === 'EADDRINUSE')
     return `cannot listen on ${where}: the port is already in use. Stop the other program or choose another port with server.port in the config file or ENCLAVE_PORT.`;
   if (code === 'EACCES')
@@ -90,6 +93,7 @@ function startBanner(running: RunningAppliance, config: Config, env: NodeJS.Proc
     `  data directory: ${resolve(config.dataDir)}`,
     `  admin API:      ${running.adminUrl}/v1  (OpenAPI: ${running.adminUrl}/openapi.json)`,
     `  docs site:      ${running.url}/`,
+    `  dashboard:      ${running.dashboardUrl}/_enclave/admin  (an origin of its own: docs pages can't reach its key)`,
     ...(sites.length ? ['  sites (by Host name):', ...sites] : []),
     '',
   ].join('\n');

@@ -19,7 +19,10 @@ export interface RouterDeps {
  * so /openapi.json lists exactly what the server answers.
  */
 export function buildRouter(routes: RouteSpec[], deps: RouterDeps): Router {
-  const router = new Router();
+  // Case-sensitive: isAdminPath/isAdminApiPath decide which paths are admin (and on which hosts
+  // and listeners they answer) by exact prefix. A router that also matched `/_enclave/ADMIN`
+  // would serve the dashboard and key checks where that split had sent nothing.
+  const router = new Router({ sensitive: true });
   for (const spec of routes) {
     const chain: Middleware[] = [];
     if (spec.auth === 'admin') chain.push(deps.authenticate);

@@ -4,10 +4,12 @@ const ROUTER_PREFIXES = ['/v1/', '/v2/', '/bundles/', '/_enclave/'];
 const ADMIN_API_PREFIXES = ['/v1/', '/v2/', '/_enclave/admin/'];
 
 const underAny = (path: string, prefixes: string[]) => prefixes.some((p) => path.startsWith(p) || path === p.slice(0, -1));
+/** The router ignores one trailing slash, so `/openapi.json/` is the same route. */
+const isOpenApi = (path: string) => path === '/openapi.json' || path === '/openapi.json/';
 
 /** True when `path` is answered by the router rather than the live site. */
 export function isAdminPath(path: string): boolean {
-  return path === '/openapi.json' || underAny(path, ROUTER_PREFIXES);
+  return isOpenApi(path) || underAny(path, ROUTER_PREFIXES);
 }
 
 /**
@@ -16,5 +18,10 @@ export function isAdminPath(path: string): boolean {
  * `/_enclave/health`), probes (`/_enclave/ready`) and signed download links (`/bundles/`).
  */
 export function isAdminApiPath(path: string): boolean {
-  return path === '/openapi.json' || underAny(path, ADMIN_API_PREFIXES);
+  return isOpenApi(path) || underAny(path, ADMIN_API_PREFIXES);
+}
+
+/** True for the dashboard's page and files (`/_enclave/admin…`), served only where no docs share the origin. */
+export function isDashboardPath(path: string): boolean {
+  return path === '/_enclave/admin' || path.startsWith('/_enclave/admin/');
 }

@@ -55,6 +55,13 @@ export interface RenderSiteOptions {
    */
   keepRemoteAssets?: boolean;
   /**
+   * Keep scripts written in pages: `<script>` elements, `on…` attributes and `javascript:` URLs
+   * (the site's `authorScripts`). Default false: they are taken out and listed in the report's
+   * `removedActive`. Custom `.js` files (Mintlify's custom JS) are kept either way, except on
+   * pages with a "Try it" form.
+   */
+  allowAuthorScripts?: boolean;
+  /**
    * Gives a thread to tokenize the pages' code blocks while they render (an export worker starts
    * it ahead of the job, see CodeTokenizerThread); asked only for a site with few fence languages.
    * Without one, code is tokenized on this thread.
@@ -65,7 +72,16 @@ export interface RenderSiteOptions {
 /** The plain-data part of RenderSiteOptions: what a job record or an IPC message can carry. */
 export type RenderSettings = Pick<
   RenderSiteOptions,
-  'domain' | 'jobId' | 'version' | 'paths' | 'strict' | 'keepRemoteAssets' | 'generatorVersion' | 'cacheDir' | 'threads'
+  | 'domain'
+  | 'jobId'
+  | 'version'
+  | 'paths'
+  | 'strict'
+  | 'keepRemoteAssets'
+  | 'allowAuthorScripts'
+  | 'generatorVersion'
+  | 'cacheDir'
+  | 'threads'
 >;
 
 /** Outcome of an export; details are in `report` (also written to `_enclave/report.json`). */
@@ -140,6 +156,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     cacheDir: opts.cacheDir,
     languages,
     keepRemote,
+    allowAuthorScripts: opts.allowAuthorScripts ?? false,
     prepareCode: workers === 0,
     codeThread: worthATokenizerThread(languages) ? opts.codeThread?.() : undefined,
   });
@@ -211,6 +228,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
         searchIndexPath,
         languages,
         keepRemote,
+        allowAuthorScripts: opts.allowAuthorScripts ?? false,
         droppedScripts,
       },
       renderLocal,

@@ -4,7 +4,7 @@
  * only through these types, so either side can change its internals freely.
  */
 import type { Element, ElementContent, Root } from 'hast';
-import type { RemovedRemote } from './report/BuildReport.js';
+import type { RemovedActive, RemovedRemote } from './report/BuildReport.js';
 
 /** One problem found while rendering; everything here ends up in `_enclave/report.json`. */
 export interface ReportCollector {
@@ -15,6 +15,8 @@ export interface ReportCollector {
   externalUrl(page: string, url: string): void;
   /** A remote load removed (or swapped for a local copy) so the bundle stays offline. */
   removedRemote(entry: RemovedRemote): void;
+  /** A script, script URL or remote-posting form taken out of a page. */
+  removedActive(entry: RemovedActive): void;
   warning(message: string, page?: string): void;
 }
 
@@ -43,6 +45,11 @@ export interface RenderContext {
   nextId(prefix: string): string;
   /** Content for agents only (`Visibility for="agents"`): kept out of the page, indexed in the search index's agent channel. */
   forAgents(content: ElementContent[]): void;
+  /**
+   * Records that the page carries a "Try it" form whose spec names these servers: the page's
+   * manifest entry lists their origins, the only ones its policy lets it reach (see renderSite).
+   */
+  tryIt?(servers: readonly string[]): void;
 }
 
 /** Props after JSX attribute evaluation: literals, objects, arrays, and hast for JSX-valued props. */

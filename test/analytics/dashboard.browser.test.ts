@@ -69,7 +69,7 @@ test("dashboard in real Chromium: sign in with a key, charts drawn from the test
   const context = await browser.newContext({ viewport: { width: 1366, height: 768 } });
   const page = await context.newPage();
   const errors = watchErrors(page);
-  await page.goto(`${app.url}/_enclave/admin`);
+  await page.goto(`${app.dashboardUrl}/_enclave/admin`);
 
   // Keyboard only: the key field is the first control; Enter submits.
   await page.keyboard.press('Tab');
@@ -144,7 +144,7 @@ test('dashboard: a wrong key is refused with a message, and nothing is stored', 
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
   const page = await browser.newPage();
-  await page.goto(`${app.url}/_enclave/admin`);
+  await page.goto(`${app.dashboardUrl}/_enclave/admin`);
   await page.locator('#key').fill('enc_wrongwrongwrongwrongwrongwrongwrongwrongwrong12');
   await page.locator('#login button').click();
   await page.locator('#login-error').filter({ hasText: 'not accepted' }).waitFor({ timeout: 10_000 });

@@ -56,6 +56,11 @@ test('the start banner names the config file, data directory, admin API and site
   t.regex(banner, new RegExp(`data directory: +${dataDir}`));
   t.regex(banner, new RegExp(`admin API: +${server.url}/v1`));
   t.regex(banner, /http:\/\/sample\.enclave\.internal:\d+\//);
+  // The dashboard on an origin of its own (issue 28): the banner says where, and it answers there.
+  const dashboard = /dashboard: +(http:\/\/127\.0\.0\.1:\d+)\/_enclave\/admin/.exec(banner)?.[1];
+  t.truthy(dashboard, banner);
+  t.not(dashboard, server.url);
+  t.is((await fetch(`${dashboard}/_enclave/admin`)).status, 200);
 });
 
 test('--help on every verb prints usage and does nothing else; --version prints the version', async (t) => {

@@ -19,6 +19,7 @@ test('a job keeps every failed page but only the first warnings, with the total 
     unknownComponents: { Frobnicator: 3 },
     externalUrls: [{ page: 'p1', url: 'https://example.com' }],
     removedRemote: [],
+    removedActive: [],
     warnings: [{ message: 'redirect /a points to /b, which is not in this export' }],
   });
   t.is(summary.failedPages.length, 10, 'failed pages are never capped');

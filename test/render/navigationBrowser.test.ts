@@ -67,14 +67,24 @@ test.before(async (t) => {
   const longOut = join(root, 'long-site');
   await render(long, longOut);
 
-  // The bundle over http, with the appliance's CSP (the relaxed connect-src only where the playground is).
+  // The bundle over http, with the appliance's CSP: connect-src widened only on the pages the
+  // manifest lists with "Try it", to their spec's servers plus the test API (as an operator's
+  // staticExport.tryItOrigins would).
+  const manifest = JSON.parse(await readFile(join(out, '_enclave/manifest.json'), 'utf8')) as {
+    pages: { file: string; tryIt?: { connect: string[] } }[];
+  };
+  const tryItPages = new Map(manifest.pages.flatMap((p) => (p.tryIt ? [[p.file, p.tryIt.connect] as const] : [])));
+  let apiOrigin = '';
   const site = createServer(async (req, res) => {
     const rel = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^[/\\]+/, '') || 'index.html';
     try {
       const data = await readFile(join(out, rel));
       res.setHeader('Content-Type', TYPES[extname(rel)] ?? 'application/octet-stream');
       if (rel.endsWith('.html'))
-        res.setHeader('Content-Security-Policy', siteSecurityPolicy([], { apiPlayground: data.includes(' data-enclave-try=') }));
+        res.setHeader(
+          'Content-Security-Policy',
+          siteSecurityPolicy([], { connect: tryItPages.has(rel) ? [...(tryItPages.get(rel) ?? []), apiOrigin] : undefined }),
+        );
       res.end(data);
     } catch {
       res.statusCode = 404;
@@ -98,6 +108,8 @@ test.before(async (t) => {
       res.end(JSON.stringify({ users: [{ id: 'u1' }], got: req.url }));
     });
   });
+  const apiUrl = await listen(api);
+  apiOrigin = apiUrl;
   t.context = {
     root,
     out,
@@ -106,7 +118,7 @@ test.before(async (t) => {
     site,
     siteUrl: await listen(site),
     api,
-    apiUrl: await listen(api),
+    apiUrl,
     seen,
   };
 });
@@ -295,7 +307,8 @@ test.serial('"Try it" works from the bundle as the appliance serves it, under th
   });
   const zipPath = join(t.context.root, 'nav.zip');
   await zip.finish(zipPath, new Date());
-  const app = await startTestAppliance({ serveSample: false });
+  // The reader types the test API's address, which the spec doesn't name: the operator allows it.
+  const app = await startTestAppliance({ serveSample: false, overrides: { staticExport: { tryItOrigins: [t.context.apiUrl] } } });
   t.teardown(() => app.close());
   await app.control.sites.upsert({
     domain: 'nav-docs.test',

@@ -15,8 +15,6 @@ export interface FileExtras {
   br?: number;
   /** CSP hashes (`sha256-…`) of the page's inline scripts, so the policy can allow exactly those. */
   scriptHashes?: string[];
-  /** The page has an API playground ("Try it"), so its policy lets it reach the API the reader names. */
-  apiPlayground?: boolean;
   /** The page declares the referrer and DNS-prefetch policies in its head (DOCUMENT_POLICY_META). */
   headPolicies?: boolean;
 }
@@ -35,8 +33,6 @@ const LARGE_FILE_BYTES = 1024 * 1024;
 const MAX_COMPRESS_BYTES = 32 * 1024 * 1024;
 /** Two at a time: compression runs on the libuv pool, which requests' file reads also use. */
 const COMPRESS_CONCURRENCY = 2;
-/** The attribute renderOperation's "Try it" form carries (see src/render/openapi/buildTryIt.ts). */
-const PLAYGROUND_MARK = ' data-enclave-try=';
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 
 /**
@@ -61,7 +57,6 @@ export async function precompressSiteFiles(
     if (isHtml) {
       const hashes = inlineScriptHashes(data.toString('utf8'));
       if (hashes.length) found.scriptHashes = hashes;
-      if (data.includes(PLAYGROUND_MARK)) found.apiPlayground = true;
       if (declaresHeadPolicies(data)) found.headPolicies = true;
     }
     if (type.compressible && data.length >= MIN_COMPRESS_BYTES) {

@@ -16,6 +16,15 @@ export const serverConfigSchema = z.strictObject({
     .describe(
       'A separate listener for the admin API (/v1, /v2, /openapi.json), e.g. {"host": "10.0.9.2", "port": 8081} on an operator network. Null: the admin API shares host/port with the site. When set, the site port answers no admin API path.',
     ),
+  dashboardPort: z
+    .number()
+    .int()
+    .min(0)
+    .max(65535)
+    .nullable()
+    .describe(
+      "Port of the admin dashboard's own listener on server.host, used when adminListen is null (with adminListen the dashboard is on that listener). The dashboard never shares an origin with the docs, whose scripts authors control. Null: server.port + 1 (0, a free port, when server.port is 0).",
+    ),
   requestTimeoutMs: z.number().int().positive().describe('Longest time to receive a whole request (slow-client guard).'),
   headersTimeoutMs: z.number().int().positive().describe('Longest time to receive request headers.'),
   keepAliveTimeoutMs: z

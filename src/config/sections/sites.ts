@@ -30,6 +30,12 @@ export const siteConfigSchema = z.strictObject({
     .regex(/^proj_[0-9a-f]{16}$/)
     .optional()
     .describe('Owner project; default project when omitted.'),
+  authorScripts: z
+    .boolean()
+    .optional()
+    .describe(
+      'Keep scripts written in pages (<script>, on… attributes, javascript: links) when exporting this site. Default false: they are removed and listed in the report.',
+    ),
   staticExport: siteDeployConfigSchema
     .optional()
     .describe(

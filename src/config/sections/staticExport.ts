@@ -18,6 +18,11 @@ export const staticExportConfigSchema = z
     maxEntries: z.number().int().positive().describe('Most entries a bundle may hold.'),
     maxExtractedBytes: z.number().int().positive().describe('Largest total uncompressed size.'),
     maxCompressionRatio: z.number().positive().describe('Largest uncompressed/compressed ratio of an entry (zip-bomb guard).'),
+    tryItOrigins: z
+      .array(z.string().regex(/^https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?$/, 'must be an origin: http(s)://host[:port], nothing after it'))
+      .describe(
+        'Origins every "Try it" page may also send requests to, beyond the servers its OpenAPI document names (e.g. "https://api.staging.internal"). Other pages reach only their own origin.',
+      ),
   })
   .refine((c) => !c.enabled || c.bundleUrl !== null, { message: 'bundleUrl is required when enabled is true', path: ['bundleUrl'] });
 

@@ -7,6 +7,8 @@ export interface Site {
   ref: string | null;
   projectId: string;
   origin: 'config' | 'store';
+  /** Exports keep scripts written in pages (config-file sites only: an operator's choice, not a key's). */
+  authorScripts?: boolean;
 }
 
 /** Told after a stored site was saved or removed (its domain, lower-case). */

@@ -8,7 +8,7 @@ export class SiteRepository {
 
   constructor(
     private readonly store: JsonStore<ControlData>,
-    private readonly configured: { domain: string; source: string; ref?: string; projectId?: string }[],
+    private readonly configured: { domain: string; source: string; ref?: string; projectId?: string; authorScripts?: boolean }[],
   ) {}
 
   /** Every site, config first. */
@@ -20,6 +20,7 @@ export class SiteRepository {
       ref: s.ref ?? null,
       projectId: s.projectId ?? defaultProject,
       origin: 'config',
+      ...(s.authorScripts ? { authorScripts: true } : {}),
     }));
     const seen = new Set(fromConfig.map((s) => s.domain));
     const stored: Site[] = this.store.data.sites

@@ -17,10 +17,11 @@ const ASSETS: Record<string, { from: () => string; type: string }> = {
 };
 
 /**
- * The admin dashboard at `/_enclave/admin` (admin hosts only, like every `/_enclave/` path): a
- * static page and its scripts, read into memory at startup. It holds no data and no key: the
- * page asks for a key, keeps it in sessionStorage and calls the admin API with it. The app's
- * own CSP (scripts from 'self' only, no inline script) applies to it unchanged.
+ * The admin dashboard at `/_enclave/admin`: a static page and its scripts, read into memory at
+ * startup. createApp serves it only on a listener without docs (the admin listener, or the
+ * dashboard's own), so no author's script shares its origin. It holds no data and no key: the
+ * page asks for a key, keeps it in that origin's sessionStorage and calls the admin API with
+ * it. The app's own CSP (scripts from 'self' only, no inline script) applies to it unchanged.
  */
 export async function createDashboardFeature(): Promise<Feature> {
   const page = await readFile(new URL('./assets/index.html', import.meta.url), 'utf8');

@@ -22,8 +22,8 @@ export interface ServedFile {
   br?: FileVariant;
   /** CSP hashes of the inline scripts of an HTML page. */
   scriptHashes?: string[];
-  /** An API page with a "Try it" form (see siteSecurityPolicy). */
-  apiPlayground?: boolean;
+  /** An API page with a "Try it" form, by the manifest: the origins its spec names (see siteSecurityPolicy). */
+  tryItOrigins?: string[];
   /** A page that declares its referrer and DNS-prefetch policies itself (see DOCUMENT_POLICY_META). */
   headPolicies?: boolean;
   /** Memo for the handler's per-file header value. */

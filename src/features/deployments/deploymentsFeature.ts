@@ -52,7 +52,12 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
   return {
     name: 'deployments',
     routes: deploymentRoutes(sites),
-    siteHandler: createSiteHandler(sites, { logger, onPageServed: deps.onPageServed, siteMark: deps.siteMark }),
+    siteHandler: createSiteHandler(sites, {
+      logger,
+      onPageServed: deps.onPageServed,
+      siteMark: deps.siteMark,
+      tryItOrigins: config.staticExport.tryItOrigins.map((o) => o.toLowerCase()),
+    }),
     activeSite: sites,
     sites,
     async activateBundleFile(zipPath, options) {

@@ -26,6 +26,7 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
   const manifest: BundleManifest = storedManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
   const extras = JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>;
   const files = new Map<string, ServedFile>();
+  const tryIt = tryItPages(manifest);
   // Served paths are built on the version directory's real path: openVersionFile then refuses
   // any file whose opened path differs, i.e. one reached through a symlink inside the version.
   const root = await realpath(layout.dir);
@@ -47,12 +48,33 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
       gzip: extra.gzip === undefined ? undefined : { absPath: `${encodedBase}.gz`, size: extra.gzip, etag: `"${tag}-gz"` },
       br: extra.br === undefined ? undefined : { absPath: `${encodedBase}.br`, size: extra.br, etag: `"${tag}-br"` },
       scriptHashes: extra.scriptHashes,
-      apiPlayground: extra.apiPlayground,
+      tryItOrigins: tryIt.get(entry.path),
       headPolicies: extra.headPolicies,
     });
   }
   const pagePaths = new Set(manifest.pages.map((p) => normalizePagePath(p.path)));
   return new SiteVersion(id, manifest.version, manifest.domain, layout.dir, files, pagePaths);
+}
+
+/** A CSP source for one origin: scheme, host name or bracketed IPv6 address, optional port; nothing else. */
+const ORIGIN = /^https?:\/\/(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The pages the manifest lists with a "Try it" form, by file, with the origins they may reach.
+ * Origins that are not plain `scheme://host[:port]` are dropped: the value goes into a header.
+ */
+function tryItPages(manifest: BundleManifest): Map<string, string[]> {
+  const pages = new Map<string, string[]>();
+  for (const page of manifest.pages) {
+    const tryIt = (page as { tryIt?: { connect?: unknown } }).tryIt;
+    if (!tryIt || typeof tryIt !== 'object') continue;
+    const connect = Array.isArray(tryIt.connect) ? tryIt.connect : [];
+    pages.set(
+      page.file,
+      connect.filter((o): o is string => typeof o === 'string' && ORIGIN.test(o)),
+    );
+  }
+  return pages;
 }
 
 function isInside(dir: string, path: string): boolean {

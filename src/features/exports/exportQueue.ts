@@ -175,6 +175,7 @@ export class ExportQueue {
           paths: job.paths ?? undefined,
           strict: job.strict,
           keepRemoteAssets: job.keepRemoteAssets ?? false,
+          allowAuthorScripts: site.authorScripts ?? false,
           generatorVersion: this.deps.generatorVersion,
           cacheDir: this.deps.cacheDir ?? undefined,
           threads: this.deps.renderThreads,

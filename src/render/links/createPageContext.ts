@@ -31,6 +31,10 @@ export interface PageContext extends RenderContext {
   keepsRemote: boolean;
   /** What the page handed to `forAgents`, in document order. */
   agentContent: ElementContent[];
+  /** True when the site allows scripts written in pages (`<script>`, `on…` attributes, `javascript:` URLs). */
+  allowsAuthorScripts: boolean;
+  /** The servers of the page's "Try it" forms, or null when it has none. */
+  tryItServers: string[] | null;
 }
 
 /** Creates the per-page context that components and the pipeline use to emit relative links and report problems. */
@@ -42,6 +46,8 @@ export function createPageContext(opts: {
   iconLibrary: string;
   /** Leave remote images, frames and media as they are (the export's `keepRemoteAssets`). */
   keepRemote?: boolean;
+  /** Keep scripts written in pages (the site's `authorScripts`). */
+  allowAuthorScripts?: boolean;
 }): PageContext {
   const { pagePath, site, report } = opts;
   let fell = false;
@@ -55,6 +61,7 @@ export function createPageContext(opts: {
     missingImage: (page, src) => report.missingImage(page, src),
     externalUrl: (page, url) => report.externalUrl(page, url),
     removedRemote: (entry) => report.removedRemote(entry),
+    removedActive: (entry) => report.removedActive(entry),
     unknownComponent(name) {
       fell = true;
       report.unknownComponent(name);
@@ -64,6 +71,7 @@ export function createPageContext(opts: {
       report.warning(message, page ?? pagePath);
     },
   };
+  let tryItServers: string[] | null = null;
   return {
     pagePath,
     sourceDir: opts.sourceDir,
@@ -87,6 +95,13 @@ export function createPageContext(opts: {
     nextId: (prefix) => `${prefix}-${++counter}`,
     agentContent,
     forAgents: (content) => void agentContent.push(...content),
+    allowsAuthorScripts: opts.allowAuthorScripts ?? false,
+    get tryItServers() {
+      return tryItServers;
+    },
+    tryIt(servers) {
+      tryItServers = [...new Set([...(tryItServers ?? []), ...servers])];
+    },
     href(target) {
       const r = resolveLink(target, pagePath, site);
       if (r.kind === 'broken') report.brokenLink(pagePath, target, r.reason);

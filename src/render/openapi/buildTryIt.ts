@@ -24,6 +24,7 @@ export const FILE_URL_NOTICE =
  * reader chose, and nowhere else.
  */
 export function buildTryIt(input: TryItInput, ctx: RenderContext): Element {
+  ctx.tryIt?.(input.servers);
   const id = ctx.nextId('try');
   const field = (label: string, control: Element): Element =>
     el('label', { className: ['enclave-try-field'] }, [el('span', {}, label), control]);

@@ -4,6 +4,7 @@ import type { PageContext } from '../links/createPageContext.js';
 import { isRemoteUrl } from '../offline/isRemoteUrl.js';
 import { remotePlaceholder } from '../offline/remotePlaceholder.js';
 import { stripRemoteFromElement } from '../offline/stripRemoteFromElement.js';
+import { neutraliseActiveContent } from './neutraliseActiveContent.js';
 import type { RemovedRemote } from '../report/BuildReport.js';
 import { rewriteSvgRef, SVG_REF_TAGS } from './rewriteSvgRef.js';
 
@@ -102,7 +103,7 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
         continue;
       }
       if (child.type !== 'element') continue;
-      if (!ctx.keepsRemote && !stripRemoteFromElement(child, ctx.pagePath, ctx.report)) {
+      if ((!ctx.keepsRemote && !stripRemoteFromElement(child, ctx.pagePath, ctx.report)) || !neutraliseActiveContent(child, ctx)) {
         children.splice(i--, 1);
         continue;
       }

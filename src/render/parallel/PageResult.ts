@@ -14,7 +14,8 @@ export interface PageResult {
   position: number;
   /** The page's bundle files: bundle-relative path and content. */
   files: [string, string][];
-  manifest: { path: string; title: string; file: string };
+  /** `tryIt`: the page carries a "Try it" form; `connect` lists the origins its spec names (see tryItOrigins). */
+  manifest: { path: string; title: string; file: string; tryIt?: { connect: string[] } };
   /** Set when the page failed and got an error page instead. */
   failedReason?: string;
   /** `agents`: the page's agent-only text (search index agent channel), when it has any. */

@@ -51,6 +51,8 @@ export async function createContentRenderer(options: {
   languages: readonly string[];
   /** Leave remote media in pages (the export's `keepRemoteAssets`). */
   keepRemote?: boolean;
+  /** Keep scripts written in pages (the site's `authorScripts`). */
+  allowAuthorScripts?: boolean;
   /** Tokenize the selected pages' code blocks up front (the thread that renders most pages). */
   prepareCode?: boolean;
   /** A thread that tokenizes the selected pages' code blocks meanwhile (instead of `prepareCode`). */
@@ -82,6 +84,7 @@ export async function createContentRenderer(options: {
       report,
       iconLibrary: site.config.iconLibrary,
       keepRemote: options.keepRemote,
+      allowAuthorScripts: options.allowAuthorScripts,
     });
     return { page, ctx, content: renderPageContent(page, site.texts, site.frontmatter.get(page.path) ?? {}, ctx, deps) };
   };
@@ -115,6 +118,8 @@ export async function createPageRenderer(options: {
   languages: readonly string[];
   /** Leave remote media in pages (the export's `keepRemoteAssets`). */
   keepRemote?: boolean;
+  /** Keep scripts written in pages (the site's `authorScripts`). */
+  allowAuthorScripts?: boolean;
   /** See createContentRenderer. */
   prepareCode?: boolean;
   codeThread?: CodeTokenizerThread;
@@ -147,7 +152,10 @@ export async function createPageRenderer(options: {
     }
     const { page, ctx, content } = rendered;
     const file = pageFile(page.path);
-    const extra = { styles: [] as string[], scripts: [] as string[] };
+    const tryIt = ctx.tryItServers === null ? undefined : { connect: tryItOrigins(ctx.tryItServers) };
+    // A "Try it" page may reach the spec's servers: no custom script runs with that policy.
+    if (tryIt && site.inventory.customJs.length > 0) ctx.report.warning('custom scripts are left off this page: it has a "Try it" form');
+    const extra = { styles: [] as string[], scripts: [] as string[], customScripts: tryIt === undefined };
     for (const feature of ctx.features) {
       if (!targets.has(feature)) targets.set(feature, featureTargets(feature));
       extra.styles.push(...targets.get(feature)!.css);
@@ -163,7 +171,7 @@ export async function createPageRenderer(options: {
         [file, html],
         [`${page.path}.md`, content.markdown],
       ],
-      manifest: { path: page.path, title: content.title, file },
+      manifest: tryIt ? { path: page.path, title: content.title, file, tryIt } : { path: page.path, title: content.title, file },
       indexed: indexed
         ? {
             search: [
@@ -199,4 +207,21 @@ function agentEntry(path: string, title: string, scope: string, content: Element
   if (content.length === 0) return undefined;
   const text = toText({ type: 'root', children: content }).replace(/\s+/g, ' ').trim();
   return text ? { path, title, scope, text } : undefined;
+}
+
+/**
+ * The origins a "Try it" page may send to: those of the spec's absolute http(s) servers (a
+ * relative server is the page's own origin). The site server turns them into `connect-src`.
+ */
+export function tryItOrigins(servers: readonly string[]): string[] {
+  const origins = new Set<string>();
+  for (const server of servers) {
+    try {
+      const url = new URL(server);
+      if (url.protocol === 'http:' || url.protocol === 'https:') origins.add(url.origin);
+    } catch {
+      // relative or unparsable: nothing beyond the page's own origin
+    }
+  }
+  return [...origins];
 }

@@ -11,6 +11,8 @@ export interface BuildReport {
   externalUrls: { page: string; url: string }[];
   /** Remote loads the export removed so the bundle makes no request to another origin (see RemovedRemote). */
   removedRemote: RemovedRemote[];
+  /** Scripts, script URLs and remote-posting forms the export took out of pages (see RemovedActive). */
+  removedActive: RemovedActive[];
   warnings: { message: string; page?: string }[];
 }
 
@@ -25,4 +27,18 @@ export interface RemovedRemote {
   action: 'placeholder' | 'local copy' | 'removed';
   /** The bundle file used instead, for `local copy`. */
   local?: string;
+}
+
+/**
+ * Something that would run code or send a reader's input elsewhere, taken out of a page at
+ * export: a `javascript:` (or `vbscript:`) URL, a `<script>` or an event-handler attribute
+ * written in a page (kept when the site allows author scripts), a form posting to another
+ * origin (kept with `keepRemoteAssets`). `value` is what was removed, shortened.
+ */
+export interface RemovedActive {
+  page: string;
+  kind: 'script-url' | 'script' | 'event-handler' | 'remote-form';
+  /** The element and attribute it was in, e.g. `a href`, `script`, `img onerror`, `form action`. */
+  where: string;
+  value: string;
 }

@@ -28,6 +28,7 @@ export function createReportCollector(): BuildReportCollector {
     unknownComponents: {},
     externalUrls: [],
     removedRemote: [],
+    removedActive: [],
     warnings: [],
   };
   const seen = new Set<string>();
@@ -55,6 +56,9 @@ export function createReportCollector(): BuildReportCollector {
     removedRemote(entry) {
       if (once(`r\0${entry.page}\0${entry.url}`)) push(report.removedRemote, entry);
     },
+    removedActive(entry) {
+      if (once(`a\0${entry.page}\0${entry.where}\0${entry.value}`)) push(report.removedActive, entry);
+    },
     warning(message, page) {
       if (once(`w\0${page ?? ''}\0${message}`)) push(report.warnings, page === undefined ? { message } : { message, page });
     },
@@ -79,6 +83,7 @@ export function createReportCollector(): BuildReportCollector {
       for (const m of part.missingImages) this.missingImage(m.page, m.src);
       for (const e of part.externalUrls) this.externalUrl(e.page, e.url);
       for (const r of part.removedRemote) this.removedRemote(r);
+      for (const a of part.removedActive) this.removedActive(a);
       for (const w of part.warnings) this.warning(w.message, w.page);
       for (const [name, count] of Object.entries(part.unknownComponents))
         report.unknownComponents[name] = (report.unknownComponents[name] ?? 0) + count;

@@ -28,7 +28,12 @@ export interface ShellParts {
   rootPrefix(path: string): string;
   /** The language/version/product a page belongs to (`language:fr|version:v2`), '' for none. */
   scope(path: string): string;
-  page(page: SitePage, content: RenderedContent, contentHtml: string, extra: { styles: string[]; scripts: string[] }): ShellPage;
+  page(
+    page: SitePage,
+    content: RenderedContent,
+    contentHtml: string,
+    extra: { styles: string[]; scripts: string[]; customScripts?: boolean },
+  ): ShellPage;
   errorPage(page: SitePage, title: string, reason: string): string;
   notFoundPage(): string;
   emptySite(): string;
@@ -71,7 +76,8 @@ export function createShellParts(
     theme: config.theme,
     styles: [...theme.styles, ...loaded.inventory.customCss],
     headScripts: theme.headScripts,
-    bodyScripts: [...theme.bodyScripts, ...loaded.inventory.customJs.filter((rel) => !opts.droppedScripts?.includes(rel))],
+    bodyScripts: theme.bodyScripts,
+    customScripts: loaded.inventory.customJs.filter((rel) => !opts.droppedScripts?.includes(rel)),
     themeScript: theme.themeScript,
     searchIndex,
     generator: `Enclave ${opts.generatorVersion}`,
@@ -230,6 +236,7 @@ export function createShellParts(
       next: i === undefined ? undefined : neighbour(i + 1),
       styles: extra.styles,
       scripts: extra.scripts,
+      customScripts: extra.customScripts,
     };
   };
 

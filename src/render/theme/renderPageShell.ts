@@ -20,6 +20,8 @@ export interface ShellSite {
   styles: string[];
   headScripts: string[];
   bodyScripts: string[];
+  /** The source's custom `.js` files, after bodyScripts on every page that allows them (see ShellPage). */
+  customScripts: string[];
   themeScript: string;
   searchIndex: string;
   generator: string;
@@ -54,6 +56,8 @@ export interface ShellPage {
   /** Extra bundle-relative styles/scripts this page needs (KaTeX, Mermaid, …). */
   styles: string[];
   scripts: string[];
+  /** False on pages whose policy lets them reach other origins ("Try it"): custom scripts stay off them. */
+  customScripts?: boolean;
 }
 
 const ICON = {
@@ -146,7 +150,9 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     '</div>',
     '</div>',
     `<script src="${asset(site.themeScript)}" data-enclave-theme data-root="${R}" data-search-index="${asset(site.searchIndex)}"></script>`,
-    ...[...site.bodyScripts, ...page.scripts].map((s) => `<script src="${asset(s)}"></script>`),
+    ...[...site.bodyScripts, ...(page.customScripts === false ? [] : site.customScripts), ...page.scripts].map(
+      (s) => `<script src="${asset(s)}"></script>`,
+    ),
     '</body>',
     '</html>',
     '',

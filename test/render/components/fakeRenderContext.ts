@@ -35,6 +35,7 @@ export function fakeRenderContext(overrides: Partial<RenderContext> = {}): Recor
       unknownComponent() {},
       externalUrl: (page, url) => externalUrls.push({ page, url }),
       removedRemote() {},
+      removedActive() {},
       warning: (m) => warnings.push(m),
     },
     assets: { use: (f) => features.add(f) },

@@ -24,6 +24,14 @@ export interface SiteHandlerOptions {
    * box should report searches to /_enclave/search-events (analytics collects).
    */
   siteMark?: string;
+  /** Origins every "Try it" page may also reach, beyond its spec's servers (`staticExport.tryItOrigins`). */
+  tryItOrigins?: readonly string[];
+}
+
+/** What every page answer shares: the extra headers, and the origins "Try it" pages may also reach. */
+interface PageExtras {
+  headers: string[];
+  tryItOrigins: readonly string[];
 }
 
 /** Where the handler finds the live version for a request's host. */
@@ -53,7 +61,7 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
   // X-Enclave-Site marks pages this appliance serves: the bundle's feedback widget reads it from a
   // same-origin HEAD and probes /_enclave/health only then, so other static hosts see no 404; the
   // search box reads whether to report searches from its value. One header carries both.
-  const pageHeaders = ['X-Enclave-Site', options.siteMark ?? '1'];
+  const pageHeaders: PageExtras = { headers: ['X-Enclave-Site', options.siteMark ?? '1'], tryItOrigins: options.tryItOrigins ?? [] };
   const fail = (request: SiteRequest, err: unknown) => {
     // The site never answers with internals: log, then a bare 500 (or a cut connection mid-body).
     logger.error({ err, requestId: request.requestId, url: request.req.url }, 'site request failed');
@@ -160,7 +168,7 @@ function sendFile(
   version: SiteVersion,
   file: ServedFile,
   status: 200 | 404,
-  pageHeaders: string[],
+  pageHeaders: PageExtras,
 ): number | Promise<number> {
   const { req } = request;
   const accepts = file.br || file.gzip ? acceptedEncodings(req.headers['accept-encoding']) : null;
@@ -258,11 +266,14 @@ async function sendFromDisk(
  * files only what acts on a loaded resource (see securityHeadersFor). A page that declares its
  * referrer and DNS-prefetch policies in its head gets no header repeating them.
  */
-function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 304 | 404, pageHeaders: string[]): string[] {
+function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 304 | 404, pageHeaders: PageExtras): string[] {
   const document = isDocumentType(file.contentType);
   const headers = ['Cache-Control', status === 404 ? 'no-cache' : file.cacheControl];
-  if (document)
-    headers.push('Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes, { apiPlayground: file.apiPlayground })));
+  if (document) {
+    // A "Try it" page (so marked in the manifest) may reach its spec's servers and the admin's extra origins.
+    const connect = file.tryItOrigins && [...file.tryItOrigins, ...pageHeaders.tryItOrigins];
+    headers.push('Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes, { connect })));
+  }
   if (file.br || file.gzip) headers.push('Vary', 'Accept-Encoding');
   if (status !== 404) headers.push('ETag', variant.etag);
   if (status !== 304) {
@@ -271,7 +282,12 @@ function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 3
     // Ranges are answered on every file; they are advertised where resuming matters (not on pages).
     else if (status === 200 && !document) headers.push('Accept-Ranges', 'bytes');
   }
-  return [...headers, ...securityHeadersFor(file.contentType, file.headPolicies), ...(document ? pageHeaders : []), ...REQUEST_ID_SLOT];
+  return [
+    ...headers,
+    ...securityHeadersFor(file.contentType, file.headPolicies),
+    ...(document ? pageHeaders.headers : []),
+    ...REQUEST_ID_SLOT,
+  ];
 }
 
 /** `headers` with one header's value replaced and others appended (a fresh array; the shared one is never changed). */
