@@ -55,6 +55,11 @@ export interface RenderSiteOptions {
    */
   keepRemoteAssets?: boolean;
   /**
+   * Render a page whose content had to be dropped (an `{expression}` that does not parse) with a
+   * warning. Default false: such a page is a failed page, so the loss is listed and deploy refuses it.
+   */
+  shipWarnings?: boolean;
+  /**
    * Gives a thread to tokenize the pages' code blocks while they render (an export worker starts
    * it ahead of the job, see CodeTokenizerThread); asked only for a site with few fence languages.
    * Without one, code is tokenized on this thread.
@@ -65,7 +70,7 @@ export interface RenderSiteOptions {
 /** The plain-data part of RenderSiteOptions: what a job record or an IPC message can carry. */
 export type RenderSettings = Pick<
   RenderSiteOptions,
-  'domain' | 'jobId' | 'version' | 'paths' | 'strict' | 'keepRemoteAssets' | 'generatorVersion' | 'cacheDir' | 'threads'
+  'domain' | 'jobId' | 'version' | 'paths' | 'strict' | 'keepRemoteAssets' | 'shipWarnings' | 'generatorVersion' | 'cacheDir' | 'threads'
 >;
 
 /** Outcome of an export; details are in `report` (also written to `_enclave/report.json`). */
@@ -109,6 +114,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   report.setExpected(expected);
 
   const keepRemote = opts.keepRemoteAssets ?? false;
+  const shipWarnings = opts.shipWarnings ?? false;
   const offline = keepRemote
     ? { rewritten: new Map<string, string>(), droppedScripts: [] }
     : await takeRemoteOutOfCustomFiles(sourceDir, site.inventory, report);
@@ -140,6 +146,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     cacheDir: opts.cacheDir,
     languages,
     keepRemote,
+    shipWarnings,
     prepareCode: workers === 0,
     codeThread: worthATokenizerThread(languages) ? opts.codeThread?.() : undefined,
   });
@@ -211,6 +218,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
         searchIndexPath,
         languages,
         keepRemote,
+        shipWarnings,
         droppedScripts,
       },
       renderLocal,

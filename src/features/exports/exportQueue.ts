@@ -207,6 +207,7 @@ export class ExportQueue {
           paths: job.paths ?? undefined,
           strict: job.strict,
           keepRemoteAssets: job.keepRemoteAssets ?? false,
+          shipWarnings: job.shipWarnings ?? false,
           generatorVersion: this.deps.generatorVersion,
           cacheDir: this.deps.cacheDir ?? undefined,
           threads: this.deps.renderThreads,

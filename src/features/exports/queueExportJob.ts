@@ -11,6 +11,8 @@ export interface ExportOptions {
   paths?: string[];
   strict?: boolean;
   keepRemoteAssets?: boolean;
+  /** Pages that lost content keep rendering, with a warning, instead of failing. */
+  shipWarnings?: boolean;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function queueExportJob(
     paths: options.paths ?? null,
     strict: options.strict ?? deps.defaultStrict,
     ...(options.keepRemoteAssets ? { keepRemoteAssets: true } : {}),
+    ...(options.shipWarnings ? { shipWarnings: true } : {}),
     error: null,
     warnings: [],
     warningCount: 0,

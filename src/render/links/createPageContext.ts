@@ -42,6 +42,8 @@ export function createPageContext(opts: {
   iconLibrary: string;
   /** Leave remote images, frames and media as they are (the export's `keepRemoteAssets`). */
   keepRemote?: boolean;
+  /** Lost content is a warning, not a failed page (the export's `shipWarnings`). */
+  shipWarnings?: boolean;
 }): PageContext {
   const { pagePath, site, report } = opts;
   let fell = false;
@@ -74,6 +76,7 @@ export function createPageContext(opts: {
     fellBack: () => fell,
     emitted: (href) => outputs.has(href),
     keepsRemote: opts.keepRemote ?? false,
+    shipsWarnings: opts.shipWarnings ?? false,
     offlineMedia(url, kind) {
       report.externalUrl(pagePath, url);
       if (opts.keepRemote) return url;

@@ -51,6 +51,8 @@ export async function createContentRenderer(options: {
   languages: readonly string[];
   /** Leave remote media in pages (the export's `keepRemoteAssets`). */
   keepRemote?: boolean;
+  /** Lost content is a warning, not a failed page (the export's `shipWarnings`). */
+  shipWarnings?: boolean;
   /** Tokenize the selected pages' code blocks up front (the thread that renders most pages). */
   prepareCode?: boolean;
   /** A thread that tokenizes the selected pages' code blocks meanwhile (instead of `prepareCode`). */
@@ -82,6 +84,7 @@ export async function createContentRenderer(options: {
       report,
       iconLibrary: site.config.iconLibrary,
       keepRemote: options.keepRemote,
+      shipWarnings: options.shipWarnings,
     });
     return { page, ctx, content: renderPageContent(page, site.texts, site.frontmatter.get(page.path) ?? {}, ctx, deps) };
   };
@@ -115,6 +118,8 @@ export async function createPageRenderer(options: {
   languages: readonly string[];
   /** Leave remote media in pages (the export's `keepRemoteAssets`). */
   keepRemote?: boolean;
+  /** Lost content is a warning, not a failed page (the export's `shipWarnings`). */
+  shipWarnings?: boolean;
   /** See createContentRenderer. */
   prepareCode?: boolean;
   codeThread?: CodeTokenizerThread;

@@ -24,6 +24,7 @@ try {
     cacheDir: data.cacheDir,
     languages: data.languages,
     keepRemote: data.keepRemote,
+    shipWarnings: data.shipWarnings,
   });
   port.on('message', (message: ToPageThread) => {
     if (message.type === 'finish') {

@@ -16,6 +16,7 @@ export interface PageWorkerData {
   searchIndexPath: string;
   languages: string[];
   keepRemote: boolean;
+  shipWarnings: boolean;
   /** Custom scripts left out because they load third-party code. */
   droppedScripts: string[];
 }
