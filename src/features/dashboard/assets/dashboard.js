@@ -210,13 +210,18 @@
   var KINDS = [{ field: 'human', label: 'Human', color: '--human' }, { field: 'ai', label: 'AI', color: '--ai' }];
   function loadTraffic() {
     var q = range() + siteQuery();
+    var views = analytics('/views?groupBy=day&limit=10&' + q);
     return Promise.all([
-      analytics('/views?groupBy=day&limit=1&' + q).then(function (v) {
+      views.then(function (v) {
         $('views-totals').textContent = v.totals.total + ' views: ' + v.totals.human + ' human, ' + v.totals.ai + ' AI';
         drawChart('views-chart', v.days, KINDS);
         daysTable('views-days', v.days);
       }),
-      rowsBySite('/views?limit=10&' + range(), 'views', function (p) { return p.total; }, 10).then(function (rows) {
+      // One site's top pages come with its chart; all sites' need a request per site.
+      (site() || !siteList.length
+        ? views.then(function (v) { return v.views.map(function (/** @type {any} */ r) { return Object.assign({ site: site() }, r); }); })
+        : rowsBySite('/views?limit=10&' + range(), 'views', function (p) { return p.total; }, 10)
+      ).then(function (rows) {
         fill('top-pages', rows, function (tr, p) { cell(tr, p.site); cell(tr, p.path); cell(tr, p.human, true); cell(tr, p.ai, true); cell(tr, p.total, true); return [p.site || '', p.path, p.human, p.ai, p.total]; });
       }),
       analytics('/visitors?groupBy=day&limit=1&' + q).then(function (v) {
