@@ -56,6 +56,10 @@ test('dashboard in Chromium: the x-axis spans the chosen period, missing days ar
     t.is(record.status, 'active', JSON.stringify(record));
   }
 
+  // A broken deployment of that site: refused, recorded, and to be seen in the dashboard.
+  const refused = await deployAndWait(app, { bundleUrl: join(source, 'bundles', 'missing.zip'), domain: OTHER });
+  t.is(refused.status, 'failed');
+
   clock.set('2026-03-10T09:00:00.000Z');
   await app.visit('/guides/start', CHROME); // 2026-03-10, default site
   t.is(await hostRequest(app.url, OTHER, '/'), 200);
@@ -137,7 +141,17 @@ test('dashboard in Chromium: the x-axis spans the chosen period, missing days ar
   t.is(triage[1], OTHER);
   t.is(triage[4], '👎 Only on b');
   t.regex((await page.locator('#active-deployment').textContent()) ?? '', new RegExp(`Live: ${OTHER} version b2`));
-  t.deepEqual(await page.locator('#deployments tbody tr td:first-child').allTextContents(), [OTHER, OTHER]);
+  t.regex((await page.locator('#active-deployment').textContent()) ?? '', new RegExp(`Last error on ${OTHER} \\(2026-03-07 10:00\\): `));
+  t.deepEqual(
+    await page
+      .locator('#deployments tbody tr')
+      .evaluateAll((trs) => (trs as HTMLTableRowElement[]).map((tr) => [tr.cells[0].textContent, tr.cells[2].textContent])),
+    [
+      [OTHER, 'failed'],
+      [OTHER, 'active'],
+      [OTHER, 'kept'],
+    ],
+  );
   await page.locator('#deployments button', { hasText: `Roll back ${OTHER} to b1` }).click();
   await page
     .locator('#status')

@@ -10,7 +10,7 @@
   /** @typedef {{ json?: unknown, method?: string }} ApiInit */
   /** @typedef {Error & { status?: number }} ApiError */
   /** @typedef {{ id: string, version: string | null, status: string, domain: string | null, activatedAt: string | null, requestedAt: string }} Deployment */
-  /** @typedef {{ site: string | null, active: Deployment | null, kept: Deployment[], history: Deployment[] }} DeploymentStatus */
+  /** @typedef {{ site: string | null, active: Deployment | null, kept: Deployment[], history: Deployment[], lastError: { at: string, reason: string } | null }} DeploymentStatus */
   /** The uPlot build the page loads (uplot.js); only what this script calls. */
   /** @typedef {{ destroy(): void, setSize(size: { width: number, height: number }): void, scales: Record<string, { min?: number | null, max?: number | null }>, data: number[][] }} Plot */
 
@@ -311,6 +311,10 @@
         var status = s.status;
         // A site named by the default site's own domain answers with the default site: listed once.
         var mine = function (/** @type {Deployment} */ d) { return !chosen || siteOf(d, s.slot) === chosen; };
+        // A site's failed deployment must be seen here, not only in its history: its last error.
+        var label = s.slot || (status.active && status.active.domain) || 'the default site';
+        if (status.lastError && (!chosen || label === chosen))
+          live.push('Last error on ' + label + ' (' + fmtDate(status.lastError.at) + '): ' + status.lastError.reason);
         if (status.active && mine(status.active) && !seen['live:' + status.active.id]) {
           seen['live:' + status.active.id] = true;
           live.push('Live: ' + siteOf(status.active, s.slot) + ' version ' + status.active.version + ' since ' + fmtDate(status.active.activatedAt));
