@@ -4,7 +4,7 @@ import { startTestAppliance } from '../helpers/testAppliance.js';
 import { renderFiles } from '../render/renderFixture.js';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeSite } from './exportTestHelpers.js';
+import { finished, startExport, waitForJob, writeSite } from './exportTestHelpers.js';
 
 // Issue 33 item 4: an `{expression}` that does not parse used to vanish with a warning while the
 // export exited 0 (even with --strict). Its page is now a failed page unless the admin ships warnings.
@@ -61,4 +61,20 @@ test('the CLI exit code agrees: 1 with the page listed (with and without --stric
   t.is(shippedJob.status, 'completed');
   t.deepEqual(shippedJob.failedPages, []);
   t.true(shippedJob.warningCount >= 1);
+});
+
+test('export.shipWarnings makes shipping the default (scheduled re-exports can take no per-job flag); a job can still ask to fail', async (t) => {
+  const source = await writeSite(t, SITE);
+  const app = await startTestAppliance({ overrides: { sites: [{ domain: 'broken.test', source }], export: { shipWarnings: true } } });
+  t.teardown(() => app.close());
+  const shipped = await startExport(app, { domain: 'broken.test' });
+  const { job } = await waitForJob(app, shipped.jobId, finished);
+  t.is(job.status, 'completed');
+  t.deepEqual(job.failedPages, []);
+  const refused = await startExport(app, { domain: 'broken.test', shipWarnings: false });
+  const failed = await waitForJob(app, refused.jobId, finished);
+  t.deepEqual(
+    failed.job.failedPages.map((f) => f.path),
+    ['broken'],
+  );
 });

@@ -62,6 +62,7 @@ export async function createExportsFeature(ctx: FeatureContext, deps: { activeSi
     keyring,
     linkTtlSeconds: config.export.linkTtlSeconds,
     defaultStrict: config.export.strict,
+    defaultShipWarnings: config.export.shipWarnings,
     publicUrl: ctx.publicUrl,
     dataDir,
   });
@@ -114,7 +115,11 @@ export async function createExportsFeature(ctx: FeatureContext, deps: { activeSi
     async exportAndBundle(domain, options = {}) {
       const site = control.sites.find(domain);
       if (!site) throw AppError.notFound(`No site ${domain}`);
-      const queued = await queueExportJob({ jobs, clock, defaultStrict: config.export.strict }, site, { version: options.version });
+      const queued = await queueExportJob(
+        { jobs, clock, defaultStrict: config.export.strict, defaultShipWarnings: config.export.shipWarnings },
+        site,
+        { version: options.version },
+      );
       queue.kick();
       const job = await queue.waitFor(queued.id);
       if (job.status !== 'completed' || !job.bundle || !job.version)
