@@ -13,7 +13,7 @@ import { printJobProblems, type JobProblems } from './printJobProblems.js';
 import { transferMeter } from './transferMeter.js';
 
 export const USAGE = `usage:
-  enclave export start --domain D [--version V] [--strict] [--keep-remote-assets] [--wait]
+  enclave export start --domain D [--version V] [--strict] [--ship-warnings] [--keep-remote-assets] [--wait]
   enclave export status JOB_ID
   enclave export bundle JOB_ID
   enclave export download JOB_ID [--out FILE]
@@ -23,6 +23,9 @@ job completes, 1 when it fails or completes with pages that did not render (fail
 warnings are listed on stderr; status does the same for a finished job). download shows bytes
 and rate (a bar on a terminal, plain lines otherwise). download resumes a partial FILE.part with a Range request,
 checks the SHA-256 and only then renames it to FILE (exit 1 on a mismatch).
+--strict fails the job at the first page that does not render (exit 1 with --wait).
+--ship-warnings renders a page whose content had to be dropped (an {expression} that does not
+parse) with a warning; by default such a page fails, and deploy refuses the bundle.
 --keep-remote-assets keeps remote images, frames, fonts and third-party scripts in the bundle
 (by default they are removed and listed in its report, so it never contacts another origin).`;
 
@@ -140,6 +143,7 @@ export async function runExport(args: string[], io: CliIo): Promise<number> {
     domain: { type: 'string' },
     version: { type: 'string' },
     strict: { type: 'boolean' },
+    'ship-warnings': { type: 'boolean' },
     'keep-remote-assets': { type: 'boolean' },
     wait: { type: 'boolean', default: false },
     out: { type: 'string' },
@@ -160,6 +164,7 @@ export async function runExport(args: string[], io: CliIo): Promise<number> {
         version: values.version,
         strict: values.strict,
         keepRemoteAssets: values['keep-remote-assets'],
+        shipWarnings: values['ship-warnings'],
       });
       if (!values.wait) {
         io.out.write(`${formatJson(job)}\n`);

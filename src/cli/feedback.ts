@@ -8,13 +8,15 @@ import type { FeedbackPageBody } from '../features/feedback/routes/presentFeedba
 import { escapeControls, formatJson } from './escapeControls.js';
 
 export const USAGE = `usage:
-  enclave feedback list   [--from D] [--to D] [--source S] [--status a,b] [--limit N] [--cursor C] [--json] [--project ID]
-  enclave feedback export --format jsonl|csv [--out FILE] [--from D] [--to D] [--source S] [--status a,b] [--project ID]
+  enclave feedback list   [--domain SITE] [--from D] [--to D] [--source S] [--status a,b] [--limit N] [--cursor C] [--json] [--project ID]
+  enclave feedback export --format jsonl|csv [--out FILE] [--domain SITE] [--from D] [--to D] [--source S] [--status a,b] [--project ID]
 
-Dates are YYYY-MM-DD (UTC midnight) or ISO 8601; --to is exclusive.
+Dates are YYYY-MM-DD (UTC midnight) or ISO 8601; --to is exclusive. --domain keeps one site's
+feedback (default: every site of the project); the site of each entry is its domain field.
 `;
 
 const FILTER_OPTIONS = {
+  domain: { type: 'string' },
   from: { type: 'string' },
   to: { type: 'string' },
   source: { type: 'string' },
@@ -24,7 +26,20 @@ const FILTER_OPTIONS = {
 
 type Page = FeedbackPageBody;
 
-const CSV_COLUMNS = ['id', 'createdAt', 'source', 'status', 'path', 'helpful', 'comment', 'contact', 'code', 'filename', 'lang'] as const;
+const CSV_COLUMNS = [
+  'id',
+  'createdAt',
+  'source',
+  'status',
+  'path',
+  'helpful',
+  'comment',
+  'contact',
+  'code',
+  'filename',
+  'lang',
+  'domain',
+] as const;
 const MAX_RATE_LIMIT_WAITS = 10;
 
 /** `enclave feedback list|export`: reads the analytics API, following cursors for exports. */
@@ -62,6 +77,7 @@ export async function runFeedback(args: string[], io: CliIo): Promise<number> {
   }
   const query = new URLSearchParams();
   for (const [flag, param] of [
+    ['domain', 'domain'],
     ['from', 'dateFrom'],
     ['to', 'dateTo'],
     ['source', 'source'],
@@ -91,11 +107,12 @@ async function list(client: ApiClient, io: CliIo, base: string, query: URLSearch
     e.id,
     e.source,
     e.status,
+    printable(e.domain ?? '', 40),
     printable(e.path, 40),
     e.helpful == null ? null : e.helpful ? 'yes' : 'no',
     printable(e.comment ?? '', 60),
   ]);
-  io.out.write(formatTable(['CREATED', 'ID', 'SOURCE', 'STATUS', 'PATH', 'HELPFUL', 'COMMENT'], rows));
+  io.out.write(formatTable(['CREATED', 'ID', 'SOURCE', 'STATUS', 'SITE', 'PATH', 'HELPFUL', 'COMMENT'], rows));
   if (page.nextCursor) io.err.write(`more entries: add --cursor ${escapeControls(page.nextCursor)}\n`);
   return ExitCode.ok;
 }

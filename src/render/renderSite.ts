@@ -62,6 +62,11 @@ export interface RenderSiteOptions {
    */
   allowAuthorScripts?: boolean;
   /**
+   * Render a page whose content had to be dropped (an `{expression}` that does not parse) with a
+   * warning. Default false: such a page is a failed page, so the loss is listed and deploy refuses it.
+   */
+  shipWarnings?: boolean;
+  /**
    * Gives a thread to tokenize the pages' code blocks while they render (an export worker starts
    * it ahead of the job, see CodeTokenizerThread); asked only for a site with few fence languages.
    * Without one, code is tokenized on this thread.
@@ -79,6 +84,7 @@ export type RenderSettings = Pick<
   | 'strict'
   | 'keepRemoteAssets'
   | 'allowAuthorScripts'
+  | 'shipWarnings'
   | 'generatorVersion'
   | 'cacheDir'
   | 'threads'
@@ -125,6 +131,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   report.setExpected(expected);
 
   const keepRemote = opts.keepRemoteAssets ?? false;
+  const shipWarnings = opts.shipWarnings ?? false;
   const offline = keepRemote
     ? { rewritten: new Map<string, string>(), droppedScripts: [] }
     : await takeRemoteOutOfCustomFiles(sourceDir, site.inventory, report);
@@ -157,6 +164,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     languages,
     keepRemote,
     allowAuthorScripts: opts.allowAuthorScripts ?? false,
+    shipWarnings,
     prepareCode: workers === 0,
     codeThread: worthATokenizerThread(languages) ? opts.codeThread?.() : undefined,
   });
@@ -229,6 +237,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
         languages,
         keepRemote,
         allowAuthorScripts: opts.allowAuthorScripts ?? false,
+        shipWarnings,
         droppedScripts,
       },
       renderLocal,

@@ -32,6 +32,11 @@ export interface RenderContext {
   pagePath: string;
   /** Absolute path of the docs source root. */
   sourceDir: string;
+  /**
+   * The admin chose to ship pages that lost content (an `{expression}` that does not parse) with
+   * a warning; otherwise such a page fails, so the loss is listed and deploy refuses the bundle.
+   */
+  shipsWarnings?: boolean;
   /** Turns a docs link (`/guides/x`, `../x`, `#a`, `https://…`) into the href to emit
    *  (relative, `.html`), recording broken and external links. */
   href(target: string): string;

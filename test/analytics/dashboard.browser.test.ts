@@ -89,8 +89,8 @@ test("dashboard in real Chromium: sign in with a key, charts drawn from the test
     .locator('#top-pages tbody tr')
     .evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
   t.deepEqual(rows, [
-    ['/', '2', '0', '2'],
-    ['/guides/start', '1', '1', '2'],
+    ['docs.test.internal', '/', '2', '0', '2'],
+    ['docs.test.internal', '/guides/start', '1', '1', '2'],
   ]);
   t.true((await page.locator('#top-searches').textContent())?.includes('install'));
   t.true((await page.locator('#empty-searches').textContent())?.includes('kubernetes'));

@@ -37,7 +37,7 @@ test('list: table with filters, control characters made visible; --json; usage e
   );
   const table = await run(h, ['list', '--source', 'contextual']);
   t.is(table.code, 0, table.err);
-  t.regex(table.out, /^CREATED\s+ID\s+SOURCE\s+STATUS\s+PATH\s+HELPFUL\s+COMMENT/);
+  t.regex(table.out, /^CREATED\s+ID\s+SOURCE\s+STATUS\s+SITE\s+PATH\s+HELPFUL\s+COMMENT/);
   t.true(table.out.includes('evil \\u001b[31mred'), 'escape sequences are shown, not executed by the terminal');
   t.false(table.out.includes('\u001b'));
   t.is(table.out.trim().split('\n').length, 2);
@@ -79,7 +79,7 @@ test('export jsonl follows cursors to the end with progress; csv quotes and defu
   const csv = await run(h, ['export', '--format', 'csv', '--from', '2026-03-01', '--status', 'pending']);
   t.is(csv.code, 0);
   const rows = csv.out.split('\r\n');
-  t.is(rows[0], 'id,createdAt,source,status,path,helpful,comment,contact,code,filename,lang');
+  t.is(rows[0], 'id,createdAt,source,status,path,helpful,comment,contact,code,filename,lang,domain');
   t.true(csv.out.includes(`"'=HYPERLINK(""http://x"",""a, b"")\nline 2"`));
 });
 

@@ -50,6 +50,11 @@ export const exportConfigSchema = z.strictObject({
       'Keep one export worker process loaded while no export runs (about 95 MB), so the next export starts rendering at once instead of after Node loads the renderer.',
     ),
   strict: z.boolean().describe('Default for jobs: abort on the first page that fails to render.'),
+  shipWarnings: z
+    .boolean()
+    .describe(
+      'Default for jobs (and scheduled re-exports): render a page whose content had to be dropped (an MDX {expression} that does not parse) with a warning, instead of failing it.',
+    ),
   jobTimeoutSeconds: z.number().int().positive().describe('A job still rendering/packing after this long is killed and marked failed.'),
   reexport: z
     .array(

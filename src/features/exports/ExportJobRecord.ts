@@ -56,6 +56,8 @@ export interface ExportJobRecord {
   strict: boolean;
   /** Remote loads kept in the bundle (absent: removed, the default; records before this field lack it). */
   keepRemoteAssets?: boolean;
+  /** The admin chose to ship pages that lost content as warnings (absent: they fail). */
+  shipWarnings?: boolean;
   error: string | null;
   /** The first warnings of the run (capped at MAX_JOB_WARNINGS); `warningCount` is the total. */
   warnings: ExportWarning[];

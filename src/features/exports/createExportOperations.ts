@@ -36,6 +36,7 @@ export function createExportOperations(deps: {
   keyring: SigningKeyring;
   linkTtlSeconds: number;
   defaultStrict: boolean;
+  defaultShipWarnings: boolean;
   publicUrl: () => string;
   dataDir: string;
 }): ExportOperations {

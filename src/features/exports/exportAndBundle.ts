@@ -19,6 +19,7 @@ export async function exportAndBundle(
     queue: Pick<ExportQueue, 'kick' | 'waitFor'>;
     clock: Clock;
     defaultStrict: boolean;
+    defaultShipWarnings: boolean;
     dataDir: string;
   },
   domain: string,

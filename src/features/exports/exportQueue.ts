@@ -176,6 +176,7 @@ export class ExportQueue {
           strict: job.strict,
           keepRemoteAssets: job.keepRemoteAssets ?? false,
           allowAuthorScripts: site.authorScripts ?? false,
+          shipWarnings: job.shipWarnings ?? false,
           generatorVersion: this.deps.generatorVersion,
           cacheDir: this.deps.cacheDir ?? undefined,
           threads: this.deps.renderThreads,

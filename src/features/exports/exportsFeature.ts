@@ -64,14 +64,14 @@ export async function createExportsFeature(ctx: FeatureContext, deps: ExportsDep
     workerHeapMb: config.export.workerHeapMb,
     spareWorker: config.export.spareWorker,
   });
-  const { linkTtlSeconds, strict: defaultStrict } = config.export;
-  const operations = createExportOperations({ jobs, sites, clock, keyring, linkTtlSeconds, defaultStrict, publicUrl, dataDir });
+  const { linkTtlSeconds, strict: defaultStrict, shipWarnings: defaultShipWarnings } = config.export;
+  const operations = createExportOperations({ jobs, sites, clock, keyring, linkTtlSeconds, defaultStrict, defaultShipWarnings, publicUrl, dataDir });
 
   const cleanup = (now: Date) => {
     const keep = servedJobIds(jobs, deps.activeSite);
     return cleanupExpiredExports({ jobs, dataDir, retentionDays: config.export.retentionDays, keep: (j) => keep.has(j.id) }, now);
   };
-  const bundleDeps = { sites, jobs, queue, clock, defaultStrict, dataDir };
+  const bundleDeps = { sites, jobs, queue, clock, defaultStrict, defaultShipWarnings, dataDir };
   const runReexport = (entry: ReexportEntry, now: Date) =>
     reexportSite(entry, { sites, jobs, reexporter: (domain) => exportAndBundle(bundleDeps, domain), deploy: deps.deploy, logger }, now);
 

@@ -11,6 +11,8 @@ export interface ExportOptions {
   paths?: string[];
   strict?: boolean;
   keepRemoteAssets?: boolean;
+  /** Pages that lost content keep rendering, with a warning, instead of failing. */
+  shipWarnings?: boolean;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface ExportOptions {
  * one queued or running (two exports of one site would race for the same output).
  */
 export async function queueExportJob(
-  deps: { jobs: ExportJobRepository; clock: Clock; defaultStrict: boolean },
+  deps: { jobs: ExportJobRepository; clock: Clock; defaultStrict: boolean; defaultShipWarnings: boolean },
   site: Site,
   options: ExportOptions,
 ): Promise<ExportJobRecord> {
@@ -39,6 +41,7 @@ export async function queueExportJob(
     paths: options.paths ?? null,
     strict: options.strict ?? deps.defaultStrict,
     ...(options.keepRemoteAssets ? { keepRemoteAssets: true } : {}),
+    ...((options.shipWarnings ?? deps.defaultShipWarnings) ? { shipWarnings: true } : {}),
     error: null,
     warnings: [],
     warningCount: 0,

@@ -14,7 +14,7 @@ export const FEATURE_OFF_MESSAGE = 'Static export requires an Enterprise plan';
  * project's, so other tenants' sites don't leak), then queues the job (409 if the site is busy).
  */
 export async function startExportJob(
-  deps: { sites: SiteDirectory; jobs: ExportJobRepository; clock: Clock; defaultStrict: boolean },
+  deps: { sites: SiteDirectory; jobs: ExportJobRepository; clock: Clock; defaultStrict: boolean; defaultShipWarnings: boolean },
   projectId: string,
   request: ExportOptions & { domain: string },
 ): Promise<ExportJobRecord> {

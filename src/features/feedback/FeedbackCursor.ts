@@ -18,6 +18,8 @@ export function hashFeedbackFilter(projectId: string, filter: FeedbackFilter): s
     filter.toMs ?? null,
     filter.source ?? null,
     [...new Set(filter.statuses ?? [])].sort(),
+    // Appended only when set, so cursors issued before the site filter existed stay valid.
+    ...(filter.domain === undefined ? [] : [filter.domain.toLowerCase()]),
   ]);
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }

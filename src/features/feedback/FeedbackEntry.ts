@@ -36,6 +36,8 @@ export interface FeedbackFilter {
   toMs?: number;
   source?: FeedbackSource;
   statuses?: readonly FeedbackStatus[];
+  /** Only feedback posted on this site (its domain); undefined for every site. */
+  domain?: string;
 }
 
 /** A keyset position: the last entry of the previous page. */

@@ -48,6 +48,8 @@ export function createPageContext(opts: {
   keepRemote?: boolean;
   /** Keep scripts written in pages (the site's `authorScripts`). */
   allowAuthorScripts?: boolean;
+  /** Lost content is a warning, not a failed page (the export's `shipWarnings`). */
+  shipWarnings?: boolean;
 }): PageContext {
   const { pagePath, site, report } = opts;
   let fell = false;
@@ -82,6 +84,7 @@ export function createPageContext(opts: {
     fellBack: () => fell,
     emitted: (href) => outputs.has(href),
     keepsRemote: opts.keepRemote ?? false,
+    shipsWarnings: opts.shipWarnings ?? false,
     offlineMedia(url, kind) {
       report.externalUrl(pagePath, url);
       if (opts.keepRemote) return url;

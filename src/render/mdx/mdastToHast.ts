@@ -59,11 +59,16 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
     }
   };
 
+  // An expression that does not parse is an author's mistake whose text would vanish from the
+  // page without a trace for readers: the page fails (listed, deploy refused) unless the admin
+  // chose to ship such losses as warnings.
   const parsedOrWarn = (parse: () => ES.Expression | null): ES.Expression | null => {
     try {
       return parse();
     } catch (err) {
-      warn(`invalid expression: ${(err as Error).message}`);
+      const message = `invalid expression: ${(err as Error).message}`;
+      if (!ctx.shipsWarnings) throw new Error(`${message} (its content would be dropped; fix it, or export with shipWarnings)`);
+      warn(message);
       return null;
     }
   };

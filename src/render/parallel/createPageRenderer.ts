@@ -53,6 +53,8 @@ export async function createContentRenderer(options: {
   keepRemote?: boolean;
   /** Keep scripts written in pages (the site's `authorScripts`). */
   allowAuthorScripts?: boolean;
+  /** Lost content is a warning, not a failed page (the export's `shipWarnings`). */
+  shipWarnings?: boolean;
   /** Tokenize the selected pages' code blocks up front (the thread that renders most pages). */
   prepareCode?: boolean;
   /** A thread that tokenizes the selected pages' code blocks meanwhile (instead of `prepareCode`). */
@@ -85,6 +87,7 @@ export async function createContentRenderer(options: {
       iconLibrary: site.config.iconLibrary,
       keepRemote: options.keepRemote,
       allowAuthorScripts: options.allowAuthorScripts,
+      shipWarnings: options.shipWarnings,
     });
     return { page, ctx, content: renderPageContent(page, site.texts, site.frontmatter.get(page.path) ?? {}, ctx, deps) };
   };
@@ -120,6 +123,8 @@ export async function createPageRenderer(options: {
   keepRemote?: boolean;
   /** Keep scripts written in pages (the site's `authorScripts`). */
   allowAuthorScripts?: boolean;
+  /** Lost content is a warning, not a failed page (the export's `shipWarnings`). */
+  shipWarnings?: boolean;
   /** See createContentRenderer. */
   prepareCode?: boolean;
   codeThread?: CodeTokenizerThread;

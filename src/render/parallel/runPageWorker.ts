@@ -25,6 +25,7 @@ try {
     languages: data.languages,
     keepRemote: data.keepRemote,
     allowAuthorScripts: data.allowAuthorScripts,
+    shipWarnings: data.shipWarnings,
   });
   port.on('message', (message: ToPageThread) => {
     if (message.type === 'finish') {

@@ -17,6 +17,7 @@ export interface PageWorkerData {
   languages: string[];
   keepRemote: boolean;
   allowAuthorScripts: boolean;
+  shipWarnings: boolean;
   /** Custom scripts left out because they load third-party code. */
   droppedScripts: string[];
 }

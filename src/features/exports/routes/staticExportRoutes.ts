@@ -24,6 +24,12 @@ const startBody = z.strictObject({
     .describe('Version label recorded in the bundle; default derived from the content'),
   paths: z.array(z.string().min(1).max(1024)).min(1).max(100_000).optional().describe('Only these page paths'),
   strict: z.boolean().optional().describe('Fail the job on the first page that does not render'),
+  shipWarnings: z
+    .boolean()
+    .optional()
+    .describe(
+      'Ship pages whose content had to be dropped (a broken `{expression}`) with a warning, instead of failing them (default false: such a page is a failed page and deploy refuses the bundle)',
+    ),
   keepRemoteAssets: z
     .boolean()
     .optional()

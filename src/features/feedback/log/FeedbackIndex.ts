@@ -18,6 +18,8 @@ export interface IndexRow {
   /** 1 helpful, 0 not helpful, -1 no rating. */
   helpful: number;
   path: number;
+  /** The site's number (siteId); 0 (or absent) for entries recorded before sites were told apart. */
+  site?: number;
 }
 
 /** Which rows a query wants; absent bounds are open. */
@@ -28,6 +30,8 @@ export interface IndexFilter {
   source?: number;
   /** Bit n set = status code n wanted; undefined for any. */
   statusMask?: number;
+  /** Site number (siteId), or undefined for every site. */
+  site?: number;
 }
 
 interface Columns {
@@ -38,6 +42,8 @@ interface Columns {
   offset: Float64Array;
   length: Uint32Array;
   path: Uint32Array;
+  /** Site number: few sites, so two bytes (siteId). */
+  site: Uint16Array;
   /** Source, status and rating packed (rowFacets). */
   facets: Uint8Array;
 }
@@ -52,12 +58,13 @@ const COLUMN_TYPES: { [K in ColumnName]: ColumnType<Columns[K]> } = {
   offset: Float64Array,
   length: Uint32Array,
   path: Uint32Array,
+  site: Uint16Array,
   facets: Uint8Array,
 };
 const COLUMN_NAMES = Object.keys(COLUMN_TYPES) as ColumnName[];
 
 /**
- * The in-memory index of one project's feedback: parallel typed arrays (35 bytes an entry,
+ * The in-memory index of one project's feedback: parallel typed arrays (37 bytes an entry,
  * a small fraction of what JS objects cost, and nothing for the garbage collector to trace)
  * kept sorted by `(createdAt, id)`. Full entries stay on disk and
  * are read by offset for the page shown. Two summaries ride along so no request walks all
@@ -74,6 +81,8 @@ export class FeedbackIndex {
   private readonly blocks = new FacetBlockMasks();
   /** Page paths are few and repeat a lot, so rows store a number into this table. */
   private readonly paths = new TextInterner();
+  /** Sites likewise; number 0 stands for "no site recorded". */
+  private readonly sites = new TextInterner();
 
   constructor(initialCapacity = 1024) {
     this.grow(initialCapacity);
@@ -87,6 +96,18 @@ export class FeedbackIndex {
   /** The number standing for `path` in rows (added on first use). */
   pathId(path: string): number {
     return this.paths.idOf(path);
+  }
+
+  /** The number standing for a site's domain (added on first use); 0 when none is recorded. */
+  siteId(domain: string | undefined): number {
+    return domain === undefined ? 0 : this.sites.idOf(domain.toLowerCase()) + 1;
+  }
+
+  /** The number of a site already seen, or -1: a filter on a site with no feedback matches nothing. */
+  knownSiteId(domain: string): number {
+    const wanted = domain.toLowerCase();
+    for (let id = 0; id < this.sites.size; id++) if (this.sites.textOf(id) === wanted) return id + 1;
+    return -1;
   }
 
   /** The path a row's number stands for. */
@@ -156,6 +177,7 @@ export class FeedbackIndex {
       status: facetStatus(facet),
       helpful: facetHelpful(facet),
       path: c.path[at],
+      site: c.site[at],
     };
   }
 
@@ -211,7 +233,8 @@ export class FeedbackIndex {
     const [lo, rangeEnd] = this.range(filter);
     const hi = before ? Math.min(rangeEnd, this.lowerBound(before.createdAt, before.idHi, before.idLo)) : rangeEnd;
     const { table, pairMask } = wantedFacets(filter.source, filter.statusMask);
-    const facets = this.columns.facets;
+    const { facets, site: sites } = this.columns;
+    const site = filter.site;
     const out: IndexRow[] = [];
     let i = hi - 1;
     while (i >= lo && out.length < limit) {
@@ -220,7 +243,8 @@ export class FeedbackIndex {
         i = blockStart - 1;
         continue;
       }
-      for (const stop = Math.max(lo, blockStart); i >= stop && out.length < limit; i--) if (table[facets[i]] === 1) out.push(this.rowAt(i));
+      for (const stop = Math.max(lo, blockStart); i >= stop && out.length < limit; i--)
+        if (table[facets[i]] === 1 && (site === undefined || sites[i] === site)) out.push(this.rowAt(i));
     }
     return out;
   }
@@ -232,11 +256,12 @@ export class FeedbackIndex {
   countByDay(filter: IndexFilter, dayMs: number, sources: number): { day: number; bySource: Uint32Array }[] {
     const [lo, hi] = this.range(filter);
     const { table } = wantedFacets(filter.source, filter.statusMask);
-    const { createdAt, facets } = this.columns;
+    const { createdAt, facets, site: sites } = this.columns;
+    const site = filter.site;
     const out: { day: number; bySource: Uint32Array }[] = [];
     let current: { day: number; bySource: Uint32Array } | null = null;
     for (let i = lo; i < hi; i++) {
-      if (table[facets[i]] !== 1) continue;
+      if (table[facets[i]] !== 1 || (site !== undefined && sites[i] !== site)) continue;
       const day = Math.floor(createdAt[i] / dayMs);
       // Rows are sorted by time, so each day is one run.
       if (!current || current.day !== day) out.push((current = { day, bySource: new Uint32Array(sources) }));
@@ -252,7 +277,35 @@ export class FeedbackIndex {
    */
   countByPath(filter: IndexFilter, codeSource: number): PathCounts {
     const [lo, hi] = this.range(filter);
+    if (filter.site !== undefined)
+      return this.countSiteByPath(filter.site, lo, hi, wantedFacets(filter.source, filter.statusMask).table, codeSource);
     return this.counts.byPath(this.summarisedColumns(), lo, hi, wantedFacets(filter.source, filter.statusMask).table, codeSource);
+  }
+
+  /**
+   * countByPath for one site: the checkpointed counts don't tell sites apart, so this walks the
+   * rows of the date range (one site and one facet test each), like countByDay.
+   */
+  private countSiteByPath(site: number, lo: number, hi: number, wanted: Uint8Array, codeSource: number): PathCounts {
+    const width = this.paths.size;
+    const counts: PathCounts = {
+      total: new Uint32Array(width),
+      helpful: new Uint32Array(width),
+      notHelpful: new Uint32Array(width),
+      code: new Uint32Array(width),
+    };
+    const { facets, path, site: sites } = this.columns;
+    for (let i = lo; i < hi; i++) {
+      const facet = facets[i];
+      if (sites[i] !== site || wanted[facet] !== 1) continue;
+      const p = path[i];
+      counts.total[p]++;
+      const helpful = facetHelpful(facet);
+      if (helpful === 1) counts.helpful[p]++;
+      else if (helpful === 0) counts.notHelpful[p]++;
+      if (facetSource(facet) === codeSource) counts.code[p]++;
+    }
+    return counts;
   }
 
   /** Removes every row stored in one of `segments` (retention); returns how many went. */
@@ -310,6 +363,7 @@ export class FeedbackIndex {
     c.offset[at] = row.offset;
     c.length[at] = row.length;
     c.path[at] = row.path;
+    c.site[at] = row.site ?? 0;
     c.facets[at] = facetOf(row.source, row.status, row.helpful);
   }
 

@@ -134,6 +134,7 @@ export class FeedbackLog {
       status: 0,
       helpful,
       path: index.pathId(submission.path),
+      site: index.siteId(submission.domain),
     });
     return { id, createdAt, ...submission, status: 'pending' };
   }
@@ -164,7 +165,7 @@ export class FeedbackLog {
     const index = this.indexes.get(projectId);
     if (!index) return { entries: [], hasMore: false };
     const before = after ? { createdAt: after.createdAtMs, ...feedbackIdParts(after.id)! } : null;
-    const rows = index.select(toIndexFilter(filter), before, limit + 1);
+    const rows = index.select(toIndexFilter(filter, index), before, limit + 1);
     const hasMore = rows.length > limit;
     return { entries: await this.readRows(rows.slice(0, limit)), hasMore };
   }
@@ -173,7 +174,7 @@ export class FeedbackLog {
   countByPage(projectId: string, filter: FeedbackFilter): PageFeedbackCounts[] {
     const index = this.indexes.get(projectId);
     if (!index) return [];
-    const counts = index.countByPath(toIndexFilter(filter), FEEDBACK_SOURCES.indexOf('code_snippet'));
+    const counts = index.countByPath(toIndexFilter(filter, index), FEEDBACK_SOURCES.indexOf('code_snippet'));
     const pages: PageFeedbackCounts[] = [];
     for (let p = 0; p < counts.total.length; p++) {
       if (counts.total[p] > 0)
@@ -192,7 +193,7 @@ export class FeedbackLog {
   countByDay(projectId: string, filter: FeedbackFilter): DayFeedbackCounts[] {
     const index = this.indexes.get(projectId);
     if (!index) return [];
-    return index.countByDay(toIndexFilter(filter), DAY_MS, FEEDBACK_SOURCES.length).map(({ day, bySource }) => {
+    return index.countByDay(toIndexFilter(filter, index), DAY_MS, FEEDBACK_SOURCES.length).map(({ day, bySource }) => {
       const counts = Object.fromEntries(FEEDBACK_SOURCES.map((source, i) => [source, bySource[i]])) as Record<FeedbackSource, number>;
       return { date: new Date(day * DAY_MS).toISOString().slice(0, 10), ...counts, total: bySource.reduce((a, b) => a + b, 0) };
     });
@@ -320,8 +321,9 @@ async function closeSegment(segment: Segment): Promise<void> {
   if (reader) await (await reader.catch(() => null))?.close();
 }
 
-function toIndexFilter(filter: FeedbackFilter): IndexFilter {
+function toIndexFilter(filter: FeedbackFilter, index: FeedbackIndex): IndexFilter {
   return {
+    site: filter.domain === undefined ? undefined : index.knownSiteId(filter.domain),
     fromMs: filter.fromMs,
     toMs: filter.toMs,
     source: filter.source === undefined ? undefined : FEEDBACK_SOURCES.indexOf(filter.source),

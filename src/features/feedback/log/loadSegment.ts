@@ -53,6 +53,7 @@ export async function loadSegment(path: string, segment: number, index: Feedback
       status: 0,
       helpful,
       path: index.pathId(record.path),
+      site: index.siteId(record.domain),
     });
   });
 

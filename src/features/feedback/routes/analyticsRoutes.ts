@@ -27,8 +27,9 @@ function toFilter(q: {
   dateTo?: number;
   source?: FeedbackFilter['source'];
   status?: FeedbackFilter['statuses'];
+  domain?: string;
 }): FeedbackFilter {
-  return { fromMs: q.dateFrom, toMs: q.dateTo, source: q.source, statuses: q.status };
+  return { fromMs: q.dateFrom, toMs: q.dateTo, source: q.source, statuses: q.status, domain: q.domain };
 }
 
 /** `/v1/analytics/:projectId/feedback` listing, per-page counts and status changes. */

@@ -25,6 +25,7 @@ const filterShape = {
   dateTo: dateBoundParam('Exclusive upper bound: YYYY-MM-DD (UTC midnight) or ISO 8601.'),
   source: z.enum(FEEDBACK_SOURCES).optional().describe('Only this source.'),
   status: statusList,
+  domain: z.string().min(1).max(253).optional().describe('Only feedback posted on this site (domain); default: every site of the project.'),
 };
 
 /** Query of the per-day counts: the listing's filters only. */
