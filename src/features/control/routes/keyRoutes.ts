@@ -17,7 +17,7 @@ const createBody = z.strictObject({
     ),
 });
 
-const revokeQuery = z.strictObject({
+const revokeQuery = z.object({
   cascade: z
     .enum(['true', 'false'])
     .default('false')
