@@ -2,6 +2,7 @@
  * enclave-sandbox: runs a program under a Landlock ruleset (Linux >= 5.13, unprivileged).
  *
  *   enclave-sandbox [--ro PATH]... [--rw PATH]... -- PROGRAM [ARG]...
+ *   enclave-sandbox --reap-only -- PROGRAM [ARG]...   no Landlock, only the process accounting below
  *   enclave-sandbox --probe          prints "landlock ABI N" and exits 0 if a ruleset can be enforced
  *
  * The program may then read (and execute) below the --ro paths, do anything below the --rw
@@ -10,19 +11,37 @@
  * ABI 6 on it may not signal them nor connect to their abstract unix sockets. Enclave uses it
  * to keep an agent that runs as the server's own uid out of the server's environment and data.
  *
+ * Process accounting: the launcher does not exec the program but forks it and stays, outside
+ * the sandbox, as a child subreaper (PR_SET_CHILD_SUBREAPER). Every process the program starts
+ * — also one that calls setsid() and clears its environment — is re-parented to the launcher
+ * when its own parent dies, so it stays a descendant of the launcher. When the program exits,
+ * or the launcher gets SIGTERM/SIGINT/SIGHUP (the server's timeout or shutdown), the launcher
+ * SIGKILLs every descendant it finds in /proc, round after round until it has no child left,
+ * then exits with the program's status. The program gets PR_SET_PDEATHSIG so it dies with a
+ * launcher killed outright; its descendants then escape (so the server signals the launcher
+ * first, and SIGKILLs it only after a grace). A sandboxed program, outside the launcher's
+ * Landlock domain, can't signal the launcher with ABI 6 or later; before that, or with
+ * --reap-only, a hostile program running as the same user can kill it first.
+ *
  * Exit codes of its own (else the program's): 64 usage, 69 Landlock unavailable, 71 setting
- * it up failed, 126/127 the program could not be executed. It never runs a program unsandboxed.
+ * it up failed, 126/127 the program could not be executed. It never runs a program unsandboxed
+ * unless told --reap-only.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/types.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Our own copies of the UAPI: the build machine's headers may predate the running kernel. */
@@ -118,6 +137,140 @@ static int restrict_self(int abi, int argc, char **argv, int end) {
   return 0;
 }
 
+/* Set by SIGTERM/SIGINT/SIGHUP: the server wants the run over. */
+static volatile sig_atomic_t stop_signal = 0;
+static void on_stop(int sig) { stop_signal = sig; }
+
+static void sleep_ms(long ms) {
+  struct timespec ts = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+  }
+}
+
+/* The parent pid of `pid` from /proc/<pid>/stat; -1 when gone or a zombie (its parent reaps it). */
+static long parent_of(const char *pid) {
+  char path[64], buf[512];
+  snprintf(path, sizeof path, "/proc/%s/stat", pid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  ssize_t n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return -1;
+  buf[n] = 0;
+  char *close_paren = strrchr(buf, ')'); /* the command name may hold spaces and parentheses */
+  char state;
+  long ppid;
+  if (!close_paren || sscanf(close_paren + 1, " %c %ld", &state, &ppid) != 2 || state == 'Z' || state == 'X') return -1;
+  return ppid;
+}
+
+#define MAX_PROCS 65536
+
+/*
+ * SIGKILLs every live descendant of this process: the pids whose parent chain in /proc leads
+ * here. Descendants whose parents die are re-parented to us (we are a subreaper), so repeating
+ * this until waitpid reports no child left ends the whole tree, forks made meanwhile included.
+ */
+static void kill_descendants(void) {
+  static long pids[MAX_PROCS], parents[MAX_PROCS];
+  static char doomed[MAX_PROCS];
+  /*
+   * As pid 1 of a PID namespace (the server's `unshare --pid`), /proc may be the host's, whose
+   * pids mean nothing here; but then everything else in the namespace is ours: kill(-1) ends it.
+   */
+  int namespace_init = getpid() == 1;
+  for (int round = 0; round < 200; round++) {
+    while (waitpid(-1, NULL, WNOHANG) > 0) {
+    }
+    if (waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD) return;
+    if (namespace_init) {
+      kill(-1, SIGKILL);
+      sleep_ms(5);
+      continue;
+    }
+    int count = 0;
+    DIR *proc = opendir("/proc");
+    if (!proc) return;
+    struct dirent *entry;
+    while ((entry = readdir(proc)) && count < MAX_PROCS) {
+      if (entry->d_name[0] < '0' || entry->d_name[0] > '9') continue;
+      long ppid = parent_of(entry->d_name);
+      if (ppid < 0) continue;
+      pids[count] = atol(entry->d_name);
+      parents[count] = ppid;
+      doomed[count] = ppid == getpid();
+      count++;
+    }
+    closedir(proc);
+    for (int grew = 1; grew;) {
+      grew = 0;
+      for (int i = 0; i < count; i++)
+        if (!doomed[i])
+          for (int j = 0; j < count; j++)
+            if (doomed[j] && parents[i] == pids[j]) {
+              doomed[i] = grew = 1;
+              break;
+            }
+    }
+    for (int i = 0; i < count; i++)
+      if (doomed[i]) kill((pid_t)pids[i], SIGKILL);
+    sleep_ms(round < 10 ? 5 : 20);
+  }
+}
+
+/* Runs the program as a child and ends every descendant with it; returns or dies with its status. */
+static int supervise(int abi, int argc, char **argv, int end, int sandbox) {
+  if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) return fail(EXIT_OSERR, "PR_SET_CHILD_SUBREAPER", strerror(errno));
+  struct sigaction stop = {.sa_handler = on_stop}; /* no SA_RESTART: waitpid returns EINTR */
+  sigemptyset(&stop.sa_mask);
+  for (int sig = 0, sigs[] = {SIGTERM, SIGINT, SIGHUP}; sig < 3; sig++) sigaction(sigs[sig], &stop, NULL);
+  pid_t parent = getpid();
+  pid_t child = fork();
+  if (child < 0) return fail(EXIT_OSERR, "fork", strerror(errno));
+  if (child == 0) {
+    struct sigaction dfl = {.sa_handler = SIG_DFL};
+    for (int sig = 0, sigs[] = {SIGTERM, SIGINT, SIGHUP}; sig < 3; sig++) sigaction(sigs[sig], &dfl, NULL);
+    /* Dies with a launcher killed outright (SIGKILL), instead of running on unaccounted. */
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != parent) _exit(EXIT_OSERR);
+    if (sandbox) {
+      int status = restrict_self(abi, argc, argv, end);
+      if (status != 0) _exit(status);
+    }
+    execvp(argv[end + 1], &argv[end + 1]);
+    int err = errno;
+    fail(err == ENOENT ? 127 : 126, argv[end + 1], strerror(err));
+    _exit(err == ENOENT ? 127 : 126);
+  }
+  int status = 0;
+  for (;;) {
+    if (stop_signal) {
+      /* The program had the signal too (same process group): a moment to exit, then everything goes. */
+      kill(child, stop_signal);
+      int exited = 0;
+      for (int i = 0; i < 50 && !exited; i++) {
+        exited = waitpid(child, &status, WNOHANG) == child;
+        if (!exited) sleep_ms(10);
+      }
+      kill_descendants();
+      if (!exited) return 128 + stop_signal;
+      return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+    }
+    pid_t done = waitpid(-1, &status, 0);
+    if (done == child) break;
+    if (done < 0 && errno == ECHILD) return EXIT_OSERR;
+    /* Otherwise an orphan re-parented to us was reaped, or a signal interrupted the wait. */
+  }
+  kill_descendants();
+  if (WIFSIGNALED(status)) {
+    /* Die the way the program did, so the server reports the same signal. */
+    signal(WTERMSIG(status), SIG_DFL);
+    kill(getpid(), WTERMSIG(status));
+    return 128 + WTERMSIG(status);
+  }
+  return WEXITSTATUS(status);
+}
+
 int main(int argc, char **argv) {
   int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0, CREATE_RULESET_VERSION);
   if (argc == 2 && strcmp(argv[1], "--probe") == 0) {
@@ -127,20 +280,16 @@ int main(int argc, char **argv) {
     return status;
   }
 
+  /* --reap-only: no ruleset, only the process accounting. */
+  int sandbox = !(argc > 1 && strcmp(argv[1], "--reap-only") == 0);
   /* Options come in pairs up to "--"; everything after it is the program's argv. */
-  int end = 1;
+  int end = sandbox ? 1 : 2;
   while (end < argc && strcmp(argv[end], "--") != 0) {
     if ((strcmp(argv[end], "--ro") != 0 && strcmp(argv[end], "--rw") != 0) || end + 1 >= argc)
-      return fail(EXIT_USAGE, "usage: enclave-sandbox [--ro PATH]... [--rw PATH]... -- PROGRAM [ARG]...", NULL);
+      return fail(EXIT_USAGE, "usage: enclave-sandbox [--ro PATH]... [--rw PATH]... | --reap-only -- PROGRAM [ARG]...", NULL);
     end += 2;
   }
-  if (end + 1 >= argc) return fail(EXIT_USAGE, "usage: enclave-sandbox [--ro PATH]... [--rw PATH]... -- PROGRAM [ARG]...", NULL);
-  if (abi < 1) return fail(EXIT_UNAVAILABLE, "Landlock is unavailable; refusing to run the program unsandboxed", strerror(errno));
-
-  int status = restrict_self(abi, argc, argv, end);
-  if (status != 0) return status;
-  execvp(argv[end + 1], &argv[end + 1]);
-  int err = errno;
-  fail(err == ENOENT ? 127 : 126, argv[end + 1], strerror(err));
-  return err == ENOENT ? 127 : 126;
+  if (end + 1 >= argc) return fail(EXIT_USAGE, "usage: enclave-sandbox [--ro PATH]... [--rw PATH]... | --reap-only -- PROGRAM [ARG]...", NULL);
+  if (sandbox && abi < 1) return fail(EXIT_UNAVAILABLE, "Landlock is unavailable; refusing to run the program unsandboxed", strerror(errno));
+  return supervise(abi, argc, argv, end, sandbox);
 }

@@ -7,7 +7,7 @@ import { ConnectionGuard } from '../http/ConnectionGuard.js';
 /**
  * Starts an HTTP server on `at` (the site's `server.host`/`port`, or `server.adminListen`) with
  * guards against slow and idle clients (header, request and keep-alive timeouts, the
- * connection caps of ConnectionGuard) and resolves once it listens.
+ * connection caps and minimum send rate of ConnectionGuard) and resolves once it listens.
  */
 export async function listen(
   app: Koa,
@@ -17,7 +17,11 @@ export async function listen(
   // Node checks header/request deadlines on this interval (30 s by default), which would let a
   // trickling client hold a socket far past its deadline.
   const httpServer = createServer({ connectionsCheckingInterval: 1000 });
-  const guard = new ConnectionGuard({ maxConnections: server.maxConnections, maxConnectionsPerAddress: server.maxConnectionsPerAddress });
+  const guard = new ConnectionGuard({
+    maxConnections: server.maxConnections,
+    maxConnectionsPerAddress: server.maxConnectionsPerAddress,
+    sendStallMs: server.sendStallTimeoutMs,
+  });
   httpServer.on('request', guard.attach(httpServer, app.callback()));
   httpServer.headersTimeout = server.headersTimeoutMs;
   httpServer.requestTimeout = server.requestTimeoutMs;

@@ -22,6 +22,7 @@ export interface KeyView {
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  createdBy?: string | null;
 }
 
 /** A site as the sites verb prints it. */
@@ -48,7 +49,8 @@ export interface ControlBackend {
     scope: 'read' | 'write';
     expiresAt: Date | null;
   }): Promise<KeyView & { key: string }>;
-  revokeKey(id: string): Promise<KeyView>;
+  /** Revokes a key (with `cascade`, the keys it created too); `alsoRevoked` lists those. */
+  revokeKey(id: string, cascade?: boolean): Promise<KeyView & { alsoRevoked: string[] }>;
   listSites(): Promise<SiteView[]>;
   addSite(input: SiteInput & { projectId?: string }): Promise<SiteView>;
   updateSite(domain: string, change: { source?: string; ref?: string | null }): Promise<SiteView>;
@@ -99,7 +101,10 @@ export async function withControlBackend<T>(config: Config, io: CliIo, work: (ba
         const { key, record } = await ops.createKey({ ...input, projectId: input.projectId ?? defaultProject() });
         return { ...strip(record), key };
       },
-      revokeKey: async (id) => strip(await ops.revokeKey(control.keys.find(id)?.projectId ?? '', id)),
+      async revokeKey(id, cascade) {
+        const revoked = await ops.revokeKey(control.keys.find(id)?.projectId ?? '', id, { cascade });
+        return { ...strip(revoked.key), alsoRevoked: revoked.alsoRevoked.map((k) => k.id) };
+      },
       listSites: async () => control.sites.list(),
       addSite: (input) => ops.addSite(input.projectId ?? defaultProject(), input),
       updateSite: (domain, change) => ops.updateSite(siteProject(domain), domain, change),
@@ -127,7 +132,7 @@ function apiBackend(client: ApiClient): ControlBackend {
         scope: input.scope,
         ...(input.expiresAt ? { expiresAt: input.expiresAt.toISOString() } : {}),
       }),
-    revokeKey: (id) => client.request('DELETE', `/v1/keys/${encodeURIComponent(id)}`),
+    revokeKey: (id, cascade) => client.request('DELETE', `/v1/keys/${encodeURIComponent(id)}${cascade ? '?cascade=true' : ''}`),
     listSites: async () => (await client.request<{ sites: SiteView[] }>('GET', '/v1/sites')).sites,
     addSite: (input) =>
       client.request('POST', '/v1/sites', { domain: input.domain, source: input.source, ...(input.ref ? { ref: input.ref } : {}) }),

@@ -3,6 +3,8 @@ import { access, readdir, readFile, statfs } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SigningKeyring } from '../platform/SigningKeyring.js';
 import { ConfigError, loadConfig } from '../config/loadConfig.js';
+import type { Config } from '../config/schema.js';
+import { planAgentIsolation } from '../features/agent/planAgentIsolation.js';
 import { sampleDocsDir } from '../app/bootstrap/sampleDocs.js';
 import { checkDocsSource } from '../render/index.js';
 import { DataDirLock } from '../platform/store/DataDirLock.js';
@@ -13,13 +15,17 @@ interface Check {
   name: string;
   ok: boolean;
   detail: string;
+  /** Passed, but the operator should know (printed WARN, not counted as a problem). */
+  warn?: boolean;
 }
 
 export const USAGE = `usage: enclave doctor
 
 Checks the configuration, the data directory (exists, writable, free space), every store file,
-the signing secret, whether a server owns the data directory, and every site's docs source
-(a folder with a docs.json or mint.json that parses). Exit 0 when all pass, 1 otherwise.
+the signing secret, whether a server owns the data directory, every site's docs source
+(a folder with a docs.json or mint.json that parses), and how agents would be isolated (WARN
+when they would run unsandboxed as the server's user, as the server's start-up log warns;
+judged for a server running as the user running doctor). Exit 0 when all pass, 1 otherwise.
 Works while the server runs.`;
 
 /** Below this much free space on the data volume, writes are at risk. */
@@ -83,11 +89,25 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
       checks.push({ name: `site ${site.domain}`, ok: problem === null, detail: problem ?? site.source });
     }
     checks.push({ name: 'sample docs', ok: existsSync(join(sampleDocsDir, 'docs.json')), detail: sampleDocsDir });
+    if (config.agent.command.length > 0) checks.push(checkAgentIsolation(config));
   }
-  for (const c of checks) io.out.write(`${c.ok ? 'ok  ' : 'FAIL'}  ${c.name}: ${escapeControls(c.detail)}\n`);
+  for (const c of checks) io.out.write(`${!c.ok ? 'FAIL' : c.warn ? 'WARN' : 'ok  '}  ${c.name}: ${escapeControls(c.detail)}\n`);
   const failed = checks.filter((c) => !c.ok).length;
   io.out.write(failed ? `${failed} problem(s) found\n` : 'all checks passed\n');
   return failed ? ExitCode.failed : ExitCode.ok;
+}
+
+/** How the server would isolate agents: what its start-up log says, refusal or warning included. */
+function checkAgentIsolation(config: Config): Check {
+  const name = 'agent isolation';
+  try {
+    const { user, plan } = planAgentIsolation(config, process.getuid?.() ?? -1);
+    if (plan.warning) return { name, ok: true, warn: true, detail: plan.warning };
+    if (plan.sandbox) return { name, ok: true, detail: `Landlock sandbox (ABI ${plan.sandbox.abi})${user ? `, as uid ${user.uid}` : ''}` };
+    return { name, ok: true, detail: user ? `as uid ${user.uid} gid ${user.gid}, a user of its own` : 'as the server user' };
+  } catch (err) {
+    return { name, ok: false, detail: (err as Error).message };
+  }
 }
 
 /**

@@ -11,7 +11,7 @@ import { runSigningKeyAction } from './signingKeysCli.js';
 export const USAGE = `usage:
   enclave keys create --name NAME [--scope read|write] [--expires-in 30d | --expires-at ISO] [--project proj_…]
   enclave keys list [--project proj_…] [--json]
-  enclave keys revoke KEY_ID [--yes]
+  enclave keys revoke KEY_ID [--cascade] [--yes]   --cascade: also the keys it created
   enclave keys list-signing [--json]           signing keys of download links
   enclave keys rotate-signing                  a new key signs new links; old links keep working
   enclave keys retire-signing KID [--yes]      links signed by KID answer 403 from now on
@@ -37,6 +37,7 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
     project: { type: 'string' },
     json: { type: 'boolean', default: false },
     yes: { type: 'boolean', default: false },
+    cascade: { type: 'boolean', default: false },
   });
   if (!parsed.ok) return parsed.code;
   const { values, positionals, usage } = parsed;
@@ -80,8 +81,9 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
       return ExitCode.ok;
     }
     if (action === 'revoke') {
-      const key = await backend.revokeKey(positionals[0]);
-      io.err.write(`Revoked ${key.id} (${key.name})${backend.via === 'api' ? ' on the running server' : ''}.\n`);
+      const key = await backend.revokeKey(positionals[0], values.cascade);
+      const along = key.alsoRevoked.length > 0 ? ` and the keys it created: ${key.alsoRevoked.join(', ')}` : '';
+      io.err.write(`Revoked ${key.id} (${key.name})${along}${backend.via === 'api' ? ' on the running server' : ''}.\n`);
       return ExitCode.ok;
     }
     const created = await backend.createKey({

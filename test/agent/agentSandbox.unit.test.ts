@@ -47,9 +47,18 @@ test('agent.sandbox "auto" without the launcher runs unsandboxed and says what t
   t.regex(plan.warning!, /\/nonexistent\/enclave-sandbox is missing/);
 });
 
-test('no sandbox and no warning when "off", or "auto" with an agent that has a uid of its own', (t) => {
-  t.deepEqual(planAgentSandbox({ ...missing, mode: 'off' }), { sandbox: null, warning: null, notes: [] });
-  t.deepEqual(planAgentSandbox({ ...missing, agentHasOwnUser: true }), { sandbox: null, warning: null, notes: [] });
+test('no sandbox and no warning when "off" or "auto" with an agent that has a uid of its own; "off" for one sharing the server user warns (issue 28)', (t) => {
+  t.deepEqual(planAgentSandbox({ ...missing, mode: 'off', agentHasOwnUser: true }), {
+    sandbox: null,
+    reaper: null,
+    warning: null,
+    notes: [],
+  });
+  t.deepEqual(planAgentSandbox({ ...missing, agentHasOwnUser: true }), { sandbox: null, reaper: null, warning: null, notes: [] });
+  t.regex(
+    planAgentSandbox({ ...missing, mode: 'off' }).warning!,
+    /^agents run unsandboxed as the server's own user: .*\(agent\.sandbox is "off"\)/,
+  );
 });
 
 test('an agent running as root is warned about whatever agent.sandbox says', (t) => {

@@ -169,7 +169,7 @@ test('every refused bundle leaves the live site byte-for-byte the same, with the
     ],
     ['truncated zip', await bad('truncated', (p) => writeFile(p, wholeGood.subarray(0, wholeGood.length - 100))), /truncated|corrupt/],
     ['wrong pinned version', good, /bundle version "good-1" does not match the pinned version "other-2"/],
-    ['expired link', expiredServer.url, /HTTP 403 from http:\/\/127\.0\.0\.1:\d+\/bundles\/.*sig=REDACTED: link expired/],
+    ['expired link', expiredServer.url, /HTTP 403 from http:\/\/127\.0\.0\.1:\d+\/bundles\/.*sig=REDACTED: access refused/],
     ['unreachable URL', `http://127.0.0.1:${dead}/bundle.zip`, /cannot reach .*ECONNREFUSED/],
     ['missing file', join(dir, 'does-not-exist.zip'), /cannot read bundle .*ENOENT/],
   ];

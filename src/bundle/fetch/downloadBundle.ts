@@ -98,8 +98,10 @@ async function attemptDownload(d: Download): Promise<string | null> {
   }
   const status = response.statusCode ?? 0;
   if (status !== 200 && status !== 206) {
-    const detail = await readErrorDetail(response);
-    throw new BundleRefusedError(`HTTP ${status} from ${shown}${detail ? `: ${detail}` : ''}`, 'fetch');
+    // The body is never read: a bundleUrl may point at an internal service, and its reply
+    // would otherwise reach the API caller and the deployment history.
+    response.destroy();
+    throw new BundleRefusedError(`HTTP ${status} from ${shown}: ${describeRefusal(status)}`, 'fetch');
   }
   d.rangesAllowed = /\bbytes\b/i.test(response.headers['accept-ranges'] ?? '') || status === 206;
   d.validator = strongValidator(response) ?? d.validator;
@@ -192,26 +194,12 @@ function strongValidator(response: IncomingMessage): string | null {
   return response.headers['last-modified'] ?? null;
 }
 
-/** The `error` field of a JSON error body (e.g. Enclave's "link expired"), or a short text. */
-async function readErrorDetail(response: IncomingMessage): Promise<string> {
-  let text = '';
-  try {
-    for await (const chunk of response) {
-      text += String(chunk);
-      if (text.length > 2048) break; // bounded: only the start of the body is shown
-    }
-  } catch {
-    return '';
-  } finally {
-    response.destroy();
-  }
-  try {
-    const parsed = JSON.parse(text) as { error?: unknown };
-    if (typeof parsed.error === 'string') return parsed.error.slice(0, 200);
-  } catch {
-    // not JSON: fall through to the raw text
-  }
-  return /<|\n/.test(text) ? '' : text.trim().slice(0, 200);
+/** A fixed text for a refusing status, the same whatever the server said in its body. */
+function describeRefusal(status: number): string {
+  if (status === 401 || status === 403) return 'access refused (an expired or re-signed Enclave link answers 403)';
+  if (status === 404 || status === 410) return 'no bundle at that address';
+  if (status >= 500) return 'the server failed';
+  return 'not a bundle download';
 }
 
 /** Stops the transfer as soon as the file would grow past the cap. */

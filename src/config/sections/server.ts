@@ -48,6 +48,13 @@ export const serverConfigSchema = z.strictObject({
     .describe(
       "Concurrent sockets from one client address; at the cap its own idle sockets are closed first, else new ones are refused. Behind a reverse proxy every reader shares the proxy's address: raise it to maxConnections.",
     ),
+  sendStallTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .describe(
+      'A response whose reader takes none of the bytes waiting for it for this long is cut (a minimum send rate). Near the connection cap, the address holding the most sockets also loses a reader stalled for 2 s (or this, if shorter) to make room for another address.',
+    ),
   shutdownTimeoutMs: z.number().int().positive().describe('SIGTERM: how long in-flight work may take before exit.'),
   trustProxy: z.boolean().describe('Use X-Forwarded-For for client addresses (only behind a trusted proxy).'),
 });

@@ -23,6 +23,8 @@ export interface AgentRuntime {
   paths: AgentPaths;
   /** The Landlock launcher agents run in, or null (see planAgentSandbox). */
   sandbox: AgentSandbox | null;
+  /** The launcher to run an unsandboxed agent under (`--reap-only`) so its descendants end with it, or null. */
+  reaper: string | null;
   clock: Clock;
   logger: Logger;
   queue: AgentRunScheduler;

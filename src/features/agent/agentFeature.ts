@@ -1,12 +1,9 @@
 import { AgentJobStore } from './AgentJobStore.js';
 import type { AgentRuntime } from './AgentRuntime.js';
 import { agentPaths } from './agentPaths.js';
-import { buildCleanEnv } from './buildCleanEnv.js';
-import { findProgram } from './findProgram.js';
 import { isPathInside } from './isPathInside.js';
-import { planAgentSandbox, SANDBOX_LAUNCHER } from './planAgentSandbox.js';
+import { planAgentIsolation } from './planAgentIsolation.js';
 import { closeDataDirToOthers } from './closeDataDirToOthers.js';
-import { resolveAgentUser } from './resolveAgentUser.js';
 import { failAgentJob } from './failAgentJob.js';
 import { executeAgentRun } from './executeAgentRun.js';
 import { RateLimiter } from '../../http/RateLimiter.js';
@@ -37,20 +34,7 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
   const leftActive = new Set(store.withStatus('active').map((j) => j.id));
   const paths = agentPaths(ctx.config.dataDir, settings.workDir);
   const serverUid = process.getuid?.() ?? -1;
-  const agentUser = resolveAgentUser(settings.runAsUser, serverUid);
-  const plan =
-    settings.command.length > 0
-      ? planAgentSandbox({
-          mode: settings.sandbox,
-          agentHasOwnUser: agentUser !== null,
-          agentIsRoot: (agentUser?.uid ?? serverUid) === 0,
-          launcher: SANDBOX_LAUNCHER,
-          dataDir: ctx.config.dataDir,
-          program: findProgram(settings.command[0], buildCleanEnv('/').PATH),
-          args: settings.command.slice(1),
-          extraReadPaths: settings.sandboxReadPaths,
-        })
-      : { sandbox: null, warning: null, notes: [] };
+  const { user: agentUser, plan } = planAgentIsolation(ctx.config, serverUid);
   if ((agentUser || plan.sandbox) && isPathInside(ctx.config.dataDir, paths.treeRoot)) {
     // Every run would fail: the agent's user can't enter the data directory, nor may a sandboxed agent, by design.
     const who = agentUser ? `the agent's user (uid ${agentUser.uid}) cannot enter` : 'the sandboxed agent may not reach';
@@ -59,7 +43,7 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
   if (plan.warning) logger.warn({ sandbox: settings.sandbox }, plan.warning);
   for (const note of plan.notes) logger.info(note);
   if (plan.sandbox) logger.info({ abi: plan.sandbox.abi, readOnly: plan.sandbox.readOnly }, 'agents run in a Landlock sandbox');
-  const base = { store, settings, paths, sandbox: plan.sandbox, clock: ctx.clock, logger };
+  const base = { store, settings, paths, sandbox: plan.sandbox, reaper: plan.reaper, clock: ctx.clock, logger };
   const queue = new AgentRunQueue(settings.concurrency, (task, signal) => executeAgentRun(base, task, signal), logger);
   const runtime: AgentRuntime = { ...base, queue };
   const limiter = new RateLimiter('agent', settings.requestsPerHour, 60 * 60 * 1000, ctx.clock);

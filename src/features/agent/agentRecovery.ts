@@ -1,10 +1,14 @@
 import { readdir, readlink, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { AgentJobStore } from './AgentJobStore.js';
 import type { AgentPaths } from './agentPaths.js';
 import { failAgentJob } from './failAgentJob.js';
 import { killJobProcesses } from './killJobProcesses.js';
 import { killProcessGroup } from './runBoundedProcess.js';
+
+/** How long a leftover launcher gets after SIGTERM to end the agent's descendants. */
+const LAUNCHER_GRACE_MS = 1500;
 
 /**
  * Stops an agent a crashed server left running. The pid alone could have been reused by an
@@ -14,6 +18,9 @@ import { killProcessGroup } from './runBoundedProcess.js';
 async function killLeftoverAgent(pid: number, workDir: string): Promise<boolean> {
   const cwd = await readlink(`/proc/${pid}/cwd`).catch(() => null);
   if (!cwd || (cwd !== workDir && !cwd.startsWith(`${workDir}/`))) return false;
+  // SIGTERM first: the agent launcher then ends every descendant (setsid ones too) before it exits.
+  killProcessGroup(pid, 'SIGTERM');
+  for (let waited = 0; waited < LAUNCHER_GRACE_MS && (await readlink(`/proc/${pid}/cwd`).catch(() => null)); waited += 50) await sleep(50);
   killProcessGroup(pid, 'SIGKILL');
   return true;
 }

@@ -16,6 +16,7 @@ export async function executeAgentRun(runtime: Omit<AgentRuntime, 'queue'>, task
     settings: runtime.settings,
     paths: runtime.paths,
     sandbox: runtime.sandbox,
+    reaper: runtime.reaper,
     signal,
     onSpawn(pid) {
       store.update(job.id, (j) => (j.pid = pid)).catch((err) => logger.warn({ err, jobId: job.id }, 'could not record the agent pid'));

@@ -33,6 +33,11 @@ export interface SandboxSetup {
 /** The decision: a sandbox, or none plus why that matters (a warning to log once), plus notes. */
 export interface SandboxPlan {
   sandbox: AgentSandbox | null;
+  /**
+   * The launcher, when it works here, to run the agent under even without a sandbox
+   * (`--reap-only`): it ends every process the agent started, `setsid` or not. Null without it.
+   */
+  reaper: string | null;
   warning: string | null;
   notes: string[];
 }
@@ -44,6 +49,19 @@ export function probeLandlock(launcher: string): { abi: number } | { error: stri
   const abi = /^landlock ABI (\d+)/.exec(probe.stdout ?? '');
   if (probe.status === 0 && abi) return { abi: Number(abi[1]) };
   return { error: (probe.stderr || probe.error?.message || `${launcher} --probe exited with ${probe.status}`).trim() };
+}
+
+/** Whether the launcher runs a program with `--reap-only` (built, executable, not blocked). */
+function probeReaper(launcher: string): boolean {
+  if (!existsSync(launcher)) return false;
+  return (
+    spawnSync(launcher, ['--reap-only', '--', 'true'], { stdio: 'ignore', timeout: 5000, env: { PATH: '/usr/bin:/bin' } }).status === 0
+  );
+}
+
+/** The warning for an agent that runs as the server's user with nothing between them. */
+function unsandboxedWarning(why: string): string {
+  return `agents run unsandboxed as the server's own user: they can read the server's environment (/proc/<pid>/environ, e.g. a deploy token) and the data directory, admin and signing secrets included (${why}). Treat agent.command as trusted code, or see SECURITY.md`;
 }
 
 /**
@@ -59,17 +77,20 @@ export function planAgentSandbox(setup: SandboxSetup): SandboxPlan {
   const rootWarning = setup.agentIsRoot
     ? 'the agent runs as root (agent.runAsUser "server" on a root server): it can read the server\'s environment whatever agent.sandbox says; use agent.runAsUser "auto" for untrusted agents'
     : null;
-  if (setup.mode === 'off' || (setup.mode === 'auto' && setup.agentHasOwnUser)) return { sandbox: null, warning: rootWarning, notes: [] };
+  const unsandboxed = (warning: string | null): SandboxPlan => ({
+    sandbox: null,
+    reaper: probeReaper(setup.launcher) ? setup.launcher : null,
+    warning,
+    notes: [],
+  });
+  if (setup.mode === 'auto' && setup.agentHasOwnUser) return unsandboxed(rootWarning);
+  // "off" with a uid of its own is the uid separation alone, as on a root server: nothing to warn of.
+  if (setup.mode === 'off')
+    return unsandboxed(rootWarning ?? (setup.agentHasOwnUser ? null : unsandboxedWarning('agent.sandbox is "off"')));
   const probe = probeLandlock(setup.launcher);
   if ('error' in probe) {
     if (setup.mode === 'landlock') throw new Error(`agent.sandbox is "landlock" but agents cannot be sandboxed here: ${probe.error}`);
-    return {
-      sandbox: null,
-      notes: [],
-      warning:
-        rootWarning ??
-        `agents run unsandboxed as the server's own user: they can read the server's environment (/proc/<pid>/environ) and the data directory, admin and signing secrets included (${probe.error}). Treat agent.command as trusted code, or see SECURITY.md`,
-    };
+    return unsandboxed(rootWarning ?? unsandboxedWarning(`no Landlock: ${probe.error}`));
   }
   const { dataDir } = setup;
   const files = [setup.program, ...setup.args.filter(isAbsoluteFile)];
@@ -85,6 +106,7 @@ export function planAgentSandbox(setup: SandboxSetup): SandboxPlan {
   const readOnly = [...new Set([...system, ...own.filter((path) => !system.some((dir) => isPathInside(dir, path)))])];
   return {
     sandbox: { launcher: setup.launcher, abi: probe.abi, readOnly, writableDevices: WRITABLE_DEVICES.filter((d) => existsSync(d)) },
+    reaper: setup.launcher,
     warning: rootWarning,
     notes: holdingData.map((dir) => `${dir} holds the data directory, so the sandboxed agent may not read it`),
   };

@@ -19,6 +19,9 @@ import { resolveAgentUser, type AgentUser } from './resolveAgentUser.js';
 import { runBoundedProcess, type ProcessOutcome } from './runBoundedProcess.js';
 import { GitCommandError, gitPins, type GitContext } from './runGit.js';
 
+/** On shutdown, how long the launcher has after SIGTERM (it gives the agent 0.5 s, then kills every descendant) before SIGKILL. */
+const ABORT_GRACE_MS = 1500;
+
 /** One run of an agent job: the job as it stands, the prompt, and the bounds. */
 export interface AgentRunRequest {
   job: Pick<AgentJobRecord, 'id' | 'repository' | 'requestedRef' | 'baseRef' | 'pushed' | 'model' | 'runs'>;
@@ -27,7 +30,9 @@ export interface AgentRunRequest {
   paths: AgentPaths;
   /** The Landlock launcher to run the agent in, or null. */
   sandbox: AgentSandbox | null;
-  /** Aborted on shutdown: the agent's process group is killed at once. */
+  /** The launcher to run an unsandboxed agent under (`--reap-only`), or null (absent: none). */
+  reaper?: string | null;
+  /** Aborted on shutdown: the launcher gets a moment to end the agent's descendants, then the group is killed. */
   signal: AbortSignal;
   /** The agent's process group id, once it runs. */
   onSpawn?(pid: number): void;
@@ -79,7 +84,14 @@ async function runAgentCommand(
     ...(sandbox ? { TMPDIR: dirs.tmp } : {}),
   });
   if (!findProgram(settings.command[0], env.PATH)) return { kind: 'spawnFailed', code: 'ENOENT' };
-  const argv = sandbox ? wrapInSandbox(sandbox, dirs.tree, settings.command) : settings.command;
+  // The launcher (sandbox or not) stays as the agent's parent and ends every descendant with it:
+  // a `setsid env -i` child escapes both the process group and the /proc scan for the job id.
+  const reaper = sandbox ? sandbox.launcher : (request.reaper ?? null);
+  const argv = sandbox
+    ? wrapInSandbox(sandbox, dirs.tree, settings.command)
+    : reaper
+      ? [reaper, '--reap-only', '--', ...settings.command]
+      : settings.command;
   const spawnAs = isolateAgentCommand(argv, user, serverUid);
   log.write(`$ ${settings.command.join(' ')}\n${describeConfinement(user, spawnAs.pidNamespace, sandbox)}`);
   try {
@@ -95,6 +107,8 @@ async function runAgentCommand(
       signal: request.signal,
       onOutput: (chunk) => log.write(chunk),
       onSpawn: request.onSpawn,
+      // SIGKILL would stop the launcher before it could end the agent's descendants.
+      ...(reaper ? { abortGraceMs: ABORT_GRACE_MS } : {}),
     });
   } finally {
     // Children that left the process group (setsid, double fork) still carry the job id.

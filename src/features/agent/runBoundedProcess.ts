@@ -19,8 +19,13 @@ export interface BoundedProcessOptions {
   /** Written to stdin, which is then closed (a child that never reads it is fine). */
   input?: string;
   timeoutMs: number;
-  /** Aborting kills the process group at once (shutdown). */
+  /** Aborting kills the process group at once (shutdown), or after `abortGraceMs`. */
   signal?: AbortSignal;
+  /**
+   * On abort, SIGTERM the group first and SIGKILL it only this much later: for a leader that
+   * must clean up on the way out (the agent launcher ends every descendant, `setsid` or not).
+   */
+  abortGraceMs?: number;
   /** Every chunk of stdout and stderr, in arrival order. */
   onOutput(chunk: Buffer, stream: 'stdout' | 'stderr'): void;
   /** Called with the process group id once the child runs. */
@@ -70,7 +75,10 @@ export function runBoundedProcess(options: BoundedProcessOptions): Promise<Proce
     };
     const onAbort = () => {
       reason ??= 'aborted';
-      if (pid) killProcessGroup(pid, 'SIGKILL');
+      if (!pid) return;
+      if (!options.abortGraceMs) return killProcessGroup(pid, 'SIGKILL');
+      killProcessGroup(pid, 'SIGTERM');
+      timers.push(setTimeout(() => killProcessGroup(pid, 'SIGKILL'), options.abortGraceMs));
     };
 
     child.on('error', (err: NodeJS.ErrnoException) => {

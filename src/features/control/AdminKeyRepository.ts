@@ -47,13 +47,21 @@ export class AdminKeyRepository {
 
   /** Marks a key revoked durably; false when there is no such key. */
   async revoke(id: string, at: Date): Promise<boolean> {
-    const found = await this.store.update((d) => {
-      const key = d.adminKeys.find((k) => k.id === id);
-      if (key && !key.revokedAt) key.revokedAt = at.toISOString();
-      return Boolean(key);
+    const found = Boolean(this.find(id));
+    await this.revokeAll([id], at);
+    return found;
+  }
+
+  /**
+   * Marks keys revoked durably in one write. `check` sees every stored key first, in the same
+   * synchronous step as the change, and refuses the whole revocation by throwing.
+   */
+  async revokeAll(ids: string[], at: Date, check?: (keys: readonly AdminKeyRecord[]) => void): Promise<void> {
+    await this.store.update((d) => {
+      check?.(d.adminKeys);
+      for (const key of d.adminKeys) if (ids.includes(key.id) && !key.revokedAt) key.revokedAt = at.toISOString();
     });
     this.reindex();
-    return found;
   }
 
   /** Calls `listener` once, the first time key `id` authenticates a request. */

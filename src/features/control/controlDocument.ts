@@ -21,6 +21,12 @@ export interface AdminKeyRecord {
   expiresAt: string | null;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /**
+   * The key that created this one through the API (`key_local_cli` for the local CLI key);
+   * null or absent for keys made on the store (`enclave init`, the CLI with no server) and
+   * for keys stored before creators were recorded.
+   */
+  createdBy?: string | null;
 }
 
 /** A site added at run time (the CLI or first start); sites in the config file are not stored. */

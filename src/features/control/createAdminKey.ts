@@ -11,9 +11,16 @@ export interface NewAdminKey {
   name: string;
   scope: 'read' | 'write';
   expiresAt?: Date | null;
+  /** The id of the key that asks for this one; its expiry caps the new key's. */
+  createdBy?: string | null;
 }
 
-/** Creates and stores a key; the plain key is returned once and never stored. */
+/**
+ * Creates and stores a key; the plain key is returned once and never stored. A key made by
+ * another key never outlives it: its expiry is cut to the creator's (an expiring key can't
+ * mint a lasting one), and the creator is recorded so that revoking it can take the new key
+ * along.
+ */
 export async function createAdminKey(
   control: ControlStore,
   clock: Clock,
@@ -21,6 +28,9 @@ export async function createAdminKey(
 ): Promise<{ key: string; record: AdminKeyRecord }> {
   if (!control.projects.find(input.projectId)) throw AppError.notFound(`Project ${input.projectId} not found`);
   if (input.expiresAt && input.expiresAt.getTime() <= clock.now().getTime()) throw AppError.badRequest('expiresAt must be in the future');
+  const creatorExpiry = input.createdBy ? control.keys.find(input.createdBy)?.expiresAt : null;
+  let expiresAt = input.expiresAt ?? null;
+  if (creatorExpiry && (!expiresAt || expiresAt.getTime() > Date.parse(creatorExpiry))) expiresAt = new Date(creatorExpiry);
   const key = generateAdminKey();
   const record: AdminKeyRecord = {
     id: randomId('key_'),
@@ -30,9 +40,10 @@ export async function createAdminKey(
     hash: hashAdminKey(key),
     last4: key.slice(-4),
     createdAt: clock.now().toISOString(),
-    expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
+    expiresAt: expiresAt ? expiresAt.toISOString() : null,
     lastUsedAt: null,
     revokedAt: null,
+    createdBy: input.createdBy ?? null,
   };
   await control.keys.insert(record);
   return { key, record };

@@ -6,6 +6,7 @@ import { checkDocsSource } from '../../render/index.js';
 import type { AdminKeyRecord, ProjectRecord } from './controlDocument.js';
 import type { ControlStore } from './ControlStore.js';
 import { createAdminKey, type NewAdminKey } from './createAdminKey.js';
+import { revokeAdminKey, type RevokedKeys } from './revokeAdminKey.js';
 import type { Site } from './SiteDirectory.js';
 
 /** A site as a client declares it through the API. */
@@ -24,7 +25,8 @@ export interface ControlOperations {
   updateProject(projectId: string, change: { name?: string; features?: { staticExport?: boolean } }): Promise<ProjectRecord>;
   listKeys(projectId: string): AdminKeyRecord[];
   createKey(input: NewAdminKey): Promise<{ key: string; record: AdminKeyRecord }>;
-  revokeKey(projectId: string, keyId: string): Promise<AdminKeyRecord>;
+  /** Revokes a key (with `cascade`, also the keys it minted); 409 when no usable write key would be left. */
+  revokeKey(projectId: string, keyId: string, options?: { cascade?: boolean }): Promise<RevokedKeys>;
   listSites(projectId: string): Site[];
   addSite(projectId: string, input: SiteInput): Promise<Site>;
   updateSite(projectId: string, domain: string, change: { source?: string; ref?: string | null }): Promise<Site>;
@@ -72,12 +74,7 @@ export function createControlOperations(control: ControlStore, clock: Clock): Co
     },
     listKeys: (projectId) => control.keys.list(projectId),
     createKey: (input) => createAdminKey(control, clock, input),
-    async revokeKey(projectId, keyId) {
-      const key = control.keys.find(keyId);
-      if (!key || key.projectId !== projectId) throw AppError.notFound(`No key ${keyId} in this project`);
-      await control.keys.revoke(keyId, clock.now());
-      return control.keys.find(keyId)!;
-    },
+    revokeKey: (projectId, keyId, options) => revokeAdminKey(control, clock, projectId, keyId, options),
     listSites: (projectId) => control.sites.list().filter((s) => s.projectId === projectId),
     async addSite(projectId, input) {
       const existing = control.sites.find(input.domain);

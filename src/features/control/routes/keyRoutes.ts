@@ -2,13 +2,26 @@ import { z } from 'zod';
 import { callerProject } from '../../../http/callerProject.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
+import type { AuthState } from '../../../http/AuthState.js';
 import type { ControlOperations } from '../createControlOperations.js';
 import { adminKeySchema, presentAdminKey } from './presentControl.js';
 
 const createBody = z.strictObject({
   name: z.string().trim().min(1).max(200).describe('What the key is for (a script, a person)'),
   scope: z.enum(['read', 'write']).default('write').describe('read: GET/HEAD only'),
-  expiresAt: z.iso.datetime({ offset: true }).optional().describe('When the key stops working (ISO 8601); never when omitted'),
+  expiresAt: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe(
+      "When the key stops working (ISO 8601); never when omitted. Never later than the calling key's own expiry: a later date, or none, is cut to it",
+    ),
+});
+
+const revokeQuery = z.object({
+  cascade: z
+    .enum(['true', 'false'])
+    .default('false')
+    .describe('true: also revoke every key this key created, and the keys those created (as recorded in `createdBy`)'),
 });
 
 const keyParams = z.strictObject({ keyId: z.string().max(64).describe('Key id (key_…)') });
@@ -52,6 +65,7 @@ export function keyRoutes(deps: { control: ControlOperations }): RouteSpec[] {
           name: body.name,
           scope: body.scope,
           expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
+          createdBy: (ctx.state.auth as AuthState).keyId,
         });
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 201;
@@ -61,18 +75,25 @@ export function keyRoutes(deps: { control: ControlOperations }): RouteSpec[] {
     defineRoute({
       method: 'DELETE',
       path: '/v1/keys/:keyId',
-      summary: 'Revoke an admin key (it answers 401 from now on); revoking twice is harmless',
+      summary:
+        'Revoke an admin key (it answers 401 from now on; with `cascade=true` so do the keys it created); revoking twice is harmless',
       tag: 'keys',
       auth: 'admin',
       params: keyParams,
+      query: revokeQuery,
       responses: {
-        200: { description: 'The revoked key', schema: adminKeySchema },
+        200: {
+          description: 'The revoked key',
+          schema: adminKeySchema.extend({ alsoRevoked: z.array(z.string()).describe('Ids of the keys revoked with it (`cascade=true`)') }),
+        },
         401: unauthorized,
         403: { description: 'Read-only key', schema: errorBodySchema },
         404: { description: 'No such key in this project', schema: errorBodySchema },
+        409: { description: 'The project would be left without a usable write key: create another first', schema: errorBodySchema },
       },
-      async handler(ctx, { params }) {
-        ctx.body = presentAdminKey(await deps.control.revokeKey(callerProject(ctx), params.keyId));
+      async handler(ctx, { params, query }) {
+        const { key, alsoRevoked } = await deps.control.revokeKey(callerProject(ctx), params.keyId, { cascade: query.cascade === 'true' });
+        ctx.body = { ...presentAdminKey(key), alsoRevoked: alsoRevoked.map((k) => k.id) };
       },
     }),
   ];

@@ -16,6 +16,10 @@ export const adminKeySchema = z.object({
   expiresAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
+  createdBy: z
+    .string()
+    .nullable()
+    .describe('The key that created this one through the API; null when made on the store (init, offline CLI)'),
 });
 
 /** The public shape of a site. */
@@ -39,6 +43,7 @@ export function presentAdminKey(k: AdminKeyRecord): z.infer<typeof adminKeySchem
     expiresAt: k.expiresAt,
     lastUsedAt: k.lastUsedAt,
     revokedAt: k.revokedAt,
+    createdBy: k.createdBy ?? null,
   };
 }
 
