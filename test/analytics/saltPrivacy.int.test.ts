@@ -49,7 +49,11 @@ test('an attacker with the data directory (during the day and after a restart) f
   t.teardown(() => again.close());
   await again.visit('/', CHROME);
   await again.features.analytics.log.flush();
-  t.not(again.features.analytics.salt.visitorOf(address ?? '', CHROME), salt.visitorOf(address ?? '', CHROME), 'a restart draws a new salt');
+  t.not(
+    again.features.analytics.salt.visitorOf(address ?? '', CHROME),
+    salt.visitorOf(address ?? '', CHROME),
+    'a restart draws a new salt',
+  );
   files = await allFiles(again.dataDir);
 
   // The attack: every 64-hex-digit string anywhere in the data directory is a candidate salt.

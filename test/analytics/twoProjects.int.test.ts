@@ -41,7 +41,8 @@ test('two projects side by side: views, visitors, searches, clicks and feedback 
   t.is((await deployAndWait(app, { bundleUrl: join(dir, 'a1.zip') })).status, 'active');
   const deployB = await app.api('/v1/deployments', { method: 'POST', json: { bundleUrl: join(dir, 'b1.zip'), domain: B }, key: keyB });
   t.true(deployB.status === 200 || deployB.status === 202, await deployB.text());
-  for (let i = 0; i < 100 && (await requestWithHost(`${app.url}/`, B)).body.indexOf('b1') < 0; i++) await new Promise((r) => setTimeout(r, 100));
+  for (let i = 0; i < 100 && (await requestWithHost(`${app.url}/`, B)).body.indexOf('b1') < 0; i++)
+    await new Promise((r) => setTimeout(r, 100));
 
   const A = new URL(app.url).host; // the default site (project A) answers its own address
   const get = (host: string, path: string, ua: string) => requestWithHost(`${app.url}${path}`, host, { headers: { 'User-Agent': ua } });
@@ -58,7 +59,11 @@ test('two projects side by side: views, visitors, searches, clicks and feedback 
   t.is((await post(B, '/_enclave/search-events', { type: 'search', query: 'bravo', results: 2 })).status, 204);
   const click = await post(B, '/_enclave/search-events', { type: 'click', query: 'bravo', path: '/reference' });
   t.is(click.status, 204, `a click on a page of site B is accepted: ${click.body}`);
-  t.is((await post(A, '/_enclave/search-events', { type: 'click', query: 'alpha', path: '/reference' })).status, 400, 'A has no /reference');
+  t.is(
+    (await post(A, '/_enclave/search-events', { type: 'click', query: 'alpha', path: '/reference' })).status,
+    400,
+    'A has no /reference',
+  );
   t.is((await post(A, '/_enclave/feedback', { source: 'thumbs_only', path: '/', helpful: true })).status, 201);
   t.is((await post(B, '/_enclave/feedback', { source: 'thumbs_only', path: '/reference', helpful: false })).status, 201);
   await app.features.analytics.log.flush();
@@ -86,11 +91,7 @@ test('two projects side by side: views, visitors, searches, clicks and feedback 
     const feedback = (await report(project, key, '/feedback')).feedback as { domain: string; path: string }[];
     t.is(feedback.length, 1, `${project} feedback`);
     t.true(want.domainCheck(feedback[0].domain), `${project} feedback domain ${feedback[0].domain}`);
-    t.deepEqual(
-      paths((await report(project, key, '/feedback/by-page')).feedback),
-      [feedback[0].path],
-      `${project} feedback by page`,
-    );
+    t.deepEqual(paths((await report(project, key, '/feedback/by-page')).feedback), [feedback[0].path], `${project} feedback by page`);
     const days = (await report(project, key, '/feedback/by-day')).days as { total: number }[];
     t.is(
       days.reduce((s, d) => s + d.total, 0),
