@@ -75,10 +75,14 @@ export class VisitorSketch {
   }
 
   private addToRegisters(id: string): void {
-    // Visitor ids are already uniform (a SHA-256 prefix); anything else is made so.
+    // Salted ids are uniform already, but ids made otherwise (tests, benchmarks, old files)
+    // may not be: the two halves are mixed (MurmurHash3's finaliser) so their bits spread;
+    // anything not hex at all is hashed first.
     const hex = ID.test(id) ? id : createHash('sha256').update(id).digest('hex');
-    const hi = Number.parseInt(hex.slice(0, 8), 16);
-    const lo = Number.parseInt(hex.slice(8, 16), 16);
+    const a = Number.parseInt(hex.slice(0, 8), 16);
+    const b = Number.parseInt(hex.slice(8, 16), 16);
+    const hi = fmix32(a ^ Math.imul(b, 0x9e3779b1));
+    const lo = fmix32(b ^ Math.imul(hi, 0x85ebca6b));
     const index = hi >>> (32 - SKETCH_PRECISION);
     // Rank: position of the first 1 bit in the 52 bits after the index (all zero: the maximum).
     const rest = (hi << SKETCH_PRECISION) >>> 0;
@@ -89,6 +93,17 @@ export class VisitorSketch {
       this.dirty = true;
     }
   }
+}
+
+/** MurmurHash3's 32-bit finaliser: every input bit affects every output bit. */
+function fmix32(value: number): number {
+  let h = value >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 /** The HyperLogLog estimate, with linear counting while many registers are still empty. */
