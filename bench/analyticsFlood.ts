@@ -111,6 +111,13 @@ function send(agent: Agent, url: URL, method: string, path: string, headers: Rec
   });
 }
 
+/** The highest sample of each minute, in MB. */
+function perMinute(samples: number[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < samples.length; i += 60) out.push(`${Math.round(Math.max(...samples.slice(i, i + 60)))}`);
+  return out;
+}
+
 const dir = await mkdtemp(join(tmpdir(), 'enclave-bench-flood-'));
 const dataDir = join(dir, 'data');
 try {
@@ -194,6 +201,7 @@ try {
         'RSS in the last minute (min–max)',
         `${Math.round(Math.min(...samples.slice(-60)))}–${Math.round(Math.max(...samples.slice(-60)))} MB`,
       ],
+      ['peak RSS per minute', `${perMinute(samples).join(' / ')} MB`],
       ['visitors reported for the day', String(visitors)],
       ['restart after kill -9', start(afterCrash)],
       ['restart after a graceful stop', start(afterStop)],
