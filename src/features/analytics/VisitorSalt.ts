@@ -6,6 +6,11 @@ import { DAY_MS, type Clock } from '../../platform/Clock.js';
 
 /** Visitor ids kept in memory for the day; beyond this the cache starts over (ids are just recomputed). */
 const RECENT_VISITORS = 50_000;
+/**
+ * And at most this many characters of keys: a User-Agent may be kilobytes long, and a client
+ * inventing a long one per request must not make the cache hold 50,000 of them.
+ */
+const RECENT_CHARS = 4 * 1024 * 1024;
 
 /** Where versions before 0.1 kept the salt; removed at start, since whoever reads it can test guesses. */
 const LEGACY_FILE = 'visitor-salt.json';
@@ -20,6 +25,7 @@ const LEGACY_FILE = 'visitor-salt.json';
 export class VisitorSalt {
   private salt = '';
   private readonly recent = new Map<string, string>();
+  private recentChars = 0;
   /** Day number of `salt` (NaN before the first call). */
   private currentDay = Number.NaN;
 
@@ -42,10 +48,16 @@ export class VisitorSalt {
     let id = this.recent.get(key);
     if (id === undefined) {
       id = createHash('sha256').update(salt).update(address).update('\n').update(userAgent).digest('hex').slice(0, 16);
-      if (this.recent.size >= RECENT_VISITORS) this.recent.clear();
+      if (this.recent.size >= RECENT_VISITORS || this.recentChars + key.length > RECENT_CHARS) this.forgetRecent();
       this.recent.set(key, id);
+      this.recentChars += key.length;
     }
     return id;
+  }
+
+  private forgetRecent(): void {
+    this.recent.clear();
+    this.recentChars = 0;
   }
 
   private saltForToday(): string {
@@ -54,7 +66,7 @@ export class VisitorSalt {
       // The old salt is dropped with its cache: yesterday's hashes can't be linked to today's.
       this.currentDay = dayNumber;
       this.salt = randomBytes(32).toString('hex');
-      this.recent.clear();
+      this.forgetRecent();
     }
     return this.salt;
   }
