@@ -86,4 +86,6 @@ test('an open day survives its checkpoint form with its sketches: the same visit
   restored.add(view('/', hex(5)));
   t.is(restored.visitors.get('docs.test\n/')?.human, before);
   t.is(restored.views.get('docs.test\nv1\n/')?.human, 101);
+  const damaged = { ...day.toJSON(123), sketches: [] };
+  t.throws(() => DayRollup.fromJSON(damaged, new TextInterner()), { message: /damaged checkpoint/ });
 });

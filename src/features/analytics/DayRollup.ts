@@ -168,7 +168,9 @@ export class DayRollup {
    */
   static fromJSON(json: DayRollupJson, texts: TextInterner): DayRollup {
     const day = new DayRollup(texts);
-    day.open = Array.isArray(json.sketches) && json.sketches.length === json.visitors.length;
+    if (json.sketches !== undefined && (!Array.isArray(json.sketches) || json.sketches.length !== json.visitors.length))
+      throw new Error('damaged checkpoint: one pair of sketches per visitors row');
+    day.open = json.sketches !== undefined;
     for (const [domain, version, path, human, ai] of json.views)
       day.views.set(`${domain}\n${version}\n${path}`, { domain, version, path, pathId: texts.idOf(path), human, ai });
     json.visitors.forEach(([domain, path, human, ai], i) => {
