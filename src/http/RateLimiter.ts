@@ -11,10 +11,15 @@ export interface RateDecision {
   policy: string;
 }
 
+/** Keys a limiter remembers at most (client addresses can be many: a /16 is 65,536). */
+const MAX_KEYS = 10_000;
+
 /**
- * A fixed-window counter per key (usually a project). Counters live in memory: a restart
- * starts fresh windows, which errs towards letting an operator back in. A clock that jumps
- * backwards starts a new window instead of locking callers out until it catches up.
+ * A fixed-window counter per key (usually a project or a client address). Counters live in
+ * memory: a restart starts fresh windows, which errs towards letting an operator back in. A
+ * clock that jumps backwards starts a new window instead of locking callers out until it
+ * catches up. At most MAX_KEYS keys are kept: ended windows go first, then the oldest, so
+ * a flood from many addresses costs bounded memory (a forgotten key just starts afresh).
  */
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
@@ -32,8 +37,10 @@ export class RateLimiter {
     let window = this.windows.get(key);
     if (!window || now >= window.start + this.windowMs || now < window.start) {
       window = { start: now, count: 0 };
+      // Re-inserted so the map's order stays the order windows started in (oldest first).
+      this.windows.delete(key);
       this.windows.set(key, window);
-      if (this.windows.size > 10_000) this.sweep(now);
+      if (this.windows.size > MAX_KEYS) this.sweep(now);
     }
     const allowed = window.count < this.limit;
     if (allowed) window.count += 1;
@@ -47,8 +54,17 @@ export class RateLimiter {
     };
   }
 
-  /** Drops windows that have ended, bounding memory when keys are many (client addresses). */
+  /** How many keys have a window in memory. */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  /** Drops ended windows, then the oldest down to 90 % of MAX_KEYS (so sweeps stay rare). */
   private sweep(now: number): void {
     for (const [key, w] of this.windows) if (now >= w.start + this.windowMs || now < w.start) this.windows.delete(key);
+    for (const key of this.windows.keys()) {
+      if (this.windows.size <= MAX_KEYS * 0.9) break;
+      this.windows.delete(key);
+    }
   }
 }

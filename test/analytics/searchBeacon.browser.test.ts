@@ -89,7 +89,8 @@ test('search beacons from real Chromium on the served bundle: a settled query wi
     { hits: 1, ctr: 0, topClickedPage: null, results: 0 },
   );
   const views = (await (await app.api(`/v1/analytics/${app.projectId}/views`)).json()) as { totals: { human: number } };
-  t.true(views.totals.human >= 3, 'the pages the browser loaded were counted as human views');
+  // `/` and `/guides/install`; opening `/guides/install` again is a repeat by the same visitor (one view).
+  t.true(views.totals.human >= 2, 'the pages the browser loaded were counted as human views');
   t.deepEqual([...errors, ...second.errors], []);
 });
 

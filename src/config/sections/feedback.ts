@@ -44,6 +44,27 @@ export const analyticsConfigSchema = z.strictObject({
     .int()
     .positive()
     .describe('Analytics events stored per minute from all clients together; more are dropped (pages are still served).'),
+  viewsPerAddressPerMinute: z
+    .number()
+    .int()
+    .positive()
+    .describe('Page views counted per client address per minute, before the global budget; more are not counted.'),
+  visitorsPerAddressPerHour: z
+    .number()
+    .int()
+    .positive()
+    .describe('New visitors (user agents) one client address may add per hour; past it its views count as one more visitor.'),
+  searchesPerAddressPerMinute: z
+    .number()
+    .int()
+    .positive()
+    .describe('Search-box beacons accepted per client address per minute, before the global budget (429 above).'),
+  repeatViewSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(86_400)
+    .describe('A visitor fetching the same page again within this many seconds (reloads, 304s) is counted once.'),
   flushMs: z
     .number()
     .int()

@@ -25,8 +25,11 @@ export interface AnalyticsReports {
     range: AnalyticsRange & { noResults?: boolean },
     page: { limit: number; offset: number },
   ): { searches: SearchSummary[]; totalSearches: number; hasMore: boolean };
-  /** Stores a search or click of the live site for its project (refused by the flood guard with 429/507). */
-  recordSearchEvent(event: SearchBeacon): Promise<void>;
+  /**
+   * Stores a search or click made on the site `host` serves, for that site's project (refused
+   * by the flood guard with 429/507).
+   */
+  recordSearchEvent(event: SearchBeacon, host: string): Promise<void>;
 }
 
 /** Builds the operations over the log; `collect: false` makes recording a no-op. */
@@ -41,11 +44,12 @@ export function createAnalyticsReports(deps: {
     views: (projectId, range, page) => reportViews(deps.log, projectId, range, page),
     visitors: (projectId, range, page) => reportVisitors(deps.log, projectId, range, page),
     searches: (projectId, range, page) => reportSearches(deps.log, projectId, range, page),
-    async recordSearchEvent(event) {
+    async recordSearchEvent(event, host) {
       if (!deps.collect) return;
-      const site = deps.activeSite.current();
+      // The site the beacon's page came from (the request's host), never the default one.
+      const site = deps.activeSite.current(host);
       if (!site?.projectId) return; // nothing live to have been searched
-      // Only pages of the live site: a click can't plant arbitrary text in the reports.
+      // Only pages of that site: a click can't plant arbitrary text in the reports.
       if (event.type === 'click' && !site.pagePaths.has(event.path))
         throw AppError.invalid([{ message: 'body.path: not a page of the live site' }]);
       await deps.guard.admit();

@@ -1,55 +1,42 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { DAY_MS, type Clock } from '../../platform/Clock.js';
-import { writeFileDurably } from '../../platform/store/writeFileDurably.js';
 
 /** Visitor ids kept in memory for the day; beyond this the cache starts over (ids are just recomputed). */
 const RECENT_VISITORS = 50_000;
+/**
+ * And at most this many characters of keys: a User-Agent may be kilobytes long, and a client
+ * inventing a long one per request must not make the cache hold 50,000 of them.
+ */
+const RECENT_CHARS = 4 * 1024 * 1024;
 
-interface SaltFile {
-  day: string;
-  salt: string;
-}
+/** Where versions before 0.1 kept the salt; removed at start, since whoever reads it can test guesses. */
+const LEGACY_FILE = 'visitor-salt.json';
 
 /**
- * The secret mixed into visitor hashes, one per UTC day. It is kept in the data directory only
- * so a restart the same day keeps counting the same readers once; at the first event of a new
- * day it is replaced (the file is rewritten, the old value is kept nowhere), so yesterday's
- * hashes can never again be linked to an address, nor to today's hashes.
+ * The secret mixed into visitor hashes: random, one per UTC day, and **in memory only**. It
+ * never touches the disk, so whoever copies the data directory holds only hashes they cannot
+ * test guesses of address + user agent against. The price: a restart draws a new salt, and the
+ * same reader hashes differently before and after it, so the day of a restart counts readers
+ * who came back after it twice in its visitor figures (views are not affected).
  */
 export class VisitorSalt {
-  private current: SaltFile;
-  private writing: Promise<void> = Promise.resolve();
+  private salt = '';
   private readonly recent = new Map<string, string>();
-  /** Day number of `current` once checked (NaN before), so most calls skip formatting a date. */
+  private recentChars = 0;
+  /** Day number of `salt` (NaN before the first call). */
   private currentDay = Number.NaN;
 
-  private constructor(
-    private readonly path: string,
-    private readonly clock: Clock,
-    private readonly logger: Logger,
-    initial: SaltFile,
-  ) {
-    this.current = initial;
-  }
+  constructor(private readonly clock: Clock) {}
 
-  /** Loads today's salt from `dir`, or makes a new one (a stale or unreadable file is replaced). */
+  /** A salt in memory for `clock`, after deleting a salt file an older version left in `dir`. */
   static async open(dir: string, clock: Clock, logger: Logger): Promise<VisitorSalt> {
-    const path = join(dir, 'visitor-salt.json');
-    let stored: SaltFile | null = null;
-    try {
-      const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<SaltFile>;
-      if (typeof parsed.day === 'string' && typeof parsed.salt === 'string' && /^[0-9a-f]{64}$/.test(parsed.salt))
-        stored = parsed as SaltFile;
-    } catch {
-      // Missing or damaged: a new salt only means today's readers are counted afresh.
-    }
-    const salt = new VisitorSalt(path, clock, logger, stored ?? { day: '', salt: '' });
-    salt.saltForToday();
-    await salt.writing;
-    return salt;
+    await unlink(join(dir, LEGACY_FILE)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') logger.warn({ err }, 'could not delete the old visitor salt file; delete it by hand');
+    });
+    return new VisitorSalt(clock);
   }
 
   /** The visitor id of `address` + `userAgent` today: 16 hex digits of a salted SHA-256. */
@@ -61,30 +48,26 @@ export class VisitorSalt {
     let id = this.recent.get(key);
     if (id === undefined) {
       id = createHash('sha256').update(salt).update(address).update('\n').update(userAgent).digest('hex').slice(0, 16);
-      if (this.recent.size >= RECENT_VISITORS) this.recent.clear();
+      if (this.recent.size >= RECENT_VISITORS || this.recentChars + key.length > RECENT_CHARS) this.forgetRecent();
       this.recent.set(key, id);
+      this.recentChars += key.length;
     }
     return id;
   }
 
-  /** Waits for a pending rotation to reach the disk. */
-  settled(): Promise<void> {
-    return this.writing;
+  private forgetRecent(): void {
+    this.recent.clear();
+    this.recentChars = 0;
   }
 
   private saltForToday(): string {
     const dayNumber = Math.floor(this.clock.now().getTime() / DAY_MS);
-    if (dayNumber === this.currentDay) return this.current.salt;
-    const day = new Date(dayNumber * DAY_MS).toISOString().slice(0, 10);
-    this.currentDay = dayNumber;
-    if (this.current.day !== day) {
-      this.current = { day, salt: randomBytes(32).toString('hex') };
-      this.recent.clear();
-      const snapshot = JSON.stringify(this.current);
-      this.writing = this.writing
-        .then(() => writeFileDurably(this.path, snapshot))
-        .catch((err) => this.logger.warn({ err }, 'could not store the visitor salt; a restart today counts readers afresh'));
+    if (dayNumber !== this.currentDay) {
+      // The old salt is dropped with its cache: yesterday's hashes can't be linked to today's.
+      this.currentDay = dayNumber;
+      this.salt = randomBytes(32).toString('hex');
+      this.forgetRecent();
     }
-    return this.current.salt;
+    return this.salt;
   }
 }

@@ -9,6 +9,7 @@ import { createAnalyticsReports } from './AnalyticsReports.js';
 import { recordPageView } from './recordPageView.js';
 import { analyticsReportRoutes } from './routes/analyticsReportRoutes.js';
 import { SEARCH_EVENTS_PATH, searchEventRoutes } from './routes/searchEventRoutes.js';
+import { ViewBudget } from './ViewBudget.js';
 import { VisitorSalt } from './VisitorSalt.js';
 
 /** The analytics module plus what tests and the benchmark reach into. */
@@ -48,6 +49,12 @@ export async function createAnalyticsFeature(
     clock,
   });
   await guard.measure();
+  const budget = new ViewBudget({
+    repeatViewMs: settings.repeatViewSeconds * 1000,
+    viewsPerAddressPerMinute: settings.viewsPerAddressPerMinute,
+    visitorsPerAddressPerHour: settings.visitorsPerAddressPerHour,
+    clock,
+  });
   const reports = createAnalyticsReports({ log, activeSite: deps.activeSite, guard, clock, collect: settings.collect });
   const projects = new Map<string, string | null>();
   // Looked up once per domain: the sites list changes rarely, and this runs for every page served.
@@ -67,14 +74,14 @@ export async function createAnalyticsFeature(
       ...analyticsReportRoutes({ reports, limiter: deps.limiter }),
       ...searchEventRoutes({
         reports,
-        limiter: new RateLimiter('search-events', 120, 60_000, clock),
+        limiter: new RateLimiter('search-events', settings.searchesPerAddressPerMinute, 60_000, clock),
         bodyLimitBytes: config.limits.feedbackBodyBytes,
       }),
     ],
     log,
     salt,
     searchEventsPath: SEARCH_EVENTS_PATH,
-    onPageServed: settings.collect ? (page) => recordPageView({ log, salt, guard, clock, projectOf }, page) : null,
+    onPageServed: settings.collect ? (page) => recordPageView({ log, salt, guard, budget, clock, projectOf }, page) : null,
     applyRetention,
     tasks: [{ name: 'analytics-retention', cron: settings.retentionCron, run: (now) => applyRetention(now).then(() => undefined) }],
     async start() {
@@ -83,8 +90,8 @@ export async function createAnalyticsFeature(
     async stop() {
       // Days that ended are written as rollups now, so the next start reads counts, not events.
       await log.closeDaysBefore(today()).catch((err) => logger.warn({ err }, 'could not write analytics rollups'));
-      await log.close();
-      await salt.settled();
+      // Today's counts are checkpointed too, so the next start scans none of its events.
+      await log.close(today());
     },
   };
 }

@@ -30,7 +30,8 @@ export function classifyClient(userAgent: string | undefined, machineCopy: boole
   if (kind === undefined) {
     kind = classifyAgent(ua.trim());
     if (known.size >= KNOWN_AGENTS) known.clear();
-    known.set(ua, kind);
+    // Real agents are a few hundred characters; a made-up kilobytes-long one isn't kept.
+    if (ua.length <= 512) known.set(ua, kind);
   }
   return kind;
 }

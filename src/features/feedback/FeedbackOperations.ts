@@ -28,7 +28,7 @@ export interface FeedbackOperations {
   countByDay(projectId: string, filter: FeedbackFilter): DayFeedbackCounts[];
 }
 
-/** Builds the operations over the log, with the global guard and the per-page limiter in front of ingest. */
+/** Builds the operations over the log, with the per-page limiter, then the global guard, in front of ingest. */
 export function createFeedbackOperations(deps: {
   log: FeedbackLog;
   activeSite: ActiveSite;
@@ -39,14 +39,17 @@ export function createFeedbackOperations(deps: {
 }): FeedbackOperations {
   return {
     async ingest(submission, host) {
-      await deps.guard.admit();
-      // Per page as well as per address: many addresses aimed at one page are one flood.
-      const decision = deps.perPage.consume(submission.path);
+      // Per page (of this site) as well as per address, and both before the global budget:
+      // many addresses aimed at one page are one flood, and it must not use up every page's share.
+      // Keyed by the site the host resolves to: made-up Host names all land on the default site.
+      const site = deps.activeSite.current(host)?.domain ?? '';
+      const decision = deps.perPage.consume(`${site}\n${submission.path}`);
       if (!decision.allowed) {
         throw new AppError(429, `Too many feedback posts for ${submission.path}; try again later`, {
           headers: { 'Retry-After': String(decision.resetSeconds) },
         });
       }
+      await deps.guard.admit();
       return ingestFeedback(deps, submission, host);
     },
     list: (projectId, request) => listFeedback(deps, projectId, request),

@@ -15,9 +15,14 @@ export interface SegmentScan {
  * Streams a JSON Lines segment and calls `onLine(text, offset, length)` for every
  * newline-terminated line (length includes the newline). Reads in large chunks, the next one
  * while the current one is parsed, so a million lines load in a second or two; memory stays
- * at two chunks plus a line.
+ * at two chunks plus a line. `from` starts at that byte (a line boundary: the end of what a
+ * checkpoint already counted); offsets stay those of the file.
  */
-export async function scanSegment(path: string, onLine: (text: string, offset: number, length: number) => void): Promise<SegmentScan> {
+export async function scanSegment(
+  path: string,
+  onLine: (text: string, offset: number, length: number) => void,
+  options: { from?: number } = {},
+): Promise<SegmentScan> {
   const handle = await open(path, 'r');
   let reading: Promise<{ bytesRead: number }> | null = null;
   try {
@@ -26,9 +31,9 @@ export async function scanSegment(path: string, onLine: (text: string, offset: n
     const readAt = (position: number, buffer: Buffer) => handle.read(buffer, 0, Math.min(CHUNK_BYTES, size - position), position);
     let carry: Buffer | null = null; // the unfinished line at the end of the previous chunk
     let carryOffset = 0;
-    let position = 0;
+    let position = Math.min(options.from ?? 0, size);
     let turn = 0;
-    if (size > 0) reading = readAt(0, buffers[0]);
+    if (size > position) reading = readAt(position, buffers[0]);
     // Bounded by the file size read at the start; appends after that are not ours to scan.
     while (reading) {
       const { bytesRead } = await reading;

@@ -47,7 +47,7 @@ export function searchEventRoutes(deps: { reports: AnalyticsReports; limiter: Ra
         // Beacons are same-origin by design: a page elsewhere has no business adding searches.
         if (!isSameOrigin(ctx.get('Origin'), ctx.host))
           throw AppError.forbidden('Search events are accepted from the docs site itself only');
-        await deps.reports.recordSearchEvent(body);
+        await deps.reports.recordSearchEvent(body, ctx.hostname.toLowerCase());
         ctx.set('Cache-Control', 'no-store');
         ctx.status = 204;
       },
