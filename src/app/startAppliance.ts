@@ -46,7 +46,7 @@ export async function startAppliance(options: {
 }): Promise<RunningAppliance> {
   const { config, logger, clock } = options;
   await prepareDataDir(config.dataDir);
-  const lock = DataDirLock.acquire(config.dataDir);
+  const lock = await DataDirLock.acquire(config.dataDir);
   try {
     const control = await openControlStore(config);
     const boot = await bootstrapDataDir(config.dataDir, control, clock, { deferAdminKey: true });
@@ -97,7 +97,7 @@ export async function startAppliance(options: {
           await feature.stop?.().catch((err) => logger.error({ err, feature: feature.name }, 'feature stop failed'));
         await control.document.flush();
         removeCliKey();
-        lock.release();
+        await lock.release();
       })());
     return {
       url,
@@ -112,7 +112,7 @@ export async function startAppliance(options: {
       stop,
     };
   } catch (err) {
-    lock.release();
+    await lock.release();
     throw err;
   }
 }

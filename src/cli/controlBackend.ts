@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { systemClock } from '../platform/Clock.js';
 import type { Config } from '../config/schema.js';
-import { DataDirLock } from '../platform/store/DataDirLock.js';
+import { DataDirLockedError } from '../platform/store/DataDirLock.js';
+import { openControlStore, type ControlStore } from '../features/control/ControlStore.js';
 import { SigningKeyring, type SigningKeyInfo } from '../bundle/SigningKeyring.js';
 import { retireSigningKey } from '../features/signingKeys/retireSigningKey.js';
 import { rotateSigningKey } from '../features/signingKeys/rotateSigningKey.js';
@@ -9,7 +10,7 @@ import { createControlOperations, type SiteInput } from '../features/control/cre
 import { localCliKeyPath } from '../features/control/localCliKey.js';
 import { ApiClient } from './ApiClient.js';
 import type { CliIo } from './CliIo.js';
-import { withOfflineStore } from './openStoreOffline.js';
+import { withDataDirLock } from './openStoreOffline.js';
 
 /** A key as the keys verb prints it (the API's public shape). */
 export interface KeyView {
@@ -61,58 +62,87 @@ export interface ControlBackend {
 }
 
 /**
- * Runs `work` against the running appliance's API when a server owns the data directory (its
- * lock names the URL; its local CLI key is readable by the data directory's owner), otherwise
- * against the store under the lock. Returns null when neither is possible (explained on stderr).
+ * Runs `work` against the store under the data directory's lock when no server runs, otherwise
+ * against the running appliance's API (its lock file names the URL; its local CLI key is
+ * readable by the data directory's owner). Never writes the store behind a running server's
+ * back, wherever the CLI runs: the lock is an OS lock, seen from any PID namespace or container.
+ * Returns null when neither way is possible (explained on stderr).
  */
 export async function withControlBackend<T>(config: Config, io: CliIo, work: (backend: ControlBackend) => Promise<T>): Promise<T | null> {
-  const owner = DataDirLock.owner(config.dataDir);
-  if (owner) {
-    let key: string;
-    try {
-      key = readFileSync(localCliKeyPath(config.dataDir), 'utf8').trim();
-    } catch (err) {
-      io.err.write(
-        `enclave: a server (pid ${owner.pid}) owns ${config.dataDir}, but its CLI key ${localCliKeyPath(config.dataDir)} is not readable (${(err as NodeJS.ErrnoException).code}); run this as the user the server runs as (in a container: docker exec).\n`,
-      );
-      return null;
-    }
-    if (!owner.url) {
-      io.err.write(`enclave: a server (pid ${owner.pid}) owns ${config.dataDir} but is not listening yet; try again in a moment.\n`);
-      return null;
-    }
-    return work(apiBackend(new ApiClient(owner.url, key, null)));
-  }
-  return withOfflineStore(config, io, async (control) => {
-    const ops = createControlOperations(control, systemClock);
-    const defaultProject = () => {
-      const id = control.projects.defaultProjectId();
-      if (!id) throw new Error('No project exists yet; run `enclave init` first.');
-      return id;
-    };
-    const siteProject = (domain: string) => control.sites.find(domain)?.projectId ?? defaultProject();
-    const strip = <K extends { hash: string }>({ hash: _hash, ...rest }: K) => rest;
-    return work({
-      via: 'store',
-      listKeys: async (projectId) => control.keys.list(projectId).map(strip),
-      async createKey(input) {
-        const { key, record } = await ops.createKey({ ...input, projectId: input.projectId ?? defaultProject() });
-        return { ...strip(record), key };
-      },
-      revokeKey: async (id) => strip(await ops.revokeKey(control.keys.find(id)?.projectId ?? '', id)),
-      listSites: async () => control.sites.list(),
-      addSite: (input) => ops.addSite(input.projectId ?? defaultProject(), input),
-      updateSite: (domain, change) => ops.updateSite(siteProject(domain), domain, change),
-      removeSite: (domain) => ops.removeSite(siteProject(domain), domain),
-      listSigningKeys: async () => SigningKeyring.load(config.dataDir).list(),
-      rotateSigningKey: () => rotateSigningKey(SigningKeyring.load(config.dataDir), systemClock),
-      async retireSigningKey(kid) {
-        const keyring = SigningKeyring.load(config.dataDir);
-        await retireSigningKey(keyring, kid);
-        return keyring.list();
-      },
-    });
+  const offline = await withDataDirLock(config, io, async () => {
+    const control = await openControlStore(config);
+    const value = await work(storeBackend(config, control));
+    await control.document.flush();
+    return value;
   });
+  if (!(offline instanceof DataDirLockedError)) return offline;
+  const client = await serverApi(config, io, offline);
+  return client ? work(apiBackend(client)) : null;
+}
+
+/**
+ * A client for the server that holds the lock, or null (explained) when it can't be used from
+ * here: not listening yet, its key unreadable, or its URL unreachable (another container).
+ */
+async function serverApi(config: Config, io: CliIo, owner: DataDirLockedError): Promise<ApiClient | null> {
+  const who = `a server${owner.pid ? ` (pid ${owner.pid})` : ''} owns ${config.dataDir}`;
+  let key: string;
+  try {
+    key = readFileSync(localCliKeyPath(config.dataDir), 'utf8').trim();
+  } catch (err) {
+    io.err.write(
+      `enclave: ${who}, but its CLI key ${localCliKeyPath(config.dataDir)} is not readable (${(err as NodeJS.ErrnoException).code}); run this as the user the server runs as (in a container: docker exec).\n`,
+    );
+    return null;
+  }
+  if (!owner.url) {
+    io.err.write(`enclave: ${who} but is not listening yet; try again in a moment.\n`);
+    return null;
+  }
+  const client = new ApiClient(owner.url, key, null);
+  try {
+    await client.raw('GET', '/_enclave/health');
+  } catch {
+    // Seen from another container the lock is held but the server's loopback address is not
+    // ours: writing the store here would be lost at the server's next write, so refuse.
+    io.err.write(
+      `enclave: ${who} but does not answer at ${owner.url} from here (another container or network namespace?). Nothing was changed: run the command where the server runs (docker exec CONTAINER enclave …), or stop the server first.\n`,
+    );
+    return null;
+  }
+  return client;
+}
+
+/** The backend over the store, used under the data directory's lock when no server runs. */
+function storeBackend(config: Config, control: ControlStore): ControlBackend {
+  const ops = createControlOperations(control, systemClock);
+  const defaultProject = () => {
+    const id = control.projects.defaultProjectId();
+    if (!id) throw new Error('No project exists yet; run `enclave init` first.');
+    return id;
+  };
+  const siteProject = (domain: string) => control.sites.find(domain)?.projectId ?? defaultProject();
+  const strip = <K extends { hash: string }>({ hash: _hash, ...rest }: K) => rest;
+  return {
+    via: 'store',
+    listKeys: async (projectId) => control.keys.list(projectId).map(strip),
+    async createKey(input) {
+      const { key, record } = await ops.createKey({ ...input, projectId: input.projectId ?? defaultProject() });
+      return { ...strip(record), key };
+    },
+    revokeKey: async (id) => strip(await ops.revokeKey(control.keys.find(id)?.projectId ?? '', id)),
+    listSites: async () => control.sites.list(),
+    addSite: (input) => ops.addSite(input.projectId ?? defaultProject(), input),
+    updateSite: (domain, change) => ops.updateSite(siteProject(domain), domain, change),
+    removeSite: (domain) => ops.removeSite(siteProject(domain), domain),
+    listSigningKeys: async () => SigningKeyring.load(config.dataDir).list(),
+    rotateSigningKey: () => rotateSigningKey(SigningKeyring.load(config.dataDir), systemClock),
+    async retireSigningKey(kid) {
+      const keyring = SigningKeyring.load(config.dataDir);
+      await retireSigningKey(keyring, kid);
+      return keyring.list();
+    },
+  };
 }
 
 /** The backend over the local admin API (the server's own CLI key, default project). */
