@@ -8,6 +8,7 @@ import { retireSigningKey } from '../features/signingKeys/retireSigningKey.js';
 import { rotateSigningKey } from '../features/signingKeys/rotateSigningKey.js';
 import { createControlOperations, type SiteInput } from '../features/control/createControlOperations.js';
 import { localCliKeyPath } from '../features/control/localCliKey.js';
+import { readSiteVersions, removeSiteDeployments, type SiteVersionsOnDisk } from '../features/deployments/removeSiteDeployments.js';
 import { ApiClient } from './ApiClient.js';
 import type { CliIo } from './CliIo.js';
 import { withDataDirLock } from './openStoreOffline.js';
@@ -54,6 +55,8 @@ export interface ControlBackend {
   addSite(input: SiteInput & { projectId?: string }): Promise<SiteView>;
   updateSite(domain: string, change: { source?: string; ref?: string | null }): Promise<SiteView>;
   removeSite(domain: string): Promise<void>;
+  /** The versions a site with deployments of its own has on disk (what removing it deletes), or null. */
+  siteVersions(domain: string): Promise<SiteVersionsOnDisk | null>;
   listSigningKeys(): Promise<SigningKeyInfo[]>;
   /** Makes a new key the one that signs new links; returns it. */
   rotateSigningKey(): Promise<SigningKeyInfo>;
@@ -134,7 +137,14 @@ function storeBackend(config: Config, control: ControlStore): ControlBackend {
     listSites: async () => control.sites.list(),
     addSite: (input) => ops.addSite(input.projectId ?? defaultProject(), input),
     updateSite: (domain, change) => ops.updateSite(siteProject(domain), domain, change),
-    removeSite: (domain) => ops.removeSite(siteProject(domain), domain),
+    async removeSite(domain) {
+      await ops.removeSite(siteProject(domain), domain);
+      // No server runs (this holds the lock): nothing serves or deploys the site, so its
+      // versions go now, as a running server deletes them once the site is removed.
+      if (domain.toLowerCase() !== config.staticExport.domain?.toLowerCase()) await removeSiteDeployments(config.dataDir, domain);
+    },
+    siteVersions: (domain) =>
+      domain.toLowerCase() === config.staticExport.domain?.toLowerCase() ? Promise.resolve(null) : readSiteVersions(config.dataDir, domain),
     listSigningKeys: async () => SigningKeyring.load(config.dataDir).list(),
     rotateSigningKey: () => rotateSigningKey(SigningKeyring.load(config.dataDir), systemClock),
     async retireSigningKey(kid) {
@@ -163,6 +173,12 @@ function apiBackend(client: ApiClient): ControlBackend {
       client.request('POST', '/v1/sites', { domain: input.domain, source: input.source, ...(input.ref ? { ref: input.ref } : {}) }),
     updateSite: (domain, change) => client.request('PATCH', site(domain), change),
     removeSite: async (domain) => void (await client.request('DELETE', site(domain))),
+    async siteVersions(domain) {
+      type Status = { site: string | null; active: { version: string | null } | null; kept: { version: string | null }[] };
+      const status = await client.request<Status>('GET', `/v1/deployments?domain=${encodeURIComponent(domain)}`);
+      const versions = [...(status.active ? [status.active] : []), ...status.kept].map((d) => d.version ?? '?');
+      return status.site === null || versions.length === 0 ? null : { live: status.active?.version ?? null, versions };
+    },
     listSigningKeys: async () => (await client.request<{ keys: SigningKeyInfo[] }>('GET', '/v1/signing-keys')).keys,
     rotateSigningKey: () => client.request('POST', '/v1/signing-keys/rotate'),
     retireSigningKey: async (kid) =>

@@ -21,6 +21,7 @@ import {
   type DeploymentsData,
 } from './deploymentStore.js';
 import { failedPagesRefusal, readFailedPages } from './readFailedPages.js';
+import { checkBundleDomain } from './checkBundleDomain.js';
 import { applyRedeploy, findRedeployTarget } from './foldRedeploy.js';
 import { installBundleVersion } from './installBundleVersion.js';
 import { LiveSite } from './LiveSite.js';
@@ -52,6 +53,13 @@ export interface DeployRequest {
   label?: string | null;
   /** Activate even when the bundle's build report lists failed pages (recorded on the deployment). */
   allowFailed?: boolean;
+  /**
+   * Refuse a bundle whose manifest names another domain than this site's (operator deploys;
+   * the config's own bundle and re-exports are this site's by construction).
+   */
+  checkDomain?: boolean;
+  /** With checkDomain: deploy it here anyway (recorded on the deployment). */
+  allowOtherDomain?: boolean;
 }
 
 /** How a deployment ended: a new version went live, the bundle was already live, or a kept copy of it was switched to. */
@@ -259,6 +267,7 @@ export class SiteDeployer {
       label: request.label ?? null,
       failedPages: null,
       allowFailed: request.allowFailed ?? false,
+      ...(request.checkDomain ? { domainCheck: request.allowOtherDomain ? 'overridden' : 'required' } : {}),
     };
     const finished = this.exclusive(async () => {
       await this.deps.store.update((d) => {
@@ -298,7 +307,15 @@ export class SiteDeployer {
         id,
         config.staticExport,
         record.pin,
-        async (filesDir) => {
+        async (filesDir, manifest) => {
+          if (record.domainCheck === 'required') {
+            const target = {
+              domain: this.deps.site ?? config.staticExport.domain ?? this.live.version()?.domain ?? null,
+              isDefaultSite: !this.deps.site,
+            };
+            const refusal = checkBundleDomain(manifest.domain, target);
+            if (refusal) throw refusal;
+          }
           const failed = await readFailedPages(filesDir);
           report.failedPages = failed?.length ?? null;
           if (failed?.length && !record.allowFailed)
