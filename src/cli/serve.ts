@@ -48,9 +48,12 @@ export async function runServe(args: string[], io: CliIo): Promise<number> {
   }
   io.err.write(startBanner(running, config, io.env));
 
+  // Kept listening after the first: under `npm start` one Ctrl-C arrives twice (the terminal
+  // signals npm and the server, and npm forwards its copy), and a second delivery must not kill
+  // the process mid-drain. The hard stop below still bounds the shutdown.
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
+    process.on('SIGTERM', () => resolve('SIGTERM'));
+    process.on('SIGINT', () => resolve('SIGINT'));
   });
   logger.info({ signal }, 'shutting down');
   // A hung module must not keep the container from stopping: exit anyway after the bound.
