@@ -3,6 +3,7 @@ import { domainSchema } from '../config/sections/sites.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import type { ControlBackend } from './controlBackend.js';
 import { confirm } from './confirm.js';
+import { countOf } from './countOf.js';
 import { parseVerbArgs } from './parseVerbArgs.js';
 import { formatTable } from './printTable.js';
 import { escapeControls, formatJson } from './escapeControls.js';
@@ -83,7 +84,7 @@ async function removeSite(io: CliIo, backend: ControlBackend, domain: string, ye
   }
   const onDisk = await backend.siteVersions(site.domain);
   const count = onDisk?.versions.length ?? 0;
-  const deleted = count ? `${count} version${count === 1 ? '' : 's'} (${onDisk!.versions.join(', ')})` : 'no versions';
+  const deleted = count ? `${countOf(count, 'version')} (${onDisk!.versions.join(', ')})` : 'no versions';
   const what = [
     onDisk?.live ? `Its live version ${onDisk.live} goes offline: requests for ${site.domain} get the default site.` : null,
     `It is no longer exported or re-exported, and ${deleted} on disk ${count === 1 ? 'is' : 'are'} deleted.`,
