@@ -1,3 +1,4 @@
+import { OPENER_POLICY_HEADER } from '../../../http/isTrustworthyOrigin.js';
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AppError } from '../../../platform/AppError.js';
@@ -320,7 +321,16 @@ function writeHead(request: SiteRequest, status: number, headers: string[]): voi
   // the X-Request-Id slot, filled just before the (synchronous) serialization: shared arrays
   // are reused without a copy per request.
   headers[headers.length - 1] = request.requestId;
-  res.writeHead(status, headers);
+  res.writeHead(status, request.trustworthy === false ? withoutOpenerPolicy(headers) : headers);
+}
+
+/**
+ * `headers` without Cross-Origin-Opener-Policy, for a page that is not a secure context: the
+ * browser would ignore it and log an error on every page. A copy only when it is there.
+ */
+function withoutOpenerPolicy(headers: string[]): string[] {
+  const at = headers.indexOf(OPENER_POLICY_HEADER);
+  return at < 0 || at % 2 === 1 ? headers : [...headers.slice(0, at), ...headers.slice(at + 2)];
 }
 
 function encodePath(urlPath: string): string {
