@@ -27,6 +27,11 @@ export interface RunningAppliance {
   adminServer: Server | null;
   control: ControlStore;
   features: Features;
+  /**
+   * The first site version being prepared at start (the sample docs' first export): resolves
+   * with its version once live, or null if it failed; null when nothing was to be prepared.
+   */
+  firstSiteVersion: Promise<string | null> | null;
   /** The admin key created by this start (first start only), or null. */
   createdAdminKey: string | null;
   projectId: string;
@@ -85,7 +90,7 @@ export async function startAppliance(options: {
     // served and every write answers 507 until space is freed, with no restart needed.
     const probe = await probeWritable(config.dataDir);
     if (!probe.writable) logger.warn(`${probe.detail}: serving the active site version read-only; writes answer 507 until space is freed`);
-    if (options.serveSample ?? true) serveSampleSite(config, features, logger);
+    const firstSiteVersion = (options.serveSample ?? true) ? serveSampleSite(config, features, logger) : null;
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
@@ -108,6 +113,7 @@ export async function startAppliance(options: {
       control,
       features,
       createdAdminKey,
+      firstSiteVersion,
       projectId: boot.projectId,
       stop,
     };

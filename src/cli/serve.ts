@@ -47,6 +47,13 @@ export async function runServe(args: string[], io: CliIo): Promise<number> {
     );
   }
   io.err.write(startBanner(running, config, io.env));
+  void running.firstSiteVersion?.then((version) =>
+    io.err.write(
+      version
+        ? `Docs site is up: ${running.url}/ (version ${version})\n`
+        : `The docs site could not be built; see the log. ${running.url}/ answers 503.\n`,
+    ),
+  );
 
   // Kept listening after the first: under `npm start` one Ctrl-C arrives twice (the terminal
   // signals npm and the server, and npm forwards its copy), and a second delivery must not kill
@@ -92,7 +99,7 @@ function startBanner(running: RunningAppliance, config: Config, env: NodeJS.Proc
     `  config file:    ${configFile}`,
     `  data directory: ${resolve(config.dataDir)}`,
     `  admin API:      ${running.adminUrl}/v1  (OpenAPI: ${running.adminUrl}/openapi.json)`,
-    `  docs site:      ${running.url}/`,
+    `  docs site:      ${running.url}/${running.firstSiteVersion ? '  (the first export is running: up in seconds, when "Docs site is up" is printed; until then it answers 503)' : ''}`,
     ...(sites.length ? ['  sites (by Host name):', ...sites] : []),
     '',
   ].join('\n');

@@ -13,7 +13,7 @@ import type { PageServedHook } from './PageServedHook.js';
 import { resolveSitePath } from './resolveSitePath.js';
 import { isDocumentType, SITE_SECURITY_HEADERS, securityHeadersFor } from './siteSecurityHeaders.js';
 import { PLAIN_PAGE_POLICY, siteSecurityPolicy } from './siteSecurityPolicy.js';
-import { UNAVAILABLE_PAGE } from './unavailablePage.js';
+import { COMING_SOON_RETRY_SECONDS, comingSoonPage, UNAVAILABLE_PAGE } from './unavailablePage.js';
 
 /** What the site handler is built with besides the live sites. */
 export interface SiteHandlerOptions {
@@ -86,6 +86,7 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
     const live = sites.forHost(request.host).live;
     const version = live.version();
     if (!version) {
+      const coming = live.firstVersionComing();
       send(
         request,
         503,
@@ -95,12 +96,12 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
           'Cache-Control',
           'no-store',
           'Retry-After',
-          '30',
+          coming ? String(COMING_SOON_RETRY_SECONDS) : '30',
           'Content-Security-Policy',
           PLAIN_PAGE_POLICY,
           ...SITE_SECURITY_HEADERS,
         ],
-        UNAVAILABLE_PAGE,
+        coming ? comingSoonPage(coming) : UNAVAILABLE_PAGE,
       );
       return;
     }
