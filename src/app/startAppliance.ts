@@ -52,6 +52,12 @@ export async function startAppliance(options: {
   const { config, logger, clock } = options;
   await prepareDataDir(config.dataDir);
   const lock = await DataDirLock.acquire(config.dataDir);
+  lock.onLost(() =>
+    logger.error(
+      { dataDir: config.dataDir },
+      'the data directory lock was lost (its flock process was killed): another process could now take the directory; restart this server',
+    ),
+  );
   try {
     const control = await openControlStore(config);
     const boot = await bootstrapDataDir(config.dataDir, control, clock, { deferAdminKey: true });

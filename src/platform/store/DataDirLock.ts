@@ -29,10 +29,22 @@ export class DataDirLockedError extends Error {
  * new file at the same path would be a different, unlocked inode); it only says who holds it.
  */
 export class DataDirLock {
+  private releasing = false;
+
   private constructor(
     private readonly path: string,
     private readonly holder: ChildProcess,
   ) {}
+
+  /**
+   * Calls `listener` if the lock is lost while held: its holder process was killed from outside
+   * (the kernel then drops the lock, and another process could take the directory).
+   */
+  onLost(listener: () => void): void {
+    this.holder.once('exit', () => {
+      if (!this.releasing) listener();
+    });
+  }
 
   /** Takes the lock or throws DataDirLockedError naming the owner; never waits for it. */
   static async acquire(dataDir: string): Promise<DataDirLock> {
@@ -83,7 +95,11 @@ export class DataDirLock {
 
   /** Releases the lock and resolves once the kernel has dropped it (on clean shutdown). */
   async release(): Promise<void> {
-    if (this.holder.exitCode !== null || this.holder.signalCode !== null) return;
+    this.releasing = true;
+    if (this.holder.exitCode !== null || this.holder.signalCode !== null) {
+      this.holder.stdin?.end(); // flock was killed: its `cat` may still wait on the pipe
+      return;
+    }
     const exited = new Promise((resolve) => this.holder.once('exit', resolve));
     // Held again while it lets go, so this process waits for the kernel to drop the lock.
     this.holder.ref();
