@@ -125,6 +125,8 @@ function holdFlock(path: string): Promise<ChildProcess | null> {
   return new Promise((resolve, reject) => {
     const child = spawn('flock', ['--nonblock', path, '/bin/sh', '-c', 'echo locked; exec cat'], {
       stdio: ['pipe', 'pipe', 'pipe'],
+      // Only what it needs: the server's environment (keys, secrets) stays in the server.
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
     });
     let out = '';
     let err = '';
