@@ -9,9 +9,11 @@ RUN apt-get update \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# --ignore-scripts: the root `prepare` script would build dist/ here, before src/ is copied;
+# `npm run build` below builds it once.
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/copy-assets.mjs scripts/build-sandbox.mjs ./scripts/
+COPY scripts/build-dist.mjs scripts/copy-assets.mjs scripts/build-sandbox.mjs ./scripts/
 COPY native ./native
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund

@@ -41,9 +41,9 @@ done
 echo "build stage"
 mkdir -p "$work/build"
 cp "$root/package.json" "$root/package-lock.json" "$root/tsconfig.json" "$root/tsconfig.build.json" "$work/build/"
-mkdir -p "$work/build/scripts" && cp "$root/scripts/copy-assets.mjs" "$root/scripts/build-sandbox.mjs" "$work/build/scripts/"
+mkdir -p "$work/build/scripts" && cp "$root/scripts/build-dist.mjs" "$root/scripts/copy-assets.mjs" "$root/scripts/build-sandbox.mjs" "$work/build/scripts/"
 cp -r "$root/src" "$root/native" "$work/build/"
-(cd "$work/build" && npm ci --no-audit --no-fund --loglevel=error && npm run build --silent && npm prune --omit=dev --no-audit --no-fund --loglevel=error)
+(cd "$work/build" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error && npm run build --silent && npm prune --omit=dev --no-audit --no-fund --loglevel=error)
 
 echo "runtime stage"
 mkdir -p "$work/app" "$work/home" "$work/tmp" "$work/pathbin"

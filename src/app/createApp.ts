@@ -1,3 +1,4 @@
+import { isTrustworthyOrigin, OPENER_POLICY_HEADER } from '../http/isTrustworthyOrigin.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import Koa, { type Context, type Next } from 'koa';
 import helmet from 'koa-helmet';
@@ -87,6 +88,11 @@ export function createApp(deps: AppDeps): EnclaveApp {
       contentSecurityPolicy: { useDefaults: true, directives: { upgradeInsecureRequests: null } },
     }),
   );
+  app.use(async function dropOpenerPolicyOverPlainHttp(ctx: Context, next: Next) {
+    // Ignored there, with a console error on every dashboard page.
+    if (!isTrustworthyOrigin(ctx.req, ctx.hostname, config.server.trustProxy)) ctx.remove(OPENER_POLICY_HEADER);
+    await next();
+  });
   for (const feature of deps.features) for (const middleware of feature.middleware ?? []) app.use(middleware);
   app.use(rejectMalformedHost({ trustProxy: config.server.trustProxy }));
   if (surface !== 'site') app.use(refuseForeignPageCalls({ servesDashboard: surface === 'admin' }));
@@ -166,7 +172,17 @@ function siteFastPath(options: {
         );
       });
     }
-    void handler({ req, res, host, path, query: q < 0 ? '' : url.slice(q + 1), requestId, address: clientAddress(req, trustProxy) });
+    const trustworthy = isTrustworthyOrigin(req, host, trustProxy);
+    void handler({
+      req,
+      res,
+      host,
+      path,
+      query: q < 0 ? '' : url.slice(q + 1),
+      requestId,
+      address: clientAddress(req, trustProxy),
+      trustworthy,
+    });
     return true;
   };
 }

@@ -29,6 +29,11 @@ export interface RunningAppliance {
   dashboardUrl: string;
   control: ControlStore;
   features: Features;
+  /**
+   * The first site version being prepared at start (the sample docs' first export): resolves
+   * with its version once live, or null if it failed; null when nothing was to be prepared.
+   */
+  firstSiteVersion: Promise<string | null> | null;
   /** The admin key created by this start (first start only), or null. */
   createdAdminKey: string | null;
   projectId: string;
@@ -48,7 +53,13 @@ export async function startAppliance(options: {
 }): Promise<RunningAppliance> {
   const { config, logger, clock } = options;
   await prepareDataDir(config.dataDir);
-  const lock = DataDirLock.acquire(config.dataDir);
+  const lock = await DataDirLock.acquire(config.dataDir);
+  lock.onLost(() =>
+    logger.error(
+      { dataDir: config.dataDir },
+      'the data directory lock was lost (its flock process was killed): another process could now take the directory; restart this server',
+    ),
+  );
   try {
     const control = await openControlStore(config);
     const boot = await bootstrapDataDir(config.dataDir, control, clock, { deferAdminKey: true });
@@ -103,7 +114,7 @@ export async function startAppliance(options: {
     // served and every write answers 507 until space is freed, with no restart needed.
     const probe = await probeWritable(config.dataDir);
     if (!probe.writable) logger.warn(`${probe.detail}: serving the active site version read-only; writes answer 507 until space is freed`);
-    if (options.serveSample ?? true) serveSampleSite(config, features, logger);
+    const firstSiteVersion = (options.serveSample ?? true) ? serveSampleSite(config, features, logger) : null;
 
     let stopping: Promise<void> | null = null;
     const stop = () =>
@@ -118,7 +129,7 @@ export async function startAppliance(options: {
         for (const feature of [...features.all].reverse())
           await feature.stop?.().catch((err) => logger.error({ err, feature: feature.name }, 'feature stop failed'));
         removeCliKey();
-        lock.release();
+        await lock.release();
       })());
     return {
       url,
@@ -130,11 +141,12 @@ export async function startAppliance(options: {
       control,
       features,
       createdAdminKey,
+      firstSiteVersion,
       projectId: boot.projectId,
       stop,
     };
   } catch (err) {
-    lock.release();
+    await lock.release();
     throw err;
   }
 }

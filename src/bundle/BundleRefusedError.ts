@@ -5,8 +5,11 @@
 export class BundleRefusedError extends Error {
   constructor(
     readonly reason: string,
-    /** Which step refused it: the download/copy, the verification of its content, or its build report (pages that failed to render). */
-    readonly stage: 'fetch' | 'verify' | 'report' = 'verify',
+    /**
+     * Which step refused it: the download/copy, the verification of its content, its build
+     * report (pages that failed to render), or its domain (built for another site).
+     */
+    readonly stage: 'fetch' | 'verify' | 'report' | 'domain' = 'verify',
   ) {
     super(reason);
     this.name = 'BundleRefusedError';

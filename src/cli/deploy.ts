@@ -1,21 +1,25 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { apiClientFromEnv, reportApiFailure, type ApiClient } from './ApiClient.js';
 import { ExitCode, type CliIo } from './CliIo.js';
 import { confirm } from './confirm.js';
 import { formatTable } from './printTable.js';
+import { parseVerbArgs } from './parseVerbArgs.js';
 import { escapeControls, formatJson } from './escapeControls.js';
 
 export const USAGE = `usage:
-  enclave deploy <url|file> [--version V] [--label NAME] [--allow-failed]
+  enclave deploy <url|file> [--domain D] [--version V] [--label NAME] [--allow-failed]
                                             fetch, verify and activate a bundle
   enclave deploy --rollback [--to V] [--yes]
                                             switch back to the previous (or a named) kept version
   enclave deploy --status [--json]          show the live version, kept versions and the last error
 options:
-  --domain D      the site to act on (a configured site's domain); default: the default site
+  --domain D      the site to act on (a configured site's domain); default: the default site.
+                  A bundle goes only to the site its manifest names: one built for another
+                  domain is refused unless --allow-other-domain
   --label NAME    a name for this deployment, shown in the history
   --allow-failed  activate even when the bundle's build report lists failed pages (recorded)
+  --allow-other-domain
+                  activate a bundle built for another domain on this site (recorded)
   --yes           roll back without asking (needed when there is no terminal to ask on)`;
 
 /** A deployment as the API answers it (the fields the CLI prints). */
@@ -42,38 +46,29 @@ const POLL_LIMIT = 3600;
  * because the server resolves it on its own file system.
  */
 export async function runDeploy(args: string[], io: CliIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        version: { type: 'string' },
-        rollback: { type: 'boolean', default: false },
-        to: { type: 'string' },
-        status: { type: 'boolean', default: false },
-        json: { type: 'boolean', default: false },
-        domain: { type: 'string' },
-        label: { type: 'string' },
-        'allow-failed': { type: 'boolean', default: false },
-        yes: { type: 'boolean', default: false },
-      },
-    });
-  } catch (err) {
-    io.err.write(`${(err as Error).message}\n${USAGE}\n`);
-    return ExitCode.usage;
-  }
-  const { values, positionals } = parsed;
-  const modes = [values.rollback, values.status, positionals.length > 0].filter(Boolean).length;
+  const parsed = parseVerbArgs(io, 'deploy', USAGE, args, {
+    version: { type: 'string' },
+    rollback: { type: 'boolean', default: false },
+    to: { type: 'string' },
+    status: { type: 'boolean', default: false },
+    json: { type: 'boolean', default: false },
+    domain: { type: 'string' },
+    label: { type: 'string' },
+    'allow-failed': { type: 'boolean', default: false },
+    'allow-other-domain': { type: 'boolean', default: false },
+    yes: { type: 'boolean', default: false },
+  });
+  if (!parsed.ok) return parsed.code;
+  const { values, positionals, usage } = parsed;
   const deploying = positionals.length > 0;
-  const misplaced =
-    (values.to && !values.rollback) ||
-    ((values.version || values.label || values['allow-failed']) && !deploying) ||
-    (values.yes && !values.rollback);
-  if (modes !== 1 || positionals.length > 1 || misplaced) {
-    io.err.write(`${USAGE}\n`);
-    return ExitCode.usage;
-  }
+  const modes = [values.rollback, values.status, deploying].filter(Boolean).length;
+  if (modes === 0) return usage('give a bundle URL or file, --rollback or --status');
+  if (modes > 1) return usage('a bundle, --rollback and --status go one at a time');
+  if (positionals.length > 1) return usage('one bundle at a time');
+  if (values.to && !values.rollback) return usage('--to goes with --rollback');
+  if (values.yes && !values.rollback) return usage('--yes goes with --rollback');
+  const deployOnly = (['version', 'label', 'allow-failed', 'allow-other-domain'] as const).find((name) => values[name]);
+  if (deployOnly && !deploying) return usage(`--${deployOnly} goes with a bundle to deploy`);
   const client = apiClientFromEnv(io);
   if (!client) return ExitCode.usage;
   try {
@@ -95,6 +90,7 @@ export async function runDeploy(args: string[], io: CliIo): Promise<number> {
       ...(values.version ? { version: values.version } : {}),
       ...(values.label ? { label: values.label } : {}),
       ...(values['allow-failed'] ? { allowFailed: true } : {}),
+      ...(values['allow-other-domain'] ? { allowOtherDomain: true } : {}),
     };
     return await deploy(client, io, positionals[0], body, values.json);
   } catch (err) {

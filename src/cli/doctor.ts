@@ -72,12 +72,7 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
       } catch (err) {
         checks.push({ name: 'signing secret', ok: false, detail: (err as Error).message });
       }
-      const owner = DataDirLock.owner(dir);
-      checks.push({
-        name: 'server',
-        ok: true,
-        detail: owner ? `running (pid ${owner.pid}${owner.url ? `, ${owner.url}` : ''})` : 'not running',
-      });
+      checks.push({ name: 'server', ok: true, detail: await describeOwner(dir) });
     }
     for (const site of [...config.sites, ...(await storedSites(dir))]) {
       // A git source is checked out at its ref on export; here only the folder can be checked.
@@ -122,5 +117,16 @@ async function storedSites(dataDir: string): Promise<{ domain: string; source: s
     return Array.isArray(data.sites) ? data.sites : [];
   } catch {
     return [];
+  }
+}
+
+/** Whether a server holds the data directory's lock, and where it answers. */
+async function describeOwner(dir: string): Promise<string> {
+  try {
+    const owner = await DataDirLock.owner(dir);
+    if (!owner) return 'not running';
+    return `running (${[owner.pid && `pid ${owner.pid}`, owner.url ?? 'not listening yet'].filter(Boolean).join(', ')})`;
+  } catch (err) {
+    return `unknown (${(err as Error).message})`;
   }
 }

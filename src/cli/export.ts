@@ -1,3 +1,4 @@
+import { exportProgressPrinter } from './exportProgressPrinter.js';
 import { createWriteStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -45,37 +46,9 @@ interface BundleLink {
   sha256: string;
 }
 
-const BAR_WIDTH = 30;
-
-/** Draws progress in place on a terminal, or prints a line per 10 % (or status change) otherwise. */
-function progressPrinter(io: CliIo): { show(job: ExportJob): void; end(): void } {
-  const tty = Boolean((io.err as { isTTY?: boolean }).isTTY);
-  let lastLine = '';
-  let drawn = false;
-  return {
-    show(job) {
-      const filled = Math.round((job.progress / 100) * BAR_WIDTH);
-      if (tty) {
-        io.err.write(
-          `\r[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${String(Math.floor(job.progress)).padStart(3)}% ${job.pageCount} pages ${escapeControls(job.status)}\x1b[K`,
-        );
-        drawn = true;
-        return;
-      }
-      const line = `${job.jobId} ${job.status} ${Math.floor(job.progress / 10) * 10}%`;
-      if (line !== lastLine)
-        io.err.write(`${escapeControls(`${job.jobId} ${job.status} ${Math.floor(job.progress)}% (${job.pageCount} pages)`)}\n`);
-      lastLine = line;
-    },
-    end() {
-      if (drawn) io.err.write('\n');
-    },
-  };
-}
-
 /** Polls the job until it is completed or failed, showing progress; prints the final job. */
 async function waitForExport(client: ApiClient, io: CliIo, jobId: string): Promise<number> {
-  const printer = progressPrinter(io);
+  const printer = exportProgressPrinter(io);
   for (;;) {
     const job = await client.request<ExportJob>('GET', `/v1/static-export/jobs/${encodeURIComponent(jobId)}`);
     printer.show(job);

@@ -14,7 +14,7 @@ export async function withDataDirLock<T>(config: Config, io: CliIo, work: () => 
   await prepareDataDir(config.dataDir);
   let lock: DataDirLock;
   try {
-    lock = DataDirLock.acquire(config.dataDir);
+    lock = await DataDirLock.acquire(config.dataDir);
   } catch (err) {
     if (err instanceof DataDirLockedError) return err;
     throw err;
@@ -28,7 +28,7 @@ export async function withDataDirLock<T>(config: Config, io: CliIo, work: () => 
     }
     throw err;
   } finally {
-    lock.release();
+    await lock.release();
   }
 }
 

@@ -17,6 +17,24 @@ export function parseVerbArgs<O extends Options>(io: CliIo, verb: string, usageT
     const { values, positionals } = parseArgs({ args: rest, allowPositionals: true, options, strict: true });
     return { ok: true as const, values, positionals, usage };
   } catch (err) {
-    return { ok: false as const, code: usage((err as Error).message), usage };
+    return { ok: false as const, code: usage(describeParseError(err as NodeJS.ErrnoException)), usage };
+  }
+}
+
+/**
+ * Node's parser speaks of itself ("To specify a positional argument starting with a '-' …");
+ * the operator gets one short line in the CLI's words, naming the option.
+ */
+function describeParseError(err: NodeJS.ErrnoException): string {
+  const option = /'(--?[^' =<]+)/.exec(err.message)?.[1] ?? 'an option';
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${option}`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return err.message.includes('does not take') ? `${option} takes no value` : `${option} needs a value`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return 'unexpected argument';
+    default:
+      return err.message;
   }
 }

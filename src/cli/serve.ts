@@ -47,10 +47,20 @@ export async function runServe(args: string[], io: CliIo): Promise<number> {
     );
   }
   io.err.write(startBanner(running, config, io.env));
+  void running.firstSiteVersion?.then((version) =>
+    io.err.write(
+      version
+        ? `Docs site is up: ${running.url}/ (version ${version})\n`
+        : `The docs site could not be built; see the log. ${running.url}/ answers 503.\n`,
+    ),
+  );
 
+  // Kept listening after the first: under `npm start` one Ctrl-C arrives twice (the terminal
+  // signals npm and the server, and npm forwards its copy), and a second delivery must not kill
+  // the process mid-drain. The hard stop below still bounds the shutdown.
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-    process.once('SIGINT', () => resolve('SIGINT'));
+    process.on('SIGTERM', () => resolve('SIGTERM'));
+    process.on('SIGINT', () => resolve('SIGINT'));
   });
   logger.info({ signal }, 'shutting down');
   // A hung module must not keep the container from stopping: exit anyway after the bound.
@@ -92,7 +102,7 @@ function startBanner(running: RunningAppliance, config: Config, env: NodeJS.Proc
     `  config file:    ${configFile}`,
     `  data directory: ${resolve(config.dataDir)}`,
     `  admin API:      ${running.adminUrl}/v1  (OpenAPI: ${running.adminUrl}/openapi.json)`,
-    `  docs site:      ${running.url}/`,
+    `  docs site:      ${running.url}/${running.firstSiteVersion ? '  (the first export is running: up in seconds, when "Docs site is up" is printed; until then it answers 503)' : ''}`,
     `  dashboard:      ${running.dashboardUrl}/_enclave/admin  (an origin of its own: docs pages can't reach its key)`,
     ...(sites.length ? ['  sites (by Host name):', ...sites] : []),
     '',

@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { domainSchema } from '../config/sections/sites.js';
 import { ExitCode, type CliIo } from './CliIo.js';
+import type { ControlBackend } from './controlBackend.js';
 import { confirm } from './confirm.js';
+import { countOf } from './countOf.js';
 import { parseVerbArgs } from './parseVerbArgs.js';
 import { formatTable } from './printTable.js';
 import { escapeControls, formatJson } from './escapeControls.js';
@@ -40,8 +42,6 @@ export async function runSites(args: string[], io: CliIo): Promise<number> {
   }
   // Paths are made absolute here: the server resolves them on its own file system.
   const source = values.source ? resolve(values.source) : undefined;
-  if (action === 'remove' && !(await confirm(io, `Remove site ${domain}? It is no longer exported or re-exported.`, values.yes)))
-    return ExitCode.failed;
 
   return runControlVerb(io, { project: values.project, usage }, async (backend) => {
     if (action === 'list') {
@@ -56,11 +56,7 @@ export async function runSites(args: string[], io: CliIo): Promise<number> {
       );
       return ExitCode.ok;
     }
-    if (action === 'remove') {
-      await backend.removeSite(domain!);
-      io.err.write(`Site ${domain} removed.\n`);
-      return ExitCode.ok;
-    }
+    if (action === 'remove') return removeSite(io, backend, domain!, values.yes);
     const site =
       action === 'add'
         ? await backend.addSite({ domain: domain!, source: source!, ref: values.ref ?? null, projectId: values.project })
@@ -70,4 +66,35 @@ export async function runSites(args: string[], io: CliIo): Promise<number> {
     );
     return ExitCode.ok;
   });
+}
+
+/**
+ * Says what removing `domain` takes away (its live version goes offline, its versions are
+ * deleted), asks (or takes --yes), removes it, and says what was removed.
+ */
+async function removeSite(io: CliIo, backend: ControlBackend, domain: string, yes: boolean): Promise<number> {
+  const site = (await backend.listSites()).find((s) => s.domain === domain.toLowerCase());
+  if (!site) {
+    io.err.write(`enclave: ${escapeControls(`no site ${domain}`)}\n`);
+    return ExitCode.failed;
+  }
+  if (site.origin === 'config') {
+    io.err.write(`enclave: ${escapeControls(`site ${site.domain} is declared in the config file; remove it there`)}\n`);
+    return ExitCode.failed;
+  }
+  const onDisk = await backend.siteVersions(site.domain);
+  const count = onDisk?.versions.length ?? 0;
+  const deleted = count ? `${countOf(count, 'version')} (${onDisk!.versions.join(', ')})` : 'no versions';
+  const what = [
+    onDisk?.live ? `Its live version ${onDisk.live} goes offline: requests for ${site.domain} get the default site.` : null,
+    `It is no longer exported or re-exported, and ${deleted} on disk ${count === 1 ? 'is' : 'are'} deleted.`,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  if (!(await confirm(io, escapeControls(`Remove site ${site.domain}? ${what}`), yes))) return ExitCode.failed;
+  await backend.removeSite(site.domain);
+  io.err.write(
+    `${escapeControls(`Removed site ${site.domain} (source ${site.source}): no longer served or exported; deleted ${deleted}${backend.via === 'api' ? ' (the server deletes them once it is idle)' : ''}.`)}\n`,
+  );
+  return ExitCode.ok;
 }

@@ -55,12 +55,21 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; cwd?: string; def
   let merged = readJsonFile(options.defaultsPath ?? defaultConfigPath, problems);
   const overridePath = env.ENCLAVE_CONFIG;
   if (overridePath) merged = deepMerge(merged, readJsonFile(resolve(cwd, overridePath), problems));
-  merged = deepMerge(merged, envOverrides(env, problems));
+  const fromEnv = new Map<string, string>();
+  merged = deepMerge(merged, envOverrides(env, problems, fromEnv));
   if (problems.length > 0) throw new ConfigError(problems);
 
   const parsed = configSchema.safeParse(merged);
   if (!parsed.success) {
-    throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`));
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const at = i.path.join('.');
+        // A value the environment gave is named by its variable: the operator set ENCLAVE_PORT,
+        // not server.port, and greps the environment for it.
+        const variable = variableFor(i.path.map(String), fromEnv);
+        return `${variable ? `${variable} (${at})` : at || '(root)'}: ${i.message}`;
+      }),
+    );
   }
   const config = parsed.data;
   config.dataDir = resolve(cwd, config.dataDir);
@@ -86,7 +95,17 @@ function readJsonFile(path: string, problems: string[]): Json {
   return {};
 }
 
-function envOverrides(env: NodeJS.ProcessEnv, problems: string[]): Json {
+/** The environment variable that set `path` or a setting above it, if one did. */
+function variableFor(path: string[], fromEnv: Map<string, string>): string | undefined {
+  for (let n = path.length; n > 0; n--) {
+    const variable = fromEnv.get(path.slice(0, n).join('.'));
+    if (variable) return variable;
+  }
+  return undefined;
+}
+
+/** The settings ENCLAVE_* variables give; `fromEnv` records which variable set which path. */
+function envOverrides(env: NodeJS.ProcessEnv, problems: string[], fromEnv: Map<string, string>): Json {
   const out: Json = {};
   for (const [name, raw] of Object.entries(env)) {
     if (raw === undefined || !name.startsWith('ENCLAVE_')) continue;
@@ -106,6 +125,7 @@ function envOverrides(env: NodeJS.ProcessEnv, problems: string[]): Json {
       problems.push(`${name}: malformed variable name`);
       continue;
     }
+    fromEnv.set(path.join('.'), name);
     if (!fromFile) {
       setPath(out, path, parseEnvValue(raw));
       continue;

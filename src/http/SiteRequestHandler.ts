@@ -12,6 +12,8 @@ export interface SiteRequest {
   requestId: string;
   /** The client's address (the first X-Forwarded-For entry behind a trusted proxy, as Koa's ctx.ip). */
   address: string;
+  /** False when the page is not a secure context for the browser (see isTrustworthyOrigin); absent: it is. */
+  trustworthy?: boolean;
 }
 
 /**

@@ -14,7 +14,12 @@ export interface SigningKey {
 interface KeyringFile {
   active: string;
   keys: SigningKey[];
+  /** Ids of retired keys (their secrets are gone), so their links are refused as retired, not as forged. */
+  retired?: string[];
 }
+
+/** How many retired key ids are remembered. */
+const MAX_RETIRED = 256;
 
 /** A signing key as operators see it: never the secret. */
 export interface SigningKeyInfo {
@@ -89,6 +94,11 @@ export class SigningKeyring {
     return this.file.keys.find((k) => k.kid === kid);
   }
 
+  /** True when `kid` named a key that has since been retired. */
+  wasRetired(kid: string): boolean {
+    return this.file.retired?.includes(kid) ?? false;
+  }
+
   /** Every key, oldest first, without secrets. */
   list(): SigningKeyInfo[] {
     return this.file.keys.map((k) => ({ kid: k.kid, createdAt: k.createdAt, active: k.kid === this.file.active }));
@@ -97,7 +107,7 @@ export class SigningKeyring {
   /** Adds a new active key; older keys keep verifying until `retire`d. */
   async rotate(now: Date): Promise<SigningKey> {
     const key = newKey(now);
-    await this.replace({ active: key.kid, keys: [...this.file.keys, key] });
+    await this.replace({ ...this.file, active: key.kid, keys: [...this.file.keys, key] });
     return key;
   }
 
@@ -108,7 +118,11 @@ export class SigningKeyring {
   async retire(kid: string): Promise<RetireOutcome> {
     if (kid === this.file.active) return 'active';
     if (!this.find(kid)) return 'unknown';
-    await this.replace({ active: this.file.active, keys: this.file.keys.filter((k) => k.kid !== kid) });
+    await this.replace({
+      active: this.file.active,
+      keys: this.file.keys.filter((k) => k.kid !== kid),
+      retired: [...(this.file.retired ?? []), kid].slice(-MAX_RETIRED),
+    });
     return 'retired';
   }
 

@@ -1,4 +1,5 @@
 import test from 'ava';
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runDeploy } from '../../src/cli/deploy.js';
@@ -20,6 +21,15 @@ async function versionAt(app: LoggedAppliance, host: string): Promise<string | n
   return /name="enclave-version" content="([^"]+)"/.exec(res.body)?.[1] ?? 'no version tag';
 }
 
+/**
+ * A test bundle built for the site its version names (a… → A, b… → B, …; v… → the default
+ * test domain): a bundle goes only to the site its manifest names.
+ */
+function writeSiteBundle(zipPath: string, version: string, options: Parameters<typeof writeBundle>[2] = {}) {
+  const domain = ({ a: A, b: B, c: C, d: D } as Record<string, string>)[version[0]] ?? 'docs.test.internal';
+  return writeBundle(zipPath, version, { ...options, manifestFields: { domain, ...options.manifestFields } });
+}
+
 async function deploy(app: LoggedAppliance, bundleUrl: string, domain?: string): Promise<void> {
   const record = await deployAndWait(app, { bundleUrl, ...(domain ? { domain } : {}) });
   if (record.status !== 'active') throw new Error(`deploy ${bundleUrl} to ${domain ?? 'default'}: ${JSON.stringify(record)}`);
@@ -30,7 +40,7 @@ test('two sites served by Host with separate deployments and rollback; other hos
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   await mkdir(join(dir, 'src'));
   const zips: Record<string, string> = {};
-  for (const v of ['v1', 'a1', 'a2', 'b1', 'b2']) await writeBundle((zips[v] = join(dir, `${v}.zip`)), v);
+  for (const v of ['v1', 'a1', 'a2', 'b1', 'b2']) await writeSiteBundle((zips[v] = join(dir, `${v}.zip`)), v);
   const sites = [A, B].map((domain) => ({ domain, source: join(dir, 'src') }));
   const dataDir = join(dir, 'data');
   const app = await startLoggedAppliance({ dataDir, overrides: { sites } });
@@ -91,9 +101,9 @@ test('two sites served by Host with separate deployments and rollback; other hos
 test('per-site staticExport settings: fetched on start, pinned per site; a refused site is degraded while the others serve', async (t) => {
   const dir = await makeTempDir('enclave-sites-');
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  await writeBundle(join(dir, 'c1.zip'), 'c1');
-  await writeBundle(join(dir, 'd1.zip'), 'd1');
-  await writeBundle(join(dir, 'v1.zip'), 'v1');
+  await writeSiteBundle(join(dir, 'c1.zip'), 'c1');
+  await writeSiteBundle(join(dir, 'd1.zip'), 'd1');
+  await writeSiteBundle(join(dir, 'v1.zip'), 'v1');
   const app = await startLoggedAppliance({
     overrides: {
       staticExport: { enabled: true, bundleUrl: join(dir, 'v1.zip') },
@@ -126,8 +136,8 @@ test('feedback posted on site B is checked against B’s pages and recorded with
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const filesA = makeSiteFiles('a1');
   delete filesA['reference.html'];
-  await writeBundle(join(dir, 'a1.zip'), 'a1', { files: filesA });
-  await writeBundle(join(dir, 'b1.zip'), 'b1');
+  await writeSiteBundle(join(dir, 'a1.zip'), 'a1', { files: filesA });
+  await writeSiteBundle(join(dir, 'b1.zip'), 'b1');
   const app = await startLoggedAppliance({ overrides: { sites: [A, B].map((domain) => ({ domain, source: dir })) } });
   t.teardown(() => app.close());
   await deploy(app, join(dir, 'a1.zip'), A);
@@ -153,7 +163,7 @@ test('feedback posted on site B is checked against B’s pages and recorded with
 test('staticExport.domain names the default site: deploys and lookups with that domain go to it, and its Host is served by it', async (t) => {
   const dir = await makeTempDir('enclave-sites-');
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  await writeBundle(join(dir, 'v1.zip'), 'v1');
+  await writeSiteBundle(join(dir, 'v1.zip'), 'v1', { manifestFields: { domain: A } });
   const app = await startLoggedAppliance({ overrides: { staticExport: { domain: A }, sites: [{ domain: A, source: dir }] } });
   t.teardown(() => app.close());
   await deploy(app, join(dir, 'v1.zip'), A);
@@ -163,29 +173,28 @@ test('staticExport.domain names the default site: deploys and lookups with that 
   t.is(await versionAt(app, '127.0.0.1'), 'v1', 'the default site and A are one site');
 });
 
-test('a site removed through /v1/sites stops being served at once, without a restart; added again, it serves its kept versions', async (t) => {
+test('a site removed through /v1/sites stops being served at once, without a restart, and its versions are deleted', async (t) => {
   const dir = await makeTempDir('enclave-sites-');
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const source = join(dir, 'src');
   await mkdir(source);
   await writeFile(join(source, 'docs.json'), JSON.stringify({ name: 'Removable', navigation: { pages: ['index'] } }));
   await writeFile(join(source, 'index.mdx'), '# Removable\n');
-  for (const v of ['v1', 'c1']) await writeBundle(join(dir, `${v}.zip`), v);
+  for (const v of ['v1', 'c1']) await writeSiteBundle(join(dir, `${v}.zip`), v);
   const app = await startLoggedAppliance({});
   t.teardown(() => app.close());
   await deploy(app, join(dir, 'v1.zip'));
   t.is((await app.api('/v1/sites', { method: 'POST', json: { domain: C, source } })).status, 201);
   await deploy(app, join(dir, 'c1.zip'), C);
   t.is(await versionAt(app, C), 'c1');
+  const siteDir = join(app.dataDir, 'site', 'by-domain', C);
+  t.true(existsSync(siteDir));
 
   t.is((await app.api(`/v1/sites/${C}`, { method: 'DELETE' })).status, 204);
   t.is(await versionAt(app, C), 'v1', 'the removed site’s Host falls to the default site at once');
   t.is((await app.api(`/v1/deployments?domain=${C}`)).status, 404);
+  t.true(await waitUntil('versions deleted', async () => !existsSync(siteDir), 5000), 'its versions are deleted from disk');
 
   t.is((await app.api('/v1/sites', { method: 'POST', json: { domain: C, source } })).status, 201);
-  t.is(
-    await waitUntil('C served again', async () => (await versionAt(app, C)) === 'c1', 5000),
-    true,
-    'added again, the site serves its kept deployment',
-  );
+  t.is(await versionAt(app, C), 'v1', 'added again, it starts with no deployments of its own');
 });

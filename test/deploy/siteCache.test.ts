@@ -65,8 +65,8 @@ test('cached bodies: a new activation (or a rollback) serves its own bytes at on
 test('the same path on two sites is answered from each site’s own version', async (t) => {
   const dir = await makeTempDir('enclave-cache-');
   t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const a = await writeBundle(join(dir, 'a.zip'), 'a1', { files: makeSiteFiles('a1') });
-  const b = await writeBundle(join(dir, 'b.zip'), 'b1', { files: makeSiteFiles('b1') });
+  const a = await writeBundle(join(dir, 'a.zip'), 'a1', { files: makeSiteFiles('a1'), manifestFields: { domain: 'a.docs.internal' } });
+  const b = await writeBundle(join(dir, 'b.zip'), 'b1', { files: makeSiteFiles('b1'), manifestFields: { domain: 'b.docs.internal' } });
   const sites = ['a.docs.internal', 'b.docs.internal'].map((domain) => ({ domain, source: dir }));
   const app = await startLoggedAppliance({ overrides: { sites } });
   t.teardown(() => app.close());

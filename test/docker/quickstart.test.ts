@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, readFile, rm, symlink } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { projectRoot } from '../helpers/spawnAppliance.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 
@@ -42,7 +42,11 @@ async function freshClone(): Promise<string> {
   return dir;
 }
 
-test('the README quick start runs as written on a fresh clone', async (t) => {
+/**
+ * Runs the quick start's lines in bash on a fresh clone, with job control (`set -m`, a terminal)
+ * or without it (the lines pasted into a script: `kill %1` then signals npm alone).
+ */
+async function runQuickStart(t: ExecutionContext, jobControl: boolean): Promise<void> {
   const lines = await quickStartLines();
   t.true(lines[0] === 'npm install', 'it starts with npm install');
   t.false(
@@ -56,7 +60,11 @@ test('the README quick start runs as written on a fresh clone', async (t) => {
   // (test/docker installs are checked by the install-hygiene steps, not here).
   await symlink(join(projectRoot, 'node_modules'), join(clone, 'node_modules'));
   const port = await freePort();
-  const script = ['set -e', 'set -m', ...lines.slice(1).map((l) => l.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`))].join('\n');
+  const script = [
+    'set -e',
+    ...(jobControl ? ['set -m'] : []),
+    ...lines.slice(1).map((l) => l.replaceAll('127.0.0.1:8080', `127.0.0.1:${port}`)),
+  ].join('\n');
   const child = spawn('bash', ['-c', script], {
     cwd: clone,
     env: { PATH: process.env.PATH ?? '', HOME: clone, ENCLAVE_PORT: String(port) },
@@ -88,4 +96,28 @@ test('the README quick start runs as written on a fresh clone', async (t) => {
     if (!closed) await new Promise((r) => setTimeout(r, 100));
   }
   t.true(closed, 'the server stopped');
-});
+  // Nothing the script started is left: every process of its process group has exited (the
+  // server, tsx, the lock holder). An orphan would keep the group alive.
+  let orphans = true;
+  for (let i = 0; i < 100 && orphans; i++) {
+    try {
+      process.kill(-child.pid!, 0);
+      await new Promise((r) => setTimeout(r, 100));
+    } catch {
+      orphans = false;
+    }
+  }
+  t.false(orphans, `a process of the quick start outlived it:\n${processesOfGroup(child.pid!)}`);
+}
+
+/** `ps` lines of the processes in process group `pgid` (for the failure message). */
+function processesOfGroup(pgid: number): string {
+  return spawnSync('ps', ['-o', 'pid,pgid,args', '-e'], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((line) => line.trim().split(/\s+/)[1] === String(pgid))
+    .join('\n');
+}
+
+test('the README quick start runs as written on a fresh clone', (t) => runQuickStart(t, true));
+
+test('the README quick start pasted into a script (no job control) stops the server and leaves no orphan', (t) => runQuickStart(t, false));

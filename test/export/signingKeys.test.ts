@@ -51,6 +51,7 @@ test('API: rotate, the old link still works, retire it, the old link is 403, the
   t.is(new URL(after.bundleUrl).searchParams.get('kid'), fresh.kid, 'new links use the new key');
   t.is(await linkStatus(app, after.bundleUrl), 200);
 
+  const firstSecret = JSON.parse(await readFile(keyringPath(dataDir), 'utf8')).keys.find((k: { kid: string }) => k.kid === firstKid).secret;
   const retired = await app.api(`/v1/signing-keys/${firstKid}`, { method: 'DELETE' });
   t.is(retired.status, 200);
   t.deepEqual(
@@ -59,9 +60,12 @@ test('API: rotate, the old link still works, retire it, the old link is 403, the
   );
   const refused = await fetch(before.bundleUrl.replace(/^http:\/\/[^/]+/, app.url));
   t.is(refused.status, 403);
-  t.deepEqual(await refused.json(), FORBIDDEN_SIG);
+  t.deepEqual(await refused.json(), { error: 'link retired' }, 'a retired link says so, not "invalid signature"');
+  const forged = new URL(before.bundleUrl.replace(/^http:\/\/[^/]+/, app.url));
+  forged.searchParams.set('kid', 'k00000000');
+  t.deepEqual(await (await fetch(forged)).json(), FORBIDDEN_SIG, 'a key id that never existed is still a bad signature');
   t.is(await linkStatus(app, after.bundleUrl), 200, "the new key's links still work");
-  t.false((await readFile(keyringPath(dataDir), 'utf8')).includes(firstKid), 'the retired secret is gone from disk');
+  t.false((await readFile(keyringPath(dataDir), 'utf8')).includes(firstSecret), 'the retired secret is gone from disk');
 
   // Survives a restart: the retirement was written, not just held in memory.
   await app.stop();

@@ -18,7 +18,7 @@ export interface SignedBundleLink extends BundleLinkSignature {
 }
 
 /** Why a presented link was refused. */
-export type BundleLinkRefusal = 'invalid signature' | 'link expired';
+export type BundleLinkRefusal = 'invalid signature' | 'link expired' | 'link retired';
 
 /** The path of a bundle file (job ids and bundle file names are URL-safe by construction). */
 export function bundleLinkPath(jobId: string, file: string): string {
@@ -55,7 +55,7 @@ export function signBundleLink(
 
 /**
  * Checks a presented link: the signature first (any change to method, path, expiry, key id or
- * signature → `invalid signature`), then the expiry, so an attacker can't learn anything from
+ * signature → `invalid signature`; a key id since retired → `link retired`), then the expiry, so an attacker can't learn anything from
  * editing `expires`. Comparison is constant-time over equal-length buffers.
  */
 export function verifyBundleLink(
@@ -76,6 +76,9 @@ export function verifyBundleLink(
     'latin1',
   );
   const equal = given.length === expected.length && timingSafeEqual(given, expected);
+  // A key id that was retired can't be checked (its secret is gone), but the key ids are in the
+  // links themselves, so saying so tells a holder nothing new and tells an operator why.
+  if (!key && keyring.wasRetired(kid)) return { ok: false, reason: 'link retired' };
   if (!key || !equal) return { ok: false, reason: 'invalid signature' };
   if (Number(expires) * 1000 <= now.getTime()) return { ok: false, reason: 'link expired' };
   return { ok: true };

@@ -11,6 +11,13 @@ export interface DeployRequest {
   label?: string | null;
   /** Activate even when the bundle's build report lists failed pages (recorded on the deployment). */
   allowFailed?: boolean;
+  /**
+   * Refuse a bundle whose manifest names another domain than this site's (operator deploys;
+   * the config's own bundle and re-exports are this site's by construction).
+   */
+  checkDomain?: boolean;
+  /** With checkDomain: deploy it here anyway (recorded on the deployment). */
+  allowOtherDomain?: boolean;
 }
 
 /** How a deployment ended: a new version went live, the bundle was already live, or a kept copy of it was switched to. */
@@ -48,5 +55,6 @@ export function newDeploymentRecord(id: string, site: string | null, source: str
     label: request.label ?? null,
     failedPages: null,
     allowFailed: request.allowFailed ?? false,
+    ...(request.checkDomain ? { domainCheck: request.allowOtherDomain ? 'overridden' : 'required' } : {}),
   };
 }

@@ -32,6 +32,11 @@ export interface DeploymentRecord {
   failedPages?: number | null;
   /** The operator deployed it despite failed pages (`--allow-failed`). */
   allowFailed?: boolean;
+  /**
+   * An operator's deployment checks that the bundle was built for this site (`required`), or
+   * was told to put it here anyway (`overridden`, `--allow-other-domain`). Absent: no check.
+   */
+  domainCheck?: 'required' | 'overridden';
 }
 
 /** Something that happened to the live site, for the history view. */

@@ -12,6 +12,8 @@ export class LiveSite {
   private active: SiteVersion | null = null;
   /** Other versions still on disk, newest first: they answer content-hashed assets only. */
   private kept: SiteVersion[] = [];
+  /** Why no version is live yet though one is on its way (the first export runs), or null. */
+  private coming: string | null = null;
 
   constructor(
     private readonly sites: Pick<SiteDirectory, 'find'>,
@@ -27,6 +29,19 @@ export class LiveSite {
   /** Kept versions (not live), newest activation first. */
   keptVersions(): readonly SiteVersion[] {
     return this.kept;
+  }
+
+  /**
+   * Says that a first version is being prepared and why (`the sample docs are being exported`),
+   * so a request meanwhile learns it is a matter of moments; null when that is over.
+   */
+  expectFirstVersion(reason: string | null): void {
+    this.coming = reason;
+  }
+
+  /** Why a version is on its way while none is live, or null. */
+  firstVersionComing(): string | null {
+    return this.active ? null : this.coming;
   }
 
   /** Makes `next` live and `kept` the fallback set, in one step. */

@@ -14,6 +14,7 @@ import { byActivationDesc, type DeploymentRecord } from './deploymentStore.js';
 import type { DeploymentRepository, DeploymentStatus } from './DeploymentRepository.js';
 import { newDeploymentRecord, type DeployOutcome, type DeployRequest, type StartedDeployment } from './DeployRequest.js';
 import { checkFailedPages } from './readFailedPages.js';
+import { checkBundleDomain } from './checkBundleDomain.js';
 import { installBundleVersion } from './installBundleVersion.js';
 import { LiveSite } from './LiveSite.js';
 import { loadSiteVersion } from './loadSiteVersion.js';
@@ -189,7 +190,12 @@ export class SiteDeployer {
     // Set by the inspection below, which installBundleVersion runs before precompressing.
     const report: { failedPages: number | null } = { failedPages: null };
     const { config } = this.deps;
-    const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, async (filesDir) => {
+    const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, async (filesDir, manifest) => {
+      if (record.domainCheck === 'required') {
+        const domain = this.deps.site ?? config.staticExport.domain ?? this.live.version()?.domain ?? null;
+        const refusal = checkBundleDomain(manifest.domain, { domain, isDefaultSite: !this.deps.site });
+        if (refusal) throw refusal;
+      }
       report.failedPages = await checkFailedPages(filesDir, record.allowFailed ?? false);
     });
     const { failedPages } = report;

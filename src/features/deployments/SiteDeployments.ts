@@ -11,6 +11,7 @@ import type { DeploymentRecord } from './DeploymentRecord.js';
 import { DeploymentRepository } from './DeploymentRepository.js';
 import { SiteDeployer } from './SiteDeployer.js';
 import { siteDirs, siteDomainsDir } from './versionLayout.js';
+import { readSiteVersions, removeSiteDeployments } from './removeSiteDeployments.js';
 
 /** What the site registry is built from. */
 export interface SiteDeploymentsDeps {
@@ -30,6 +31,8 @@ export interface SiteDeploymentsDeps {
 export class SiteDeployments implements ActiveSite {
   private readonly byDomain = new Map<string, SiteDeployer>();
   private readonly opening = new Map<string, Promise<SiteDeployer>>();
+  /** Deletions of removed sites' versions in progress, by domain (a site added again waits for them). */
+  private readonly removals = new Map<string, Promise<void>>();
 
   private constructor(
     private readonly deps: SiteDeploymentsDeps,
@@ -57,8 +60,8 @@ export class SiteDeployments implements ActiveSite {
 
   /**
    * A stored site was saved or removed at run time. A removed site stops being served at once
-   * (its Host falls to the default site; its versions stay on disk, as at startup); a site saved
-   * again with deployments on disk is served again from them.
+   * (its Host falls to the default site) and, once its deployer is idle, its versions are deleted
+   * from disk; a site saved again starts with no deployments of its own.
    */
   private siteChanged(domain: string): void {
     const slot = this.slotOf(domain);
@@ -66,15 +69,36 @@ export class SiteDeployments implements ActiveSite {
     const open = this.byDomain.get(slot);
     if (this.deps.sites.find(slot)) {
       if (open) return;
-      void readdir(siteDomainsDir(this.deps.config.dataDir))
+      void (this.removals.get(slot) ?? Promise.resolve())
+        .then(() => readdir(siteDomainsDir(this.deps.config.dataDir)))
         .then((onDisk) => (onDisk.includes(slot) ? this.ensure(slot) : undefined))
         .catch((err) => this.deps.logger.warn({ err, domain: slot }, 'could not reopen the deployments of a site saved again'));
       return;
     }
-    if (!open) return;
-    this.byDomain.delete(slot);
-    void open.flush().catch((err) => this.deps.logger.warn({ err, domain: slot }, 'could not flush the deployments of a removed site'));
-    this.deps.logger.info({ domain: slot }, `site ${slot} removed: no longer served; its deployments are kept on disk`);
+    if (open) this.byDomain.delete(slot);
+    this.removals.set(slot, this.removeFromDisk(slot, open));
+  }
+
+  /** Deletes a removed site's versions once its deployer (if open) has finished what it was doing. */
+  private async removeFromDisk(slot: string, open: SiteDeployer | undefined): Promise<void> {
+    const { dataDir } = this.deps.config;
+    try {
+      await this.removals.get(slot);
+      await this.opening.get(slot)?.catch(() => {});
+      await open?.drain();
+      await open?.flush(); // nothing may write its state file after it is gone
+      // Saved again meanwhile: keep what it has.
+      if (this.deps.sites.find(slot)) return;
+      const had = await readSiteVersions(dataDir, slot);
+      await removeSiteDeployments(dataDir, slot);
+      if (had)
+        this.deps.logger.info(
+          { domain: slot, versions: had.versions },
+          `site ${slot} removed: no longer served; deleted ${had.versions.length} version(s) from disk`,
+        );
+    } catch (err) {
+      this.deps.logger.warn({ err, domain: slot }, 'could not delete the deployments of a removed site');
+    }
   }
 
   /** The deployer of `domain` (null: the default site), opening its deployments on first use; unknown domains are 404. */

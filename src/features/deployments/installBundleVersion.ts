@@ -28,8 +28,8 @@ export async function installBundleVersion(
   id: string,
   limits: BundleLimits,
   pin: string | null,
-  /** Runs on the extracted files before the costly precompression; throwing refuses the bundle. */
-  inspect?: (filesDir: string) => Promise<void>,
+  /** Runs on the extracted files and manifest before the costly precompression; throwing refuses the bundle. */
+  inspect?: (filesDir: string, manifest: BundleManifest) => Promise<void>,
 ): Promise<InstalledVersion> {
   const staging = versionLayout(versionsDir, `${id}.partial`);
   await mkdir(versionsDir, { recursive: true, mode: 0o755 });
@@ -37,7 +37,7 @@ export async function installBundleVersion(
   await mkdir(staging.dir, { mode: 0o755 });
   try {
     const extracted = await extractBundle(zipPath, staging.files, limits, pin);
-    await inspect?.(staging.files);
+    await inspect?.(staging.files, extracted.manifest);
     await writeFileDurably(staging.manifest, JSON.stringify(extracted.manifest), 0o644);
     const served = extracted.manifest.files.filter((f) => !f.path.startsWith('_enclave/'));
     const extras = await precompressSiteFiles(staging.files, staging.encoded, served);

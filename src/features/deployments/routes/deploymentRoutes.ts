@@ -57,6 +57,10 @@ export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
           .boolean()
           .optional()
           .describe("Activate even when the bundle's build report lists failed pages (recorded on the deployment)"),
+        allowOtherDomain: z
+          .boolean()
+          .optional()
+          .describe("Activate even when the bundle's manifest names another domain than the site deployed to (recorded on the deployment)"),
       }),
       responses: {
         200: {
@@ -68,7 +72,7 @@ export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
         404: { description: 'No such site is configured', schema: errorBodySchema },
         409: {
           description:
-            "Another deployment is running, or the bundle's build report lists failed pages (deploy with allowFailed to serve it anyway)",
+            "Another deployment is running, the bundle's build report lists failed pages (deploy with allowFailed to serve it anyway), or its manifest names another site's domain (allowOtherDomain)",
           schema: refusedSchema,
         },
         422: { description: 'Bundle could not be fetched or failed verification; the live site is unchanged', schema: refusedSchema },
@@ -81,6 +85,8 @@ export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
           failIfBusy: true,
           label: body.label ?? null,
           allowFailed: body.allowFailed ?? false,
+          checkDomain: true,
+          allowOtherDomain: body.allowOtherDomain ?? false,
         };
         const started = await deployer.begin(body.bundleUrl, request);
         started.finished.catch(() => {}); // the outcome is recorded either way; a late failure must not go unhandled
@@ -98,7 +104,7 @@ export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
         } catch (err) {
           if (err instanceof BundleRefusedError) {
             const prefix = err.stage === 'fetch' ? 'Bundle could not be fetched' : 'Bundle refused';
-            throw new AppError(err.stage === 'report' ? 409 : 422, `${prefix}: ${err.reason}`, {
+            throw new AppError(err.stage === 'report' || err.stage === 'domain' ? 409 : 422, `${prefix}: ${err.reason}`, {
               extra: { deploymentId: started.record.id },
             });
           }

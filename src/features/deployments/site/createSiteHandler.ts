@@ -1,3 +1,4 @@
+import { OPENER_POLICY_HEADER } from '../../../http/isTrustworthyOrigin.js';
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { AppError } from '../../../platform/AppError.js';
@@ -12,7 +13,7 @@ import type { PageServedHook } from './PageServedHook.js';
 import { resolveSitePath } from './resolveSitePath.js';
 import { isDocumentType, SITE_SECURITY_HEADERS, securityHeadersFor } from './siteSecurityHeaders.js';
 import { PLAIN_PAGE_POLICY, siteSecurityPolicy } from './siteSecurityPolicy.js';
-import { UNAVAILABLE_PAGE } from './unavailablePage.js';
+import { COMING_SOON_RETRY_SECONDS, comingSoonPage, UNAVAILABLE_PAGE } from './unavailablePage.js';
 
 /** What the site handler is built with besides the live sites. */
 export interface SiteHandlerOptions {
@@ -93,6 +94,7 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
     const live = sites.forHost(request.host).live;
     const version = live.version();
     if (!version) {
+      const coming = live.firstVersionComing();
       send(
         request,
         503,
@@ -102,12 +104,12 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
           'Cache-Control',
           'no-store',
           'Retry-After',
-          '30',
+          coming ? String(COMING_SOON_RETRY_SECONDS) : '30',
           'Content-Security-Policy',
           PLAIN_PAGE_POLICY,
           ...SITE_SECURITY_HEADERS,
         ],
-        UNAVAILABLE_PAGE,
+        coming ? comingSoonPage(coming) : UNAVAILABLE_PAGE,
       );
       return;
     }
@@ -336,7 +338,16 @@ function writeHead(request: SiteRequest, status: number, headers: string[]): voi
   // the X-Request-Id slot, filled just before the (synchronous) serialization: shared arrays
   // are reused without a copy per request.
   headers[headers.length - 1] = request.requestId;
-  res.writeHead(status, headers);
+  res.writeHead(status, request.trustworthy === false ? withoutOpenerPolicy(headers) : headers);
+}
+
+/**
+ * `headers` without Cross-Origin-Opener-Policy, for a page that is not a secure context: the
+ * browser would ignore it and log an error on every page. A copy only when it is there.
+ */
+function withoutOpenerPolicy(headers: string[]): string[] {
+  const at = headers.indexOf(OPENER_POLICY_HEADER);
+  return at < 0 || at % 2 === 1 ? headers : [...headers.slice(0, at), ...headers.slice(at + 2)];
 }
 
 function encodePath(urlPath: string): string {

@@ -16,3 +16,31 @@ export const UNAVAILABLE_PAGE = `<!doctype html>
 </body>
 </html>
 `;
+
+/**
+ * The page the site answers with 503 while its first version is being prepared (`reason`, e.g.
+ * the first export still running): it says so and reloads itself until the site is up.
+ */
+export function comingSoonPage(reason: string): string {
+  const said = reason.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="${COMING_SOON_RETRY_SECONDS}">
+<title>Documentation is on its way</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:4rem auto;padding:0 1rem;color:#222}</style>
+</head>
+<body>
+<main>
+<h1>Documentation is on its way</h1>
+<p>This Enclave appliance has just started and ${said}. The site is up as soon as that finishes, usually within seconds; this page reloads by itself.</p>
+</main>
+</body>
+</html>
+`;
+}
+
+/** How soon a client should ask again while the first version is being prepared. */
+export const COMING_SOON_RETRY_SECONDS = 3;

@@ -45,7 +45,10 @@ export function bundleDownloadRoutes(deps: BundleDownloadDeps): RouteSpec[] {
         200: { description: 'The zip', schema: z.file(), contentType: 'application/zip' },
         206: { description: 'The requested byte range of the zip', schema: z.file(), contentType: 'application/zip' },
         304: { description: 'Not modified (If-None-Match)' },
-        403: { description: '`link expired` or `invalid signature`', schema: errorBodySchema },
+        403: {
+          description: '`link expired`, `link retired` (its signing key was retired) or `invalid signature`',
+          schema: errorBodySchema,
+        },
         404: { description: 'No such bundle (the link was valid)', schema: errorBodySchema },
         410: { description: 'The bundle file is damaged on the server (its size changed); export again', schema: errorBodySchema },
         416: { description: 'Range not satisfiable', schema: errorBodySchema },
