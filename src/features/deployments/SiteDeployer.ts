@@ -190,14 +190,14 @@ export class SiteDeployer {
     // Set by the inspection below, which installBundleVersion runs before precompressing.
     const report: { failedPages: number | null } = { failedPages: null };
     const { config } = this.deps;
-    const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, async (filesDir, manifest) => {
-      if (record.domainCheck === 'required') {
-        const domain = this.deps.site ?? config.staticExport.domain ?? this.live.version()?.domain ?? null;
-        const refusal = checkBundleDomain(manifest.domain, { domain, isDefaultSite: !this.deps.site });
-        if (refusal) throw refusal;
-      }
-      report.failedPages = await checkFailedPages(filesDir, record.allowFailed ?? false);
-    });
+    const domain = this.deps.site ?? config.staticExport.domain ?? this.live.version()?.domain ?? null;
+    const target = record.domainCheck === 'required' ? { domain, isDefaultSite: !this.deps.site } : null;
+    const inspect = async (files: string, manifest: { domain: string }) => {
+      const refusal = target && checkBundleDomain(manifest.domain, target);
+      if (refusal) throw refusal;
+      report.failedPages = await checkFailedPages(files, record.allowFailed ?? false);
+    };
+    const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, inspect);
     const { failedPages } = report;
     const version = await loadSiteVersion(id, installed.layout);
     await this.deployments.activate(

@@ -65,7 +65,17 @@ export async function createExportsFeature(ctx: FeatureContext, deps: ExportsDep
     spareWorker: config.export.spareWorker,
   });
   const { linkTtlSeconds, strict: defaultStrict, shipWarnings: defaultShipWarnings } = config.export;
-  const operations = createExportOperations({ jobs, sites, clock, keyring, linkTtlSeconds, defaultStrict, defaultShipWarnings, publicUrl, dataDir });
+  const operations = createExportOperations({
+    jobs,
+    sites,
+    clock,
+    keyring,
+    linkTtlSeconds,
+    defaultStrict,
+    defaultShipWarnings,
+    publicUrl,
+    dataDir,
+  });
 
   const cleanup = (now: Date) => {
     const keep = servedJobIds(jobs, deps.activeSite);
