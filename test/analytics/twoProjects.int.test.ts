@@ -22,7 +22,7 @@ test('two projects side by side: views, visitors, searches, clicks and feedback 
   const filesA = makeSiteFiles('a1');
   delete filesA['reference.html']; // only B has /reference
   await writeBundle(join(dir, 'a1.zip'), 'a1', { files: filesA });
-  await writeBundle(join(dir, 'b1.zip'), 'b1');
+  await writeBundle(join(dir, 'b1.zip'), 'b1', { manifestFields: { domain: B } });
   const app = await startLoggedAppliance({
     clock,
     overrides: {
