@@ -1,4 +1,4 @@
-import type { NavDivision } from '../config/SiteConfig.js';
+import { SCOPE_DIVISION_KINDS, type NavDivision } from '../config/SiteConfig.js';
 import { resolveLink } from '../links/resolveLink.js';
 import type { SitePage } from '../nav/resolveNavigation.js';
 import { canonicalUrl } from '../output/buildSitemap.js';
@@ -7,9 +7,11 @@ import { escapeHtml } from '../theme/escapeHtml.js';
 import { renderPageShell, type ShellPage, type ShellSite } from '../theme/renderPageShell.js';
 import {
   divisionHref,
+  inPreferredOrder,
   languageSwitcherHtml,
   renderSidebarTemplate,
   ROOT_MARK,
+  scopeSwitchersHtml,
   sidebarForPage,
   type SidebarTemplate,
 } from '../theme/renderSidebar.js';
@@ -20,6 +22,7 @@ import { findIconSvg } from '../icons/findIconSvg.js';
 import { hastToHtml } from '../page/hastToHtml.js';
 import { cloneHast } from '../page/cloneHast.js';
 import { isRemoteUrl } from '../offline/isRemoteUrl.js';
+import { createCounterpartFinder } from '../nav/createCounterpartFinder.js';
 
 /** The theme pieces shared by all pages of one export, with per-division caches. */
 export interface ShellParts {
@@ -121,7 +124,7 @@ export function createShellParts(
     const chain: NavDivision[] = [];
     let d = nav.root;
     for (let i = 0; i < 16 && d.items.length === 0; i++) {
-      const next = [...d.divisions].filter((c) => !c.href).sort((a, b) => Number(b.isDefault ?? false) - Number(a.isDefault ?? false))[0];
+      const next = inPreferredOrder(d.divisions.filter((c) => !c.href))[0];
       if (!next) break;
       chain.push(next);
       d = next;
@@ -175,7 +178,7 @@ export function createShellParts(
   // Prev/next stay within the reader's language, version and product.
   const scopeOf = (path: string): string =>
     (nav.locations.get(path)?.divisions ?? [])
-      .filter((d) => SCOPE_KINDS.has(d.kind))
+      .filter((d) => SCOPE_DIVISION_KINDS.has(d.kind))
       .map((d) => `${d.kind}:${d.code ?? d.label}`)
       .join('|');
   const sequences = new Map<string, string[]>();
@@ -188,23 +191,28 @@ export function createShellParts(
     position.set(p, list.length);
     list.push(p);
   }
-  const languageSwitchers = new Map<NavDivision, string>();
   const rootPrefix = (path: string) => '../'.repeat(path.split('/').length - 1);
+  const counterpart = createCounterpartFinder(nav.root, (p) => selected.has(p));
 
   const chrome = (path: string, prefix: string) => {
     const loc = nav.locations.get(path);
     const chain = loc?.divisions ?? fallbackChain;
     const language = chain.find((d) => d.kind === 'language');
-    let languageHtml = language ? languageSwitchers.get(language) : '';
-    if (languageHtml === undefined && language) languageSwitchers.set(language, (languageHtml = languageSwitcherHtml(nav.root, chain)));
+    // Switching language, version or product keeps the reader's page where the other side has it.
+    const keepPage = (to: NavDivision): string | undefined => {
+      const found = !loc ? undefined : chain.includes(to) ? path : counterpart(path, to);
+      return found ? `${ROOT_MARK}${escapeHtml(found)}.html` : divisionHref(to);
+    };
+    const switchers = scopeSwitchersHtml(nav.root, chain, keepPage);
     return {
       tabsHtml: tabsFor(chain),
-      languageHtml,
-      sidebarHtml: sidebarForPage(sidebarFor(chain), path, prefix),
+      languageHtml: language ? languageSwitcherHtml(nav.root, chain, keepPage) : '',
+      sidebarHtml: (switchers ? switchers.split(ROOT_MARK).join(prefix) : '') + sidebarForPage(sidebarFor(chain), path, prefix),
       // Languages, versions and products are in the switchers, not the breadcrumb.
-      breadcrumbs: [...chain.filter((d) => d.label && !SCOPE_KINDS.has(d.kind)).map((d) => d.label), ...(loc?.groups ?? [])].filter(
-        Boolean,
-      ),
+      breadcrumbs: [
+        ...chain.filter((d) => d.label && !SCOPE_DIVISION_KINDS.has(d.kind)).map((d) => d.label),
+        ...(loc?.groups ?? []),
+      ].filter(Boolean),
       lang: language?.code ? languageTag(language.code) : undefined,
       searchScope: scopeOf(path) || undefined,
     };
@@ -279,9 +287,6 @@ export function createShellParts(
     emptySite: () => simple('index', config.name, '<p>This site has no pages yet.</p>', ''),
   };
 }
-
-/** Division kinds that scope a reader's view: prev/next and search stay inside them. */
-const SCOPE_KINDS = new Set(['language', 'version', 'product']);
 
 /** A tab with a `menu`: a disclosure in the tab bar listing the menu's items. */
 function tabMenuHtml(
