@@ -58,3 +58,14 @@ test('a hidden version keeps its own sidebar, label and search scope, and its sw
   // Nothing else leads into the hidden version: the site home and the language switcher go to v2.
   t.is(switcher(await page(t, 'fr/index'), 'language').English, '../index.html');
 });
+
+test("a language's own global anchors show on its pages only, with their icons", async (t) => {
+  const links = (html: string) => [...html.matchAll(/<ul class="enclave-sidebar-links">(.*?)<\/ul>/g)].map((m) => m[1]).join('');
+  const en = links(await page(t, 'guides/start'));
+  t.regex(en, /<a href="https:\/\/community\.example\.com"><svg[^>]*class="enclave-nav-icon"[^>]*>.*<\/svg>Community<\/a>/);
+  t.notRegex(en, /communaute/);
+  const fr = links(await page(t, 'fr/guides/start'));
+  t.regex(fr, /<a href="https:\/\/communaute\.example\.com">Communauté<\/a>/);
+  t.notRegex(fr, /community\.example/);
+  t.is(links(await page(t, 'es/index')), '', 'a language without global anchors has none');
+});

@@ -54,6 +54,8 @@ export interface NavDivision {
   isDefault?: boolean;
   hidden?: boolean;
   openapi?: string[];
+  /** The division's own `global` links (`navigation.languages[].global.anchors`), shown on its pages. */
+  globalLinks?: SiteLink[];
   divisions: NavDivision[];
   items: NavItem[];
 }

@@ -132,17 +132,20 @@ export function createShellParts(
     return chain;
   };
   const fallbackChain = defaultChain();
+  /**
+   * The site's global links, then those of the reader's language (or other division): the hosted
+   * site shows a language's own global anchors on its pages, beside any site-wide ones.
+   */
+  const globalLinksFor = (chain: NavDivision[]) => {
+    const links = [...config.globalLinks, ...chain.flatMap((d) => d.globalLinks ?? [])];
+    return links.filter((l, i) => links.findIndex((o) => o.href === l.href) === i);
+  };
   const sidebars = new Map<NavDivision, SidebarTemplate>();
   const sidebarFor = (chain: NavDivision[]) => {
     const key = chain.length ? chain[chain.length - 1] : nav.root;
     let t = sidebars.get(key);
     if (!t) {
-      t = renderSidebarTemplate(
-        nav.root,
-        chain,
-        config.globalLinks.map((l) => ({ label: l.label, href: l.href, icon: l.icon })),
-        labels,
-      );
+      t = renderSidebarTemplate(nav.root, chain, globalLinksFor(chain), labels);
       sidebars.set(key, t);
     }
     return t;
