@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -62,5 +62,31 @@ test('an English page of the same site keeps the English text and carries no tex
   await page.locator('#enclave-search-input').fill('zzzqqq');
   await page.waitForFunction(() => document.getElementById('enclave-search-status')?.textContent?.includes('zzzqqq'));
   t.is(await page.locator('#enclave-search-status').textContent(), 'No results for “zzzqqq”.');
+  await context.close();
+});
+
+test('the feedback widget asks and answers in the page language', async (t) => {
+  const context = await t.context.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  // The site as an Enclave server would serve it: the page mark and a health probe that answers.
+  await page.route('http://docs.test/**', async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === '/_enclave/health') return route.fulfill({ json: { status: 'ok' } });
+    const body = await readFile(join(t.context.out, decodeURIComponent(path))).catch(() => undefined);
+    if (!body) return route.fulfill({ status: 404 });
+    const type = path.endsWith('.html')
+      ? 'text/html'
+      : path.endsWith('.js')
+        ? 'text/javascript'
+        : path.endsWith('.css')
+          ? 'text/css'
+          : 'application/octet-stream';
+    return route.fulfill({ body, headers: { 'Content-Type': type, 'X-Enclave-Site': '1' } });
+  });
+  await page.goto('http://docs.test/fr/guides.html');
+  const widget = page.locator('#enclave-feedback');
+  await widget.locator('.enclave-feedback-title').waitFor();
+  t.is(await widget.locator('.enclave-feedback-title').textContent(), 'Cette page vous a-t-elle été utile ?');
+  t.deepEqual(await widget.locator('.enclave-feedback-choice').allTextContents(), ['Oui', 'Non']);
   await context.close();
 });
