@@ -5,6 +5,7 @@
  */
 import type { Element, ElementContent, Root } from 'hast';
 import type { RemovedRemote } from './report/BuildReport.js';
+import type { InterfaceText } from './theme/interfaceTranslations.js';
 
 /** One problem found while rendering; everything here ends up in `_enclave/report.json`. */
 export interface ReportCollector {
@@ -43,6 +44,8 @@ export interface RenderContext {
   nextId(prefix: string): string;
   /** Content for agents only (`Visibility for="agents"`): kept out of the page, indexed in the search index's agent channel. */
   forAgents(content: ElementContent[]): void;
+  /** The interface text in the page's language (API labels); English when absent. */
+  text?: InterfaceText;
 }
 
 /** Props after JSX attribute evaluation: literals, objects, arrays, and hast for JSX-valued props. */

@@ -1,3 +1,4 @@
+import type { InterfaceText } from '../theme/interfaceTranslations.js';
 import type { ElementContent } from 'hast';
 import { findLocalCopy } from '../offline/findLocalCopy.js';
 import type { RemovedRemote } from '../report/BuildReport.js';
@@ -42,6 +43,8 @@ export function createPageContext(opts: {
   iconLibrary: string;
   /** Leave remote images, frames and media as they are (the export's `keepRemoteAssets`). */
   keepRemote?: boolean;
+  /** The interface text in the page's language (see RenderContext.text). */
+  text?: InterfaceText;
 }): PageContext {
   const { pagePath, site, report } = opts;
   let fell = false;
@@ -66,6 +69,7 @@ export function createPageContext(opts: {
   };
   return {
     pagePath,
+    text: opts.text,
     sourceDir: opts.sourceDir,
     iconLibrary: opts.iconLibrary,
     report: pageReport,

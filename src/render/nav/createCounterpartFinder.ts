@@ -8,9 +8,14 @@ export type CounterpartFinder = (path: string, to: NavDivision) => string | unde
  * when it has one, else that division's nearest ancestor page, else undefined (the caller falls
  * back to the division's first page). Pages are matched by path with the folders of languages,
  * versions and products taken off (`fr/guides/a` ↔ `es/guides/a` ↔ `guides/a` ↔ `en/v2/guides/a`),
- * and `x/index` counts as `x`. Only pages `published` accepts are targets.
+ * and `x/index` counts as `x`. Only pages `published` accepts are targets; `generated` pages
+ * (API pages made from a spec) don't decide a division's folder.
  */
-export function createCounterpartFinder(root: NavDivision, published: (path: string) => boolean): CounterpartFinder {
+export function createCounterpartFinder(
+  root: NavDivision,
+  published: (path: string) => boolean,
+  generated: (path: string) => boolean = () => false,
+): CounterpartFinder {
   const pagesOf = new Map<NavDivision, string[]>();
   const collect = (d: NavDivision): string[] => {
     const own: string[] = [];
@@ -35,9 +40,12 @@ export function createCounterpartFinder(root: NavDivision, published: (path: str
   const scopeFolders = new Set<string>();
   for (const [d, pages] of pagesOf) {
     if (!SCOPE_DIVISION_KINDS.has(d.kind) || pages.length === 0) continue;
-    // The folders all of the division's pages share (`en/v2/` for a version inside a language).
-    const shared = pages[0].split('/').slice(0, -1);
-    for (const p of pages) {
+    // The folders all of the division's written pages share (`en/v2/` for a version inside a
+    // language). Generated API pages (`api-reference/…`) sit outside a language's folder.
+    const written = pages.filter((p) => !generated(p));
+    if (written.length === 0) continue;
+    const shared = written[0].split('/').slice(0, -1);
+    for (const p of written) {
       const segments = p.split('/');
       let n = 0;
       while (n < shared.length && n < segments.length - 1 && segments[n] === shared[n]) n++;

@@ -195,7 +195,11 @@ export function createShellParts(
     list.push(p);
   }
   const rootPrefix = (path: string) => '../'.repeat(path.split('/').length - 1);
-  const counterpart = createCounterpartFinder(nav.root, (p) => selected.has(p));
+  const counterpart = createCounterpartFinder(
+    nav.root,
+    (p) => selected.has(p),
+    (p) => nav.pages.get(p)?.source.kind === 'operation',
+  );
 
   const chrome = (path: string, prefix: string) => {
     const loc = nav.locations.get(path);
