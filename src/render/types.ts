@@ -5,6 +5,7 @@
  */
 import type { Element, ElementContent, Root } from 'hast';
 import type { RemovedActive, RemovedRemote } from './report/BuildReport.js';
+import type { InterfaceText } from './theme/interfaceTranslations.js';
 
 /** One problem found while rendering; everything here ends up in `_enclave/report.json`. */
 export interface ReportCollector {
@@ -55,6 +56,8 @@ export interface RenderContext {
    * manifest entry lists their origins, the only ones its policy lets it reach (see renderSite).
    */
   tryIt?(servers: readonly string[]): void;
+  /** The interface text in the page's language (API labels); English when absent. */
+  text?: InterfaceText;
 }
 
 /** Props after JSX attribute evaluation: literals, objects, arrays, and hast for JSX-valued props. */

@@ -37,6 +37,12 @@ export type NavItem = NavPage | NavOperation | NavGroup | NavLink;
 /** One level of docs.json's navigation dimensions (tabs, anchors, versions, …); `menu` is an item of a tab's menu. */
 export type DivisionKind = 'root' | 'tab' | 'menu' | 'anchor' | 'dropdown' | 'version' | 'language' | 'product';
 
+/**
+ * Division kinds that scope a reader's view: prev/next and search stay inside them, and their
+ * switchers keep the reader's page.
+ */
+export const SCOPE_DIVISION_KINDS: ReadonlySet<DivisionKind> = new Set<DivisionKind>(['language', 'version', 'product']);
+
 /** A navigation division: either an external link (`href`) or a container of sub-divisions and items. */
 export interface NavDivision {
   kind: DivisionKind;
@@ -48,6 +54,8 @@ export interface NavDivision {
   isDefault?: boolean;
   hidden?: boolean;
   openapi?: string[];
+  /** The division's own `global` links (`navigation.languages[].global.anchors`), shown on its pages. */
+  globalLinks?: SiteLink[];
   divisions: NavDivision[];
   items: NavItem[];
 }

@@ -32,14 +32,7 @@ export function parseDocsJson(raw: unknown, warn: (message: string) => void): Si
   const nav = isObj(raw.navigation) ? raw.navigation : Array.isArray(raw.navigation) ? { groups: raw.navigation } : {};
   const navigation = parseDivision(nav, 'root', '', openapiRefs, warn);
   for (const r of openapiRefsOf(raw.openapi) ?? []) openapiRefs.add(r);
-  const global = isObj(nav.global) ? nav.global : {};
-  const globalLinks: SiteLink[] = [];
-  for (const dim of DIMENSIONS) {
-    for (const d of Array.isArray(global[dim.key]) ? (global[dim.key] as unknown[]) : []) {
-      if (isObj(d) && str(d.href))
-        globalLinks.push({ label: str(d[dim.label]) ?? str(d.name) ?? String(d.href), href: String(d.href), icon: iconName(d.icon) });
-    }
-  }
+  const globalLinks = parseGlobalLinks(nav.global) ?? [];
   const colors = isObj(raw.colors) ? raw.colors : {};
   const background = isObj(raw.background) && isObj(raw.background.color) ? raw.background.color : {};
   const navbar = isObj(raw.navbar) ? raw.navbar : {};
@@ -113,6 +106,8 @@ function parseDivision(node: Obj, kind: DivisionKind, label: string, refs: Set<s
     divisions: [],
     items: [],
   };
+  // A language (or any division) may carry its own `global` anchors, shown on its pages.
+  if (kind !== 'root') division.globalLinks = parseGlobalLinks(node.global);
   const openapi = openapiRefsOf(node.openapi);
   if (openapi) {
     division.openapi = openapi;
@@ -138,6 +133,19 @@ function parseDivision(node: Obj, kind: DivisionKind, label: string, refs: Set<s
     if (Array.isArray(list)) division.items.push(...parseItems(list, refs, warn));
   }
   return division;
+}
+
+/** A `global` object's links (anchors, tabs, … that have an `href`), or undefined when there are none. */
+function parseGlobalLinks(global: unknown): SiteLink[] | undefined {
+  if (!isObj(global)) return undefined;
+  const links: SiteLink[] = [];
+  for (const dim of DIMENSIONS) {
+    for (const d of Array.isArray(global[dim.key]) ? (global[dim.key] as unknown[]) : []) {
+      if (isObj(d) && str(d.href))
+        links.push({ label: str(d[dim.label]) ?? str(d.name) ?? String(d.href), href: String(d.href), icon: iconName(d.icon) });
+    }
+  }
+  return links.length ? links : undefined;
 }
 
 /** Parses a `pages`/`groups` array: strings are pages or operations, objects are groups. */

@@ -1,3 +1,4 @@
+import type { InterfaceText } from '../theme/interfaceTranslations.js';
 import type { ElementContent } from 'hast';
 import { findLocalCopy } from '../offline/findLocalCopy.js';
 import type { RemovedRemote } from '../report/BuildReport.js';
@@ -50,6 +51,8 @@ export function createPageContext(opts: {
   allowAuthorScripts?: boolean;
   /** Lost content is a warning, not a failed page (the export's `shipWarnings`). */
   shipWarnings?: boolean;
+  /** The interface text in the page's language (see RenderContext.text). */
+  text?: InterfaceText;
 }): PageContext {
   const { pagePath, site, report } = opts;
   let fell = false;
@@ -76,6 +79,7 @@ export function createPageContext(opts: {
   let tryItServers: string[] | null = null;
   return {
     pagePath,
+    text: opts.text,
     sourceDir: opts.sourceDir,
     iconLibrary: opts.iconLibrary,
     report: pageReport,

@@ -1,3 +1,4 @@
+import { ENGLISH_INTERFACE } from '../theme/interfaceTranslations.js';
 import type { Element, ElementContent, RenderContext } from '../types.js';
 import { el } from '../components/buildElement.js';
 import type { AuthUse } from './securityHeaders.js';
@@ -26,6 +27,7 @@ export const FILE_URL_NOTICE =
 export function buildTryIt(input: TryItInput, ctx: RenderContext): Element {
   ctx.tryIt?.(input.servers);
   const id = ctx.nextId('try');
+  const ui = ctx.text ?? ENGLISH_INTERFACE;
   const field = (label: string, control: Element): Element =>
     el('label', { className: ['enclave-try-field'] }, [el('span', {}, label), control]);
   const textInput = (where: string, name: string, opts: { required?: boolean; placeholder?: string; value?: string }): Element =>
@@ -62,12 +64,12 @@ export function buildTryIt(input: TryItInput, ctx: RenderContext): Element {
     [
       el('summary', {}, [
         el('span', { className: ['enclave-api-method', input.method.toLowerCase()] }, input.method.toUpperCase()),
-        ' Try it',
+        ` ${ui.apiTryIt}`,
       ]),
       el('form', { className: ['enclave-try-form'], noValidate: true }, [
         el('p', { className: ['enclave-try-note'] }, 'The request goes from your browser to the server below, and nowhere else.'),
         field(
-          'Server',
+          ui.apiServer,
           el('input', {
             type: 'url',
             dataTryServer: '',
@@ -86,13 +88,13 @@ export function buildTryIt(input: TryItInput, ctx: RenderContext): Element {
               input.servers.map((s) => el('option', { value: s })),
             )
           : null,
-        fieldset('Authorization', auth),
-        fieldset('Path', group('path')),
-        fieldset('Query', group('query')),
-        fieldset('Headers', group('header')),
+        fieldset(ui.apiAuthorization, auth),
+        fieldset(ui.apiPath, group('path')),
+        fieldset(ui.apiQuery, group('query')),
+        fieldset(ui.apiHeaders, group('header')),
         input.body
           ? field(
-              `Body (${input.body.mediaType})`,
+              `${ui.apiBody} (${input.body.mediaType})`,
               el(
                 'textarea',
                 {
@@ -105,7 +107,7 @@ export function buildTryIt(input: TryItInput, ctx: RenderContext): Element {
               ),
             )
           : null,
-        el('button', { type: 'submit', className: ['enclave-try-send'] }, 'Send'),
+        el('button', { type: 'submit', className: ['enclave-try-send'] }, ui.send),
       ]),
       el('div', { className: ['enclave-try-response'], hidden: true, ariaLive: 'polite' }, [
         el('p', { className: ['enclave-try-status'] }),

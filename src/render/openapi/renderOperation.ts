@@ -1,3 +1,4 @@
+import { ENGLISH_INTERFACE } from '../theme/interfaceTranslations.js';
 import type { CodeBlockInput, Element, ElementContent, RenderContext } from '../types.js';
 import { el } from '../components/buildElement.js';
 import { buildFieldRow } from '../components/buildFieldRow.js';
@@ -24,10 +25,10 @@ export interface RenderOperationOptions {
 }
 
 const LOCATIONS = [
-  ['path', 'Path Parameters'],
-  ['query', 'Query Parameters'],
-  ['header', 'Header Parameters'],
-  ['cookie', 'Cookie Parameters'],
+  ['path', 'apiPathParameters'],
+  ['query', 'apiQueryParameters'],
+  ['header', 'apiHeaderParameters'],
+  ['cookie', 'apiCookieParameters'],
 ] as const;
 
 /** A code block, highlighted when a highlighter was given, else the same figure markup uncoloured. */
@@ -117,10 +118,12 @@ export function renderOperation(
   out.push(...renderDescription(op.description ?? pathItem.description, ctx));
 
   const auth = isWebhook ? [] : securityUses(doc, op);
-  if (auth.length > 0) out.push(section('authorizations', 'Authorizations', renderAuthRows(auth, ctx)));
+  const ui = ctx.text ?? ENGLISH_INTERFACE;
+  if (auth.length > 0) out.push(section('authorizations', ui.apiAuthorizations, renderAuthRows(auth, ctx)));
 
   const params = parameters(doc, op, pathItem);
-  for (const [where, title] of LOCATIONS) {
+  for (const [where, titleKey] of LOCATIONS) {
+    const title = ui[titleKey];
     const rows = params
       .filter((p) => p.in === where)
       .map((p) => {
@@ -157,8 +160,11 @@ export function renderOperation(
   if (isObject(requestBody) && reqMedia) {
     const [mediaType, media] = reqMedia;
     out.push(
-      section('body', 'Body', [
-        el('p', { className: ['enclave-api-media'] }, [el('code', {}, mediaType), requestBody.required === true ? ' · required' : '']),
+      section('body', ui.apiBody, [
+        el('p', { className: ['enclave-api-media'] }, [
+          el('code', {}, mediaType),
+          requestBody.required === true ? ` · ${ui.apiRequired}` : '',
+        ]),
         ...renderDescription(requestBody.description, ctx),
         ...renderSchemaFields(doc, media.schema, { mode: 'request', ctx, depth: 0, seen: [], anchor: 'body' }),
       ]),
@@ -194,7 +200,7 @@ export function renderOperation(
       }
     }
   }
-  if (responseParts.length > 0) out.push(section('response', 'Response', responseParts));
+  if (responseParts.length > 0) out.push(section('response', ui.apiResponse, responseParts));
 
   // Examples: a generated cURL call plus any `x-codeSamples`, then one response example per status.
   if (!isWebhook) {

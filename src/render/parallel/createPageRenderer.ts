@@ -1,3 +1,5 @@
+import { interfaceText } from '../theme/interfaceText.js';
+import { pageLanguageTag } from '../nav/pageLanguageTag.js';
 import { toText } from 'hast-util-to-text';
 import type { ElementContent } from 'hast';
 import { createCodeHighlighter } from '../code/createCodeHighlighter.js';
@@ -88,6 +90,7 @@ export async function createContentRenderer(options: {
       keepRemote: options.keepRemote,
       allowAuthorScripts: options.allowAuthorScripts,
       shipWarnings: options.shipWarnings,
+      text: interfaceText(pageLanguageTag(site.nav, page.path)),
     });
     return { page, ctx, content: renderPageContent(page, site.texts, site.frontmatter.get(page.path) ?? {}, ctx, deps) };
   };

@@ -1,4 +1,4 @@
-import type { NavDivision } from '../config/SiteConfig.js';
+import { SCOPE_DIVISION_KINDS, type NavDivision } from '../config/SiteConfig.js';
 import { resolveLink } from '../links/resolveLink.js';
 import type { SitePage } from '../nav/resolveNavigation.js';
 import { canonicalUrl } from '../output/buildSitemap.js';
@@ -7,9 +7,11 @@ import { escapeHtml } from '../theme/escapeHtml.js';
 import { renderPageShell, type ShellPage, type ShellSite } from '../theme/renderPageShell.js';
 import {
   divisionHref,
+  inPreferredOrder,
   languageSwitcherHtml,
   renderSidebarTemplate,
   ROOT_MARK,
+  scopeSwitchersHtml,
   sidebarForPage,
   type SidebarTemplate,
 } from '../theme/renderSidebar.js';
@@ -20,6 +22,7 @@ import { findIconSvg } from '../icons/findIconSvg.js';
 import { hastToHtml } from '../page/hastToHtml.js';
 import { cloneHast } from '../page/cloneHast.js';
 import { isRemoteUrl } from '../offline/isRemoteUrl.js';
+import { createCounterpartFinder } from '../nav/createCounterpartFinder.js';
 
 /** The theme pieces shared by all pages of one export, with per-division caches. */
 export interface ShellParts {
@@ -127,7 +130,7 @@ export function createShellParts(
     const chain: NavDivision[] = [];
     let d = nav.root;
     for (let i = 0; i < 16 && d.items.length === 0; i++) {
-      const next = [...d.divisions].filter((c) => !c.href).sort((a, b) => Number(b.isDefault ?? false) - Number(a.isDefault ?? false))[0];
+      const next = inPreferredOrder(d.divisions.filter((c) => !c.href))[0];
       if (!next) break;
       chain.push(next);
       d = next;
@@ -135,17 +138,20 @@ export function createShellParts(
     return chain;
   };
   const fallbackChain = defaultChain();
+  /**
+   * The site's global links, then those of the reader's language (or other division): the hosted
+   * site shows a language's own global anchors on its pages, beside any site-wide ones.
+   */
+  const globalLinksFor = (chain: NavDivision[]) => {
+    const links = [...config.globalLinks, ...chain.flatMap((d) => d.globalLinks ?? [])];
+    return links.filter((l, i) => links.findIndex((o) => o.href === l.href) === i);
+  };
   const sidebars = new Map<NavDivision, SidebarTemplate>();
   const sidebarFor = (chain: NavDivision[]) => {
     const key = chain.length ? chain[chain.length - 1] : nav.root;
     let t = sidebars.get(key);
     if (!t) {
-      t = renderSidebarTemplate(
-        nav.root,
-        chain,
-        config.globalLinks.map((l) => ({ label: l.label, href: l.href, icon: l.icon })),
-        labels,
-      );
+      t = renderSidebarTemplate(nav.root, chain, globalLinksFor(chain), labels);
       sidebars.set(key, t);
     }
     return t;
@@ -181,7 +187,7 @@ export function createShellParts(
   // Prev/next stay within the reader's language, version and product.
   const scopeOf = (path: string): string =>
     (nav.locations.get(path)?.divisions ?? [])
-      .filter((d) => SCOPE_KINDS.has(d.kind))
+      .filter((d) => SCOPE_DIVISION_KINDS.has(d.kind))
       .map((d) => `${d.kind}:${d.code ?? d.label}`)
       .join('|');
   const sequences = new Map<string, string[]>();
@@ -194,23 +200,32 @@ export function createShellParts(
     position.set(p, list.length);
     list.push(p);
   }
-  const languageSwitchers = new Map<NavDivision, string>();
   const rootPrefix = (path: string) => '../'.repeat(path.split('/').length - 1);
+  const counterpart = createCounterpartFinder(
+    nav.root,
+    (p) => selected.has(p),
+    (p) => nav.pages.get(p)?.source.kind === 'operation',
+  );
 
   const chrome = (path: string, prefix: string) => {
     const loc = nav.locations.get(path);
     const chain = loc?.divisions ?? fallbackChain;
     const language = chain.find((d) => d.kind === 'language');
-    let languageHtml = language ? languageSwitchers.get(language) : '';
-    if (languageHtml === undefined && language) languageSwitchers.set(language, (languageHtml = languageSwitcherHtml(nav.root, chain)));
+    // Switching language, version or product keeps the reader's page where the other side has it.
+    const keepPage = (to: NavDivision): string | undefined => {
+      const found = !loc ? undefined : chain.includes(to) ? path : counterpart(path, to);
+      return found ? `${ROOT_MARK}${escapeHtml(found)}.html` : divisionHref(to);
+    };
+    const switchers = scopeSwitchersHtml(nav.root, chain, keepPage);
     return {
       tabsHtml: tabsFor(chain),
-      languageHtml,
-      sidebarHtml: sidebarForPage(sidebarFor(chain), path, prefix),
+      languageHtml: language ? languageSwitcherHtml(nav.root, chain, keepPage) : '',
+      sidebarHtml: (switchers ? switchers.split(ROOT_MARK).join(prefix) : '') + sidebarForPage(sidebarFor(chain), path, prefix),
       // Languages, versions and products are in the switchers, not the breadcrumb.
-      breadcrumbs: [...chain.filter((d) => d.label && !SCOPE_KINDS.has(d.kind)).map((d) => d.label), ...(loc?.groups ?? [])].filter(
-        Boolean,
-      ),
+      breadcrumbs: [
+        ...chain.filter((d) => d.label && !SCOPE_DIVISION_KINDS.has(d.kind)).map((d) => d.label),
+        ...(loc?.groups ?? []),
+      ].filter(Boolean),
       lang: language?.code ? languageTag(language.code) : undefined,
       searchScope: scopeOf(path) || undefined,
     };
@@ -286,9 +301,6 @@ export function createShellParts(
     emptySite: () => simple('index', config.name, '<p>This site has no pages yet.</p>', ''),
   };
 }
-
-/** Division kinds that scope a reader's view: prev/next and search stay inside them. */
-const SCOPE_KINDS = new Set(['language', 'version', 'product']);
 
 /** A tab with a `menu`: a disclosure in the tab bar listing the menu's items. */
 function tabMenuHtml(

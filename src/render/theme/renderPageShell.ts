@@ -1,6 +1,8 @@
 import { DOCUMENT_POLICY_META } from '../../platform/documentPolicyMeta.js';
 import type { TocEntry } from '../page/finalizeContent.js';
 import { escapeHtml } from './escapeHtml.js';
+import { interfaceText } from './interfaceText.js';
+import { ENGLISH_INTERFACE, type InterfaceText } from './interfaceTranslations.js';
 import { ROOT_MARK } from './renderSidebar.js';
 
 /** Site-wide parts of the shell, prepared once per render (hrefs may contain ROOT_MARK). */
@@ -77,6 +79,9 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
   const R = ROOT_MARK;
   const e = escapeHtml;
   const asset = (p: string) => `${R}${e(p)}`;
+  const ui = interfaceText(page.lang ?? site.lang);
+  // `…` as the entity, as pages were written before the text was translatable: English pages stay byte for byte the same.
+  const t = (key: keyof InterfaceText) => e(ui[key]).replace(/…/g, '&hellip;');
   const head = [
     '<!doctype html>',
     `<html lang="${e(page.lang ?? site.lang)}" class="enclave-theme-${e(site.theme)}" data-theme-default="${site.appearance.default}"${site.appearance.strict ? ' data-theme-strict="true"' : ''}>`,
@@ -97,22 +102,22 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     ...[...site.styles, ...page.styles].map((s) => `<link rel="stylesheet" href="${asset(s)}">`),
     '</head>',
     `<body class="enclave-mode-${e(page.mode ?? 'default')}">`,
-    '<a class="enclave-skip" href="#enclave-content">Skip to content</a>',
+    `<a class="enclave-skip" href="#enclave-content">${t('skipToContent')}</a>`,
     '<header class="enclave-header">',
     '<div class="enclave-topbar">',
-    `<button type="button" class="enclave-icon-button enclave-menu-toggle" aria-controls="enclave-sidebar" aria-expanded="false" aria-label="Open navigation">${ICON.menu}</button>`,
+    `<button type="button" class="enclave-icon-button enclave-menu-toggle" aria-controls="enclave-sidebar" aria-expanded="false" aria-label="${t('openNavigation')}">${ICON.menu}</button>`,
     `<a class="enclave-logo" href="${R}index.html">${logoHtml(site)}</a>`,
-    `<button type="button" class="enclave-search-button" aria-haspopup="dialog" aria-controls="enclave-search" aria-keyshortcuts="Control+K /">${ICON.search}<span>Search&hellip;</span><kbd>Ctrl K</kbd></button>`,
+    `<button type="button" class="enclave-search-button" aria-haspopup="dialog" aria-controls="enclave-search" aria-keyshortcuts="Control+K /">${ICON.search}<span>${t('search')}</span><kbd>Ctrl K</kbd></button>`,
     navbarHtml(site),
     page.languageHtml ?? '',
     site.appearance.strict
       ? ''
-      : `<button type="button" class="enclave-icon-button enclave-theme-toggle" aria-pressed="false" aria-label="Dark mode">${ICON.moon}${ICON.sun}</button>`,
+      : `<button type="button" class="enclave-icon-button enclave-theme-toggle" aria-pressed="false" aria-label="${t('darkMode')}">${ICON.moon}${ICON.sun}</button>`,
     '</div>',
     page.tabsHtml,
     '</header>',
     '<div class="enclave-layout">',
-    '<nav id="enclave-sidebar" class="enclave-sidebar" aria-label="Documentation">',
+    `<nav id="enclave-sidebar" class="enclave-sidebar" aria-label="${t('documentation')}">`,
   ]
     .filter(Boolean)
     .join('\n');
@@ -121,7 +126,7 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     '</nav>',
     '<main id="enclave-content" class="enclave-main" tabindex="-1">',
     page.breadcrumbs.length && page.mode !== 'custom'
-      ? `<nav class="enclave-breadcrumbs" aria-label="Breadcrumb"><ol>${page.breadcrumbs.map((b) => `<li>${e(b)}</li>`).join('')}</ol></nav>`
+      ? `<nav class="enclave-breadcrumbs" aria-label="${t('breadcrumb')}"><ol>${page.breadcrumbs.map((b) => `<li>${e(b)}</li>`).join('')}</ol></nav>`
       : '',
     // Custom and frame pages bring their own top; a title block above it would be doubled.
     page.mode === 'custom' || page.mode === 'frame'
@@ -137,18 +142,19 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
     page.feedback === false
       ? ''
       : `<div id="enclave-feedback" class="enclave-feedback" data-page="/${e(page.path === 'index' ? '' : page.path)}"></div>`,
-    paginationHtml(page),
+    paginationHtml(page, t),
     '</main>',
-    tocHtml(page.toc),
+    tocHtml(page.toc, t('onThisPage')),
     '</div>',
     footerHtml(site),
-    '<div id="enclave-search" class="enclave-search" role="dialog" aria-modal="true" aria-label="Search documentation" hidden>',
+    `<div id="enclave-search" class="enclave-search" role="dialog" aria-modal="true" aria-label="${t('searchDocs')}" hidden>`,
     '<div class="enclave-search-panel">',
-    '<input id="enclave-search-input" type="search" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="enclave-search-results" aria-label="Search documentation" placeholder="Search&hellip;" autocomplete="off" spellcheck="false">',
+    `<input id="enclave-search-input" type="search" role="combobox" aria-autocomplete="list" aria-expanded="false" aria-controls="enclave-search-results" aria-label="${t('searchDocs')}" placeholder="${t('search')}" autocomplete="off" spellcheck="false">`,
     '<p id="enclave-search-status" class="enclave-search-status" role="status" aria-live="polite"></p>',
-    '<ul id="enclave-search-results" class="enclave-search-results" role="listbox" aria-label="Search results"></ul>',
+    `<ul id="enclave-search-results" class="enclave-search-results" role="listbox" aria-label="${t('searchResults')}"></ul>`,
     '</div>',
     '</div>',
+    clientTextScript(ui),
     `<script src="${asset(site.themeScript)}" data-enclave-theme data-root="${R}" data-search-index="${asset(site.searchIndex)}"></script>`,
     ...[...site.bodyScripts, ...(page.customScripts === false ? [] : site.customScripts), ...page.scripts].map(
       (s) => `<script src="${asset(s)}"></script>`,
@@ -166,6 +172,47 @@ export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: st
   return `${fill(head)}${page.sidebarHtml}${fill(afterSidebar)}\n${content}\n${fill(tail)}`;
 }
 
+/** The interface text the page's scripts show (search, menu, feedback, copy), read by them from this block. */
+const CLIENT_KEYS: readonly (keyof InterfaceText)[] = [
+  'openNavigation',
+  'closeNavigation',
+  'searchLoading',
+  'searchFailed',
+  'searchPrompt',
+  'searchAll',
+  'oneResult',
+  'manyResults',
+  'noResults',
+  'copied',
+  'copyFailed',
+  'helpful',
+  'yes',
+  'no',
+  'send',
+  'cancel',
+  'couldBeBetter',
+  'anythingToAdd',
+  'email',
+  'sending',
+  'thanks',
+  'sendFailed',
+  'tooMany',
+  'codeFeedback',
+  'codeWrong',
+  'thanksShort',
+  'codeThanks',
+];
+
+/**
+ * The scripts' interface text as a JSON block (not run, so no CSP change), on translated pages
+ * only: the scripts carry the English text themselves, so English pages need none.
+ */
+function clientTextScript(ui: InterfaceText): string {
+  if (ui === ENGLISH_INTERFACE) return '';
+  const text = Object.fromEntries(CLIENT_KEYS.map((k) => [k, ui[k]]));
+  return `<script type="application/json" id="enclave-interface-text">${JSON.stringify(text).replace(/</g, '\\u003c')}</script>`;
+}
+
 function logoHtml(site: ShellSite): string {
   if (!site.logo) return `<span>${escapeHtml(site.name)}</span>`;
   const alt = escapeHtml(site.name);
@@ -180,19 +227,19 @@ function navbarHtml(site: ShellSite): string {
   return items.length ? `<nav class="enclave-navbar" aria-label="Site links"><ul>${items.join('')}</ul></nav>` : '';
 }
 
-function paginationHtml(page: ShellPage): string {
+function paginationHtml(page: ShellPage, t: (key: keyof InterfaceText) => string): string {
   if (!page.prev && !page.next) return '';
   const link = (p: { path: string; title: string }, rel: 'prev' | 'next') =>
-    `<a class="enclave-${rel}" rel="${rel}" href="${ROOT_MARK}${escapeHtml(p.path)}.html"><small>${rel === 'prev' ? 'Previous' : 'Next'}</small><span>${escapeHtml(p.title)}</span></a>`;
-  return `<nav class="enclave-pagination" aria-label="Previous and next pages">${page.prev ? link(page.prev, 'prev') : ''}${page.next ? link(page.next, 'next') : ''}</nav>`;
+    `<a class="enclave-${rel}" rel="${rel}" href="${ROOT_MARK}${escapeHtml(p.path)}.html"><small>${t(rel === 'prev' ? 'previous' : 'next')}</small><span>${escapeHtml(p.title)}</span></a>`;
+  return `<nav class="enclave-pagination" aria-label="${t('previousAndNext')}">${page.prev ? link(page.prev, 'prev') : ''}${page.next ? link(page.next, 'next') : ''}</nav>`;
 }
 
-function tocHtml(toc: TocEntry[]): string {
-  if (toc.length === 0) return '<aside class="enclave-toc" aria-label="On this page"></aside>';
+function tocHtml(toc: TocEntry[], onThisPage: string): string {
+  if (toc.length === 0) return `<aside class="enclave-toc" aria-label="${onThisPage}"></aside>`;
   const items = toc
     .map((t) => `<li class="enclave-toc-${t.depth}"><a href="#${escapeHtml(encodeURIComponent(t.id))}">${escapeHtml(t.text)}</a></li>`)
     .join('');
-  return `<aside class="enclave-toc" aria-labelledby="enclave-toc-title"><h2 id="enclave-toc-title">On this page</h2><ul>${items}</ul></aside>`;
+  return `<aside class="enclave-toc" aria-labelledby="enclave-toc-title"><h2 id="enclave-toc-title">${onThisPage}</h2><ul>${items}</ul></aside>`;
 }
 
 function footerHtml(site: ShellSite): string {

@@ -1,4 +1,4 @@
-import type { NavDivision, NavGroup, NavItem } from '../config/SiteConfig.js';
+import { SCOPE_DIVISION_KINDS, type NavDivision, type NavGroup, type NavItem } from '../config/SiteConfig.js';
 import { escapeHtml } from './escapeHtml.js';
 
 /**
@@ -45,6 +45,15 @@ interface RelativeSidebar {
   groupEnds: Map<number, number>;
 }
 
+/**
+ * Divisions in the order a reader is led into them: the default first, hidden ones (a hidden
+ * version, reached by link only) last, the rest as written.
+ */
+export function inPreferredOrder(divisions: NavDivision[]): NavDivision[] {
+  const rank = (c: NavDivision) => (c.isDefault ? 2 : c.hidden ? 0 : 1);
+  return [...divisions].sort((a, b) => rank(b) - rank(a));
+}
+
 /** The first page reachable in a division (default child divisions preferred). */
 export function firstPageOf(d: NavDivision): string | undefined {
   const fromItems = (items: NavItem[]): string | undefined => {
@@ -59,8 +68,7 @@ export function firstPageOf(d: NavDivision): string | undefined {
   };
   const own = fromItems(d.items);
   if (own) return own;
-  const children = [...d.divisions].sort((a, b) => Number(b.isDefault ?? false) - Number(a.isDefault ?? false));
-  for (const c of children) {
+  for (const c of inPreferredOrder(d.divisions)) {
     if (c.href) continue;
     const p = firstPageOf(c);
     if (p) return p;
@@ -75,9 +83,13 @@ export function divisionHref(d: NavDivision): string | undefined {
   return first ? `${ROOT_MARK}${escapeHtml(first)}.html` : undefined;
 }
 
+/** Where a switcher entry leads: a root-relative template href (ROOT_MARK), or undefined for none. */
+export type SwitchTarget = (to: NavDivision) => string | undefined;
+
 /**
- * Renders the sidebar for the division chain `chain` (outermost first): switchers for versions,
- * languages, dropdowns and products, anchor links, the site's global links, then the groups.
+ * Renders the sidebar for the division chain `chain` (outermost first): dropdown switchers,
+ * anchor links, the site's global links, then the groups. The language, version and product
+ * switchers lead to the reader's page and so are rendered per page (scopeSwitchersHtml).
  */
 export function renderSidebarTemplate(
   root: NavDivision,
@@ -91,13 +103,12 @@ export function renderSidebarTemplate(
 
   chain.forEach((d, i) => {
     // Tabs and their menus are in the tab bar.
-    if (d.kind === 'tab' || d.kind === 'menu') return;
+    if (d.kind === 'tab' || d.kind === 'menu' || SCOPE_DIVISION_KINDS.has(d.kind)) return;
     const parent = i === 0 ? root : chain[i - 1];
     if (d.kind === 'anchor') {
-      const links = switcherLinks(parent, d, labels.iconNamed);
+      const links = switcherLinks(parent, d, divisionHref, labels.iconNamed);
       if (links) out.push(`<ul class="enclave-sidebar-links">${links}</ul>`);
-      // The language switcher sits in the top bar; this copy shows only in the phone-width menu.
-    } else out.push(switcherHtml(parent, d, d.kind === 'language' ? 'enclave-switcher enclave-switcher-mobile' : 'enclave-switcher'));
+    } else out.push(switcherHtml(parent, d, divisionHref, 'enclave-switcher'));
   });
 
   if (globalLinks.length) {
@@ -168,12 +179,20 @@ export function renderSidebarTemplate(
   return { html: out.join(''), groupsOfPage, byPrefix: new Map() };
 }
 
-/** Links to `d` and its visible siblings of the same kind, `d` marked current ('' when none has a page). */
-function switcherLinks(parent: NavDivision, d: NavDivision, iconNamed?: (name: string | undefined) => string): string {
+/**
+ * Links to `d` and its visible siblings of the same kind, `d` marked current ('' when none has a
+ * page). A hidden `d` is not listed: readers reach it by link only, as on the hosted site.
+ */
+function switcherLinks(
+  parent: NavDivision,
+  d: NavDivision,
+  hrefOf: SwitchTarget,
+  iconNamed?: (name: string | undefined) => string,
+): string {
   return parent.divisions
     .filter((s) => s.kind === d.kind && !s.hidden)
     .map((s) => {
-      const href = divisionHref(s);
+      const href = hrefOf(s);
       if (!href) return '';
       const current = s === d ? ' aria-current="true"' : '';
       return `<li><a href="${href}"${current}>${iconNamed?.(s.icon) ?? ''}${escapeHtml(s.label)}</a></li>`;
@@ -182,8 +201,8 @@ function switcherLinks(parent: NavDivision, d: NavDivision, iconNamed?: (name: s
 }
 
 /** A disclosure naming the reader's choice (`d`) that lists the others (versions, languages, products, dropdowns). */
-function switcherHtml(parent: NavDivision, d: NavDivision, className: string): string {
-  const links = switcherLinks(parent, d);
+function switcherHtml(parent: NavDivision, d: NavDivision, hrefOf: SwitchTarget, className: string): string {
+  const links = switcherLinks(parent, d, hrefOf);
   if (!links) return '';
   return `<details class="${className}"><summary><span class="enclave-visually-hidden">${d.kind}: </span>${escapeHtml(d.label)}</summary><ul>${links}</ul></details>`;
 }
@@ -192,10 +211,30 @@ function switcherHtml(parent: NavDivision, d: NavDivision, className: string): s
  * The language switcher for the top bar, as on the hosted site ('' when the page is under no
  * language): hrefs are root-relative templates (ROOT_MARK), like the rest of the page's header.
  */
-export function languageSwitcherHtml(root: NavDivision, chain: NavDivision[]): string {
+export function languageSwitcherHtml(root: NavDivision, chain: NavDivision[], hrefOf: SwitchTarget): string {
   const at = chain.findIndex((d) => d.kind === 'language');
   if (at < 0) return '';
-  return switcherHtml(at === 0 ? root : chain[at - 1], chain[at], 'enclave-switcher enclave-language-switcher');
+  return switcherHtml(at === 0 ? root : chain[at - 1], chain[at], hrefOf, 'enclave-switcher enclave-language-switcher');
+}
+
+/**
+ * The version, language and product switchers of one page's sidebar, in chain order, with
+ * root-relative template hrefs (`hrefOf` chooses each target, usually the same page there). The
+ * language one shows only in the phone-width menu: the top bar carries it on wider screens.
+ */
+export function scopeSwitchersHtml(root: NavDivision, chain: NavDivision[], hrefOf: SwitchTarget): string {
+  return chain
+    .map((d, i) =>
+      SCOPE_DIVISION_KINDS.has(d.kind)
+        ? switcherHtml(
+            i === 0 ? root : chain[i - 1],
+            d,
+            hrefOf,
+            d.kind === 'language' ? 'enclave-switcher enclave-switcher-mobile' : 'enclave-switcher',
+          )
+        : '',
+    )
+    .join('');
 }
 
 /**

@@ -17,6 +17,9 @@
 
   var liveRegion = null;
   /** Announces a short status (e.g. "Copied") to screen readers. */
+  /** Interface text in the page's language (theme.js reads it), else the English given. */
+  function uiString(key, english) { return window.__enclaveText ? window.__enclaveText(key, english) : english; }
+
   function announce(text) {
     if (!liveRegion) {
       liveRegion = document.createElement('div');
@@ -175,10 +178,10 @@
     if (!button) return;
     copyText(textToCopy(button)).then(function () {
       button.setAttribute('data-copied', '');
-      announce('Copied to clipboard');
+      announce(uiString('copied', 'Copied to clipboard'));
       setTimeout(function () { button.removeAttribute('data-copied'); }, 1500);
     }, function () {
-      announce('Copy failed');
+      announce(uiString('copyFailed', 'Copy failed'));
     });
   });
 

@@ -11,6 +11,9 @@
   var MAX_CODE_BYTES = 8000; // keeps code + comment under the server's 16 KiB body limit
   var uid = 0;
 
+  /** Interface text in the page's language (theme.js reads it), else the English given. */
+  function uiString(key, english) { return window.__enclaveText ? window.__enclaveText(key, english) : english; }
+
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (name) {
@@ -85,7 +88,7 @@
       cache: 'no-store',
     }).then(function (res) {
       if (res.status === 201) return;
-      var reason = res.status === 429 ? 'Too many messages from here; please try again in a minute.' : 'Sorry, your feedback could not be sent.';
+      var reason = res.status === 429 ? uiString('tooMany', 'Too many messages from here; please try again in a minute.') : uiString('sendFailed', 'Sorry, your feedback could not be sent.');
       throw new Error(reason);
     });
   }
@@ -101,15 +104,15 @@
     var commentId = nextId('comment');
     var contactId = nextId('contact');
     var helpful = null;
-    var yes = el('button', { type: 'button', class: 'enclave-feedback-choice', 'aria-pressed': 'false', 'data-helpful': 'true', text: 'Yes' });
-    var no = el('button', { type: 'button', class: 'enclave-feedback-choice', 'aria-pressed': 'false', 'data-helpful': 'false', text: 'No' });
+    var yes = el('button', { type: 'button', class: 'enclave-feedback-choice', 'aria-pressed': 'false', 'data-helpful': 'true', text: uiString('yes', 'Yes') });
+    var no = el('button', { type: 'button', class: 'enclave-feedback-choice', 'aria-pressed': 'false', 'data-helpful': 'false', text: uiString('no', 'No') });
     var comment = el('textarea', { id: commentId, name: 'comment', rows: 3, maxlength: 5000 });
     var contact = el('input', { id: contactId, name: 'contact', type: 'email', maxlength: 254, autocomplete: 'email', inputmode: 'email' });
-    var sendButton = el('button', { type: 'submit', class: 'enclave-feedback-send', text: 'Send' });
+    var sendButton = el('button', { type: 'submit', class: 'enclave-feedback-send', text: uiString('send', 'Send') });
     var form = el('form', { class: 'enclave-feedback-form', hidden: true, novalidate: false }, [
-      el('label', { for: commentId, text: 'What could be better? (optional)' }),
+      el('label', { for: commentId, text: uiString('couldBeBetter', 'What could be better? (optional)') }),
       comment,
-      el('label', { for: contactId, text: 'Your e-mail, if you would like a reply (optional)' }),
+      el('label', { for: contactId, text: uiString('email', 'Your e-mail, if you would like a reply (optional)') }),
       contact,
       sendButton,
     ]);
@@ -120,7 +123,7 @@
     if (!host || host.tagName !== 'SECTION') section.setAttribute('role', 'region');
     section.setAttribute('aria-labelledby', titleId);
     [
-      el('p', { id: titleId, class: 'enclave-feedback-title', text: 'Was this page helpful?' }),
+      el('p', { id: titleId, class: 'enclave-feedback-title', text: uiString('helpful', 'Was this page helpful?') }),
       el('div', { class: 'enclave-feedback-choices', role: 'group', 'aria-labelledby': titleId }, [yes, no]),
       form,
       status,
@@ -132,7 +135,7 @@
       helpful = value;
       yes.setAttribute('aria-pressed', String(value));
       no.setAttribute('aria-pressed', String(!value));
-      comment.previousSibling.textContent = value ? 'Anything to add? (optional)' : 'What could be better? (optional)';
+      comment.previousSibling.textContent = value ? uiString('anythingToAdd', 'Anything to add? (optional)') : uiString('couldBeBetter', 'What could be better? (optional)');
       form.hidden = false;
       say(status, '');
       comment.focus();
@@ -150,17 +153,17 @@
       if (comment.value.trim()) body.comment = comment.value;
       if (contact.value.trim()) body.contact = contact.value.trim();
       sendButton.disabled = true;
-      say(status, 'Sending…');
+      say(status, uiString('sending', 'Sending…'));
       send(endpoint, body).then(
         function () {
           form.hidden = true;
           yes.disabled = true;
           no.disabled = true;
-          say(status, 'Thank you for your feedback!');
+          say(status, uiString('thanks', 'Thank you for your feedback!'));
         },
         function (err) {
           sendButton.disabled = false;
-          say(status, err && err.message ? err.message : 'Sorry, your feedback could not be sent.', true);
+          say(status, err && err.message ? err.message : uiString('sendFailed', 'Sorry, your feedback could not be sent.'), true);
         },
       );
     });
@@ -172,13 +175,13 @@
     if (!pre || figure.querySelector('.enclave-code-feedback-button')) return;
     var formId = nextId('code');
     var commentId = nextId('code-comment');
-    var toggle = el('button', { type: 'button', class: 'enclave-code-feedback-button', 'aria-expanded': 'false', 'aria-controls': formId, text: 'Feedback' });
+    var toggle = el('button', { type: 'button', class: 'enclave-code-feedback-button', 'aria-expanded': 'false', 'aria-controls': formId, text: uiString('codeFeedback', 'Feedback') });
     var comment = el('textarea', { id: commentId, name: 'comment', rows: 2, maxlength: 2000 });
-    var sendButton = el('button', { type: 'submit', class: 'enclave-feedback-send', text: 'Send' });
-    var cancel = el('button', { type: 'button', class: 'enclave-feedback-cancel', text: 'Cancel' });
+    var sendButton = el('button', { type: 'submit', class: 'enclave-feedback-send', text: uiString('send', 'Send') });
+    var cancel = el('button', { type: 'button', class: 'enclave-feedback-cancel', text: uiString('cancel', 'Cancel') });
     var status = el('p', { class: 'enclave-feedback-status', role: 'status', 'aria-live': 'polite' });
     var form = el('form', { id: formId, class: 'enclave-code-feedback', hidden: true }, [
-      el('label', { for: commentId, text: 'What is wrong with this code? (optional)' }),
+      el('label', { for: commentId, text: uiString('codeWrong', 'What is wrong with this code? (optional)') }),
       comment,
       el('div', { class: 'enclave-feedback-actions' }, [sendButton, cancel]),
     ]);
@@ -208,18 +211,18 @@
       if (comment.value.trim()) body.comment = comment.value;
       if (!body.code) return;
       sendButton.disabled = true;
-      say(status, 'Sending…');
+      say(status, uiString('sending', 'Sending…'));
       send(endpoint, body).then(
         function () {
           form.hidden = true;
           toggle.setAttribute('aria-expanded', 'false');
           toggle.disabled = true;
-          toggle.textContent = 'Thanks!';
-          say(status, 'Thank you for your feedback on this code.');
+          toggle.textContent = uiString('thanksShort', 'Thanks!');
+          say(status, uiString('codeThanks', 'Thank you for your feedback on this code.'));
         },
         function (err) {
           sendButton.disabled = false;
-          say(status, err && err.message ? err.message : 'Sorry, your feedback could not be sent.', true);
+          say(status, err && err.message ? err.message : uiString('sendFailed', 'Sorry, your feedback could not be sent.'), true);
         },
       );
     });

@@ -8,6 +8,16 @@
   var siteRoot = (me && me.getAttribute('data-root')) || '';
   var indexUrl = me && me.getAttribute('data-search-index');
 
+  /* Interface text in the page's language: a JSON block on translated pages (see renderPageShell),
+     else the English given here. Shared with the other Enclave scripts through window.__enclaveText. */
+  var uiText = {};
+  try {
+    var uiBlock = doc.getElementById('enclave-interface-text');
+    if (uiBlock) uiText = JSON.parse(uiBlock.textContent) || {};
+  } catch (e) { uiText = {}; }
+  function uiString(key, english) { return typeof uiText[key] === 'string' ? uiText[key] : english; }
+  window.__enclaveText = uiString;
+
   function store(key, value) {
     try { window.localStorage.setItem(key, value); } catch (e) { /* storage may be disabled */ }
   }
@@ -33,7 +43,7 @@
     doc.body.classList.toggle('enclave-nav-open', open);
     if (menu) {
       menu.setAttribute('aria-expanded', open ? 'true' : 'false');
-      menu.setAttribute('aria-label', open ? 'Close navigation' : 'Open navigation');
+      menu.setAttribute('aria-label', open ? uiString('closeNavigation', 'Close navigation') : uiString('openNavigation', 'Open navigation'));
     }
   }
   if (menu) menu.addEventListener('click', function () { setMenu(!doc.body.classList.contains('enclave-nav-open')); });
@@ -81,11 +91,11 @@
     if (!indexUrl) return;
     if (loading) return;
     loading = true;
-    status.textContent = 'Loading search index…';
+    status.textContent = uiString('searchLoading', 'Loading search index…');
     var s = doc.createElement('script');
     s.src = indexUrl;
     s.onload = function () { loading = false; done(); };
-    s.onerror = function () { loading = false; status.textContent = 'The search index could not be loaded.'; };
+    s.onerror = function () { loading = false; status.textContent = uiString('searchFailed', 'The search index could not be loaded.'); };
     doc.head.appendChild(s);
   }
 
@@ -100,7 +110,7 @@
     scopeBox.type = 'checkbox';
     scopeBox.id = 'enclave-search-all';
     scopeLabel.appendChild(scopeBox);
-    scopeLabel.appendChild(doc.createTextNode(' Search all languages, versions and products'));
+    scopeLabel.appendChild(doc.createTextNode(' ' + uiString('searchAll', 'Search all languages, versions and products')));
     input.parentNode.insertBefore(scopeLabel, input.nextSibling);
     scopeBox.addEventListener('change', function () { allScopes = scopeBox.checked; render(); input.focus(); });
   }
@@ -188,10 +198,12 @@
     var q = input.value;
     list.textContent = '';
     active = -1;
-    if (!q.trim()) { status.textContent = 'Type to search the documentation.'; input.setAttribute('aria-expanded', 'false'); return; }
+    if (!q.trim()) { status.textContent = uiString('searchPrompt', 'Type to search the documentation.'); input.setAttribute('aria-expanded', 'false'); return; }
     var results = search(q);
     var terms = tokens(q);
-    status.textContent = results.length ? results.length + (results.length === 1 ? ' result' : ' results') : 'No results for “' + q + '”.';
+    status.textContent = results.length
+      ? uiString(results.length === 1 ? 'oneResult' : 'manyResults', results.length === 1 ? '{n} result' : '{n} results').replace('{n}', String(results.length))
+      : uiString('noResults', 'No results for “{q}”.').replace('{q}', function () { return q; });
     input.setAttribute('aria-expanded', results.length ? 'true' : 'false');
     results.forEach(function (r, i) {
       var li = doc.createElement('li');
