@@ -42,6 +42,7 @@ export async function queueExportJob(
     error: null,
     warnings: [],
     warningCount: 0,
+    warningGroups: [],
     failedPages: [],
     expectedPages: null,
     bundle: null,
