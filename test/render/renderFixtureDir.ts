@@ -8,11 +8,20 @@ import { renderDocs } from './renderFixture.js';
 /** The folder holding the render fixtures (one small docs site per folder). */
 export const FIXTURES_DIR = join(import.meta.dirname, 'fixtures');
 
-/** Renders `test/render/fixtures/<name>` from a temp copy (the render writes next to its source). */
-export async function renderFixtureDir(t: ExecutionContext, name: string, extra: Partial<RenderSiteOptions> = {}) {
+/**
+ * Renders `test/render/fixtures/<name>` from a temp copy (the render writes next to its source);
+ * `edit` may change the copy first.
+ */
+export async function renderFixtureDir(
+  t: ExecutionContext,
+  name: string,
+  extra: Partial<RenderSiteOptions> = {},
+  edit?: (src: string) => Promise<void>,
+) {
   const root = await mkdtemp(join(tmpdir(), `enclave-${name}-`));
   t.teardown(() => rm(root, { recursive: true, force: true }));
   await cp(join(FIXTURES_DIR, name), join(root, 'src'), { recursive: true });
+  await edit?.(join(root, 'src'));
   return renderDocs(join(root, 'src'), extra);
 }
 
