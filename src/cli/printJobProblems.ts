@@ -10,6 +10,7 @@ export interface JobProblems {
   failedPages?: { path: string; message: string }[];
   warnings?: { kind: string; page: string | null; message: string }[];
   warningCount?: number;
+  warningGroups?: { kind: string; count: number; first: { page: string | null; message: string }[] }[];
 }
 
 /**
@@ -29,7 +30,15 @@ export function printJobProblems(io: CliIo, job: JobProblems): boolean {
   }
   const warnings = job.warnings ?? [];
   const total = job.warningCount ?? warnings.length;
-  if (total > 0) {
+  const groups = job.warningGroups ?? [];
+  if (total > 0 && groups.length > 0) {
+    // By kind, so a site's many broken links don't push its other warnings off the list.
+    io.err.write(`enclave: ${total} warning(s) (by kind, the first of each shown; all are in the bundle's _enclave/report.json):\n`);
+    for (const g of groups) {
+      io.err.write(`  ${escapeControls(g.kind)} (${g.count}):\n`);
+      for (const w of g.first) io.err.write(`    ${escapeControls(`${w.page ? `/${w.page}: ` : ''}${w.message}`)}\n`);
+    }
+  } else if (total > 0) {
     io.err.write(
       `enclave: ${total} warning(s)${total > warnings.length ? ` (first ${warnings.length} shown; all are in the bundle's _enclave/report.json)` : ''}:\n`,
     );

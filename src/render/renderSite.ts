@@ -25,6 +25,7 @@ import { reportRemoteConfigAssets } from './offline/reportRemoteConfigAssets.js'
 import { takeRemoteOutOfCustomFiles } from './offline/takeRemoteOutOfCustomFiles.js';
 import { createShellParts } from './site/createShellParts.js';
 import { buildUtilityCss } from './style/buildUtilityCss.js';
+import { checkRequestedFonts } from './theme/checkRequestedFonts.js';
 import { loadSite } from './site/loadSite.js';
 import { readDocsSource } from './source/readDocsSource.js';
 import { copyFeatureFiles, prepareThemeAssets } from './theme/prepareThemeAssets.js';
@@ -143,7 +144,8 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // A remote font in docs.json is left out (pages fall back to the bundled Inter) unless kept.
   const fontUrl = (src: string) => (isRemoteUrl(src) ? (keepRemote ? src : null) : src.replace(/^\/+/, '../'));
   if (!keepRemote) reportRemoteConfigAssets(config, report);
-  const theme = await prepareThemeAssets(out, config, fontUrl);
+  const fonts = await checkRequestedFonts(sourceDir, site.inventory.customCss, offline.rewritten, config, fontUrl, report);
+  const theme = await prepareThemeAssets(out, config, fontUrl, fonts);
   const inputsHash = contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`);
   const searchIndexPath = `_assets/search-index.${inputsHash}.js`;
   // Named from the inputs, like the search index, because pages link it before the classes they

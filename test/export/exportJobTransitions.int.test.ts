@@ -49,6 +49,7 @@ const RESULT: ExportTaskResult = {
   failedPages: [{ path: '/broken', message: 'boom' }],
   warnings: [],
   warningCount: 4,
+  warningGroups: [],
 };
 
 /** Reads exports.json as another process would: what the transitions made durable. */

@@ -22,6 +22,7 @@ export interface ExportJobBody {
   failedPages: { path: string; message: string }[];
   warnings: { kind: string; page: string | null; message: string }[];
   warningCount: number;
+  warningGroups: { kind: string; count: number; first: { page: string | null; message: string }[] }[];
 }
 
 /** The bundle link body. */

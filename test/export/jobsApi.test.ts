@@ -18,6 +18,7 @@ const JOB_FIELDS = [
   'failedPages',
   'warnings',
   'warningCount',
+  'warningGroups',
 ].sort();
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -39,6 +40,7 @@ test('a job goes 202 queued → completed with exactly the spec fields, and its 
     version: 'v1.2.3',
     warnings: [],
     warningCount: 0,
+    warningGroups: [],
     failedPages: [],
     expectedPages: null,
   });

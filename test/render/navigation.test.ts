@@ -103,12 +103,12 @@ test('nav-level OpenAPI entries become pages (inherited from the tab, per langua
   // Layout: method + URL bar, then the body, then examples in their own column; Mintlify's anchors.
   t.regex(
     list,
-    /<div class="enclave-api"[^>]*><div class="enclave-api-endpoint"><span class="enclave-api-method get">GET<\/span><span class="enclave-api-server">http:\/\/127\.0\.0\.1:8080\/v1<\/span><span class="enclave-api-path">\/users<\/span><\/div><div class="enclave-api-body">[\s\S]*<\/div><div class="enclave-api-examples"><details class="enclave-try" data-enclave-try="" data-method="GET" data-path="\/users"[\s\S]*?<\/details><aside class="enclave-example enclave-request-example"/,
+    /<div class="enclave-api"[^>]*><div class="enclave-api-endpoint"><span class="enclave-api-method enclave-api-method-get">GET<\/span><span class="enclave-api-server">http:\/\/127\.0\.0\.1:8080\/v1<\/span><span class="enclave-api-path">\/users<\/span><\/div><div class="enclave-api-body">[\s\S]*<\/div><div class="enclave-api-examples"><details class="enclave-try" data-enclave-try="" data-method="GET" data-path="\/users"[\s\S]*?<\/details><aside class="enclave-example enclave-request-example"/,
   );
   t.regex(list, /<div class="enclave-field" id="param-limit">[\s\S]*?<p>Most users to return, <code>1<\/code> to <code>100<\/code>\.<\/p>/);
   t.regex(
     list,
-    /<h3 id="response-200"><span class="enclave-api-status s2">200<\/span> The <code>users<\/code> page/,
+    /<h3 id="response-200"><span class="enclave-api-status enclave-api-status-s2">200<\/span> The <code>users<\/code> page/,
     'inline code in a response heading, no backticks',
   );
   t.regex(list, /id="response-id"/);

@@ -26,6 +26,19 @@ export interface ExportWarning {
 /** How many warnings a job record keeps; the bundle's report.json has them all. */
 export const MAX_JOB_WARNINGS = 100;
 
+/** How many entries each kind of warning lists in `warningGroups`. */
+export const MAX_GROUP_ENTRIES = 10;
+
+/**
+ * The warnings of one kind: how many, and the first few. Grouped so a large site's thousands of
+ * broken links cannot hide its other warnings from the first-100 list.
+ */
+export interface WarningGroup {
+  kind: ExportWarningKind;
+  count: number;
+  first: { page: string | null; message: string }[];
+}
+
 /** The zip a completed job produced, under `<dataDir>/bundles/<jobId>/`. */
 export interface BundleRecord {
   /** File name inside the job's bundle directory (also the last segment of the link path). */
@@ -62,6 +75,8 @@ export interface ExportJobRecord {
   /** The first warnings of the run (capped at MAX_JOB_WARNINGS); `warningCount` is the total. */
   warnings: ExportWarning[];
   warningCount: number;
+  /** The warnings by kind, each with its count and first entries (absent on records made before grouping). */
+  warningGroups?: WarningGroup[];
   /** Pages that did not render (each got an error page in the bundle). */
   failedPages: FailedPage[];
   /** Pages the source's navigation and files declare (the render report's `pages.expected`). */

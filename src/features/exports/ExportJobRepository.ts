@@ -112,6 +112,7 @@ export class ExportJobRepository {
       j.failedPages = result.failedPages;
       j.warnings = result.warnings;
       j.warningCount = result.warningCount;
+      j.warningGroups = result.warningGroups;
       j.version = result.version;
       j.bundle = { file: result.file, sizeBytes: result.sizeBytes, sha256: result.sha256 };
       j.stats = { renderMs: result.renderMs, packMs: result.packMs, peakRssBytes: result.peakRssBytes };

@@ -45,6 +45,7 @@ export async function queueExportJob(
     error: null,
     warnings: [],
     warningCount: 0,
+    warningGroups: [],
     failedPages: [],
     expectedPages: null,
     bundle: null,

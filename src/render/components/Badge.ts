@@ -11,11 +11,11 @@ export const Badge: ComponentRenderer = (props, children, ctx) => {
   const icon = propIcon(props, ctx, 12);
   const className = [
     'enclave-badge',
-    `color-${word(textProp(props, 'color'), 'gray')}`,
-    `size-${word(textProp(props, 'size'), 'md')}`,
-    `shape-${word(textProp(props, 'shape'), 'rounded')}`,
-    boolProp(props, 'stroke') ? 'stroke' : '',
-    boolProp(props, 'disabled') ? 'disabled' : '',
+    `enclave-badge-color-${word(textProp(props, 'color'), 'gray')}`,
+    `enclave-badge-size-${word(textProp(props, 'size'), 'md')}`,
+    `enclave-badge-shape-${word(textProp(props, 'shape'), 'rounded')}`,
+    boolProp(props, 'stroke') ? 'enclave-badge-stroke' : '',
+    boolProp(props, 'disabled') ? 'enclave-badge-disabled' : '',
   ].filter(Boolean);
   return el('span', { className, ariaDisabled: boolProp(props, 'disabled') ? 'true' : undefined }, [icon ?? null, ...children]);
 };

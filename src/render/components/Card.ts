@@ -25,7 +25,12 @@ export const Card: ComponentRenderer = (props, children, ctx) => {
     ]),
     arrow && href ? el('span', { className: ['enclave-card-arrow'] }, renderIcon('arrow-up-right', ctx, { size: 14 })) : null,
   ];
-  const className = ['enclave-card', horizontal ? 'horizontal' : '', href ? 'linked' : '', img ? 'has-img' : ''].filter(Boolean);
+  const className = [
+    'enclave-card',
+    horizontal ? 'enclave-card-horizontal' : '',
+    href ? 'enclave-card-linked' : '',
+    img ? 'enclave-card-has-img' : '',
+  ].filter(Boolean);
   const media = img ? el('img', { className: ['enclave-card-img'], src: ctx.assetUrl(img), alt: '', loading: 'lazy' }) : null;
   const attrs = external ? { target: '_blank', rel: 'noopener noreferrer' } : {};
   return href

@@ -18,7 +18,7 @@ function colorValues(props: ComponentProps): { light?: string; dark?: string } {
 /** `Color`: a palette, `variant` compact (swatches) or table. */
 export const Color: ComponentRenderer = (props, children) => {
   const variant = textProp(props, 'variant') === 'table' ? 'table' : 'compact';
-  return el('div', { className: ['enclave-color', `variant-${variant}`] }, children);
+  return el('div', { className: ['enclave-color', `enclave-color-variant-${variant}`] }, children);
 };
 
 /** `Color.Row`: a titled row of colours. */

@@ -27,7 +27,11 @@ const tag = (cls: string, text: string): Element => el('span', { className: ['en
 export function buildFieldRow(row: FieldRow): Element {
   return el(
     'div',
-    { className: ['enclave-field', row.deprecated ? 'deprecated' : ''].filter(Boolean), id: row.id, dataEnclaveAnchor: row.anchor },
+    {
+      className: ['enclave-field', row.deprecated ? 'enclave-field-is-deprecated' : ''].filter(Boolean),
+      id: row.id,
+      dataEnclaveAnchor: row.anchor,
+    },
     [
       el('div', { className: ['enclave-field-head'] }, [
         ...(row.pre ?? []).map((p) => tag('enclave-field-pre', p)),

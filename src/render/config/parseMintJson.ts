@@ -22,13 +22,18 @@ export function parseMintJson(raw: unknown, warn: (message: string) => void): Si
     .flatMap((t) => (str(t.url) ? [{ label: str(t.name) ?? String(t.url), url: String(t.url), external: isExternal(String(t.url)) }] : []));
   const anchorDefs = (Array.isArray(raw.anchors) ? raw.anchors : [])
     .filter(isObj)
-    .flatMap((a) => (str(a.url) ? [{ label: str(a.name) ?? String(a.url), url: String(a.url), icon: str(a.icon) }] : []));
+    .flatMap((a) =>
+      str(a.url) ? [{ label: str(a.name) ?? String(a.url), url: String(a.url), icon: str(a.icon), openapi: openapiRefsOf(a.openapi) }] : [],
+    );
+  // An anchor's spec (often a URL) fills the anchor with its operations, as a docs.json anchor's does.
+  for (const a of anchorDefs) for (const r of a.openapi ?? []) refs.add(r);
   const prefixTabs = [
-    ...tabDefs.filter((t) => !t.external),
-    ...anchorDefs.filter((a) => !isExternal(a.url)).map((a) => ({ ...a, external: false })),
+    ...tabDefs.filter((t) => !t.external).map((t) => ({ ...t, openapi: undefined as string[] | undefined })),
+    ...anchorDefs.filter((a) => !isExternal(a.url) || a.openapi).map((a) => ({ ...a, external: false })),
   ].map((t) => ({ ...t, prefix: t.url.replace(/^\/+|\/+$/g, '') }));
 
   const root: NavDivision = { kind: 'root', label: '', divisions: [], items: [] };
+  const withSpec = (t: { openapi?: string[] }): boolean => (t.openapi?.length ?? 0) > 0;
   if (prefixTabs.length === 0) {
     root.items = groups;
   } else {
@@ -36,7 +41,9 @@ export function parseMintJson(raw: unknown, warn: (message: string) => void): Si
     const primaryTab =
       (isObj(raw.primaryTab) ? str(raw.primaryTab.name) : undefined) ?? (isObj(raw.topAnchor) ? str(raw.topAnchor.name) : undefined);
     const primary: NavDivision = { kind: 'tab', label: primaryTab ?? 'Documentation', divisions: [], items: [] };
-    const tabs = prefixTabs.map((t): NavDivision => ({ kind: 'tab', label: t.label, divisions: [], items: [] }));
+    const tabs = prefixTabs.map(
+      (t): NavDivision => ({ kind: 'tab', label: t.label, divisions: [], items: [], ...(withSpec(t) ? { openapi: t.openapi } : {}) }),
+    );
     for (const group of groups) {
       const first = firstPage(group);
       // Longest prefix wins so nested tab URLs (`api` vs `api/v2`) pick the most specific tab.
@@ -51,7 +58,7 @@ export function parseMintJson(raw: unknown, warn: (message: string) => void): Si
       });
       (best >= 0 ? tabs[best] : primary).items.push(group);
     }
-    root.divisions = [primary, ...tabs].filter((d) => d.items.length > 0);
+    root.divisions = [primary, ...tabs].filter((d) => d.items.length > 0 || withSpec(d));
   }
   for (const t of tabDefs.filter((d) => d.external))
     root.divisions.push({ kind: 'tab', label: t.label, href: t.url, divisions: [], items: [] });
@@ -86,7 +93,7 @@ export function parseMintJson(raw: unknown, warn: (message: string) => void): Si
       ),
     navbarPrimary:
       cta && str(cta.url) ? { label: str(cta.name) ?? (cta.type === 'github' ? 'GitHub' : 'Open'), href: String(cta.url) } : undefined,
-    globalLinks: anchorDefs.filter((a) => isExternal(a.url)).map((a) => ({ label: a.label, href: a.url, icon: a.icon })),
+    globalLinks: anchorDefs.filter((a) => isExternal(a.url) && !a.openapi).map((a) => ({ label: a.label, href: a.url, icon: a.icon })),
     footerSocials,
     footerLinks: [],
     redirects: parseRedirects(raw.redirects),

@@ -42,7 +42,7 @@ export function renderMath(tex: string, display: boolean, ctx: RenderContext): E
   const tree = fromHtml(html, { fragment: true });
   const node = el(
     display ? 'div' : 'span',
-    { className: ['enclave-math', display ? 'display' : 'inline'] },
+    { className: ['enclave-math', display ? 'enclave-math-display' : 'enclave-math-inline'] },
     tree.children as ElementContent[],
   );
   if (memo.size < MEMO_MAX) memo.set(key, node);

@@ -226,6 +226,15 @@ export function resolveNavigation(
   };
 
   const root = resolveDivision(config.navigation, undefined);
+  // A spec named only at the top (mint.json's `openapi`, docs.json's `api.openapi`) loses no nav
+  // entry, but the pages that name its operations in frontmatter show none: still a missing input.
+  for (const ref of config.openapiRefs)
+    if (!loadedSpec(ref) && !missingByInput.has(ref))
+      missingByInput.set(ref, {
+        input: ref,
+        reason: `${specLossReason(ref)}; pages that name its operations render without them`,
+        pages: [],
+      });
 
   const walk = (d: NavDivision, chain: NavDivision[]) => {
     const here = d.kind === 'root' ? chain : [...chain, d];

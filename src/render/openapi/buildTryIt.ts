@@ -63,7 +63,7 @@ export function buildTryIt(input: TryItInput, ctx: RenderContext): Element {
     },
     [
       el('summary', {}, [
-        el('span', { className: ['enclave-api-method', input.method.toLowerCase()] }, input.method.toUpperCase()),
+        el('span', { className: ['enclave-api-method', `enclave-api-method-${input.method.toLowerCase()}`] }, input.method.toUpperCase()),
         ` ${ui.apiTryIt}`,
       ]),
       el('form', { className: ['enclave-try-form'], noValidate: true }, [

@@ -105,13 +105,17 @@ export function renderOperation(
     el('div', { className: ['enclave-api-endpoint'] }, [
       el(
         'span',
-        { className: ['enclave-api-method', httpMethod] },
+        { className: ['enclave-api-method', `enclave-api-method-${httpMethod}`] },
         isWebhook ? `WEBHOOK ${httpMethod.toUpperCase()}` : httpMethod.toUpperCase(),
       ),
       base ? el('span', { className: ['enclave-api-server'] }, base) : null,
       el('span', { className: ['enclave-api-path'] }, found.path),
       op.deprecated === true
-        ? el('span', { className: ['enclave-badge', 'color-orange', 'size-sm', 'enclave-api-deprecated'] }, 'deprecated')
+        ? el(
+            'span',
+            { className: ['enclave-badge', 'enclave-badge-color-orange', 'enclave-badge-size-sm', 'enclave-api-deprecated'] },
+            'deprecated',
+          )
         : null,
     ]),
   );
@@ -178,7 +182,7 @@ export function renderOperation(
     const r = resolveRef(doc, raw).value;
     if (!isObject(r)) continue;
     const picked = pickMedia(r.content);
-    const klass = `s${status[0]}`;
+    const klass = `enclave-api-status-s${status[0]}`;
     responseParts.push(
       el('div', { className: ['enclave-api-response'], dataStatus: status }, [
         el('h3', { id: `response-${status}`.replace(/[^\w-]/g, '-') }, [

@@ -7,6 +7,7 @@ import { stripRemoteFromElement } from '../offline/stripRemoteFromElement.js';
 import { neutraliseActiveContent } from './neutraliseActiveContent.js';
 import type { RemovedRemote } from '../report/BuildReport.js';
 import { rewriteSvgRef, SVG_REF_TAGS } from './rewriteSvgRef.js';
+import { unnestLinks } from './unnestLinks.js';
 
 /** A heading shown in the table of contents. */
 export interface TocEntry {
@@ -196,6 +197,8 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
       });
     }
   }
+  // Last, once heading anchors exist: a heading inside a JSX link now holds a link too.
+  unnestLinks(root);
   // Component anchors (componentAnchors.ts) come last so heading slugs match Mintlify's; one an
   // id on the page already holds is dropped rather than duplicated (the heading keeps it).
   for (const node of anchored) {

@@ -5,6 +5,7 @@ import type { SiteConfig } from '../config/SiteConfig.js';
 import type { BundleSink } from '../../bundle/BundleSink.js';
 import { writeHashedAsset } from '../output/writeHashedAsset.js';
 import { buildSiteCss } from './buildSiteCss.js';
+import { bundledFontAliases } from './bundledFontAliases.js';
 import { bundledInterFont } from './bundledInterFont.js';
 
 /** Bundle-relative paths of the assets every page links. */
@@ -37,6 +38,7 @@ export async function prepareThemeAssets(
   out: BundleSink,
   config: SiteConfig,
   fontUrl: (src: string) => string | null,
+  requestedFamilies: Iterable<string> = [],
 ): Promise<ThemeAssets> {
   const themeDir = assetDir('./assets/');
   if (!themeDir) throw new Error('theme assets folder is missing from the installation');
@@ -52,7 +54,7 @@ export async function prepareThemeAssets(
   const assets: ThemeAssets = {
     headScripts: [hashed('theme-init', '.js', read('theme-init.js'))],
     styles: [
-      hashed('inter', '.css', inter.css),
+      hashed('inter', '.css', withAliases(inter.css, bundledFontAliases(requestedFamilies, inter.css))),
       hashed('theme', '.css', read('theme.css')),
       hashed('variants', '.css', read('variants.css')),
       hashed('site', '.css', buildSiteCss(config, fontUrl)),
@@ -72,6 +74,9 @@ export async function prepareThemeAssets(
   await Promise.all(writes);
   return assets;
 }
+
+const withAliases = (css: string, aliases: string) =>
+  aliases ? `${css}\n/* The same faces under the names the site asks for */\n${aliases}\n` : css;
 
 /** Copies a feature's files (KaTeX, Mermaid, …) to their bundle targets. */
 export async function copyFeatureFiles(out: BundleSink, files: { source: string; target: string }[]): Promise<void> {

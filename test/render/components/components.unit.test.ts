@@ -36,7 +36,7 @@ test('Card links through ctx.href, images through ctx.assetUrl, and honours hori
   );
   t.deepEqual(ctx.hrefs, ['/quickstart']);
   t.deepEqual(ctx.assetsAsked, ['/images/hero.png']);
-  t.regex(html, /^<a class="enclave-card horizontal linked has-img" href="href:\/quickstart">/);
+  t.regex(html, /^<a class="enclave-card enclave-card-horizontal enclave-card-linked enclave-card-has-img" href="href:\/quickstart">/);
   t.regex(html, /<img class="enclave-card-img" src="asset:\/images\/hero.png" alt=""/);
   t.regex(html, /<p class="enclave-card-title">Start<\/p>/);
   t.regex(html, /class="enclave-card-cta">Read more</);
@@ -49,7 +49,7 @@ test('Card links through ctx.href, images through ctx.assetUrl, and honours hori
 });
 
 test('CardGroup and Columns set their column count, clamped to 1–6', (t) => {
-  t.regex(renderComponent('CardGroup', { cols: 3 }).html, /class="enclave-card-group cols-3"/);
+  t.regex(renderComponent('CardGroup', { cols: 3 }).html, /class="enclave-card-group enclave-card-group-cols-3"/);
   t.regex(renderComponent('Columns', { cols: '4' }).html, /cols-4/);
   t.regex(renderComponent('CardGroup', { cols: 40 }).html, /cols-6/);
   t.regex(renderComponent('CardGroup').html, /cols-2/);
@@ -153,7 +153,7 @@ test('ParamField takes its name from the location prop and shows type, required,
     { query: 'limit', type: 'integer', required: true, default: 10, deprecated: true, placeholder: '20' },
     [text('How many')],
   );
-  t.regex(html, /class="enclave-field deprecated"/);
+  t.regex(html, /class="enclave-field enclave-field-is-deprecated"/);
   t.regex(html, /<code class="enclave-field-name">limit<\/code>/);
   t.regex(html, /enclave-field-type">integer</);
   t.regex(html, /enclave-field-location">query</);
@@ -193,7 +193,10 @@ test('Icon renders inline SVG with size and colour; Badge maps props to safe cla
   const badge = renderComponent('Badge', { color: 'green', size: 'sm', shape: 'pill', icon: 'check', stroke: true, disabled: true }, [
     text('New'),
   ]).html;
-  t.regex(badge, /^<span class="enclave-badge color-green size-sm shape-pill stroke disabled" aria-disabled="true"><svg/);
+  t.regex(
+    badge,
+    /^<span class="enclave-badge enclave-badge-color-green enclave-badge-size-sm enclave-badge-shape-pill enclave-badge-stroke enclave-badge-disabled" aria-disabled="true"><svg/,
+  );
   t.regex(badge, />New<\/span>$/);
   t.regex(renderComponent('Badge', { color: '"><script>' }).html, /color-gray/);
 });
@@ -261,7 +264,7 @@ test('Panel, Banner, Prompt, Tile, Color and View render their props', (t) => {
   const item = builtInComponents['Color.Item']({ name: 'brand', value: { light: '#0d9373', dark: '#55d6b0' } }, [], ctx) as ElementContent;
   const row = builtInComponents['Color.Row']({ title: 'Primary' }, [item], ctx) as ElementContent;
   const color = renderComponent('Color', { variant: 'table' }, [row], ctx).html;
-  t.regex(color, /class="enclave-color variant-table"/);
+  t.regex(color, /class="enclave-color enclave-color-variant-table"/);
   t.regex(color, /data-enclave-copy-text="#0d9373" aria-label="Copy brand #0d9373"/);
   t.regex(color, /--swatch-light:#0d9373;--swatch-dark:#55d6b0/);
   t.notRegex(renderComponent('Color.Item', { name: 'x', value: 'red;x:url(y)' }).html, /url\(/);

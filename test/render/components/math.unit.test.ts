@@ -6,12 +6,12 @@ import { fakeRenderContext } from './fakeRenderContext.js';
 test('TeX is typeset at build time (HTML + MathML) and requests the katex assets', (t) => {
   const ctx = fakeRenderContext();
   const inline = toHtml(renderMath('\\frac{a}{b}', false, ctx) as never);
-  t.regex(inline, /^<span class="enclave-math inline"><span class="katex">/);
+  t.regex(inline, /^<span class="enclave-math enclave-math-inline"><span class="katex">/);
   t.regex(inline, /<math xmlns="http:\/\/www.w3.org\/1998\/Math\/MathML"/);
   t.regex(inline, /class="mfrac"/);
   t.true(ctx.features.has('katex'));
   const display = toHtml(renderMath('\\sum_{i=1}^n i', true, ctx) as never);
-  t.regex(display, /^<div class="enclave-math display"><span class="katex-display">/);
+  t.regex(display, /^<div class="enclave-math enclave-math-display"><span class="katex-display">/);
   t.deepEqual(ctx.warnings, []);
 });
 

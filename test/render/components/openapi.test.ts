@@ -42,7 +42,7 @@ test('POST /plants: endpoint, auth, allOf-merged body, responses and highlighted
   const html = toHtml(renderOperation(doc, 'post', '/plants', ctx, { highlight: h.highlight }) as never);
   t.regex(
     html,
-    /<span class="enclave-api-method post">POST<\/span><span class="enclave-api-server">http:\/\/sandbox.mintlify.com<\/span><span class="enclave-api-path">\/plants<\/span>/,
+    /<span class="enclave-api-method enclave-api-method-post">POST<\/span><span class="enclave-api-server">http:\/\/sandbox.mintlify.com<\/span><span class="enclave-api-path">\/plants<\/span>/,
   );
   t.regex(
     html,
@@ -55,8 +55,8 @@ test('POST /plants: endpoint, auth, allOf-merged body, responses and highlighted
     html,
     /<code class="enclave-field-name">id<\/code><span class="enclave-field-tag enclave-field-type">integer&#x3C;int64><\/span><span class="enclave-field-tag enclave-field-required">required/,
   );
-  t.regex(html, /<span class="enclave-api-status s2">200<\/span> plant response/);
-  t.regex(html, /<span class="enclave-api-status s4">400<\/span>/);
+  t.regex(html, /<span class="enclave-api-status enclave-api-status-s2">200<\/span> plant response/);
+  t.regex(html, /<span class="enclave-api-status enclave-api-status-s4">400<\/span>/);
   t.regex(
     html,
     /aria-label="Request example" data-enclave-request-example=""><figure class="enclave-code has-title" data-enclave-code="" data-lang="bash" data-filename="cURL">/,
@@ -167,7 +167,7 @@ test('a hand-written 3.1 YAML spec with internal, parameter and cross-file $refs
   ]);
   const html = toHtml(renderOperation(doc, 'PUT', '/pets/{petId}', ctx) as never);
   t.regex(html, /<span class="enclave-api-server">https:\/\/eu.api.example.com\/v1<\/span>/, 'server variables take their defaults');
-  t.regex(html, /class="enclave-badge color-orange size-sm enclave-api-deprecated">deprecated</);
+  t.regex(html, /class="enclave-badge enclave-badge-color-orange enclave-badge-size-sm enclave-api-deprecated">deprecated</);
   t.regex(html, /<code class="enclave-field-name">X-Api-Key<\/code>/);
   t.regex(
     html,
@@ -191,7 +191,7 @@ test('a hand-written 3.1 YAML spec with internal, parameter and cross-file $refs
   t.notRegex(body, /field-name">created</);
   t.regex(response, /field-name">created</);
   t.notRegex(response, /field-name">secret</);
-  t.regex(response, /<span class="enclave-api-status s4">404<\/span> No such pet/);
+  t.regex(response, /<span class="enclave-api-status enclave-api-status-s4">404<\/span> No such pet/);
   t.regex(html, /--header 'X-Api-Key: &#x3C;api-key>'/);
   t.regex(html, /&#x22;name&#x22;: &#x22;Tom&#x22;|"name": "Tom"/, 'the named example feeds the cURL body');
   t.regex(html, /data-filename="Python SDK"/);

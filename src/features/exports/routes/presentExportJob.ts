@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXPORT_WARNING_KINDS, MAX_JOB_WARNINGS, type ExportJobRecord } from '../ExportJobRecord.js';
+import { EXPORT_WARNING_KINDS, MAX_GROUP_ENTRIES, MAX_JOB_WARNINGS, type ExportJobRecord } from '../ExportJobRecord.js';
 
 /** The public shape of an export job (SPEC section 4). */
 export const exportJobSchema = z.object({
@@ -24,6 +24,15 @@ export const exportJobSchema = z.object({
     .array(z.object({ kind: z.enum(EXPORT_WARNING_KINDS), page: z.string().nullable(), message: z.string() }))
     .describe(`The first ${MAX_JOB_WARNINGS} warnings; the bundle's _enclave/report.json has them all`),
   warningCount: z.number().int().describe('Total number of warnings'),
+  warningGroups: z
+    .array(
+      z.object({
+        kind: z.enum(EXPORT_WARNING_KINDS),
+        count: z.number().int(),
+        first: z.array(z.object({ page: z.string().nullable(), message: z.string() })),
+      }),
+    )
+    .describe(`The warnings by kind: each kind's count and first ${MAX_GROUP_ENTRIES} entries, so no kind hides another`),
 });
 
 /** Whitelists the fields of a job record that clients see. */
@@ -42,6 +51,11 @@ export function presentExportJob(job: ExportJobRecord): z.infer<typeof exportJob
     failedPages: job.failedPages.map(({ path, message }) => ({ path, message })),
     warnings: job.warnings.map(({ kind, page, message }) => ({ kind, page, message })),
     warningCount: job.warningCount,
+    warningGroups: (job.warningGroups ?? []).map(({ kind, count, first }) => ({
+      kind,
+      count,
+      first: first.map(({ page, message }) => ({ page, message })),
+    })),
   };
 }
 
