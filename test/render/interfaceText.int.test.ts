@@ -19,7 +19,7 @@ test('an API page under a language has its section titles and Try it form in tha
   const headings = [...html.matchAll(/<h2 id="[^"]+"[^>]*>([^<]+)/g)].map((m) => m[1]);
   t.deepEqual(headings, ['Paramètres de chemin', 'Corps', 'Réponse', 'Sur cette page']);
   t.regex(html, /<code>application\/json<\/code> · obligatoire/);
-  t.regex(html, /<summary><span class="enclave-api-method post">POST<\/span> Essayer<\/summary>/);
+  t.regex(html, /<summary><span class="enclave-api-method enclave-api-method-post">POST<\/span> Essayer<\/summary>/);
   t.regex(html, /<span>Serveur<\/span>/);
   t.regex(html, /<button type="submit" class="enclave-try-send">Envoyer<\/button>/);
   t.notRegex(html, />(Path Parameters|Body|Response|Try it|Send)</, 'no English label left');
