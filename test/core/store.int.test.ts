@@ -139,7 +139,9 @@ function patchOnRawConnection(url: string, path: string, key: string, name: stri
 
 test('SIGTERM drains, exits 0 without waiting out idle keep-alive connections, and loses no acknowledged write', async (t) => {
   const dir = await makeTempDir();
-  const app = await spawnAppliance({ ENCLAVE_DATA_DIR: dir });
+  // A long shutdown deadline: exiting well before it shows the server did not wait out the open
+  // keep-alive connections, however loaded the machine is.
+  const app = await spawnAppliance({ ENCLAVE_DATA_DIR: dir, ENCLAVE_SERVER__SHUTDOWN_TIMEOUT_MS: '60000' });
   const key = /ENCLAVE_ADMIN_KEY=(\S+)/.exec(app.stdout())![1];
   const projectId = /ENCLAVE_PROJECT_ID=(\S+)/.exec(app.stdout())![1];
   const writes = Array.from({ length: 30 }, (_, i) => patchOnRawConnection(app.url, `/v1/projects/${projectId}`, key, `name ${i}`));
@@ -147,11 +149,11 @@ test('SIGTERM drains, exits 0 without waiting out idle keep-alive connections, a
   const stopping = Date.now();
   app.child.kill('SIGTERM');
   // Every connection ends: the server closes each one once its answer is sent, though the
-  // client keeps it open for keep-alive (the idle timeout is 65 s, the shutdown deadline 10 s).
+  // client keeps it open for keep-alive (the idle timeout is 65 s, the shutdown deadline 60 s).
   const acked = (await Promise.all(writes)).filter((name): name is string => name !== null);
   t.is(await app.exited, 0);
   const ms = Date.now() - stopping;
-  t.true(ms < 5000, `exited ${ms} ms after SIGTERM`);
+  t.true(ms < 30_000, `exited ${ms} ms after SIGTERM`);
   t.true(acked.length > 0);
   const control = await openControlStore({ dataDir: dir, sites: [] });
   // Each rename replaces the last, so the file must hold one the server acknowledged (the
