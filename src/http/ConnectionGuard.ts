@@ -155,7 +155,7 @@ export class ConnectionGuard {
 
   private release(socket: Socket): void {
     const state = this.states.get(socket);
-    if (!state || !state.counted) return;
+    if (!state?.counted) return;
     state.counted = false;
     this.states.delete(socket);
     this.markBusy(socket, state);

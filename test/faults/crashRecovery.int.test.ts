@@ -139,7 +139,13 @@ test(`kill -9 during agent runs (${ROUNDS} rounds): every acknowledged job is th
       const writer = (async () => {
         for (let i = 0; i < 50 && !stop; i++) await create().catch(() => (stop = true));
       })();
-      return { pgid, stopWriter: () => ((stop = true), writer) };
+      return {
+        pgid,
+        stopWriter: () => {
+          stop = true;
+          return writer;
+        },
+      };
     },
     async check(app, acted, round) {
       await acted.stopWriter();
