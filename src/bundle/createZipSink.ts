@@ -42,6 +42,7 @@ export interface ZipSink extends BundleSink {
  * in memory (see SpillFile). `finish` streams the archive out entry by entry (writeZipArchive)
  * and removes the scratch file.
  */
+// size: a factory: most lines are the small closures it returns, which share its private state
 export function createZipSink(options: { thread?: boolean; spillPath?: string } = {}): ZipSink {
   const compressor = new ZipEntryCompressor(options.thread ?? false);
   const spill = options.spillPath ? new SpillFile(options.spillPath) : null;

@@ -40,6 +40,7 @@ class TransientError extends Error {}
  * starts over when it doesn't. Failures are BundleRefusedError with a reason that never
  * contains the link signature.
  */
+// size: one retry loop whose deadline, redirects, size cap and resume rules share state; split, the control flow would be harder to follow
 export async function downloadBundle(url: string, dest: string, options: DownloadOptions): Promise<void> {
   const shown = redactUrl(url);
   const deadline = new AbortController();

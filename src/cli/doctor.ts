@@ -26,6 +26,7 @@ Works while the server runs.`;
 const MIN_FREE_BYTES = 512 * 1024 * 1024;
 
 /** `enclave doctor`: checks config, data directory permissions, disk space and store files. */
+// size: the doctor's checks in the order they are printed; each is a few lines
 export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
   const checks: Check[] = [];
   let config;

@@ -27,6 +27,7 @@ const SIGNING_ACTIONS = ['list-signing', 'rotate-signing', 'retire-signing'];
  * `enclave keys create|list|revoke` (admin keys) and `list-signing|rotate-signing|retire-signing`
  * (download-link signing keys), live through the API or on the store when no server runs.
  */
+// size: one branch per keys subcommand, each a few lines; read as a table of verbs
 export async function runKeys(args: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = args;
   const parsed = parseVerbArgs(io, 'keys', USAGE, rest, {

@@ -36,6 +36,7 @@ export interface ExportsFeature extends Feature {
  * Builds the export module: the job store (`exports.json`), the worker queue, the HTTP routes
  * and the retention cron. Nothing runs until `start()`.
  */
+// size: wires the feature's parts in order (stores, queue, routes, tasks); a straight list with no branching
 export async function createExportsFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite }): Promise<ExportsFeature> {
   const { config, logger, clock, control, keyring } = ctx;
   const dataDir = config.dataDir;

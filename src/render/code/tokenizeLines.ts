@@ -66,6 +66,7 @@ export interface LineTokenizer {
  * the two on every code block of real-world sites): empty and over-long lines leave the state alone.
  * `kindOf(foregroundId, fontStyle)` maps a token's theme metadata to our token, or null for plain text.
  */
+// size: a factory: most lines are the small closures it returns, which share its private state
 export function createLineTokenizer(opts: {
   maxLineLength: number;
   /** False: lines are only tokenized, never remembered (practice runs, whose lines never come back). */

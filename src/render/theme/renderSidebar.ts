@@ -79,6 +79,7 @@ export function divisionHref(d: NavDivision): string | undefined {
  * Renders the sidebar for the division chain `chain` (outermost first): switchers for versions,
  * languages, dropdowns and products, anchor links, the site's global links, then the groups.
  */
+// size: the sidebar template in document order; a template reads best whole
 export function renderSidebarTemplate(
   root: NavDivision,
   chain: NavDivision[],

@@ -1,3 +1,4 @@
+// size: shipped to browsers as one script (no bundler): every component's behaviour on the page
 /* Enclave component behaviour: tabs and code groups (synced across the page and remembered),
    copy buttons, tooltips, expandable code, the view switcher and Mermaid diagrams.
    A classic script with no imports so it also works when the bundle is opened from file://.

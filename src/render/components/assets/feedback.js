@@ -96,6 +96,7 @@
   }
 
   /** Fills `host` (the page shell's placeholder, or a new section) with the page rating control. */
+  // size: builds one form's DOM and its handlers in the order the reader sees them; a browser script with no bundler
   function pageControl(endpoint, path, host) {
     var titleId = nextId('title');
     var commentId = nextId('comment');
@@ -167,6 +168,7 @@
     return section;
   }
 
+  // size: builds one control's DOM and its handlers in the order the reader sees them; a browser script with no bundler
   function codeControl(endpoint, path, figure) {
     var pre = figure.querySelector('pre');
     if (!pre || figure.querySelector('.enclave-code-feedback-button')) return;

@@ -20,6 +20,7 @@
     try { return JSON.stringify(JSON.parse(text), null, 2); } catch (e) { return text; }
   }
 
+  // size: wires one playground form (inputs, send, response view) in the order the reader sees it; a browser script with no bundler
   function setup(box) {
     var form = box.querySelector('form');
     var server = box.querySelector('[data-try-server]');

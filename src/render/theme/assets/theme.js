@@ -1,3 +1,4 @@
+// size: shipped to browsers as one script (no bundler): theme, sidebar and search on the page
 /* Enclave theme runtime: dark mode, mobile navigation, table-of-contents highlight and offline search.
    A classic script (no modules, no fetch) so it works from file:// as well as from any web server. */
 (function () {
