@@ -1,3 +1,4 @@
+// @ts-check
 /* Enclave reader feedback widget: "Was this page helpful?" after the page content and a
  * "Feedback" button on each code block. A classic script with no dependencies. It shows
  * itself only when an Enclave server answers (a health probe), so on file:// or a plain
