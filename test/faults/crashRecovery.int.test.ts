@@ -71,7 +71,7 @@ test(`kill -9 during export jobs (${ROUNDS} rounds): no job is left running, ack
     },
     async check(app: Restarted, acted, round) {
       // The dead server's worker processes notice the closed IPC channel and exit.
-      await waitUntil('orphaned export workers to exit', async () => !acted.workers.some(processAlive), 10_000);
+      await waitUntil('orphaned export workers to exit', async () => !acted.workers.some(processAlive));
       const jobs = app.features.exports.jobs;
       for (const id of acknowledged) t.truthy(jobs.find(id), `round ${round}: acknowledged job ${id} survived the crash`);
       const recovered = jobs.find(acted.jobId)!;
