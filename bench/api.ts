@@ -30,7 +30,15 @@ async function startChild(
       }
     });
   });
-  return { url, out: () => out, stop: () => new Promise((r) => (child.on('exit', () => r()), child.kill('SIGTERM'))) };
+  return {
+    url,
+    out: () => out,
+    stop: () =>
+      new Promise<void>((r) => {
+        child.on('exit', () => r());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'enclave-bench-api-'));

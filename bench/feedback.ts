@@ -196,7 +196,11 @@ async function startChild(dataDir: string): Promise<Child> {
       child.stdin!.write(`${command}\n`);
       return next();
     },
-    stop: () => new Promise<void>((resolve) => (child.on('exit', () => resolve()), child.kill('SIGKILL'))),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.on('exit', () => resolve());
+        child.kill('SIGKILL');
+      }),
   };
 }
 

@@ -127,7 +127,11 @@ const startEnclave = (entry: string[], port: number) => {
   children.push(child);
   return child;
 };
-const stopChild = (child: ChildProcess) => new Promise((r) => (child.on('exit', r), child.kill('SIGTERM')));
+const stopChild = (child: ChildProcess) =>
+  new Promise((r) => {
+    child.on('exit', r);
+    child.kill('SIGTERM');
+  });
 const compiledEntry = join(projectRoot, 'dist/main.js');
 const compiledTimes: number[] = [];
 const startTimes: number[] = [];

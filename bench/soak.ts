@@ -139,7 +139,10 @@ const liveBy = Date.now() + 120_000;
 while (
   Date.now() < liveBy &&
   (await fetch(`${base}/`)
-    .then((r) => (r.body?.cancel(), r.status))
+    .then((r) => {
+      void r.body?.cancel();
+      return r.status;
+    })
     .catch(() => 0)) !== 200
 )
   await new Promise((r) => setTimeout(r, 250));

@@ -11,19 +11,32 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? args.splice(onlyAt, 2)[1] : null;
-// The fast tier: files named *.unit.test.ts start no server, browser or child process.
-const unitAt = args.indexOf('--unit');
-const unit = unitAt >= 0 ? args.splice(unitAt, 1).length > 0 : false;
+// Tiers, named by the file suffix (see docs/architecture.md, "Tests"):
+//   --unit     *.unit.test.ts     hermetic: in-process, no server, browser, child process,
+//                                 ../shared or wall clock (a private temp dir is fine)
+//   --int      *.int.test.ts      servers on port 0, child processes, threads, ../shared
+//   --browser  *.browser.test.ts  real Chromium
+// Several may be given; none runs every tier.
+const TIERS = ['unit', 'int', 'browser'];
+const tiers = TIERS.filter((tier) => {
+  const at = args.indexOf(`--${tier}`);
+  if (at < 0) return false;
+  args.splice(at, 1);
+  return true;
+});
+const needs = (tier) => tiers.length === 0 || tiers.includes(tier);
 
 // The agent sandbox launcher (native/enclave-sandbox.c): agent tests run agents inside it.
-spawnSync(process.execPath, ['scripts/build-sandbox.mjs'], { cwd: root, stdio: 'inherit' });
+if (needs('int')) spawnSync(process.execPath, ['scripts/build-sandbox.mjs'], { cwd: root, stdio: 'inherit' });
 
-if (!unit) {
+if (needs('browser')) {
   const chromium = spawnSync('bash', ['scripts/ensure-chromium.sh'], { cwd: root, stdio: 'inherit' });
   if (chromium.status !== 0) console.error('warning: chromium could not be installed; browser tests will fail');
 }
 
-const files = unit ? ['test/**/*.unit.test.ts'] : only ? [`${only}/**/*.test.ts`] : [];
+const suffixes = tiers.length === 0 ? ['*'] : tiers;
+const under = only ?? 'test';
+const files = tiers.length === 0 && !only ? [] : suffixes.map((tier) => `${under}/**/*.${tier}.test.ts`);
 // ava's own reporter, not TAP: its TAP writer dies on a failure whose details hold `undefined`
 // (supertap's YAML dump), which ended whole runs early.
 const avaArgs = [...files, ...args];

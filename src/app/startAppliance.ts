@@ -45,6 +45,7 @@ export interface RunningAppliance {
  * Starts the whole appliance on a data directory: lock, store, first-start bootstrap,
  * features, HTTP server, background work. Used by `enclave serve` and by tests.
  */
+// size: the start sequence in the order it must run (lock, store, bootstrap, features, servers, stop); each step is a call
 export async function startAppliance(options: {
   config: Config;
   logger: Logger;

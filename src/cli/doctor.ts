@@ -45,35 +45,7 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
     const dir = config.dataDir;
     const dirExists = existsSync(dir);
     checks.push({ name: 'data directory', ok: dirExists, detail: dirExists ? dir : `${dir} does not exist (run enclave init)` });
-    if (dirExists) {
-      const writable = await access(dir, constants.W_OK).then(
-        () => true,
-        () => false,
-      );
-      checks.push({ name: 'data directory writable', ok: writable, detail: writable ? 'yes' : 'no write permission for this user' });
-      const fsStats = await statfs(dir);
-      const free = fsStats.bavail * fsStats.bsize;
-      checks.push({ name: 'disk space', ok: free >= MIN_FREE_BYTES, detail: `${(free / 1024 ** 3).toFixed(1)} GiB free` });
-      for (const file of (await readdir(dir)).filter((f) => f.endsWith('.json'))) {
-        const text = await readFile(join(dir, file), 'utf8').catch((e: Error) => e);
-        let ok = typeof text === 'string';
-        if (ok) {
-          try {
-            JSON.parse(text as string);
-          } catch {
-            ok = false;
-          }
-        }
-        checks.push({ name: `store ${file}`, ok, detail: ok ? 'loads' : 'damaged or unreadable: restore it from a backup' });
-      }
-      try {
-        SigningKeyring.load(dir);
-        checks.push({ name: 'signing secret', ok: true, detail: 'present, mode 0600' });
-      } catch (err) {
-        checks.push({ name: 'signing secret', ok: false, detail: (err as Error).message });
-      }
-      checks.push({ name: 'server', ok: true, detail: await describeOwner(dir) });
-    }
+    if (dirExists) checks.push(...(await dataDirChecks(dir)));
     for (const site of [...config.sites, ...(await storedSites(dir))]) {
       // A git source is checked out at its ref on export; here only the folder can be checked.
       const problem = site.ref
@@ -103,6 +75,39 @@ function checkAgentIsolation(config: Config): Check {
   } catch (err) {
     return { name, ok: false, detail: (err as Error).message };
   }
+}
+
+/** The data directory's own checks (it exists): writable, free space, store files, signing secret, server. */
+async function dataDirChecks(dir: string): Promise<Check[]> {
+  const checks: Check[] = [];
+  const writable = await access(dir, constants.W_OK).then(
+    () => true,
+    () => false,
+  );
+  checks.push({ name: 'data directory writable', ok: writable, detail: writable ? 'yes' : 'no write permission for this user' });
+  const fsStats = await statfs(dir);
+  const free = fsStats.bavail * fsStats.bsize;
+  checks.push({ name: 'disk space', ok: free >= MIN_FREE_BYTES, detail: `${(free / 1024 ** 3).toFixed(1)} GiB free` });
+  for (const file of (await readdir(dir)).filter((f) => f.endsWith('.json'))) {
+    const text = await readFile(join(dir, file), 'utf8').catch((e: Error) => e);
+    let ok = typeof text === 'string';
+    if (ok) {
+      try {
+        JSON.parse(text as string);
+      } catch {
+        ok = false;
+      }
+    }
+    checks.push({ name: `store ${file}`, ok, detail: ok ? 'loads' : 'damaged or unreadable: restore it from a backup' });
+  }
+  try {
+    SigningKeyring.load(dir);
+    checks.push({ name: 'signing secret', ok: true, detail: 'present, mode 0600' });
+  } catch (err) {
+    checks.push({ name: 'signing secret', ok: false, detail: (err as Error).message });
+  }
+  checks.push({ name: 'server', ok: true, detail: await describeOwner(dir) });
+  return checks;
 }
 
 /**

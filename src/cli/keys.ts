@@ -43,27 +43,13 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
   const { values, positionals, usage } = parsed;
   if (!['create', 'list', 'revoke', ...SIGNING_ACTIONS].includes(action ?? ''))
     return usage(action ? `unknown action '${action}'` : 'missing action');
-  if (SIGNING_ACTIONS.includes(action)) {
-    const kid = positionals[0];
-    if (positionals.length !== (action === 'retire-signing' ? 1 : 0))
-      return usage(action === 'retire-signing' ? 'retire-signing takes exactly one key id' : `${action} takes no arguments`);
-    if (action === 'retire-signing' && !(await confirm(io, `Retire signing key ${kid}? Every link it signed will answer 403.`, values.yes)))
-      return ExitCode.failed;
-    if (action === 'retire-signing') return runSigningKeyAction(io, { kind: action, kid });
-    return runSigningKeyAction(io, action === 'list-signing' ? { kind: action, json: values.json } : { kind: 'rotate-signing' });
-  }
+  if (SIGNING_ACTIONS.includes(action)) return runSigningVerb(io, action, positionals, values, usage);
   if (action === 'create' && (!values.name || (values.scope !== 'read' && values.scope !== 'write')))
     return usage('--name is required and --scope must be read or write');
   if (action === 'revoke' && positionals.length !== 1) return usage('revoke takes exactly one key id');
-  let expiresAt: Date | null = null;
-  if (values['expires-in']) {
-    const ms = parseDuration(values['expires-in']);
-    if (ms === null) return usage('--expires-in takes a duration such as 90s, 15m, 12h or 30d');
-    expiresAt = new Date(systemClock.now().getTime() + ms);
-  } else if (values['expires-at']) {
-    expiresAt = new Date(values['expires-at']);
-    if (Number.isNaN(expiresAt.getTime())) return usage('--expires-at takes an ISO 8601 date');
-  }
+  const expiry = parseExpiry(values, systemClock.now());
+  if ('problem' in expiry) return usage(expiry.problem);
+  const { expiresAt } = expiry;
   if (action === 'revoke' && !(await confirm(io, `Revoke key ${positionals[0]}? Scripts using it will get 401.`, values.yes)))
     return ExitCode.failed;
 
@@ -98,4 +84,39 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
     );
     return ExitCode.ok;
   });
+}
+
+/** `list-signing`, `rotate-signing` and `retire-signing <kid>` (the last asks first). */
+async function runSigningVerb(
+  io: CliIo,
+  action: string,
+  positionals: string[],
+  values: { json: boolean; yes: boolean },
+  usage: (problem: string) => number,
+): Promise<number> {
+  const kid = positionals[0];
+  if (positionals.length !== (action === 'retire-signing' ? 1 : 0))
+    return usage(action === 'retire-signing' ? 'retire-signing takes exactly one key id' : `${action} takes no arguments`);
+  if (action === 'retire-signing' && !(await confirm(io, `Retire signing key ${kid}? Every link it signed will answer 403.`, values.yes)))
+    return ExitCode.failed;
+  if (action === 'retire-signing') return runSigningKeyAction(io, { kind: action, kid });
+  return runSigningKeyAction(io, action === 'list-signing' ? { kind: action, json: values.json } : { kind: 'rotate-signing' });
+}
+
+/** The expiry --expires-in (from `now`) or --expires-at gives, null for none, or the problem with it. */
+function parseExpiry(
+  values: { 'expires-in'?: string; 'expires-at'?: string },
+  now: Date,
+): { expiresAt: Date | null } | { problem: string } {
+  if (values['expires-in']) {
+    const ms = parseDuration(values['expires-in']);
+    if (ms === null) return { problem: '--expires-in takes a duration such as 90s, 15m, 12h or 30d' };
+    return { expiresAt: new Date(now.getTime() + ms) };
+  }
+  if (values['expires-at']) {
+    const expiresAt = new Date(values['expires-at']);
+    if (Number.isNaN(expiresAt.getTime())) return { problem: '--expires-at takes an ISO 8601 date' };
+    return { expiresAt };
+  }
+  return { expiresAt: null };
 }

@@ -36,6 +36,8 @@ const nonSettingVariables = new Set([
   'ENCLAVE_PROMPT',
   'ENCLAVE_MODEL',
   'ENCLAVE_JOB_ID',
+  // The code tokenizer's per-line time limit (src/render/code/lineTimeLimit.ts): tests lift it.
+  'ENCLAVE_CODE_LINE_TIME_LIMIT_MS',
 ]);
 
 type Json = Record<string, unknown>;

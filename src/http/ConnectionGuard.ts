@@ -1,3 +1,4 @@
+// size: one socket budget: admission, shedding and send-rate reaping read and change the same per-address tables
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -299,7 +300,7 @@ export class ConnectionGuard {
 
   private release(socket: Socket): void {
     const state = this.states.get(socket);
-    if (!state || !state.counted) return;
+    if (!state?.counted) return;
     state.counted = false;
     this.states.delete(socket);
     const group = this.byAddress.get(state.address);

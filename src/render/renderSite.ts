@@ -1,3 +1,4 @@
+// size: the render's front door and its stages; being reorganised behind render/index.ts (issue 27)
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { scanFenceLanguages } from './code/scanFenceLanguages.js';
@@ -116,6 +117,7 @@ export interface RenderSiteResult {
  * of HTTP or jobs. Each page goes to the sink as soon as it is rendered; only what the site-wide
  * outputs need (titles, search text, Markdown copies) is kept until the end.
  */
+// size: the render's stages in order (config, navigation, pages, site-wide outputs, report); each stage is a call
 export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteResult> {
   const { sourceDir, out, domain } = opts;
   await assertSourceDir(sourceDir);

@@ -108,6 +108,7 @@ export function apiOfSpawned(server: SpawnedAppliance): AgentApi {
 }
 
 /** The JSON body of an API response together with its status. */
+// biome-ignore lint/suspicious/noExplicitAny: a response body read as loose JSON; each test checks the fields it needs
 export async function call<T = any>(
   app: AgentApi,
   path: string,
@@ -119,7 +120,8 @@ export async function call<T = any>(
 }
 
 /** Polls a job until it is no longer `active` (bounded) and returns it. */
-export async function waitForJob(app: AgentApi, id: string, timeoutMs = 20_000): Promise<any> {
+// biome-ignore lint/suspicious/noExplicitAny: a response body read as loose JSON; each test checks the fields it needs
+export async function waitForJob(app: AgentApi, id: string, timeoutMs = 120_000): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { status, body } = await call(app, `/v2/agent/${app.projectId}/job/${id}`);
@@ -131,6 +133,7 @@ export async function waitForJob(app: AgentApi, id: string, timeoutMs = 20_000):
 }
 
 /** Creates a job and waits for it to finish. */
+// biome-ignore lint/suspicious/noExplicitAny: a response body read as loose JSON; each test checks the fields it needs
 export async function runJob(app: AgentApi, body: Record<string, unknown>, timeoutMs?: number): Promise<any> {
   const created = await call(app, `/v2/agent/${app.projectId}/job`, { method: 'POST', json: body });
   if (created.status !== 201) throw new Error(`create: ${created.status} ${JSON.stringify(created.body)}`);

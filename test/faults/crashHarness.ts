@@ -1,7 +1,6 @@
 import type { ExecutionContext } from 'ava';
 import { spawnAppliance, type SpawnedAppliance } from '../helpers/spawnAppliance.js';
 import { startTestAppliance, type ConfigOverrides, type TestAppliance } from '../helpers/testAppliance.js';
-import { waitUntil } from '../helpers/waitUntil.js';
 
 /** The spawned server a round acts on, with the admin key printed on the data directory's first start. */
 export interface CrashVictim {

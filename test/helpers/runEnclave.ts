@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { projectRoot } from './spawnAppliance.js';
+import { childBaseEnv, projectRoot } from './spawnAppliance.js';
 
 /** What a finished `enclave` process printed and returned. */
 export interface EnclaveRun {
@@ -17,7 +17,7 @@ export function runEnclave(args: string[], env: Record<string, string>, timeoutM
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(projectRoot, 'bin', 'enclave.js'), ...args], {
       cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ENCLAVE_LOG_LEVEL: 'warn', ...env },
+      env: { ...childBaseEnv(), ENCLAVE_LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

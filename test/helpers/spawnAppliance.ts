@@ -1,8 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { LINE_TIME_LIMIT_VARIABLE } from '../../src/render/code/lineTimeLimit.js';
 
 /** The project root (where package.json is). */
 export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * What every appliance a test starts in a process of its own inherits: PATH, HOME, and the code
+ * tokenizer's per-line time limit of the test run (none: see src/render/code/lineTimeLimit.ts),
+ * so that machine load can't change what a spawned appliance renders either.
+ */
+export function childBaseEnv(): Record<string, string> {
+  const limit = process.env[LINE_TIME_LIMIT_VARIABLE];
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '/tmp',
+    ...(limit === undefined ? {} : { [LINE_TIME_LIMIT_VARIABLE]: limit }),
+  };
+}
 
 /** A real `enclave serve` in a child process. */
 export interface SpawnedAppliance {
@@ -22,13 +37,13 @@ export interface SpawnedAppliance {
  */
 export function spawnAppliance(
   env: Record<string, string>,
-  timeoutMs = 30_000,
+  timeoutMs = 90_000,
   as: { uid?: number; gid?: number } = {},
 ): Promise<SpawnedAppliance> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: projectRoot,
     ...as,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'warn', ...env },
+    env: { ...childBaseEnv(), ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -60,12 +75,12 @@ export function spawnAppliance(
 /** Runs `src/main.ts` expecting it to fail at startup; resolves with its exit code and stderr. */
 export function runApplianceExpectingFailure(
   env: Record<string, string>,
-  timeoutMs = 30_000,
+  timeoutMs = 90_000,
 ): Promise<{ code: number | string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: projectRoot,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'warn', ...env },
+      env: { ...childBaseEnv(), ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let err = '';

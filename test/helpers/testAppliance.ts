@@ -33,7 +33,7 @@ export async function makeTempDir(prefix = 'enclave-test-'): Promise<string> {
 export function makeTestConfig(dataDir: string, overrides: ConfigOverrides = {}): Config {
   const base = loadConfig({ env: { ENCLAVE_DATA_DIR: dataDir, ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'silent' } });
   // No spare export worker unless a test asks: each would load the renderer in a process of its
-  // own for every appliance a test starts (test/export/spareWorker.test.ts covers it).
+  // own for every appliance a test starts (test/export/spareWorker.int.test.ts covers it).
   const merged: Record<string, unknown> = { ...base, export: { ...base.export, spareWorker: false } };
   for (const [key, value] of Object.entries(overrides)) {
     const prev = merged[key];

@@ -7,7 +7,7 @@ export function findNestedLinks(html: string): string[] {
   const markup = html.replace(/<(script|style|template)\b[\s\S]*?<\/\1>|<!--[\s\S]*?-->/gi, '');
   const nested: string[] = [];
   let depth = 0;
-  for (const m of markup.matchAll(/<(\/?)a(?=[\s>\/])[^>]*>/gi)) {
+  for (const m of markup.matchAll(/<(\/?)a(?=[\s>/])[^>]*>/gi)) {
     if (m[1]) depth = Math.max(0, depth - 1);
     else {
       if (depth > 0) nested.push(m[0]);

@@ -1,8 +1,5 @@
 import test from 'ava';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { frontmatterText } from '../../src/render/mdx/parseSource.js';
 import { readSimpleYaml } from '../../src/render/mdx/readSimpleYaml.js';
 
 /** The full parser's reading, or undefined where it rejects the document. */
@@ -13,32 +10,6 @@ function full(raw: string): unknown {
     return undefined;
   }
 }
-
-function pages(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    if (name.startsWith('.') || name === 'node_modules') return [];
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? pages(path) : /\.mdx?$/.test(name) ? [path] : [];
-  });
-}
-
-test('wherever the simple reader answers, it answers exactly what the YAML parser does (every page of the corpora)', (t) => {
-  const roots = ['starter', 'mcp', 'unstructured'].map((c) => resolve('../shared/corpora', c)).concat(resolve('examples/sample-docs'));
-  let answered = 0;
-  let total = 0;
-  for (const file of roots.flatMap(pages)) {
-    const raw = frontmatterText(readFileSync(file, 'utf8'));
-    if (raw === null) continue;
-    total++;
-    const simple = readSimpleYaml(raw);
-    if (simple === null) continue;
-    answered++;
-    t.deepEqual(simple, full(raw), file);
-  }
-  t.log(`${answered} of ${total} frontmatter blocks read without the YAML parser`);
-  // Most real frontmatter is this simple; a drop means the fast path stopped working.
-  t.true(answered / total > 0.8, `${answered}/${total}`);
-});
 
 const HANDLED: string[] = [
   'title: "Quick start"\ndescription: "Set it up: in minutes"',

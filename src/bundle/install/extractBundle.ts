@@ -170,7 +170,7 @@ async function runStages(stages: Stage[], label: string): Promise<void> {
   } catch (err) {
     if (err instanceof BundleRefusedError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    if (code && code.startsWith('Z_')) throw new BundleRefusedError(`corrupt compressed data in ${label}`);
+    if (code?.startsWith('Z_')) throw new BundleRefusedError(`corrupt compressed data in ${label}`);
     throw err;
   }
 }

@@ -38,6 +38,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * directory, and the count must match. Names are returned raw, because zip libraries rewrite
  * dangerous names (`../x` → `x`) and the verifier must see what an attacker wrote.
  */
+// size: reads the central directory field by field in the zip format's order; each check sits next to the field it checks
 export async function readZipDirectory(handle: FileHandle, fileSize: number, maxEntries: number): Promise<ZipDirectory> {
   if (fileSize < EOCD_SIZE) throw new BundleRefusedError('not a zip file (too short)');
   const tailLength = Math.min(fileSize, EOCD_SIZE + MAX_COMMENT);

@@ -26,6 +26,7 @@ export interface AgentFeature extends Feature {
  * Builds the agent-jobs module: `/v2/agent` routes, a small in-memory run queue, boot-time
  * recovery of jobs a crash left active, and the archive cron task.
  */
+// size: wires the feature's parts in order (stores, queue, routes, tasks); a straight list with no branching
 export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeature> {
   const settings = ctx.config.agent;
   const logger = ctx.logger.child({ module: 'agent' });

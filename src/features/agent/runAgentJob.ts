@@ -129,6 +129,7 @@ async function clearWorkTree(repoDir: string): Promise<void> {
  * its own clone and commits and pushes from that. Output of git and the agent goes to the
  * job's log (capped). Both scratch directories are deleted afterwards; the log stays.
  */
+// size: the job's steps in order (clone, run, commit, push, clean up) sharing one log and one abort signal
 export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunResult> {
   const { job, settings, paths, signal } = request;
   const branch = agentBranchName(job.id);

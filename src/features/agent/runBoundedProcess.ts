@@ -51,7 +51,9 @@ export function killProcessGroup(pid: number, signal: NodeJS.Signals): void {
  * it ends for any reason the whole group is killed, so children it left in the background do
  * not outlive the run. Output is streamed to `onOutput` and never buffered here.
  */
+// size: every way a child process can end must settle one promise once; those handlers share its state
 export function runBoundedProcess(options: BoundedProcessOptions): Promise<ProcessOutcome> {
+  // size: the promise's executor is the whole function (see above)
   return new Promise<ProcessOutcome>((resolve) => {
     let settled = false;
     let reason: 'timedOut' | 'aborted' | null = null;

@@ -1,3 +1,4 @@
+// size: one append-only log: its open day, checkpoints, replay and retention share that day's state
 import { mkdir, readdir, readFile, stat, truncate, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';

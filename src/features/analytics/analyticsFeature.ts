@@ -29,6 +29,7 @@ export interface AnalyticsFeature extends Feature {
  * beaconed by the site's search box, and the reports under /v1/analytics on the budget the
  * feedback endpoints use (`limiter`, shared).
  */
+// size: wires the feature's parts in order (stores, queue, routes, tasks); a straight list with no branching
 export async function createAnalyticsFeature(
   ctx: FeatureContext,
   deps: { activeSite: ActiveSite; limiter: RateLimiter },

@@ -34,6 +34,7 @@ export interface ControlOperations {
 }
 
 /** Binds the control-plane operations to the store and clock. */
+// size: binds each control operation (a few lines each) to the store and clock; a table of operations
 export function createControlOperations(control: ControlStore, clock: Clock): ControlOperations {
   const projectSite = (projectId: string, domain: string): Site => {
     const site = control.sites.find(domain);

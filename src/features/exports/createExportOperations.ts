@@ -54,7 +54,7 @@ export function createExportOperations(deps: {
     issueLink: (projectId, jobId) => issueBundleLink({ ...deps, ttlSeconds: deps.linkTtlSeconds }, projectId, jobId),
     bundleFile(jobId, file) {
       const job = deps.jobs.find(jobId);
-      if (!job || job.status !== 'completed' || job.bundle?.file !== file) return null;
+      if (job?.status !== 'completed' || job.bundle?.file !== file) return null;
       return {
         path: join(exportPaths(deps.dataDir, job.id).bundleDir, job.bundle.file),
         file: job.bundle.file,

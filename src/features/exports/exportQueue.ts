@@ -138,6 +138,8 @@ export class ExportQueue {
     await Promise.allSettled(runs.map((r) => r.done));
   }
 
+  // size: one job's whole run in order (running, worker, progress, then complete, requeue or fail);
+  // every state change is one ExportJobRepository transition, the rest is the worker's lifecycle
   private async run(jobId: string, signal: AbortSignal): Promise<void> {
     const { jobs, clock, logger, dataDir } = this.deps;
     const job = await jobs.markRunning(jobId, clock.now());

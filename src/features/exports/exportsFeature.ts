@@ -46,6 +46,7 @@ export interface ExportsDeps {
  * Builds the export module: the job store (`exports.json`), the worker queue, the HTTP routes
  * and its tasks (retention, scheduled re-exports). Nothing runs until `start()`.
  */
+// size: wires the feature's parts in order (stores, queue, routes, tasks); a straight list with no branching
 export async function createExportsFeature(ctx: FeatureContext, deps: ExportsDeps): Promise<ExportsFeature> {
   const { config, logger, clock, sites, keyring, publicUrl } = ctx;
   const dataDir = config.dataDir;

@@ -15,7 +15,7 @@ export async function ingestFeedback(
   host: string,
 ): Promise<FeedbackEntry> {
   const site = deps.activeSite.current(host);
-  if (!site || !site.projectId) throw AppError.unavailable('No docs site is live here, so feedback cannot be recorded');
+  if (!site?.projectId) throw AppError.unavailable('No docs site is live here, so feedback cannot be recorded');
   // The schema checked the path against the site live at parse time; a switch since then is re-checked.
   if (!site.pagePaths.has(submission.path)) throw AppError.invalid([{ message: 'body.path: not a page of the live site' }]);
   return deps.log.append(site.projectId, { ...submission, domain: site.domain }, deps.clock.now());

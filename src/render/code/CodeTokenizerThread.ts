@@ -59,13 +59,28 @@ const WAIT_SLICE_MS = 100;
 const SETUP_WAIT_MS = 1_000;
 
 /**
+ * The wall-clock limits of a page's wait for the thread. They decide only which thread tokenizes
+ * a block, never the output; tests pass long ones so that machine load can't change which.
+ */
+export interface ThreadWaitLimits {
+  /** See SETUP_WAIT_MS. */
+  setupWaitMs: number;
+  /** See STALL_MS. */
+  stallMs: number;
+}
+const DEFAULT_WAIT_LIMITS: ThreadWaitLimits = { setupWaitMs: SETUP_WAIT_MS, stallMs: STALL_MS };
+
+/**
  * Whether a page that asked the thread for a block keeps waiting: for a thread that serves, as
  * long as it keeps finishing blocks; for one still loading its grammars, SETUP_WAIT_MS, after
  * which the page tokenizes the block itself (and pages don't wait again until it serves).
  */
-export function waitVerdict(state: { serving: boolean; sinceAsked: number; sinceBeat: number }): 'wait' | 'tokenize here' | 'give up' {
-  if (!state.serving) return state.sinceAsked > SETUP_WAIT_MS ? 'tokenize here' : 'wait';
-  return state.sinceBeat > STALL_MS ? 'give up' : 'wait';
+export function waitVerdict(
+  state: { serving: boolean; sinceAsked: number; sinceBeat: number },
+  limits: ThreadWaitLimits = DEFAULT_WAIT_LIMITS,
+): 'wait' | 'tokenize here' | 'give up' {
+  if (!state.serving) return state.sinceAsked > limits.setupWaitMs ? 'tokenize here' : 'wait';
+  return state.sinceBeat > limits.stallMs ? 'give up' : 'wait';
 }
 
 /**
@@ -97,7 +112,7 @@ export class CodeTokenizerThread {
   /** Blocks whose tokens arrived from the thread (for tests and profiling). */
   delivered = 0;
 
-  constructor() {
+  constructor(private readonly limits: ThreadWaitLimits = DEFAULT_WAIT_LIMITS) {
     this.worker = startThread(new URL('./tokenizeAheadThread.js', import.meta.url), {}, THREAD_LIMITS);
     this.worker.on('error', () => this.giveUp());
     this.worker.on('exit', () => this.giveUp());
@@ -179,7 +194,7 @@ export class CodeTokenizerThread {
         beat = Atomics.load(this.shared, BEAT);
         lastBeat = now;
       }
-      const verdict = waitVerdict({ serving: serving(), sinceAsked: now - asked, sinceBeat: now - lastBeat });
+      const verdict = waitVerdict({ serving: serving(), sinceAsked: now - asked, sinceBeat: now - lastBeat }, this.limits);
       if (verdict === 'tokenize here') this.setupTooSlow = true;
       if (verdict === 'give up') this.giveUp();
       if (verdict !== 'wait') return;

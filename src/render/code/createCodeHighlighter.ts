@@ -61,6 +61,7 @@ export interface CodeHighlighter {
  * cached by content hash in memory and under `cacheDir`. `languages` defaults to the ones docs
  * use most; a renderer that knows its site's fence languages passes exactly those.
  */
+// size: a factory: most lines are the small closures it returns, which share its private state
 export async function createCodeHighlighter(opts: { cacheDir?: string; languages?: readonly string[] } = {}): Promise<CodeHighlighter> {
   const tokenizer = await createShikiTokenizer(opts.languages ?? PRELOADED_LANGUAGES);
   const cache = new TokenCache(opts.cacheDir);

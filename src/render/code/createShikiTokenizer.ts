@@ -11,6 +11,7 @@ import { createOnigurumaEngine } from 'shiki/engine/oniguruma';
 import { bundledLanguages, bundledLanguagesInfo, type BundledLanguage } from 'shiki/langs';
 import type { TokenLines } from './TokenCache.js';
 import { EXTRA_ALIASES, PLAIN_LANGUAGES } from './codeLanguages.js';
+import { lineTimeLimitMs } from './lineTimeLimit.js';
 import { createLineTokenizer } from './tokenizeLines.js';
 
 /** Token kinds of the CSS-variables theme; a token's kind index is stored in the cache, its class is `ec-<kind>`. */
@@ -68,16 +69,19 @@ let shared: Promise<HighlighterCore> | undefined;
  * no native code. `langs` are loaded up front; compiling a grammar costs tens of milliseconds,
  * so callers pass only what the site uses (see `prepareLanguages`).
  */
-export async function createShikiTokenizer(langs: readonly string[], opts: { rememberLines?: boolean } = {}): Promise<ShikiTokenizer> {
+export async function createShikiTokenizer(
+  langs: readonly string[],
+  opts: { rememberLines?: boolean; lineTimeLimitMs?: number } = {},
+): Promise<ShikiTokenizer> {
   shared ??= createHighlighterCore({ themes: [HIGHLIGHT_THEME], langs: [], engine: createOnigurumaEngine(import('shiki/wasm')) });
   const highlighter = await shared;
   const loaded = new Set(highlighter.getLoadedLanguages());
-  const tokenizer = buildTokenizer(highlighter, loaded, opts.rememberLines ?? true);
+  const tokenizer = buildTokenizer(highlighter, loaded, opts.rememberLines ?? true, opts.lineTimeLimitMs ?? lineTimeLimitMs());
   await tokenizer.load(langs);
   return tokenizer;
 }
 
-function buildTokenizer(highlighter: HighlighterCore, loaded: Set<string>, rememberLines: boolean): ShikiTokenizer {
+function buildTokenizer(highlighter: HighlighterCore, loaded: Set<string>, rememberLines: boolean, timeLimitMs: number): ShikiTokenizer {
   // Our token for each of the theme's colours, looked up by the colour id in the token metadata.
   // (The CSS-variables theme stands placeholder colours in for its variables.)
   const { theme, colorMap } = highlighter.setTheme(HIGHLIGHT_THEME.name!);
@@ -86,6 +90,7 @@ function buildTokenizer(highlighter: HighlighterCore, loaded: Set<string>, remem
   const lines = createLineTokenizer({
     maxLineLength: MAX_LINE_LENGTH,
     remember: rememberLines,
+    lineTimeLimitMs: timeLimitMs,
     kindOf(foreground, fontStyle) {
       const kind = kindByColor[foreground];
       if (kind === undefined && fontStyle <= 0) return null;

@@ -3,7 +3,7 @@
  * its grammars while the export worker waits for a job, then works through the blocks it is
  * handed, taking any block a page asks for urgently before the rest.
  */
-import { type MessagePort, parentPort, receiveMessageOnPort } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import { createShikiTokenizer, type ShikiTokenizer } from './createShikiTokenizer.js';
 import { warmUpHighlighter } from './warmUpHighlighter.js';
 import { BEAT, type FromTokenizerThread, SERVING, type TokenizeRequest, type ToTokenizerThread } from './CodeTokenizerThread.js';

@@ -7,8 +7,6 @@ const MAX_REMEMBERED_LINE = 400;
 const MAX_REMEMBERED = 200_000;
 /** Start states remembered per line text, so a line seen in many states never costs a long search. */
 const MAX_STATES_PER_LINE = 8;
-/** Longest time one line may take in the grammar before it is cut short (shiki's default). */
-const LINE_TIME_LIMIT_MS = 500;
 
 /** What one line tokenized to from one grammar state. Token arrays are shared: never mutate them. */
 interface Remembered {
@@ -68,10 +66,13 @@ export interface LineTokenizer {
  * the two on every code block of real-world sites): empty and over-long lines leave the state alone.
  * `kindOf(foregroundId, fontStyle)` maps a token's theme metadata to our token, or null for plain text.
  */
+// size: a factory: most lines are the small closures it returns, which share its private state
 export function createLineTokenizer(opts: {
   maxLineLength: number;
   /** False: lines are only tokenized, never remembered (practice runs, whose lines never come back). */
   remember?: boolean;
+  /** Longest time one line may take in the grammar before it is cut short (0: no limit; see lineTimeLimit.ts). */
+  lineTimeLimitMs: number;
   kindOf: (foreground: number, fontStyle: number) => number | null;
 }): LineTokenizer {
   const memory = new Map<IGrammar, Map<string, Remembered[]>>();
@@ -79,7 +80,7 @@ export function createLineTokenizer(opts: {
   let reused = 0;
 
   const tokenizeLine = (grammar: IGrammar, line: string, state: StateStack): Remembered => {
-    const result = grammar.tokenizeLine2(line, state, LINE_TIME_LIMIT_MS);
+    const result = grammar.tokenizeLine2(line, state, opts.lineTimeLimitMs);
     const binary = result.tokens;
     const count = binary.length / 2;
     const out: CodeToken[] = [];

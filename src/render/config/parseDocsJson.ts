@@ -26,6 +26,7 @@ const DIMENSIONS: { key: string; kind: DivisionKind; label: string }[] = [
 ];
 
 /** Normalises a (ref-expanded) docs.json object. Unknown keys are ignored, wrong types fall back to defaults. */
+// size: one field after another of docs.json, each normalised where it is read; a flat list
 export function parseDocsJson(raw: unknown, warn: (message: string) => void): SiteConfig {
   if (!isObj(raw)) throw new Error('docs.json must contain a JSON object');
   const openapiRefs = new Set<string>();

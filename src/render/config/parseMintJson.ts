@@ -12,6 +12,7 @@ const isExternal = (u: string) => /^[a-z][a-z0-9+.-]*:/i.test(u);
  * a group belongs to the tab whose `url` prefixes the group's first page; the rest belong to
  * the primary tab.
  */
+// size: one field after another of mint.json, each mapped where it is read; a flat list
 export function parseMintJson(raw: unknown, warn: (message: string) => void): SiteConfig {
   if (!isObj(raw)) throw new Error('mint.json must contain a JSON object');
   const refs = new Set<string>(openapiRefsOf(raw.openapi) ?? []);

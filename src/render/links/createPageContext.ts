@@ -39,6 +39,7 @@ export interface PageContext extends RenderContext {
 }
 
 /** Creates the per-page context that components and the pipeline use to emit relative links and report problems. */
+// size: a factory: most lines are the small closures it returns, which share its private state
 export function createPageContext(opts: {
   pagePath: string;
   sourceDir: string;

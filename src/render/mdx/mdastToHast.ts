@@ -1,3 +1,4 @@
+// size: one converter from mdast to hast; its cases share scope, budget and the component registry
 import type * as ES from 'estree-jsx';
 import type { Root as MdRoot, Nodes as MdNodes, Parents as MdParents } from 'mdast';
 import type { MdxJsxAttribute, MdxJsxExpressionAttribute } from 'mdast-util-mdx-jsx';
@@ -38,6 +39,7 @@ const LINE_ENDING = /[\r\n]/;
  * the component registry (or page/snippet-defined components evaluated statically), expressions
  * are evaluated statically, and snippets are inlined with their props.
  */
+// size: one case per mdast node kind, sharing the evaluation budget and scope; a converter's dispatch reads best as one switch
 export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps: ConverterDeps): Root {
   const budget: EvalBudget = { steps: 0, depth: 0 };
   const warn = (message: string) => ctx.report.warning(message);

@@ -192,12 +192,12 @@ export function escapeHeadingIds(text: string): string {
 
 /**
  * Calls `visit` with every line outside fenced code blocks (fence lines themselves excluded);
- * `visit` returning true stops. A fence still open at the end runs to the end of the text as
+ * `visit` returning true (truthy) stops. A fence still open at the end runs to the end of the text as
  * far as CommonMark goes; `unclosedFenceIsCode: false` visits its lines anyway.
  */
 function forEachLineOutsideFences(
   lines: string[],
-  visit: (line: string, index: number) => boolean | void,
+  visit: (line: string, index: number) => unknown,
   options = { unclosedFenceIsCode: true },
 ): void {
   let fence: string | null = null;

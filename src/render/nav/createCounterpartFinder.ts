@@ -11,6 +11,7 @@ export type CounterpartFinder = (path: string, to: NavDivision) => string | unde
  * and `x/index` counts as `x`. Only pages `published` accepts are targets; `generated` pages
  * (API pages made from a spec) don't decide a division's folder.
  */
+// size: the finder's index and its lookups are closures over one pass of the navigation
 export function createCounterpartFinder(
   root: NavDivision,
   published: (path: string) => boolean,

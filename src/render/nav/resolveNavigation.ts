@@ -78,6 +78,7 @@ function methodPathSlug(method: string, path: string): string {
  * are dropped with a warning, and every page on disk that the navigation doesn't name is still
  * published (outside the sidebar).
  */
+// size: walks the navigation tree (tabs, anchors, groups, pages) with shared state: seen pages, warnings, the current tab
 export function resolveNavigation(
   config: SiteConfig,
   filePages: Map<string, string>,

@@ -24,6 +24,7 @@ export const FILE_URL_NOTICE =
  * playground script (`assets/playground.js`) sends it from the reader's browser to the URL the
  * reader chose, and nowhere else.
  */
+// size: builds one form in the order the reader sees it (server, auth, parameters, body, send)
 export function buildTryIt(input: TryItInput, ctx: RenderContext): Element {
   ctx.tryIt?.(input.servers);
   const id = ctx.nextId('try');

@@ -82,6 +82,7 @@ function section(id: string, title: string, children: ElementContent[]): Element
 }
 
 /** The body of an API page for one operation: endpoint, auth, parameters, body, responses and examples. */
+// size: the sections of an API page in the order they appear (endpoint, auth, parameters, body, responses, examples)
 export function renderOperation(
   doc: OpenApiDocument,
   method: string,

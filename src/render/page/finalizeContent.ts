@@ -55,6 +55,7 @@ const MAX_SEARCH_TEXT = 4000;
  * URL through the page context (relative output, broken/missing/external recorded), and collects
  * the TOC, ids and search text.
  */
+// size: one tree walk that rewrites links, assigns ids and collects the TOC and search text together, so the page is walked once
 export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
   const slugger = new GithubSlugger();
   const summary: ContentSummary = { toc: [], ids: new Set(), headings: [], sections: [], text: '', classes: new Set() };
@@ -92,6 +93,7 @@ export function finalizeContent(root: Root, ctx: PageContext): ContentSummary {
     }
     return true;
   };
+  // size: the walk's one visitor: links, ids, TOC and search text per node, in one pass
   const visit = (node: Root | Element, inCode: boolean, inGenerated = false) => {
     const children = node.children as RootContent[];
     for (let i = 0; i < children.length; i++) {

@@ -15,7 +15,6 @@ const LONGEST_VALUE = 120;
  * or spaces are dropped, so `java\nscript:` and ` javascript:` are what they look like to it.
  */
 function asBrowserReadsIt(url: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters the URL parser drops
   return url.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
 }
 

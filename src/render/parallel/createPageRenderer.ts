@@ -115,6 +115,7 @@ function* fencedBlocksOf(pages: LoadedSite['selected'], texts: LoadedSite['texts
  * content → theme shell → `page.html` and `page.md`. A page that throws gets an error page.
  * Files are returned, not written: the thread that owns the bundle writes them.
  */
+// size: a factory: most lines are the small closures it returns, which share its private state
 export async function createPageRenderer(options: {
   site: LoadedSite;
   shell: ShellParts;
@@ -136,6 +137,7 @@ export async function createPageRenderer(options: {
   const renderContent = await createContentRenderer(options);
   const targets = new Map<PageFeature, { css: string[]; js: string[] }>();
 
+  // size: one page through the pipeline's stages in order, with the error page as the fallback of each
   return function renderPage(position) {
     let rendered: PageContent;
     try {

@@ -31,6 +31,7 @@ export function workerCountFor(pageCount: number, wanted: number): number {
  * back to the main thread: parallelism is an optimisation, never a reason for an export to fail.
  * Resolves with the workers' report parts and their page count.
  */
+// size: starts, feeds and collects the worker threads; their message handlers share the queue and the fallback to the main thread
 export async function renderPagesInParallel(options: {
   count: number;
   workers: number;

@@ -19,6 +19,7 @@ export interface BuildReportCollector extends ReportCollector {
 const MAX_ENTRIES = 20_000;
 
 /** Creates an empty collector; duplicate entries (same page + target) are recorded once. */
+// size: a factory: most lines are the small closures it returns, which share its private state
 export function createReportCollector(): BuildReportCollector {
   const report: BuildReport = {
     pages: { expected: 0, rendered: 0, missing: 0, failed: [] },

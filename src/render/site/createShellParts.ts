@@ -1,3 +1,4 @@
+// size: the shell parts share the site's navigation and config; split, they would pass them all around
 import { SCOPE_DIVISION_KINDS, type NavDivision } from '../config/SiteConfig.js';
 import { resolveLink } from '../links/resolveLink.js';
 import type { SitePage } from '../nav/resolveNavigation.js';
@@ -43,6 +44,7 @@ export interface ShellParts {
 }
 
 /** Builds the shell parts: site header/footer links made root-relative, sidebars cached per division, prev/next order. */
+// size: a factory: most lines are the small closures it returns, which share its private state
 export function createShellParts(
   loaded: LoadedSite,
   theme: ThemeAssets,

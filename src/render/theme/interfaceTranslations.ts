@@ -1,3 +1,4 @@
+// size: a data table, one block per language; code stays in interfaceText.ts
 /**
  * The reader-facing interface text of an exported site, in English and in the languages Mintlify
  * sites are most often translated into. Written for this project (not taken from any other).

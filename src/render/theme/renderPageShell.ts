@@ -75,6 +75,7 @@ const ICON = {
  * content is built with ROOT_MARK placeholders and made relative with `rootPrefix` at the end,
  * so the same code serves pages at any depth (and the 404 page with an absolute `/` root).
  */
+// size: the page template in document order (head, header, sidebar, content, footer); a template reads best whole
 export function renderPageShell(site: ShellSite, page: ShellPage, rootPrefix: string): string {
   const R = ROOT_MARK;
   const e = escapeHtml;

@@ -91,6 +91,7 @@ export type SwitchTarget = (to: NavDivision) => string | undefined;
  * anchor links, the site's global links, then the groups. The language, version and product
  * switchers lead to the reader's page and so are rendered per page (scopeSwitchersHtml).
  */
+// size: the sidebar template in document order; a template reads best whole
 export function renderSidebarTemplate(
   root: NavDivision,
   chain: NavDivision[],

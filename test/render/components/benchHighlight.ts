@@ -41,13 +41,13 @@ async function runPhase(dir: string, cacheDir: string): Promise<void> {
   const t2 = performance.now();
   const s = h.stats();
   process.stdout.write(
-    JSON.stringify({
+    `${JSON.stringify({
       blocks: blocks.length,
       chars: blocks.reduce((n, b) => n + b.value.length, 0),
       initMs: t1 - t0,
       highlightMs: t2 - t1,
       ...s,
-    }) + '\n',
+    })}\n`,
   );
 }
 
@@ -79,5 +79,5 @@ if (args[0] === '--phase') {
     }
     rmSync(cacheDir, { recursive: true, force: true });
   }
-  process.stdout.write(rows.join('\n') + '\n');
+  process.stdout.write(`${rows.join('\n')}\n`);
 }

@@ -16,6 +16,7 @@ const common = {
 };
 
 /** The agent-jobs API (`/v2/agent`); create and message share `limiter`. */
+// size: a list of route declarations (method, path, schemas for /openapi.json, a short handler each), read as a table
 export function agentRoutes(deps: { runtime: AgentRuntime; limiter: RateLimiter }): RouteSpec[] {
   const { runtime, limiter } = deps;
   return [

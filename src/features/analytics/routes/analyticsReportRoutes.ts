@@ -20,6 +20,7 @@ const errors = {
 };
 
 /** `/v1/analytics/:projectId/{views,visitors,searches}`: reading analytics, on the feedback endpoints' budget. */
+// size: a list of route declarations (method, path, schemas for /openapi.json, a short handler each), read as a table
 export function analyticsReportRoutes(deps: { reports: AnalyticsReports; limiter: RateLimiter }): RouteSpec[] {
   const common = { tag: 'analytics', auth: 'admin' as const, params: projectParams, rateLimit: { limiter: deps.limiter } };
   return [

@@ -29,6 +29,7 @@ const keyParams = z.strictObject({ keyId: z.string().max(64).describe('Key id (k
 const unauthorized = { description: 'Missing or invalid key', schema: errorBodySchema };
 
 /** `/v1/keys`: the admin keys of the caller's project, managed while the appliance runs. */
+// size: a list of route declarations (method, path, schemas for /openapi.json, a short handler each), read as a table
 export function keyRoutes(deps: { control: ControlOperations }): RouteSpec[] {
   return [
     defineRoute({

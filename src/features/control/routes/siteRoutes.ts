@@ -16,6 +16,7 @@ const unauthorized = { description: 'Missing or invalid key', schema: errorBodyS
 const readOnly = { description: 'Read-only key', schema: errorBodySchema };
 
 /** `/v1/sites`: the project's docs sites, managed while the appliance runs. */
+// size: a list of route declarations (method, path, schemas for /openapi.json, a short handler each), read as a table
 export function siteRoutes(deps: { control: ControlOperations }): RouteSpec[] {
   return [
     defineRoute({

@@ -1,4 +1,5 @@
 // @ts-check
+// size: one classic browser script served as written (no build step); its views share one state and fetch helper
 /* Enclave admin dashboard: a static page over the admin API. The key is kept in sessionStorage
    (this tab only) and sent as a bearer header; it never appears in a URL. */
 (function () {
@@ -299,8 +300,10 @@
   /** @param {Deployment} d @param {string | null} slot */
   function siteOf(d, slot) { return slot || d.domain || 'default site'; }
 
+  // size: one view: fetches every site's deployments and draws their rows and rollback buttons
   function loadDeployments() {
     var chosen = site();
+    // size: the rows of every site's deployments, drawn in one pass over the slots
     return deploymentSlots().then(function (slots) {
       /** @type {{ d: Deployment, slot: string | null, kept: boolean, live: boolean }[]} */
       var rows = [];

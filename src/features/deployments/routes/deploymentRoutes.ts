@@ -40,6 +40,7 @@ const statusSchema = z.object({
  * went live (or was already live), 422 when it was refused, 409 when its build report lists
  * failed pages (unless allowFailed), else 202 with the running record (poll GET /v1/deployments/{id}).
  */
+// size: a list of route declarations (method, path, schemas for /openapi.json, a short handler each), read as a table
 export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
   return [
     defineRoute({

@@ -1,3 +1,4 @@
+// size: the site server's request path with its helpers; kept together because it is the hot path
 import { OPENER_POLICY_HEADER } from '../../../http/isTrustworthyOrigin.js';
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -57,6 +58,7 @@ type Resolved =
  * costs little more than Node's own HTTP handling. A request holds the version it started on
  * until its body is sent, so a switch or a prune can't pull files away.
  */
+// size: the site server's request path, kept in one place because it is the hot path (a few checks and a send per request)
 export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions): SiteRequestHandler {
   const { onPageServed, logger } = options;
   // X-Enclave-Site marks pages this appliance serves: the bundle's feedback widget reads it from a

@@ -46,6 +46,7 @@ const recentQuery = z.strictObject({
 });
 
 /** `/v1/static-export`: start a job, poll it, get a signed link to its bundle. */
+// size: a list of route declarations (method, path, schemas for /openapi.json, a short handler each), read as a table
 export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
   return [
     defineRoute({

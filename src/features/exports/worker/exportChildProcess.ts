@@ -138,7 +138,9 @@ export class ExportWorkerProcess {
  * produced. The child can crash, run out of memory or hang without harming the server: every
  * way it can end settles the promise exactly once, and the process is killed on timeout or abort.
  */
+// size: every way the child can end (exit, crash, timeout, abort, message) settles one promise exactly once; the handlers share that state
 export function runExportInChild(input: ExportTaskInput, options: ExportChildOptions): Promise<ExportTaskResult> {
+  // size: the promise's executor is the whole function (see above)
   return new Promise((resolve, reject) => {
     const worker = options.worker?.usable ? options.worker : new ExportWorkerProcess(options.heapMb);
     const { child } = worker;

@@ -1,3 +1,4 @@
+// size: one columnar index: its columns, order and summaries are private state every method keeps in step
 import { BLOCK_ROWS, FacetBlockMasks } from './FacetBlockMasks.js';
 import { growableColumn, growColumn, type ColumnType } from './growableColumn.js';
 import { PathFacetCounts, type PathCounts, type SummarisedColumns } from './PathFacetCounts.js';

@@ -1,3 +1,4 @@
+// size: the log's segments, index and appenders are private state its methods keep in step
 import { mkdir, open, readdir, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';

@@ -21,6 +21,7 @@ export interface LoadedSegment {
  * truncated away so later appends start on a clean line; a bad line anywhere else means the
  * file was damaged some other way, and loading stops with an error naming the file.
  */
+// size: one pass over a segment file: parse, index and the torn-last-line repair share the read position
 export async function loadSegment(path: string, segment: number, index: FeedbackIndex): Promise<LoadedSegment> {
   const firstRow = index.size;
   const statuses = new Map<string, FeedbackStatus>();

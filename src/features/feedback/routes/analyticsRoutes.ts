@@ -33,6 +33,7 @@ function toFilter(q: {
 }
 
 /** `/v1/analytics/:projectId/feedback` listing, per-page counts and status changes. */
+// size: a list of route declarations (method, path, schemas for /openapi.json, a short handler each), read as a table
 export function analyticsRoutes(deps: AnalyticsRouteDeps): RouteSpec[] {
   const rateLimit = { limiter: deps.limiter };
   return [

@@ -1,3 +1,5 @@
+// @ts-check
+// size: shipped to browsers as one script (no bundler): every component's behaviour on the page
 /* Enclave component behaviour: tabs and code groups (synced across the page and remembered),
    copy buttons, tooltips, expandable code, the view switcher and Mermaid diagrams.
    A classic script with no imports so it also works when the bundle is opened from file://.
@@ -6,6 +8,17 @@
   'use strict';
 
   var STORE_PREFIX = 'enclave:';
+
+  /**
+   * The element matching `selector` that an event happened in, if any.
+   * @param {Event} event
+   * @param {string} selector
+   * @returns {Element | null}
+   */
+  function eventClosest(event, selector) {
+    var target = /** @type {Element} */ (event.target);
+    return target.closest ? target.closest(selector) : null;
+  }
 
   // Storage can be missing or throw (private mode, file:// in some browsers): treat it as optional.
   function load(key) {
@@ -104,7 +117,7 @@
   }
 
   document.addEventListener('click', function (event) {
-    var tab = event.target.closest && event.target.closest('[role="tab"]');
+    var tab = eventClosest(event, '[role="tab"]');
     if (!tab) return;
     var group = tab.closest('[data-enclave-tabs]');
     if (!group) return;
@@ -112,7 +125,7 @@
   });
 
   document.addEventListener('keydown', function (event) {
-    var tab = event.target.closest && event.target.closest('[role="tab"]');
+    var tab = eventClosest(event, '[role="tab"]');
     if (!tab) return;
     var group = tab.closest('[data-enclave-tabs]');
     if (!group) return;
@@ -129,7 +142,7 @@
   });
 
   document.addEventListener('change', function (event) {
-    var select = event.target;
+    var select = /** @type {HTMLSelectElement} */ (event.target);
     if (!select.matches || !select.matches('select[data-enclave-tabs-select]')) return;
     var group = select.closest('[data-enclave-tabs]');
     if (group) choose(group, Number(select.value), false);
@@ -174,7 +187,7 @@
   }
 
   document.addEventListener('click', function (event) {
-    var button = event.target.closest && event.target.closest('[data-enclave-copy], [data-enclave-copy-text]');
+    var button = eventClosest(event, '[data-enclave-copy], [data-enclave-copy-text]');
     if (!button) return;
     copyText(textToCopy(button)).then(function () {
       button.setAttribute('data-copied', '');
@@ -188,7 +201,7 @@
   /* ---- Expandable code ------------------------------------------------------------ */
 
   document.addEventListener('click', function (event) {
-    var button = event.target.closest && event.target.closest('[data-enclave-expand]');
+    var button = eventClosest(event, '[data-enclave-expand]');
     if (!button) return;
     var figure = button.closest('[data-enclave-code]');
     if (!figure) return;
@@ -216,7 +229,7 @@
   /* ---- Views ---------------------------------------------------------------------- */
 
   function initViews() {
-    var views = document.querySelectorAll('[data-enclave-view]');
+    var views = /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll('[data-enclave-view]'));
     if (views.length === 0) return;
     var titles = [];
     for (var i = 0; i < views.length; i++) {
@@ -259,7 +272,7 @@
     var target;
     try { target = document.getElementById(decodeURIComponent(location.hash.slice(1))); } catch (e) { return; }
     for (var node = target; node; node = node.parentElement) {
-      if (node.tagName === 'DETAILS') node.open = true;
+      if (node.tagName === 'DETAILS') /** @type {HTMLDetailsElement} */ (node).open = true;
     }
   }
   window.addEventListener('hashchange', openHashTarget);
@@ -318,7 +331,7 @@
     if (old) figure.removeChild(old);
     var controls = document.createElement('div');
     controls.className = 'enclave-mermaid-controls';
-    [['+', 'Zoom in', function () { zoom(1.25); }], ['\u2212', 'Zoom out', function () { zoom(0.8); }], ['\u21BA', 'Reset view', function () { view = { scale: 1, x: 0, y: 0 }; apply(); }]].forEach(function (spec) {
+    /** @type {[string, string, () => void][]} */ ([['+', 'Zoom in', function () { zoom(1.25); }], ['\u2212', 'Zoom out', function () { zoom(0.8); }], ['\u21BA', 'Reset view', function () { view = { scale: 1, x: 0, y: 0 }; apply(); }]]).forEach(function (spec) {
       var button = document.createElement('button');
       button.type = 'button';
       button.textContent = spec[0];

@@ -1,3 +1,5 @@
+// @ts-check
+// size: one classic browser script served as written (no build step), the widget and its code-block button
 /* Enclave reader feedback widget: "Was this page helpful?" after the page content and a
  * "Feedback" button on each code block. A classic script with no dependencies. It shows
  * itself only when an Enclave server answers (a health probe), so on file:// or a plain
@@ -99,6 +101,7 @@
   }
 
   /** Fills `host` (the page shell's placeholder, or a new section) with the page rating control. */
+  // size: builds one form's DOM and its handlers in the order the reader sees them; a browser script with no bundler
   function pageControl(endpoint, path, host) {
     var titleId = nextId('title');
     var commentId = nextId('comment');
@@ -170,6 +173,7 @@
     return section;
   }
 
+  // size: builds one control's DOM and its handlers in the order the reader sees them; a browser script with no bundler
   function codeControl(endpoint, path, figure) {
     var pre = figure.querySelector('pre');
     if (!pre || figure.querySelector('.enclave-code-feedback-button')) return;

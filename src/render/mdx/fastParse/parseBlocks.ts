@@ -46,6 +46,7 @@ export function parseBlocks(text: string, mdx: boolean): Root {
  * The blocks of `lines` from `from` on: the whole page, or a list item's or block quote's lines
  * with their prefixes removed (then `lazy` marks the lines that only continue a paragraph lazily).
  */
+// size: a CommonMark block parser's main loop: one branch per block start, sharing the line cursor
 function parseFlow(lines: string[], from: number, lazy: boolean[] | null, mdx: boolean): ParsedFlow {
   const text = lines.join('\n');
   const starts: number[] = [];
@@ -65,7 +66,7 @@ function parseFlow(lines: string[], from: number, lazy: boolean[] | null, mdx: b
   const parseItem: ParseItem = (itemLines, itemLazy) => parseFlow(itemLines, 0, itemLazy, mdx);
   // Constructs that read several lines must not take in a lazy line: micromark would end them there.
   const noLazyBetween = (start: number, end: number) => {
-    if (lazy && lazy.slice(start, end).includes(true)) bail('lazy line inside a block');
+    if (lazy?.slice(start, end).includes(true)) bail('lazy line inside a block');
   };
 
   const endParagraph = () => {

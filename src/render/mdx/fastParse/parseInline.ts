@@ -26,6 +26,7 @@ const DESTINATION = /[^\s<>()\\&"'`]*/y;
  * `exactLineEnds` says no spaces were trimmed before a line ending in `s`: a code span keeps
  * such spaces in micromark, so only then may one run across lines.
  */
+// size: a CommonMark inline parser's main loop: one branch per delimiter, sharing the delimiter stack
 export function parseInline(s: string, mdx: boolean, exactLineEnds = false): PhrasingContent[] {
   const stack: Frame[] = [{ kind: 'root', items: [] }];
   let frame = stack[0];

@@ -24,6 +24,7 @@ function isSpace(c: string): boolean {
  * names, string and `{expression}` attribute values on one line); member and namespace names,
  * spreads, fragments and values with character references bail, since MDX decodes or rejects them.
  */
+// size: a character scanner over one tag; its states share the cursor
 export function parseJsxTag(s: string, start: number): JsxTag {
   let i = start + 1;
   const closing = s[i] === '/';

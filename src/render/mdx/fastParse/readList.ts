@@ -27,6 +27,7 @@ const TASK = /^\[.\]/;
  * markers indented four or more in Markdown, task items, and lines only lazily continuing a paragraph when
  * they might start another block.
  */
+// size: the list rules of CommonMark in one loop, sharing the item and indent state
 export function readList(
   lines: string[],
   at: number,

@@ -1,3 +1,4 @@
+// @ts-check
 /* Enclave API playground: sends the "Try it" form of an API page from the reader's browser to the
    server URL the reader chose, and shows the answer. A classic script, no dependencies; it never
    contacts anything but that URL. Pages opened from file:// can't send (browsers block it): the
@@ -20,6 +21,7 @@
     try { return JSON.stringify(JSON.parse(text), null, 2); } catch (e) { return text; }
   }
 
+  // size: wires one playground form (inputs, send, response view) in the order the reader sees it; a browser script with no bundler
   function setup(box) {
     var form = box.querySelector('form');
     var server = box.querySelector('[data-try-server]');
@@ -61,6 +63,7 @@
       remember(base);
       var path = box.getAttribute('data-path') || '/';
       var query = [];
+      /** @type {Record<string, string>} */
       var headers = {};
       var missing = [];
       var inputs = form.querySelectorAll('[data-try-in]');
@@ -72,6 +75,7 @@
         else headers[name] = value;
       }
       if (missing.length) { show('Fill in: ' + missing.join(', ') + '.', '', true); return; }
+      /** @type {RequestInit & { method: string }} */
       var init = { method: box.getAttribute('data-method') || 'GET', headers: headers, credentials: 'omit', redirect: 'follow' };
       var body = form.querySelector('[data-try-body]');
       if (body && body.value.trim() !== '' && init.method !== 'GET' && init.method !== 'HEAD') {

@@ -1,3 +1,4 @@
+// @ts-check
 /* Runs before first paint: applies the saved or preferred colour scheme so pages never flash. */
 (function () {
   var root = document.documentElement;

@@ -1,3 +1,5 @@
+// @ts-check
+// size: shipped to browsers as one script (no bundler): theme, sidebar and search on the page
 /* Enclave theme runtime: dark mode, mobile navigation, table-of-contents highlight and offline search.
    A classic script (no modules, no fetch) so it works from file:// as well as from any web server. */
 (function () {
@@ -51,7 +53,7 @@
   /* Keep the current page visible in a long sidebar */
   var current = doc.querySelector('.enclave-sidebar a[aria-current="page"]');
   if (current) {
-    for (var el = current.parentElement; el; el = el.parentElement) if (el.tagName === 'DETAILS') el.open = true;
+    for (var el = current.parentElement; el; el = el.parentElement) if (el.tagName === 'DETAILS') /** @type {HTMLDetailsElement} */ (el).open = true;
     // Scroll the sidebar alone: scrollIntoView would scroll the window too, and pages must open at the top.
     var bar = doc.getElementById('enclave-sidebar');
     if (bar && bar.scrollHeight > bar.clientHeight) {
@@ -78,10 +80,11 @@
 
   /* Search */
   var dialog = doc.getElementById('enclave-search');
-  var input = doc.getElementById('enclave-search-input');
+  var input = /** @type {HTMLInputElement} */ (doc.getElementById('enclave-search-input'));
   var list = doc.getElementById('enclave-search-results');
   var status = doc.getElementById('enclave-search-status');
   var openers = doc.querySelectorAll('.enclave-search-button');
+  /** @type {Element | null} */
   var lastFocus = null;
   var loading = false;
   var active = -1;
@@ -285,7 +288,8 @@
   function close() {
     if (!dialog || dialog.hidden) return;
     dialog.hidden = true;
-    if (lastFocus && lastFocus.focus) lastFocus.focus();
+    var back = /** @type {HTMLElement | null} */ (lastFocus);
+    if (back && back.focus) back.focus();
   }
 
   for (var o = 0; o < openers.length; o++) openers[o].addEventListener('click', open);
@@ -293,22 +297,24 @@
     dialog.addEventListener('click', function (e) { if (e.target === dialog) close(); });
     input.addEventListener('input', function () { loadIndex(render); settle(); });
     list.addEventListener('click', function (e) {
-      var a = e.target && e.target.closest ? e.target.closest('a') : null;
+      var target = /** @type {Element} */ (e.target);
+      var a = target && target.closest ? target.closest('a') : null;
       if (a) reportClick(a.href);
     });
     input.addEventListener('keydown', function (e) {
       if (e.key === 'ArrowDown') { e.preventDefault(); select(active + 1); }
       else if (e.key === 'ArrowUp') { e.preventDefault(); select(active - 1); }
       else if (e.key === 'Enter') {
-        var items = list.querySelectorAll('[role="option"] a');
+        var items = /** @type {NodeListOf<HTMLAnchorElement>} */ (list.querySelectorAll('[role="option"] a'));
         if (items[active]) { e.preventDefault(); reportClick(items[active].href); window.location.href = items[active].href; }
       } else if (e.key === 'Tab') { e.preventDefault(); }
     });
   }
   doc.addEventListener('keydown', function (e) {
-    var typing = /^(INPUT|TEXTAREA|SELECT)$/.test((e.target && e.target.tagName) || '') || (e.target && e.target.isContentEditable);
+    var target = /** @type {HTMLElement} */ (e.target);
+    var typing = /^(INPUT|TEXTAREA|SELECT)$/.test((target && target.tagName) || '') || (target && target.isContentEditable);
     if ((e.key === 'k' || e.key === 'K') && (e.ctrlKey || e.metaKey)) { e.preventDefault(); if (dialog && dialog.hidden) open(); else close(); }
     else if (e.key === '/' && !typing && dialog && dialog.hidden) { e.preventDefault(); open(); }
-    else if (e.key === 'Escape') { if (dialog && !dialog.hidden) close(); else if (doc.body.classList.contains('enclave-nav-open')) { setMenu(false); if (menu) menu.focus(); } }
+    else if (e.key === 'Escape') { if (dialog && !dialog.hidden) close(); else if (doc.body.classList.contains('enclave-nav-open')) { setMenu(false); if (menu) /** @type {HTMLElement} */ (menu).focus(); } }
   });
 })();

@@ -30,6 +30,7 @@ test('the exported sample bundle works from file:// in headless Chromium: title 
   page.on('pageerror', (e) => errors.push(e.message));
 
   await page.goto(pathToFileURL(join(dir, 'index.html')).toString());
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the text a reader sees, as meant here
   t.is((await page.locator('h1').first().innerText()).trim(), home.title);
   t.true((await page.title()).includes(home.title));
 
@@ -37,6 +38,7 @@ test('the exported sample bundle works from file:// in headless Chromium: title 
   t.true(await sidebarLink.isVisible(), 'the sidebar lists the quick start');
   await Promise.all([page.waitForURL(/quickstart\.html$/), sidebarLink.click()]);
   t.true(page.url().startsWith('file://'));
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the text a reader sees, as meant here
   t.is((await page.locator('h1').first().innerText()).trim(), target.title);
   t.deepEqual(errors, []);
   t.deepEqual(

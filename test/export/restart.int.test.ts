@@ -29,7 +29,8 @@ test('graceful stop during a running job: the worker is stopped, the job re-queu
   const t0 = Date.now();
   await app.stop();
   const stopMs = Date.now() - t0;
-  t.true(stopMs < 5000, `stop is bounded (${stopMs} ms)`);
+  // A stop that waited for the worker would wait for a 3,000-page render (minutes).
+  t.true(stopMs < 30_000, `stop is bounded (${stopMs} ms)`);
   t.false(processAlive(pid), 'worker process is gone after stop');
   const onDisk = (await readJobs(dataDir)).find((j) => j.id === started.jobId);
   t.like(onDisk, { id: started.jobId, status: 'queued', progress: 0, interruptions: 0 });

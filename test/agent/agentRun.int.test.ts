@@ -95,7 +95,9 @@ test('a hanging agent is stopped at the timeout with its whole process group, ev
   const took = Date.now() - started;
   t.is(job.status, 'failed');
   t.is(job.error, 'the agent timed out after 2 s and was stopped');
-  t.true(took >= 2000 && took < 10_000, `took ${took} ms`);
+  // At least the timeout; the agent would run 300 s if it were not stopped (the upper bound
+  // only tells those apart, so a loaded machine can't fail it).
+  t.true(took >= 2000 && took < 120_000, `took ${took} ms`);
   const pgid = Number(await readFile(pidFile, 'utf8'));
   t.deepEqual(processGroupMembers(pgid), [], 'no process of the agent group survives');
   t.deepEqual(await readdir(join(app.dataDir, 'agent', 'work')), [], 'scratch clone deleted');

@@ -28,7 +28,14 @@ function startServer(dataDir: string): Promise<{ url: string; projectId: string;
       const m = /READY (\S+) (\S+)/.exec(out);
       if (m) {
         clearTimeout(timer);
-        resolve({ url: m[1], projectId: m[2], kill: async () => (child.kill('SIGKILL'), await exited) });
+        resolve({
+          url: m[1],
+          projectId: m[2],
+          kill: async () => {
+            child.kill('SIGKILL');
+            return await exited;
+          },
+        });
       }
     });
     void exited.then(() => reject(new Error(`feedback server exited early\n${err}`)));

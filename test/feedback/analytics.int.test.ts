@@ -4,9 +4,8 @@ import type { FeedbackSubmission } from '../../src/features/feedback/FeedbackEnt
 import { createAdminKey } from '../../src/features/control/createAdminKey.js';
 import { createProject } from '../../src/features/control/createProject.js';
 import { startFeedbackHarness, type FeedbackHarness } from './feedbackHarness.js';
-import type { FeedbackEntryBody, FeedbackPageBody } from '../../src/features/feedback/routes/presentFeedback.js';
+import type { FeedbackPageBody } from '../../src/features/feedback/routes/presentFeedback.js';
 
-type Entry = FeedbackEntryBody;
 type Page = FeedbackPageBody;
 
 const big = { analytics: { requestsPerHour: 100_000 } };

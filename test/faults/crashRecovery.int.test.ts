@@ -1,6 +1,6 @@
 // kill -9 at random moments during export jobs, agent jobs and bundle activation, N rounds each.
 // Feedback ingestion and admin-key creation have their own kill -9 rounds in
-// test/feedback/crash.test.ts and test/core/store.test.ts; they are not repeated here.
+// test/feedback/crash.int.test.ts and test/core/store.int.test.ts; they are not repeated here.
 import test, { type ExecutionContext } from 'ava';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -71,7 +71,7 @@ test(`kill -9 during export jobs (${ROUNDS} rounds): no job is left running, ack
     },
     async check(app: Restarted, acted, round) {
       // The dead server's worker processes notice the closed IPC channel and exit.
-      await waitUntil('orphaned export workers to exit', async () => !acted.workers.some(processAlive), 10_000);
+      await waitUntil('orphaned export workers to exit', async () => !acted.workers.some(processAlive));
       const jobs = app.features.exports.jobs;
       for (const id of acknowledged) t.truthy(jobs.find(id), `round ${round}: acknowledged job ${id} survived the crash`);
       const recovered = jobs.find(acted.jobId)!;
@@ -139,7 +139,13 @@ test(`kill -9 during agent runs (${ROUNDS} rounds): every acknowledged job is th
       const writer = (async () => {
         for (let i = 0; i < 50 && !stop; i++) await create().catch(() => (stop = true));
       })();
-      return { pgid, stopWriter: () => ((stop = true), writer) };
+      return {
+        pgid,
+        stopWriter: () => {
+          stop = true;
+          return writer;
+        },
+      };
     },
     async check(app, acted, round) {
       await acted.stopWriter();

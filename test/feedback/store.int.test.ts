@@ -53,7 +53,15 @@ test('a torn last line is dropped and logged, earlier entries stay, later append
   const torn = '{"type":"entry","id":"fb_00000000000000ff","createdAt":"2026-03-0';
   await appendFile(file, torn);
   const lines: string[] = [];
-  const logger = createLogger('warn', new Writable({ write: (c, _e, cb) => (lines.push(String(c)), cb()) }) as never);
+  const logger = createLogger(
+    'warn',
+    new Writable({
+      write: (c, _e, cb) => {
+        lines.push(String(c));
+        cb();
+      },
+    }) as never,
+  );
   const reopened = await FeedbackLog.open({ dataDir, groupCommitMs: 2, logger });
   t.teardown(() => reopened.close());
   t.is(reopened.stats.droppedBytes, torn.length);

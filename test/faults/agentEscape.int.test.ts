@@ -272,7 +272,7 @@ test('without a PID namespace, a setsid process carrying the job id is found thr
   await new Promise((r) => setTimeout(r, 200));
   const killed = await killJobProcesses(jobId);
   t.true(killed >= 2, `killed ${killed}`);
-  await waitUntil('the setsid process to exit', async () => child.exitCode !== null || child.signalCode !== null, 3000);
+  await waitUntil('the setsid process to exit', async () => child.exitCode !== null || child.signalCode !== null);
   t.is(child.signalCode, 'SIGKILL');
   t.true(isAlive(bystander.pid!), "another job's process is left alone");
 });

@@ -115,6 +115,7 @@ test('list: newest first, keyset pages that neither skip nor repeat, status filt
   const seen: string[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 10; page++) {
+    // biome-ignore lint/suspicious/noExplicitAny: a response body read as loose JSON; the test checks the fields it needs
     const res: { status: number; body: any } = await call(
       app,
       `/v2/agent/${app.projectId}/jobs?limit=2${cursor ? `&cursor=${cursor}` : ''}`,

@@ -380,10 +380,11 @@ test('code tokenized by a tokenizer thread gives exactly the same bundle as code
   const root = await tempRoot(t, 'enclave-code-thread-');
   const render = await renderGenerated(root, 120);
   const alone = await render('alone');
-  const codeThread = new CodeTokenizerThread();
+  // Long waits: which thread tokenizes a block must not depend on how loaded the machine is.
+  const codeThread = new CodeTokenizerThread({ setupWaitMs: 60_000, stallMs: 60_000 });
   t.teardown(() => codeThread.close());
-  // Warmed as in a spare worker. (Cold, a grammar's first line on a loaded machine can hit
-  // shiki's 500 ms limit per line and come out cut short, in either thread.)
+  // Warmed as in a spare worker. (The suite runs with no per-line time limit, see
+  // src/render/code/lineTimeLimit.ts, so a cold grammar's slow first line is not cut short.)
   await codeThread.warmUp(['ts']);
   const beside = await render('beside', { codeThread: () => codeThread });
   t.is(beside.pageCount, 120);

@@ -23,6 +23,7 @@ test('examples/agents/fix-typos.sh fixes misspellings and the fix lands on the j
 
 /** A stand-in for an on-prem model server speaking the OpenAI-compatible chat API, on 127.0.0.1. */
 async function fakeModelServer(t: ExecutionContext, edits: unknown) {
+  // biome-ignore lint/suspicious/noExplicitAny: request bodies as the fake server got them, checked field by field
   const requests: any[] = [];
   const server = createServer((req, res) => {
     let body = '';

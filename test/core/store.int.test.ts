@@ -56,15 +56,17 @@ test('kill -9 during a burst of writes loses no acknowledged write and leaves a 
     });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    // Killed at a random moment after the first acknowledged write, not after a fixed time: on a
+    // loaded machine a fixed delay could end before any write was acknowledged.
     await new Promise<void>((resolve) => {
       const check = setInterval(() => {
-        if (out.includes('ready')) {
+        if (/^ack /m.test(out) || child.exitCode !== null) {
           clearInterval(check);
           resolve();
         }
       }, 10);
     });
-    await new Promise((r) => setTimeout(r, 150 + Math.floor(Math.random() * 400)));
+    await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 400)));
     child.kill('SIGKILL');
     await new Promise((r) => child.on('exit', r));
     const acked = [...out.matchAll(/^ack (key_[0-9a-f]+)$/gm)].map((m) => m[1]);
@@ -139,7 +141,9 @@ function patchOnRawConnection(url: string, path: string, key: string, name: stri
 
 test('SIGTERM drains, exits 0 without waiting out idle keep-alive connections, and loses no acknowledged write', async (t) => {
   const dir = await makeTempDir();
-  const app = await spawnAppliance({ ENCLAVE_DATA_DIR: dir });
+  // A long shutdown deadline: exiting well before it shows the server did not wait out the open
+  // keep-alive connections, however loaded the machine is.
+  const app = await spawnAppliance({ ENCLAVE_DATA_DIR: dir, ENCLAVE_SERVER__SHUTDOWN_TIMEOUT_MS: '60000' });
   const key = /ENCLAVE_ADMIN_KEY=(\S+)/.exec(app.stdout())![1];
   const projectId = /ENCLAVE_PROJECT_ID=(\S+)/.exec(app.stdout())![1];
   const writes = Array.from({ length: 30 }, (_, i) => patchOnRawConnection(app.url, `/v1/projects/${projectId}`, key, `name ${i}`));
@@ -147,11 +151,11 @@ test('SIGTERM drains, exits 0 without waiting out idle keep-alive connections, a
   const stopping = Date.now();
   app.child.kill('SIGTERM');
   // Every connection ends: the server closes each one once its answer is sent, though the
-  // client keeps it open for keep-alive (the idle timeout is 65 s, the shutdown deadline 10 s).
+  // client keeps it open for keep-alive (the idle timeout is 65 s, the shutdown deadline 60 s).
   const acked = (await Promise.all(writes)).filter((name): name is string => name !== null);
   t.is(await app.exited, 0);
   const ms = Date.now() - stopping;
-  t.true(ms < 5000, `exited ${ms} ms after SIGTERM`);
+  t.true(ms < 30_000, `exited ${ms} ms after SIGTERM`);
   t.true(acked.length > 0);
   const control = await openControlStore({ dataDir: dir, sites: [] });
   // Each rename replaces the last, so the file must hold one the server acknowledged (the

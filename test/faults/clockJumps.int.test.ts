@@ -119,7 +119,7 @@ test('cron task bodies across clock jumps: export retention, agent archiving and
   // Work done at t0, then at t0 + 50 days (the clock ran ahead), then the clock is set back.
   const exportA = (await exportToBundle(app, 'tiny.test')).job.jobId;
   const agentA = (await runJob(app, { prompt: 'a' })).id as string;
-  const feedbackA = await postFeedback(app);
+  await postFeedback(app);
   clock.set(t0 + 50 * DAY); // 2026-03-06: a later month, so its own feedback segment
   const exportB = (await exportToBundle(app, 'tiny.test')).job.jobId;
   const agentB = (await runJob(app, { prompt: 'b' })).id as string;

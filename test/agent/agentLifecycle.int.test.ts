@@ -91,7 +91,8 @@ test('graceful stop during a run kills the agent and fails the job; the next sta
   const pgid = Number(await waitForFile(pidFile));
   const started = Date.now();
   await first.close();
-  t.true(Date.now() - started < 8000, 'stop is bounded');
+  // Unbounded, stop would wait for the agent's `sleep 300`; far below that, far above any load.
+  t.true(Date.now() - started < 60_000, 'stop is bounded');
   t.deepEqual(processGroupMembers(pgid), [], 'the agent is gone');
 
   const second = await startTestAppliance({ dataDir, overrides: { agent: { command: [agent], repository: remote } } });

@@ -399,7 +399,8 @@ test('oversized and deeply nested JSON on every route that takes a body: 413/400
       if (res.status === -1 && row.expect.includes(413)) continue;
       t.true(row.expect.includes(res.status), label);
       t.is(typeof (JSON.parse(text) as { error: unknown }).error, 'string', label);
-      t.true(ms < 10_000, `${label} took ${ms} ms`);
+      // A hang guard (no hostile request may stall the server), not a speed test: load can't trip it.
+      t.true(ms < 30_000, `${label} took ${ms} ms`);
       // The unread rest of the body must not be parsed as the next request on a reused socket.
       if (res.status === 413) t.is(res.headers.get('connection'), 'close', `${label}: the socket is not reused`);
     }

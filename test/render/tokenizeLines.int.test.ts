@@ -39,7 +39,7 @@ async function shikiReference(langs: string[]) {
   });
   return (code: string, lang: string): CodeToken[][] =>
     highlighter
-      .codeToTokensBase(code, { lang: lang as BundledLanguage, theme: HIGHLIGHT_THEME, tokenizeMaxLineLength: 5000 })
+      .codeToTokensBase(code, { lang: lang as BundledLanguage, theme: HIGHLIGHT_THEME, tokenizeMaxLineLength: 5000, tokenizeTimeLimit: 0 })
       .map((line) => {
         const out: CodeToken[] = [];
         for (const t of line) {

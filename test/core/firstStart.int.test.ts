@@ -50,7 +50,7 @@ test('the start banner names the config file, data directory, admin API and site
   await writeFile(configFile, '{}');
   const server = await spawnAppliance({ ENCLAVE_DATA_DIR: dataDir, ENCLAVE_CONFIG: configFile });
   t.teardown(() => void server.child.kill('SIGKILL'));
-  await waitUntil('the banner', async () => /sites \(by Host name\)/.test(server.stderr()), 5000);
+  await waitUntil('the banner', async () => /sites \(by Host name\)/.test(server.stderr()));
   const banner = server.stderr();
   t.regex(banner, new RegExp(`config file: +${configFile}`));
   t.regex(banner, new RegExp(`data directory: +${dataDir}`));
@@ -149,7 +149,7 @@ test('on a terminal (logFormat auto) serve logs readable coloured lines, not JSO
   });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-  await waitUntil('a log line after the banner', async () => / ready\r?\n[\s\S]*\x1b\[32mINFO /.test(out), 30_000);
+  await waitUntil('a log line after the banner', async () => / ready\r?\n[\s\S]*\x1b\[32mINFO /.test(out));
   t.regex(out, /\x1b\[2m\d\d:\d\d:\d\d\.\d{3}\x1b\[0m \x1b\[32mINFO \x1b\[0m /);
   t.notRegex(out, /\{"level":/);
 });

@@ -1,0 +1,13 @@
+// Globals the browser scripts under src/render/**/assets share with the page (tsconfig.browser.json).
+
+interface Window {
+  /** Mermaid's global, when the page loaded its script (diagrams). */
+  mermaid?: {
+    initialize(config: Record<string, unknown>): void;
+    render(id: string, text: string): Promise<{ svg: string }>;
+  };
+  /** The site's search index, set by the search-index script that theme.js loads on demand. */
+  __enclaveSearchIndex?: { pages?: any[] };
+  /** The page's interface text in its language (set by theme.js): the string for `key`, else `english`. */
+  __enclaveText?: (key: string, english: string) => string;
+}
