@@ -20,7 +20,7 @@ test('export start --wait and export status print failed pages and warnings and 
   t.is(run.code, 1, run.stderr);
   t.regex(run.stderr, /1 of 2 page\(s\) failed to render/);
   t.regex(run.stderr, /^ {2}\/bad: .+$/m);
-  t.regex(run.stderr, /brokenLink \/index: broken link \/missing-page/);
+  t.regex(run.stderr, /brokenLink \(1\):\n {4}\/index: broken link \/missing-page/); // grouped by kind
   const job = JSON.parse(run.stdout);
   t.is(job.status, 'completed');
   const status = await runEnclave(['export', 'status', job.jobId], env);
