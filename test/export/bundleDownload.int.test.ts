@@ -173,7 +173,7 @@ test('key rotation: links signed before a rotation keep working; a retired keyâ€
   t.teardown(() => app.close());
   const refused = await fetch(before.bundleUrl.replace(/^http:\/\/[^/]+/, app.url));
   t.is(refused.status, 403);
-  t.deepEqual(await refused.json(), { error: 'link retired' }, 'a retired key\'s link says it was retired');
+  t.deepEqual(await refused.json(), { error: 'link retired' }, "a retired key's link says it was retired");
   t.is((await fetch(after.bundleUrl.replace(/^http:\/\/[^/]+/, app.url), { method: 'HEAD' })).status, 200);
 });
 
