@@ -52,7 +52,7 @@ export class DataDirLock {
     // Created here, not by flock(1), so that it is 0600 and an unwritable directory fails with
     // Node's own message naming the path.
     closeSync(openSync(path, 'a', 0o600));
-    const holder = await holdFlock(path);
+    const holder = await holdFlockOnceOwnerGone(path);
     if (!holder) {
       const owner = readOwner(path);
       throw new DataDirLockedError(dataDir, owner.pid, owner.url);
@@ -121,6 +121,33 @@ function lockPath(dataDir: string): string {
  * it holds the lock, or null when another process holds it. `cat` keeps the lock until its
  * stdin (our pipe) closes. The child is unref'd: a lock never keeps this process alive.
  */
+/**
+ * Takes the lock; when it is held but the owner it names has died (a restart right after a
+ * kill -9), waits up to DEAD_OWNER_WAIT_MS for the dead owner's flock(1) child to see its pipe
+ * close and exit, which is when the kernel drops the lock.
+ */
+async function holdFlockOnceOwnerGone(path: string): Promise<ChildProcess | null> {
+  const deadline = Date.now() + DEAD_OWNER_WAIT_MS;
+  for (;;) {
+    const holder = await holdFlock(path);
+    if (holder || Date.now() >= deadline || isAlive(readOwner(path).pid)) return holder;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const DEAD_OWNER_WAIT_MS = 5000;
+
+/** Whether a process of that id exists here (another PID namespace's owner may look dead: then only the wait is lost). */
+function isAlive(pid: number | null): boolean {
+  if (pid === null) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 function holdFlock(path: string): Promise<ChildProcess | null> {
   return new Promise((resolve, reject) => {
     const child = spawn('flock', ['--nonblock', path, '/bin/sh', '-c', 'echo locked; exec cat'], {
