@@ -1,24 +1,9 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import anyTest, { type TestFn } from 'ava';
 import type { Browser } from 'playwright-core';
-import { launchBrowser } from '../helpers/browser.js';
-import { renderDocs } from './renderFixture.js';
+import { browserSuite } from './browserSuite.js';
 
-const test = anyTest as TestFn<{ root: string; out: string; browser: Browser }>;
-
-test.before(async (t) => {
-  const root = await mkdtemp(join(tmpdir(), 'enclave-switcher-browser-'));
-  await cp(join(import.meta.dirname, 'fixtures', 'switcher-site'), join(root, 'src'), { recursive: true });
-  const { out } = await renderDocs(join(root, 'src'));
-  t.context = { root, out, browser: await launchBrowser() };
-});
-test.after.always(async (t) => {
-  await t.context.browser?.close();
-  await rm(t.context.root, { recursive: true, force: true });
-});
+const test = browserSuite(join(import.meta.dirname, 'fixtures', 'switcher-site'));
 
 /** Opens an exported page from disk at desktop width. */
 async function open(t: { context: { browser: Browser; out: string } }, path: string) {
