@@ -38,6 +38,8 @@ const nonSettingVariables = new Set([
   'ENCLAVE_JOB_ID',
   // The code tokenizer's per-line time limit (src/render/code/lineTimeLimit.ts): tests lift it.
   'ENCLAVE_CODE_LINE_TIME_LIMIT_MS',
+  // Export workers' niceness (src/features/exports/worker/workerNiceness.ts): tests set 0.
+  'ENCLAVE_EXPORT_WORKER_NICENESS',
 ]);
 
 type Json = Record<string, unknown>;

@@ -2,9 +2,13 @@ import test from 'ava';
 import { writeFile } from 'node:fs/promises';
 import { getPriority } from 'node:os';
 import { join } from 'node:path';
-import { WORKER_NICENESS } from '../../src/features/exports/worker/exportChildProcess.js';
+import { DEFAULT_WORKER_NICENESS, WORKER_NICENESS_VARIABLE } from '../../src/features/exports/worker/workerNiceness.js';
 import { startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 import { finished, makeTinySite, startExport, waitForJob } from './exportTestHelpers.js';
+
+// This file checks the workers' lowered priority, which the suite otherwise turns off (see
+// workerNiceness.ts); workers read the variable when they start, after this line has run.
+process.env[WORKER_NICENESS_VARIABLE] = String(DEFAULT_WORKER_NICENESS);
 
 const alive = (pid: number) => {
   try {
@@ -41,7 +45,7 @@ test('an idle queue keeps one loaded worker: the next export runs in it, it exit
   const app = await applianceWithSpare(true);
   t.teardown(() => app.close());
   const spare = await eventually(() => app.features.exports.sparePid(), 'a spare worker');
-  t.is(getPriority(spare), WORKER_NICENESS, "a spare runs at the workers' lower priority");
+  t.is(getPriority(spare), DEFAULT_WORKER_NICENESS, "a spare runs at the workers' lower priority");
   const first = await exportTiny(app);
   t.is(first.job.status, 'completed');
   t.is(first.workerPid, spare, 'the job ran in the spare');

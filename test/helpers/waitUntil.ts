@@ -1,5 +1,9 @@
-/** Polls `probe` every 50 ms until it returns a value (bounded); throws with `what` on timeout. */
-export async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 60_000): Promise<T> {
+/**
+ * Polls `probe` every 50 ms until it returns a value; throws with `what` on timeout. The bound
+ * only stops a hang: it sits under ava's 3-minute test timeout, far above any wait on an idle
+ * machine, so that CPU hogs beside the suite slow a test down instead of failing it.
+ */
+export async function waitUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 150_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const value = await probe();

@@ -3,6 +3,7 @@ import { setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExportTaskInput, ExportTaskResult, FromExportWorker, ToExportWorker } from './exportWorkerProtocol.js';
+import { workerNiceness } from './workerNiceness.js';
 import type { WarmUpResult } from '../../../render/index.js';
 
 /** Progress reported by the worker while a job runs. */
@@ -34,13 +35,6 @@ export class ExportRunError extends Error {
     this.name = 'ExportRunError';
   }
 }
-
-/**
- * Scheduling niceness of the worker. An export is background work; admin scripts and readers
- * talking to the API must not wait behind it when the cores are busy. On an idle machine the
- * worker still gets all the CPU it can use.
- */
-export const WORKER_NICENESS = 10;
 
 /** How long a finished run waits for its process to be reaped before settling anyway. */
 const CLOSE_WAIT_MS = 3000;
@@ -80,7 +74,7 @@ export class ExportWorkerProcess {
     // The process exists once fork returns with a pid (a failed start has none and emits 'error').
     if (this.child.pid !== undefined) {
       try {
-        setPriority(this.child.pid, WORKER_NICENESS);
+        setPriority(this.child.pid, workerNiceness());
       } catch {
         // Lowering a child's priority is always allowed on Linux; elsewhere it is only a nicety.
       }
