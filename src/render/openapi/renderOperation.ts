@@ -22,6 +22,8 @@ import { buildTryIt } from './buildTryIt.js';
 /** Extras for API pages; pass the site's highlighter so examples look like every other code block. */
 export interface RenderOperationOptions {
   highlight?: (input: CodeBlockInput, ctx: RenderContext) => ElementContent;
+  /** A written page's own text (`openapi:` frontmatter): the hosted layout puts it under the method bar. */
+  pageContent?: ElementContent[];
 }
 
 const LOCATIONS = [
@@ -121,6 +123,7 @@ export function renderOperation(
     ]),
   );
   out.push(...renderDescription(op.description ?? pathItem.description, ctx));
+  out.push(...(opts.pageContent ?? []));
 
   const auth = isWebhook ? [] : securityUses(doc, op);
   const ui = ctx.text ?? ENGLISH_INTERFACE;
