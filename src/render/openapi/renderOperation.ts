@@ -103,6 +103,7 @@ export function renderOperation(
   const base = servers[0] ?? '';
   const out: ElementContent[] = [];
   const side: ElementContent[] = [];
+  const ui = ctx.text ?? ENGLISH_INTERFACE;
 
   out.push(
     el('div', { className: ['enclave-api-endpoint'] }, [
@@ -117,7 +118,7 @@ export function renderOperation(
         ? el(
             'span',
             { className: ['enclave-badge', 'enclave-badge-color-orange', 'enclave-badge-size-sm', 'enclave-api-deprecated'] },
-            'deprecated',
+            ui.apiDeprecated,
           )
         : null,
     ]),
@@ -126,7 +127,6 @@ export function renderOperation(
   out.push(...(opts.pageContent ?? []));
 
   const auth = isWebhook ? [] : securityUses(doc, op);
-  const ui = ctx.text ?? ENGLISH_INTERFACE;
   if (auth.length > 0) out.push(section('authorizations', ui.apiAuthorizations, renderAuthRows(auth, ctx)));
 
   const params = parameters(doc, op, pathItem);
@@ -148,17 +148,20 @@ export function renderOperation(
               ...s.enum.flatMap((v, i) => [i > 0 ? ', ' : '', el('code', {}, asText(v))]),
             ]),
           );
-        return buildFieldRow({
-          name: String(p.name),
-          location: where,
-          type: schemaTypeLabel(doc, schema),
-          required: p.required === true || where === 'path',
-          deprecated: p.deprecated === true,
-          default: isObject(s) && s.default !== undefined ? asText(s.default) : undefined,
-          // Named as the hosted product names them, so links to `#param-limit` keep working.
-          body,
-          anchor: `param-${fieldAnchor({}, String(p.name)) ?? ''}`.replace(/-$/, ''),
-        });
+        return buildFieldRow(
+          {
+            name: String(p.name),
+            location: where,
+            type: schemaTypeLabel(doc, schema),
+            required: p.required === true || where === 'path',
+            deprecated: p.deprecated === true,
+            default: isObject(s) && s.default !== undefined ? asText(s.default) : undefined,
+            // Named as the hosted product names them, so links to `#param-limit` keep working.
+            body,
+            anchor: `param-${fieldAnchor({}, String(p.name)) ?? ''}`.replace(/-$/, ''),
+          },
+          ui,
+        );
       });
     if (rows.length > 0) out.push(section(`${where}-parameters`, title, rows));
   }
