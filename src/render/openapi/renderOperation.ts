@@ -8,6 +8,7 @@ import { parseCodeMeta } from '../code/parseCodeMeta.js';
 import { extractNotation } from '../code/extractNotation.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from './OpenApiDocument.js';
 import { findOperation } from './findOperation.js';
+import { operationParameters } from './operationParameters.js';
 import { resolveRef } from './resolveRef.js';
 import { renderDescription, renderInlineMarkdown } from './renderDescription.js';
 import { fieldAnchor } from '../components/componentAnchors.js';
@@ -45,19 +46,6 @@ function codeBlock(input: CodeBlockInput, ctx: RenderContext, opts: RenderOperat
     isDiff: false,
     ctx,
   });
-}
-
-/** Path-item and operation parameters merged (the operation's win), refs resolved. */
-function parameters(doc: OpenApiDocument, op: JsonObject, pathItem: JsonObject): JsonObject[] {
-  const byKey = new Map<string, JsonObject>();
-  for (const list of [pathItem.parameters, op.parameters]) {
-    if (!Array.isArray(list)) continue;
-    for (const raw of list) {
-      const p = resolveRef(doc, raw).value;
-      if (isObject(p) && typeof p.name === 'string') byKey.set(`${String(p.in)}:${p.name}`, p);
-    }
-  }
-  return [...byKey.values()];
 }
 
 /** A media type to show: JSON when offered, else the first. */
@@ -129,7 +117,7 @@ export function renderOperation(
   const auth = isWebhook ? [] : securityUses(doc, op);
   if (auth.length > 0) out.push(section('authorizations', ui.apiAuthorizations, renderAuthRows(auth, ctx)));
 
-  const params = parameters(doc, op, pathItem);
+  const params = operationParameters(doc, op, pathItem);
   for (const [where, titleKey] of LOCATIONS) {
     const title = ui[titleKey];
     const rows = params
