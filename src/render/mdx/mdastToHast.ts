@@ -3,6 +3,7 @@ import type * as ES from 'estree-jsx';
 import type { Root as MdRoot, Nodes as MdNodes, Parents as MdParents } from 'mdast';
 import type { MdxJsxAttribute, MdxJsxExpressionAttribute } from 'mdast-util-mdx-jsx';
 import type { Element, Root, Text } from 'hast';
+import { splitBlockParagraph } from './splitBlockParagraph.js';
 import { defaultHandlers, toHast, type Handlers, type State } from 'mdast-util-to-hast';
 import type { CodeBlockInput, ComponentRenderer, ElementContent, RenderContext } from '../types.js';
 import {
@@ -277,6 +278,10 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
     inlineMath(st, node) {
       state = st;
       return deps.renderMath(node.value, false, ctx) as Element;
+    },
+    paragraph(st, node) {
+      state = st;
+      return splitBlockParagraph(defaultHandlers.paragraph(st, node));
     },
     heading(st, node) {
       state = st;
