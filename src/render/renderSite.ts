@@ -148,11 +148,14 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   if (!keepRemote) reportRemoteConfigAssets(config, report);
   const fonts = await checkRequestedFonts(sourceDir, site.inventory.customCss, offline.rewritten, config, fontUrl, report);
   const theme = await prepareThemeAssets(out, config, fontUrl, fonts);
-  const inputsHash = contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`);
-  const searchIndexPath = `_assets/search-index.${inputsHash}.js`;
-  // Named from the inputs, like the search index, because pages link it before the classes they
-  // use are known: it is written once the last page is rendered.
-  const utilitiesPath = `_assets/utilities.${inputsHash}.css`;
+  // Pages link the search index and the utility classes before either is complete, so they are
+  // named from everything that decides their content: the source, the generator, the subset and
+  // the settings that change what a page keeps (a page failed or shipped, a script or a remote
+  // load kept). Each file has its own name so two different contents never share one hash.
+  const inputs = [sourceHash, opts.generatorVersion, opts.paths ?? null, keepRemote, shipWarnings, opts.allowAuthorScripts ?? false];
+  const inputsHash = (file: string) => contentHash(JSON.stringify([file, ...inputs]));
+  const searchIndexPath = `_assets/search-index.${inputsHash('search-index')}.js`;
+  const utilitiesPath = `_assets/utilities.${inputsHash('utilities')}.css`;
   theme.styles.push(utilitiesPath);
   const { droppedScripts } = offline;
   const shell = createShellParts(site, theme, searchIndexPath, { ...opts, droppedScripts, keepRemote });
