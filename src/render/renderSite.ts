@@ -150,9 +150,11 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const theme = await prepareThemeAssets(out, config, fontUrl, fonts);
   // Pages link the search index and the utility classes before either is complete, so they are
   // named from everything that decides their content: the source, the generator, the subset and
-  // the settings that change what a page keeps (a page failed or shipped, a script or a remote
-  // load kept). Each file has its own name so two different contents never share one hash.
-  const inputs = [sourceHash, opts.generatorVersion, opts.paths ?? null, keepRemote, shipWarnings, opts.allowAuthorScripts ?? false];
+  // the settings that change what pages hold (a page failed or shipped, a remote load kept or
+  // replaced). Author scripts are not among them: search text and classes never come from a
+  // script, and pages without scripts stay byte for byte the same either way. Each file has its
+  // own name so two different contents never share one hash.
+  const inputs = [sourceHash, opts.generatorVersion, opts.paths ?? null, keepRemote, shipWarnings];
   const inputsHash = (file: string) => contentHash(JSON.stringify([file, ...inputs]));
   const searchIndexPath = `_assets/search-index.${inputsHash('search-index')}.js`;
   const utilitiesPath = `_assets/utilities.${inputsHash('utilities')}.css`;
