@@ -8,6 +8,11 @@ export interface CompiledIslandModule {
   factory: string;
   /** Docs-relative files this module imports, which must ship with it. */
   imports: string[];
+  /**
+   * Names bound by imports the browser can't have (a package, an MDX snippet), with what they
+   * import: they are left undefined there, so a component that uses one cannot run.
+   */
+  unavailable: Map<string, string>;
 }
 
 /** Packages an island may import: React's API is served by the bundled runtime. */
@@ -64,8 +69,8 @@ function importCode(stmt: ES.ImportDeclaration, from: string): string {
  * Compiles a docs module (a page's `export const …` block, or a `.js`/`.jsx` snippet) into a
  * classic-script factory for the island runtime: JSX becomes calls, React imports and the hooks
  * Mintlify provides come from the bundled runtime, imports of other docs modules come through
- * `__import`, and the module's top-level bindings are returned by name. Throws, with the reason,
- * for what cannot run in a bundle (a package import, syntax the parser doesn't read).
+ * `__import`, and the module's top-level bindings are returned by name. Imports the browser
+ * can't have are listed (see `unavailable`); syntax the parser doesn't read throws.
  */
 // size: one case per top-level statement kind, each a small rewrite of the author's text
 export function compileIslandModule(source: string, resolve: (specifier: string) => string | null): CompiledIslandModule {
@@ -73,18 +78,21 @@ export function compileIslandModule(source: string, resolve: (specifier: string)
   const parts: string[] = [];
   const names: string[] = [];
   const imports: string[] = [];
+  const unavailable = new Map<string, string>();
   let defaultExport = 'undefined';
   const aliases: string[] = [];
   for (const node of program.body) {
     const stmt = node as Ranged & ES.Program['body'][number];
     if (stmt.type === 'ImportDeclaration') {
       const specifier = String(stmt.source.value);
+      const file = REACT.has(specifier) ? null : resolve(specifier);
       if (REACT.has(specifier)) parts.push(importCode(stmt, '__react'));
-      else {
-        const file = resolve(specifier);
-        if (file === null || !/\.(jsx?|mjs)$/i.test(file)) throw new Error(`it imports "${specifier}", which cannot run in the bundle`);
+      else if (file !== null && /\.(jsx?|mjs)$/i.test(file)) {
         imports.push(file);
         parts.push(importCode(stmt, `__import(${JSON.stringify(file)})`));
+      } else {
+        for (const s of stmt.specifiers) unavailable.set(s.local.name, specifier);
+        parts.push(`const ${stmt.specifiers.map((s) => `${s.local.name} = undefined`).join(', ') || '__enclave_unused = undefined'};`);
       }
     } else if (stmt.type === 'ExportNamedDeclaration') {
       if (stmt.source) throw new Error(`it re-exports from "${String(stmt.source.value)}"`);
@@ -120,5 +128,5 @@ export function compileIslandModule(source: string, resolve: (specifier: string)
     '}',
     '}',
   ].join('\n');
-  return { factory, imports };
+  return { factory, imports, unavailable };
 }

@@ -4,6 +4,7 @@ import type { DocsFunction, PageIslands } from './PageIslands.js';
 import type { ModuleLoader } from '../mdx/ModuleLoader.js';
 import { browserNeeds } from './browserNeeds.js';
 import { type CompiledIslandModule, compileIslandModule } from './compileIslandModule.js';
+import { referencedIdentifiers } from './referencedIdentifiers.js';
 import { moduleSourceOf, type ModuleSource } from './moduleSources.js';
 
 /** Props that cross into the browser as JSON; JSX-valued props and children go as markup. */
@@ -44,7 +45,7 @@ function splitProps(props: Record<string, unknown>): { json: Record<string, unkn
 }
 
 /** Compiles docs modules once per render (pages share snippets), each with the modules it imports. */
-function moduleCompiler(loader: ModuleLoader): (file: string, source: string, into: Map<string, string>) => void {
+function moduleCompiler(loader: ModuleLoader): (file: string, source: string, into: Map<string, string>) => CompiledIslandModule {
   const compiled = new Map<string, CompiledIslandModule | Error>();
   const compile = (file: string, source: string): CompiledIslandModule => {
     let hit = compiled.get(file);
@@ -59,10 +60,10 @@ function moduleCompiler(loader: ModuleLoader): (file: string, source: string, in
     if (hit instanceof Error) throw hit;
     return hit;
   };
-  const collect = (file: string, source: string, into: Map<string, string>, depth = 0): void => {
-    if (into.has(file)) return;
-    if (depth > 16) throw new Error('its imports nest too deeply');
+  const collect = (file: string, source: string, into: Map<string, string>, depth = 0): CompiledIslandModule => {
     const mod = compile(file, source);
+    if (into.has(file)) return mod;
+    if (depth > 16) throw new Error('its imports nest too deeply');
     into.set(file, mod.factory);
     for (const dep of mod.imports) {
       // An import that can't run is left out: the runtime gives it no bindings, so only the
@@ -71,6 +72,7 @@ function moduleCompiler(loader: ModuleLoader): (file: string, source: string, in
         collect(dep, loader.load(dep).source ?? '', into, depth + 1);
       } catch {}
     }
+    return mod;
   };
   return collect;
 }
@@ -106,11 +108,18 @@ export function createIslandCompiler(loader: ModuleLoader): { forPage(): PageIsl
       if (!exportName) return cannot('its definition could not be found');
       const split = splitProps(props);
       if (typeof split === 'string') return cannot(split);
+      const pending = new Map<string, string>();
+      let compiled: CompiledIslandModule;
       try {
-        collect(mod.file, mod.source, modules);
+        compiled = collect(mod.file, mod.source, pending);
       } catch (err) {
         return cannot((err as Error).message);
       }
+      const used = referencedIdentifiers(fn.body);
+      const missing = [...compiled.unavailable].find(([local]) => used.has(local));
+      if (missing) return cannot(`it uses ${missing[0]}, imported from "${missing[1]}", which is not in the bundle`);
+      // Only an island that will run ships its modules: a page whose components can't has no runtime.
+      for (const [file, factory] of pending) modules.set(file, factory);
       const properties = {
         dataModule: mod.file,
         dataName: exportName,

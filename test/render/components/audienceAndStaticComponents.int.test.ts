@@ -162,7 +162,7 @@ test('components using React hooks run as islands over their first render; one t
   );
   t.true(
     warnings.includes(
-      'component Remote cannot run in the browser: it imports "remote-data-lib", which cannot run in the bundle; its static render is shown',
+      'component Remote cannot run in the browser: it uses load, imported from "remote-data-lib", which is not in the bundle; its static render is shown',
     ),
     warnings.join('\n'),
   );
