@@ -24,7 +24,10 @@ test('components that need a browser become islands: static first render, module
 
   // A component importing a package can't run: it is reported and keeps its static render.
   const warnings = JSON.stringify(result.report);
-  t.regex(warnings, /component Live cannot run in the browser: it uses Chart, imported from \\"some-chart-package\\", which is not in the bundle/);
+  t.regex(
+    warnings,
+    /component Live cannot run in the browser: it uses Chart, imported from \\"some-chart-package\\", which is not in the bundle/,
+  );
   // An MDX snippet imported by the page doesn't stop its live components.
   t.true(home.includes('An MDX snippet the page imports'));
   const widgets = await readFile(join(out, 'widgets.html'), 'utf8');
