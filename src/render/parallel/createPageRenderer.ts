@@ -169,7 +169,12 @@ export async function createPageRenderer(options: {
     // A "Try it" page may reach the spec's servers: no custom script runs with that policy.
     if (tryIt && site.inventory.customJs.length > 0) ctx.report.warning('custom scripts are left off this page: it has a "Try it" form');
     const extra = { styles: [] as string[], scripts: [] as string[], customScripts: tryIt === undefined };
-    const islandScript = ctx.islands?.script() ?? null;
+    // Islands are the author's code, like custom scripts: none runs with a Try it page's wider policy.
+    let islandScript = ctx.islands?.script() ?? null;
+    if (islandScript && tryIt) {
+      ctx.report.warning('interactive components stay static on this page: it has a "Try it" form');
+      islandScript = null;
+    }
     if (islandScript) ctx.features.add('islands');
     for (const feature of ctx.features) {
       if (!targets.has(feature)) targets.set(feature, featureTargets(feature));

@@ -38,3 +38,33 @@ test('components that need a browser become islands: static first render, module
   const plain = await readFile(join(out, 'plain.html'), 'utf8');
   t.false(plain.includes('islands'));
 });
+
+test('a page with a Try it form keeps its components static: no author code runs with its wider policy', async (t) => {
+  const spec = {
+    openapi: '3.1.0',
+    info: { title: 'P', version: '1' },
+    servers: [{ url: 'https://api.example.com' }],
+    paths: { '/pets': { get: { responses: { '200': { description: 'ok' } } } } },
+  };
+  const { out, result } = await renderFiles(t, {
+    'docs.json': JSON.stringify({ name: 'X', navigation: { pages: ['api/list'] } }),
+    'openapi.json': JSON.stringify(spec),
+    'api/list.mdx': [
+      '---',
+      'openapi: GET /pets',
+      '---',
+      '',
+      'export const Counter = () => {',
+      '  const [n, setN] = useState(1);',
+      '  return <button onClick={() => setN(n + 1)}>{n}</button>;',
+      '};',
+      '',
+      '<Counter />',
+    ].join('\n'),
+  });
+  const html = await readFile(join(out, 'api/list.html'), 'utf8');
+  t.true(html.includes('<button>1</button>'), 'the first render is shown');
+  t.false(html.includes('__enclaveIslandModules'));
+  t.false(html.includes('_assets/islands/'));
+  t.true(result.report.warnings.some((w) => w.page === 'api/list' && w.message.includes('stay static on this page')));
+});
