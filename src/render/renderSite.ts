@@ -148,11 +148,16 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   if (!keepRemote) reportRemoteConfigAssets(config, report);
   const fonts = await checkRequestedFonts(sourceDir, site.inventory.customCss, offline.rewritten, config, fontUrl, report);
   const theme = await prepareThemeAssets(out, config, fontUrl, fonts);
-  const inputsHash = contentHash(`${sourceHash}\0${opts.generatorVersion}\0${JSON.stringify(opts.paths ?? null)}`);
-  const searchIndexPath = `_assets/search-index.${inputsHash}.js`;
-  // Named from the inputs, like the search index, because pages link it before the classes they
-  // use are known: it is written once the last page is rendered.
-  const utilitiesPath = `_assets/utilities.${inputsHash}.css`;
+  // Pages link the search index and the utility classes before either is complete, so they are
+  // named from everything that decides their content: the source, the generator, the subset and
+  // the settings that change what pages hold (a page failed or shipped, a remote load kept or
+  // replaced). Author scripts are not among them: search text and classes never come from a
+  // script, and pages without scripts stay byte for byte the same either way. Each file has its
+  // own name so two different contents never share one hash.
+  const inputs = [sourceHash, opts.generatorVersion, opts.paths ?? null, keepRemote, shipWarnings];
+  const inputsHash = (file: string) => contentHash(JSON.stringify([file, ...inputs]));
+  const searchIndexPath = `_assets/search-index.${inputsHash('search-index')}.js`;
+  const utilitiesPath = `_assets/utilities.${inputsHash('utilities')}.css`;
   theme.styles.push(utilitiesPath);
   const { droppedScripts } = offline;
   const shell = createShellParts(site, theme, searchIndexPath, { ...opts, droppedScripts, keepRemote });

@@ -3,6 +3,7 @@
  * bundle layout) and the component library (components, code, math, icons, OpenAPI) meet
  * only through these types, so either side can change its internals freely.
  */
+import type { PageIslands } from './islands/PageIslands.js';
 import type { Element, ElementContent, Root } from 'hast';
 import type { RemovedActive, RemovedRemote } from './report/BuildReport.js';
 import type { InterfaceText } from './theme/interfaceTranslations.js';
@@ -24,7 +25,7 @@ export interface ReportCollector {
 /** Static files a page needs; the pipeline copies each requested asset into the bundle once. */
 export interface AssetRequests {
   /** Mark a named runtime feature as used by the current page (e.g. 'mermaid', 'katex'). */
-  use(feature: 'mermaid' | 'katex' | 'openapi'): void;
+  use(feature: 'mermaid' | 'katex' | 'openapi' | 'islands'): void;
 }
 
 /** What a component or code renderer knows about the page being rendered. */
@@ -58,6 +59,8 @@ export interface RenderContext {
   tryIt?(servers: readonly string[]): void;
   /** The interface text in the page's language (API labels); English when absent. */
   text?: InterfaceText;
+  /** The page's client-side islands (docs components that need a browser); none when absent. */
+  islands?: PageIslands;
 }
 
 /** Props after JSX attribute evaluation: literals, objects, arrays, and hast for JSX-valued props. */

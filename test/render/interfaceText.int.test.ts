@@ -22,7 +22,11 @@ test('an API page under a language has its section titles and Try it form in tha
   t.regex(html, /<summary><span class="enclave-api-method enclave-api-method-post">POST<\/span> Essayer<\/summary>/);
   t.regex(html, /<span>Serveur<\/span>/);
   t.regex(html, /<button type="submit" class="enclave-try-send">Envoyer<\/button>/);
-  t.notRegex(html, />(Path Parameters|Body|Response|Try it|Send)</, 'no English label left');
+  t.regex(html, /<p class="enclave-try-note">La requête part de votre navigateur vers le serveur ci-dessous/);
+  t.regex(html, /data-file-notice="Les navigateurs bloquent les requêtes/);
+  t.regex(html, /<span class="enclave-field-tag enclave-field-required">obligatoire<\/span>/);
+  t.notRegex(html, />(Path Parameters|Body|Response|Try it|Send|required)</, 'no English label left');
+  t.false(/The request goes from your browser|Browsers block requests/.test(html), 'no English note left');
 });
 
 test('the generated API page does not hide the language folder: the switcher still keeps the page', async (t) => {

@@ -19,34 +19,40 @@ function labelList(value: unknown): string[] | undefined {
 }
 
 /** `ParamField`: a request parameter; its name comes from whichever of query/path/body/header/cookie is set. */
-export const ParamField: ComponentRenderer = (props, children) => {
+export const ParamField: ComponentRenderer = (props, children, ctx) => {
   const location = LOCATIONS.find((l) => props[l] !== undefined);
   const name = (location && textProp(props, location)) || textProp(props, 'name') || '';
-  return buildFieldRow({
-    name,
-    anchor: fieldAnchor(props, name),
-    location,
-    type: textProp(props, 'type'),
-    required: boolProp(props, 'required'),
-    deprecated: boolProp(props, 'deprecated'),
-    default: defaultText(props),
-    placeholder: textProp(props, 'placeholder'),
-    body: children,
-  });
+  return buildFieldRow(
+    {
+      name,
+      anchor: fieldAnchor(props, name),
+      location,
+      type: textProp(props, 'type'),
+      required: boolProp(props, 'required'),
+      deprecated: boolProp(props, 'deprecated'),
+      default: defaultText(props),
+      placeholder: textProp(props, 'placeholder'),
+      body: children,
+    },
+    ctx.text,
+  );
 };
 
 /** `ResponseField`: a field of a response, with optional `pre`/`post` labels. */
-export const ResponseField: ComponentRenderer = (props, children) => {
+export const ResponseField: ComponentRenderer = (props, children, ctx) => {
   const name = textProp(props, 'name') ?? '';
-  return buildFieldRow({
-    name,
-    anchor: fieldAnchor(props, name),
-    type: textProp(props, 'type'),
-    required: boolProp(props, 'required'),
-    deprecated: boolProp(props, 'deprecated'),
-    default: defaultText(props),
-    pre: labelList(props.pre),
-    post: labelList(props.post),
-    body: children,
-  });
+  return buildFieldRow(
+    {
+      name,
+      anchor: fieldAnchor(props, name),
+      type: textProp(props, 'type'),
+      required: boolProp(props, 'required'),
+      deprecated: boolProp(props, 'deprecated'),
+      default: defaultText(props),
+      pre: labelList(props.pre),
+      post: labelList(props.post),
+      body: children,
+    },
+    ctx.text,
+  );
 };

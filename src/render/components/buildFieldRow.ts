@@ -1,3 +1,4 @@
+import { ENGLISH_INTERFACE, type InterfaceText } from '../theme/interfaceTranslations.js';
 import type { Element, ElementContent } from '../types.js';
 import { el } from './buildElement.js';
 
@@ -23,8 +24,11 @@ export interface FieldRow {
 
 const tag = (cls: string, text: string): Element => el('span', { className: ['enclave-field-tag', cls] }, text);
 
-/** One documented field (ParamField, ResponseField, and OpenAPI parameters/properties share this). */
-export function buildFieldRow(row: FieldRow): Element {
+/**
+ * One documented field (ParamField, ResponseField, and OpenAPI parameters/properties share this);
+ * its required/deprecated tags in the page's interface language.
+ */
+export function buildFieldRow(row: FieldRow, ui: InterfaceText = ENGLISH_INTERFACE): Element {
   return el(
     'div',
     {
@@ -39,8 +43,8 @@ export function buildFieldRow(row: FieldRow): Element {
         row.type ? tag('enclave-field-type', row.type) : null,
         row.location ? tag('enclave-field-location', row.location) : null,
         ...(row.post ?? []).map((p) => tag('enclave-field-post', p)),
-        row.required ? tag('enclave-field-required', 'required') : null,
-        row.deprecated ? tag('enclave-field-deprecated', 'deprecated') : null,
+        row.required ? tag('enclave-field-required', ui.apiRequired) : null,
+        row.deprecated ? tag('enclave-field-deprecated', ui.apiDeprecated) : null,
         row.default !== undefined ? el('span', { className: ['enclave-field-default'] }, ['default: ', el('code', {}, row.default)]) : null,
         row.placeholder ? el('span', { className: ['enclave-field-placeholder'] }, ['e.g. ', el('code', {}, row.placeholder)]) : null,
       ]),

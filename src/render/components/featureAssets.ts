@@ -32,13 +32,22 @@ function katexAssets(): FeatureAsset[] {
 const cache = new Map<string, FeatureAsset[]>();
 
 /** Files a runtime feature needs in the bundle; the pipeline copies them only for pages that used the feature. */
-export function featureAssets(feature: 'mermaid' | 'katex' | 'openapi'): FeatureAsset[] {
+export function featureAssets(feature: 'mermaid' | 'katex' | 'openapi' | 'islands'): FeatureAsset[] {
   const hit = cache.get(feature);
   if (hit) return hit;
   let assets: FeatureAsset[];
   if (feature === 'mermaid')
     assets = [{ source: require.resolve('mermaid/dist/mermaid.min.js'), target: '_assets/mermaid/mermaid.min.js' }];
   else if (feature === 'katex') assets = katexAssets();
+  // Docs components that need a browser: Preact with its hooks (React's API, a tenth of its size),
+  // taken from the installed package, then the runtime that hydrates the page's islands.
+  else if (feature === 'islands')
+    assets = [
+      // (The package's exports map names no UMD file; its entries sit beside them.)
+      { source: path.join(path.dirname(require.resolve('preact')), 'preact.min.umd.js'), target: '_assets/islands/preact.min.js' },
+      { source: path.join(path.dirname(require.resolve('preact/hooks')), 'hooks.umd.js'), target: '_assets/islands/hooks.js' },
+      { source: path.join(assetDir('../islands/assets/', import.meta.url) ?? '', 'islands.js'), target: '_assets/islands/islands.js' },
+    ];
   // OpenAPI pages are static markup styled by components.css, plus the "Try it" playground's script.
   else
     assets = [

@@ -17,7 +17,7 @@ export interface AnchorCheck {
 
 /** A RenderContext plus what the pipeline collects while the page renders. */
 export interface PageContext extends RenderContext {
-  features: Set<'mermaid' | 'katex' | 'openapi'>;
+  features: Set<'mermaid' | 'katex' | 'openapi' | 'islands'>;
   anchorChecks: AnchorCheck[];
   /** True once anything on the page fell back (unknown component, unevaluable expression, …). */
   fellBack(): boolean;
@@ -58,7 +58,7 @@ export function createPageContext(opts: {
   const { pagePath, site, report } = opts;
   let fell = false;
   let counter = 0;
-  const features = new Set<'mermaid' | 'katex' | 'openapi'>();
+  const features = new Set<'mermaid' | 'katex' | 'openapi' | 'islands'>();
   const anchorChecks: AnchorCheck[] = [];
   const agentContent: ElementContent[] = [];
   const outputs = new Set<string>();

@@ -14,6 +14,8 @@ export interface LoadedModule {
   root?: Root;
   /** Top-level ESM statements (imports and exports), in order. */
   statements: ES.Node[];
+  /** The module's JavaScript text (an MDX file's import/export blocks), for islands to ship. */
+  source?: string;
 }
 
 /** A default-imported MDX snippet used as a component: `<Intro word="x" />`. */
@@ -77,15 +79,20 @@ export class ModuleLoader {
         const kind = candidate.toLowerCase().endsWith('.md') ? 'md' : 'mdx';
         const root = parseSource(text, kind);
         const statements = root.children.flatMap((n) => (n.type === 'mdxjsEsm' && n.data?.estree ? (n.data.estree.body as ES.Node[]) : []));
-        return { file: candidate, kind, root, statements };
+        return { file: candidate, kind, root, statements, source: esmSource(root) };
       }
       try {
         const program = JsParser.parse(text, { ecmaVersion: 'latest', sourceType: 'module' }) as unknown as ES.Program;
-        return { file: candidate, kind: 'js', statements: program.body };
+        return { file: candidate, kind: 'js', statements: program.body, source: text };
       } catch (err) {
         throw new Error(`cannot parse ${candidate}: ${(err as Error).message}`);
       }
     }
     throw new Error(`imported file not found: /${file}`);
   }
+}
+
+/** The import/export blocks of an MDX document, joined: the JavaScript its components are written in. */
+export function esmSource(root: Root): string {
+  return root.children.flatMap((n) => (n.type === 'mdxjsEsm' ? [n.value] : [])).join('\n');
 }

@@ -1,5 +1,6 @@
 import type * as ES from 'estree-jsx';
 import { bindPattern, evaluateExpression, StaticFunction, Unevaluable, type EvalBudget, type EvalHooks } from './evaluateEstree.js';
+import { recordModuleSource } from '../islands/moduleSources.js';
 import { MissingImport, SnippetComponent, type LoadedModule, type ModuleLoader } from './ModuleLoader.js';
 
 /** A module's top-level bindings (what its own content sees) and its exports (what importers see). */
@@ -21,12 +22,13 @@ const MAX_IMPORT_DEPTH = 16;
 
 /** Evaluates a module's imports and `export const`/`export function` statements statically. */
 // size: one case per module statement kind (import, export const, export function), sharing the module scope
-export function evaluateModule(mod: Pick<LoadedModule, 'file' | 'statements'>, mctx: FeatureContext, depth = 0): ModuleScope {
+export function evaluateModule(mod: Pick<LoadedModule, 'file' | 'statements' | 'source'>, mctx: FeatureContext, depth = 0): ModuleScope {
   const cached = mctx.cache.get(mod.file);
   if (cached) return cached;
   const result: ModuleScope = { scope: new Map(), exports: new Map() };
   // Registered before evaluation so an import cycle sees a (partial) module instead of recursing forever.
   mctx.cache.set(mod.file, result);
+  if (mod.source) recordModuleSource({ file: mod.file, source: mod.source, scope: result.scope, exports: result.exports });
   const { scope, exports } = result;
   const evaluate = (node: ES.Node) => evaluateExpression(node, scope, mctx.hooks, mctx.budget);
   const declare = (decl: ES.Declaration, exported: boolean) => {

@@ -3,6 +3,7 @@ import type * as ES from 'estree-jsx';
 import type { Root as MdRoot, Nodes as MdNodes, Parents as MdParents } from 'mdast';
 import type { MdxJsxAttribute, MdxJsxExpressionAttribute } from 'mdast-util-mdx-jsx';
 import type { Element, Root, Text } from 'hast';
+import { splitBlockParagraph } from './splitBlockParagraph.js';
 import { defaultHandlers, toHast, type Handlers, type State } from 'mdast-util-to-hast';
 import type { CodeBlockInput, ComponentRenderer, ElementContent, RenderContext } from '../types.js';
 import {
@@ -18,7 +19,7 @@ import {
 import { evaluateModule, type FeatureContext } from './evaluateModule.js';
 import { jsxText, propsToProperties, valueToHast } from './jsxValues.js';
 import { interactivePlaceholder, staticHookOutput } from './renderHookComponent.js';
-import { MissingImport, SnippetComponent, type LoadedModule, type ModuleLoader } from './ModuleLoader.js';
+import { esmSource, MissingImport, SnippetComponent, type LoadedModule, type ModuleLoader } from './ModuleLoader.js';
 import { parseExpressionSource } from './parseExpressionSource.js';
 
 /** Site-wide collaborators of the converter. */
@@ -110,14 +111,19 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
     const local = lookup(name, s);
     if (local !== undefined) {
       if (local instanceof StaticFunction) {
+        // A component that needs a browser runs there as an island; its first render, evaluated
+        // here, is what shows until it hydrates (nothing when that render needs the browser too).
+        const island = ctx.islands?.prepare(name, local, props, warn) ?? null;
         const outer = budget.reactHooks;
         const used = new Set<string>();
         budget.reactHooks = used;
         try {
           const out = valueToHast(callStaticFunction(local, [{ ...props, children: new HastFragment(children) }], hooks, budget), warn);
+          if (island) return [island(out, children)];
           return used.size ? staticHookOutput(name, used, out, warn) : out;
         } catch (err) {
           if (!(err instanceof Unevaluable)) throw err;
+          if (island) return [island([], children)];
           if (used.size) return [interactivePlaceholder(name, used, `${err.message}`, warn)];
           warn(`component ${name} could not be evaluated (${err.message}); rendered its children`);
           return children;
@@ -278,6 +284,10 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
       state = st;
       return deps.renderMath(node.value, false, ctx) as Element;
     },
+    paragraph(st, node) {
+      state = st;
+      return splitBlockParagraph(defaultHandlers.paragraph(st, node));
+    },
     heading(st, node) {
       state = st;
       const el = defaultHandlers.heading(st, node);
@@ -294,7 +304,7 @@ export function mdastToHast(root: MdRoot, file: string, ctx: RenderContext, deps
   };
 
   const pageStatements = root.children.flatMap((n) => (n.type === 'mdxjsEsm' && n.data?.estree ? (n.data.estree.body as ES.Node[]) : []));
-  scope = evaluateModule({ file, statements: pageStatements }, mctx).scope;
+  scope = evaluateModule({ file, statements: pageStatements, source: esmSource(root) }, mctx).scope;
   // toHast first walks the whole tree only to find link and footnote definitions, with
   // unist-util-visit (an array of ancestors built per node), a visible cost per page. It is
   // handed an empty stand-in root instead; the root handler collects the definitions in one plain

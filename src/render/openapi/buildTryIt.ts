@@ -14,10 +14,6 @@ export interface TryItInput {
   body?: { mediaType: string; example: string };
 }
 
-/** Says why the playground can't send from a page opened as a file; the script shows it there. */
-export const FILE_URL_NOTICE =
-  'Browsers block requests from pages opened as files (file://). Open these docs from a web server, such as the Enclave appliance, to send requests.';
-
 /**
  * The "Try it" request builder of an API page: a form with the base URL (the spec's servers
  * offered, any other typed), credentials, parameters and body. Static markup: the bundled
@@ -60,7 +56,8 @@ export function buildTryIt(input: TryItInput, ctx: RenderContext): Element {
       dataEnclaveTry: '',
       dataMethod: input.method.toUpperCase(),
       dataPath: input.path,
-      dataFileNotice: FILE_URL_NOTICE,
+      // Why the playground can't send from a page opened as a file; the script shows it there.
+      dataFileNotice: ui.apiFileNotice,
     },
     [
       el('summary', {}, [
@@ -68,7 +65,7 @@ export function buildTryIt(input: TryItInput, ctx: RenderContext): Element {
         ` ${ui.apiTryIt}`,
       ]),
       el('form', { className: ['enclave-try-form'], noValidate: true }, [
-        el('p', { className: ['enclave-try-note'] }, 'The request goes from your browser to the server below, and nowhere else.'),
+        el('p', { className: ['enclave-try-note'] }, ui.apiTryNote),
         field(
           ui.apiServer,
           el('input', {

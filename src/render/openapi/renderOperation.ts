@@ -8,6 +8,7 @@ import { parseCodeMeta } from '../code/parseCodeMeta.js';
 import { extractNotation } from '../code/extractNotation.js';
 import { isObject, type Json, type JsonObject, type OpenApiDocument } from './OpenApiDocument.js';
 import { findOperation } from './findOperation.js';
+import { operationParameters } from './operationParameters.js';
 import { resolveRef } from './resolveRef.js';
 import { renderDescription, renderInlineMarkdown } from './renderDescription.js';
 import { fieldAnchor } from '../components/componentAnchors.js';
@@ -22,6 +23,8 @@ import { buildTryIt } from './buildTryIt.js';
 /** Extras for API pages; pass the site's highlighter so examples look like every other code block. */
 export interface RenderOperationOptions {
   highlight?: (input: CodeBlockInput, ctx: RenderContext) => ElementContent;
+  /** A written page's own text (`openapi:` frontmatter): the hosted layout puts it under the method bar. */
+  pageContent?: ElementContent[];
 }
 
 const LOCATIONS = [
@@ -43,19 +46,6 @@ function codeBlock(input: CodeBlockInput, ctx: RenderContext, opts: RenderOperat
     isDiff: false,
     ctx,
   });
-}
-
-/** Path-item and operation parameters merged (the operation's win), refs resolved. */
-function parameters(doc: OpenApiDocument, op: JsonObject, pathItem: JsonObject): JsonObject[] {
-  const byKey = new Map<string, JsonObject>();
-  for (const list of [pathItem.parameters, op.parameters]) {
-    if (!Array.isArray(list)) continue;
-    for (const raw of list) {
-      const p = resolveRef(doc, raw).value;
-      if (isObject(p) && typeof p.name === 'string') byKey.set(`${String(p.in)}:${p.name}`, p);
-    }
-  }
-  return [...byKey.values()];
 }
 
 /** A media type to show: JSON when offered, else the first. */
@@ -101,6 +91,7 @@ export function renderOperation(
   const base = servers[0] ?? '';
   const out: ElementContent[] = [];
   const side: ElementContent[] = [];
+  const ui = ctx.text ?? ENGLISH_INTERFACE;
 
   out.push(
     el('div', { className: ['enclave-api-endpoint'] }, [
@@ -115,18 +106,18 @@ export function renderOperation(
         ? el(
             'span',
             { className: ['enclave-badge', 'enclave-badge-color-orange', 'enclave-badge-size-sm', 'enclave-api-deprecated'] },
-            'deprecated',
+            ui.apiDeprecated,
           )
         : null,
     ]),
   );
   out.push(...renderDescription(op.description ?? pathItem.description, ctx));
+  out.push(...(opts.pageContent ?? []));
 
   const auth = isWebhook ? [] : securityUses(doc, op);
-  const ui = ctx.text ?? ENGLISH_INTERFACE;
   if (auth.length > 0) out.push(section('authorizations', ui.apiAuthorizations, renderAuthRows(auth, ctx)));
 
-  const params = parameters(doc, op, pathItem);
+  const params = operationParameters(doc, op, pathItem);
   for (const [where, titleKey] of LOCATIONS) {
     const title = ui[titleKey];
     const rows = params
@@ -145,17 +136,20 @@ export function renderOperation(
               ...s.enum.flatMap((v, i) => [i > 0 ? ', ' : '', el('code', {}, asText(v))]),
             ]),
           );
-        return buildFieldRow({
-          name: String(p.name),
-          location: where,
-          type: schemaTypeLabel(doc, schema),
-          required: p.required === true || where === 'path',
-          deprecated: p.deprecated === true,
-          default: isObject(s) && s.default !== undefined ? asText(s.default) : undefined,
-          // Named as the hosted product names them, so links to `#param-limit` keep working.
-          body,
-          anchor: `param-${fieldAnchor({}, String(p.name)) ?? ''}`.replace(/-$/, ''),
-        });
+        return buildFieldRow(
+          {
+            name: String(p.name),
+            location: where,
+            type: schemaTypeLabel(doc, schema),
+            required: p.required === true || where === 'path',
+            deprecated: p.deprecated === true,
+            default: isObject(s) && s.default !== undefined ? asText(s.default) : undefined,
+            // Named as the hosted product names them, so links to `#param-limit` keep working.
+            body,
+            anchor: `param-${fieldAnchor({}, String(p.name)) ?? ''}`.replace(/-$/, ''),
+          },
+          ui,
+        );
       });
     if (rows.length > 0) out.push(section(`${where}-parameters`, title, rows));
   }

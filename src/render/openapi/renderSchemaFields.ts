@@ -64,15 +64,18 @@ function propertyRow(doc: OpenApiDocument, name: string, node: Json, required: b
       body.push(...(Array.isArray(nested) ? nested : [nested]));
     }
   }
-  return buildFieldRow({
-    name,
-    type: schemaTypeLabel(doc, node) + (recursive ? ' (recursive)' : ''),
-    required,
-    deprecated: s.deprecated === true,
-    default: s.default === undefined ? undefined : show(s.default),
-    body,
-    anchor,
-  });
+  return buildFieldRow(
+    {
+      name,
+      type: schemaTypeLabel(doc, node) + (recursive ? ' (recursive)' : ''),
+      required,
+      deprecated: s.deprecated === true,
+      default: s.default === undefined ? undefined : show(s.default),
+      body,
+      anchor,
+    },
+    view.ctx.text,
+  );
 }
 
 /** A schema as documented fields: an object's properties as rows (nested ones inside Expandables), arrays by their items, variants as options. */

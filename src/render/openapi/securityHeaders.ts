@@ -52,6 +52,9 @@ export function securityUses(doc: OpenApiDocument, op: JsonObject): AuthUse[] {
 /** The "Authorizations" rows for an operation. */
 export function renderAuthRows(uses: AuthUse[], ctx: RenderContext): ElementContent[] {
   return uses.map((u) =>
-    buildFieldRow({ name: u.name, type: 'string', location: u.location, required: true, body: renderDescription(u.description, ctx) }),
+    buildFieldRow(
+      { name: u.name, type: 'string', location: u.location, required: true, body: renderDescription(u.description, ctx) },
+      ctx.text,
+    ),
   );
 }

@@ -13,7 +13,14 @@ import { markdownCopy } from './markdownCopy.js';
 
 /** Finds an operation's document and renders its body (provided by the OpenAPI module). */
 export interface OperationRenderer {
-  render(method: string, path: string, specHint: string | undefined, ctx: PageContext): ElementContent[] | null;
+  /** `pageContent` is a written page's own text, placed under the method bar. */
+  render(
+    method: string,
+    path: string,
+    specHint: string | undefined,
+    ctx: PageContext,
+    pageContent?: ElementContent[],
+  ): ElementContent[] | null;
 }
 
 /** A page rendered to hast, before it is wrapped in the theme. */
@@ -76,8 +83,9 @@ export function renderPageContent(
   }
   if (fm.openapi) {
     const m = OPENAPI_FRONTMATTER.exec(fm.openapi.trim());
-    const rendered = m ? deps.openapi.render(m[2].toUpperCase(), m[3], m[1], ctx) : null;
-    if (rendered) hast.children.push(...(rendered as Root['children']));
+    const own = hast.children as ElementContent[];
+    const rendered = m ? deps.openapi.render(m[2].toUpperCase(), m[3], m[1], ctx, own) : null;
+    if (rendered) hast.children = rendered as Root['children'];
     else ctx.report.warning(`frontmatter openapi "${fm.openapi}" does not match an operation in a loaded OpenAPI file`);
   }
   const summary = finalizeContent(hast, ctx);

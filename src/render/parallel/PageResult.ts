@@ -4,7 +4,7 @@ import type { AgentSearchEntry } from '../search/agentSearchChannel.js';
 import type { SearchEntry } from '../search/searchIndexScript.js';
 
 /** Runtime features a page can pull in (their files are copied once per bundle). */
-export type PageFeature = 'mermaid' | 'katex' | 'openapi';
+export type PageFeature = 'mermaid' | 'katex' | 'openapi' | 'islands';
 
 /**
  * Everything one rendered page contributes to the site-wide outputs. Plain data, so a worker

@@ -1,3 +1,4 @@
+import { createIslandCompiler } from '../islands/createIslandCompiler.js';
 import { interfaceText } from '../theme/interfaceText.js';
 import { pageLanguageTag } from '../nav/pageLanguageTag.js';
 import { toText } from 'hast-util-to-text';
@@ -74,6 +75,7 @@ export async function createContentRenderer(options: {
     loader: new ModuleLoader(sourceDir),
     openapi: createOperationRenderer(site),
   };
+  const islands = createIslandCompiler(deps.loader);
   return (position) => {
     const chunk = Math.floor(position / PREPARE_PAGES);
     if (!codeThread && options.prepareCode && !prepared.has(chunk)) {
@@ -92,6 +94,7 @@ export async function createContentRenderer(options: {
       shipWarnings: options.shipWarnings,
       text: interfaceText(pageLanguageTag(site.nav, page.path)),
     });
+    ctx.islands = islands.forPage();
     return { page, ctx, content: renderPageContent(page, site.texts, site.frontmatter.get(page.path) ?? {}, ctx, deps) };
   };
 }
@@ -166,12 +169,23 @@ export async function createPageRenderer(options: {
     // A "Try it" page may reach the spec's servers: no custom script runs with that policy.
     if (tryIt && site.inventory.customJs.length > 0) ctx.report.warning('custom scripts are left off this page: it has a "Try it" form');
     const extra = { styles: [] as string[], scripts: [] as string[], customScripts: tryIt === undefined };
+    // Islands are the author's code, like custom scripts: none runs with a Try it page's wider policy.
+    let islandScript = ctx.islands?.script() ?? null;
+    if (islandScript && tryIt) {
+      ctx.report.warning('interactive components stay static on this page: it has a "Try it" form');
+      islandScript = null;
+    }
+    if (islandScript) ctx.features.add('islands');
     for (const feature of ctx.features) {
       if (!targets.has(feature)) targets.set(feature, featureTargets(feature));
       extra.styles.push(...targets.get(feature)!.css);
       extra.scripts.push(...targets.get(feature)!.js);
     }
-    const html = renderPageShell(shell.site, shell.page(page, content, hastToHtml(content.hast), extra), shell.rootPrefix(page.path));
+    const html = renderPageShell(
+      shell.site,
+      shell.page(page, content, hastToHtml(content.hast) + (islandScript ?? ''), extra),
+      shell.rootPrefix(page.path),
+    );
     const fm = content.frontmatter;
     const listed = site.nav.locations.has(page.path) && !fm.hidden;
     const indexed = !fm.noindex && (listed || site.config.seoIndexing === 'all');

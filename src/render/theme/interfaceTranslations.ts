@@ -57,6 +57,10 @@ export const ENGLISH_INTERFACE = {
   apiQuery: 'Query',
   apiHeaders: 'Headers',
   apiRequired: 'required',
+  apiTryNote: 'The request goes from your browser to the server below, and nowhere else.',
+  apiFileNotice:
+    'Browsers block requests from pages opened as files (file://). Open these docs from a web server, such as the Enclave appliance, to send requests.',
+  apiDeprecated: 'deprecated',
 };
 
 /** One language's interface text, key for key. */
@@ -117,6 +121,10 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: 'Requête',
     apiHeaders: 'En-têtes',
     apiRequired: 'obligatoire',
+    apiTryNote: 'La requête part de votre navigateur vers le serveur ci-dessous, et nulle part ailleurs.',
+    apiFileNotice:
+      "Les navigateurs bloquent les requêtes des pages ouvertes comme fichiers (file://). Ouvrez cette documentation depuis un serveur web, par exemple l'appliance Enclave, pour envoyer des requêtes.",
+    apiDeprecated: 'obsolète',
   },
   es: {
     skipToContent: 'Ir al contenido',
@@ -171,6 +179,10 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: 'Consulta',
     apiHeaders: 'Encabezados',
     apiRequired: 'obligatorio',
+    apiTryNote: 'La solicitud va de su navegador al servidor indicado abajo, y a ningún otro sitio.',
+    apiFileNotice:
+      'Los navegadores bloquean las solicitudes de páginas abiertas como archivos (file://). Abra esta documentación desde un servidor web, como el dispositivo Enclave, para enviar solicitudes.',
+    apiDeprecated: 'obsoleto',
   },
   de: {
     skipToContent: 'Zum Inhalt springen',
@@ -225,6 +237,10 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: 'Query',
     apiHeaders: 'Header',
     apiRequired: 'erforderlich',
+    apiTryNote: 'Die Anfrage geht von Ihrem Browser an den Server unten und nirgendwo sonst hin.',
+    apiFileNotice:
+      'Browser blockieren Anfragen von Seiten, die als Datei geöffnet sind (file://). Öffnen Sie diese Dokumentation über einen Webserver, etwa die Enclave-Appliance, um Anfragen zu senden.',
+    apiDeprecated: 'veraltet',
   },
   pt: {
     skipToContent: 'Ir para o conteúdo',
@@ -279,6 +295,10 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: 'Consulta',
     apiHeaders: 'Cabeçalhos',
     apiRequired: 'obrigatório',
+    apiTryNote: 'A requisição vai do seu navegador para o servidor abaixo, e para nenhum outro lugar.',
+    apiFileNotice:
+      'Os navegadores bloqueiam requisições de páginas abertas como arquivos (file://). Abra esta documentação a partir de um servidor web, como o appliance Enclave, para enviar requisições.',
+    apiDeprecated: 'obsoleto',
   },
   it: {
     skipToContent: 'Vai al contenuto',
@@ -333,6 +353,10 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: 'Query',
     apiHeaders: 'Intestazioni',
     apiRequired: 'obbligatorio',
+    apiTryNote: "La richiesta va dal tuo browser al server indicato sotto, e da nessun'altra parte.",
+    apiFileNotice:
+      "I browser bloccano le richieste dalle pagine aperte come file (file://). Apri questa documentazione da un server web, come l'appliance Enclave, per inviare richieste.",
+    apiDeprecated: 'deprecato',
   },
   nl: {
     skipToContent: 'Naar de inhoud',
@@ -387,6 +411,10 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: 'Query',
     apiHeaders: 'Headers',
     apiRequired: 'verplicht',
+    apiTryNote: 'Het verzoek gaat van je browser naar de server hieronder, en nergens anders heen.',
+    apiFileNotice:
+      "Browsers blokkeren verzoeken vanaf pagina's die als bestand zijn geopend (file://). Open deze documentatie via een webserver, zoals de Enclave-appliance, om verzoeken te versturen.",
+    apiDeprecated: 'verouderd',
   },
   ru: {
     skipToContent: 'Перейти к содержимому',
@@ -441,6 +469,10 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: 'Запрос',
     apiHeaders: 'Заголовки',
     apiRequired: 'обязательный',
+    apiTryNote: 'Запрос идёт из вашего браузера на указанный ниже сервер и больше никуда.',
+    apiFileNotice:
+      'Браузеры блокируют запросы со страниц, открытых как файлы (file://). Откройте эту документацию через веб-сервер, например устройство Enclave, чтобы отправлять запросы.',
+    apiDeprecated: 'устарело',
   },
   ja: {
     skipToContent: 'コンテンツへスキップ',
@@ -495,6 +527,10 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: 'クエリ',
     apiHeaders: 'ヘッダー',
     apiRequired: '必須',
+    apiTryNote: 'リクエストはお使いのブラウザから下のサーバーにのみ送信されます。',
+    apiFileNotice:
+      'ファイルとして開いたページ (file://) からのリクエストはブラウザによってブロックされます。リクエストを送信するには、Enclave アプライアンスなどの Web サーバーからこのドキュメントを開いてください。',
+    apiDeprecated: '非推奨',
   },
   ko: {
     skipToContent: '본문으로 건너뛰기',
@@ -549,6 +585,10 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: '쿼리',
     apiHeaders: '헤더',
     apiRequired: '필수',
+    apiTryNote: '요청은 브라우저에서 아래 서버로만 전송되며 다른 곳으로는 가지 않습니다.',
+    apiFileNotice:
+      '브라우저는 파일로 연 페이지(file://)의 요청을 차단합니다. 요청을 보내려면 Enclave 어플라이언스 같은 웹 서버에서 이 문서를 여세요.',
+    apiDeprecated: '사용 중단됨',
   },
   'zh-Hans': {
     skipToContent: '跳到正文',
@@ -603,6 +643,9 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: '查询',
     apiHeaders: '请求头',
     apiRequired: '必填',
+    apiTryNote: '请求只会从您的浏览器发送到下方的服务器，不会发往其他地方。',
+    apiFileNotice: '浏览器会阻止以文件方式打开的页面（file://）发出的请求。要发送请求，请通过 Web 服务器（例如 Enclave 设备）打开本文档。',
+    apiDeprecated: '已弃用',
   },
   'zh-Hant': {
     skipToContent: '跳至主要內容',
@@ -657,6 +700,10 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: '查詢',
     apiHeaders: '標頭',
     apiRequired: '必填',
+    apiTryNote: '請求只會從您的瀏覽器傳送到下方的伺服器，不會傳往其他地方。',
+    apiFileNotice:
+      '瀏覽器會封鎖以檔案方式開啟的頁面（file://）所發出的請求。若要傳送請求，請透過網頁伺服器（例如 Enclave 設備）開啟本文件。',
+    apiDeprecated: '已棄用',
   },
   tr: {
     skipToContent: 'İçeriğe geç',
@@ -711,5 +758,9 @@ export const INTERFACE_TRANSLATIONS: Record<string, InterfaceText> = {
     apiQuery: 'Sorgu',
     apiHeaders: 'Başlıklar',
     apiRequired: 'zorunlu',
+    apiTryNote: 'İstek tarayıcınızdan yalnızca aşağıdaki sunucuya gider, başka hiçbir yere gitmez.',
+    apiFileNotice:
+      'Tarayıcılar, dosya olarak açılan sayfalardan (file://) gelen istekleri engeller. İstek göndermek için bu belgeleri Enclave cihazı gibi bir web sunucusundan açın.',
+    apiDeprecated: 'kullanımdan kaldırıldı',
   },
 };

@@ -52,10 +52,20 @@ const SITE = {
     '<Icon icon="zzqx-wobble" />',
     '',
   ].join('\n'),
+  'snippets/remote.jsx': [
+    "import { load } from 'remote-data-lib';",
+    'export const Remote = () => {',
+    '  const [rows, setRows] = useState([]);',
+    '  useEffect(() => { load().then(setRows); }, []);',
+    '  return <ul>{rows.map((r) => <li>{r}</li>)}</ul>;',
+    '};',
+  ].join('\n'),
   'hooks.mdx': [
     '---',
     'title: Hooks',
     '---',
+    '',
+    "import { Remote } from '/snippets/remote.jsx';",
     '',
     'export const Counter = ({ start = 1 }) => {',
     '  const [count, setCount] = useState(() => start * 2);',
@@ -72,6 +82,8 @@ const SITE = {
     '<Counter start={3} />',
     '',
     '<Live />',
+    '',
+    '<Remote />',
     '',
   ].join('\n'),
 };
@@ -134,21 +146,29 @@ test('Font Awesome names outside the free set: the nearest free icon, or a neutr
   t.true(warnings.some((w) => w.startsWith('Unknown icon "zzqx-wobble"') && w.includes('neutral glyph')));
 });
 
-test('components using React hooks: static first render where possible, else a placeholder naming the component', async (t) => {
+test('components using React hooks run as islands over their first render; one that cannot run gets a placeholder naming it', async (t) => {
   const { out, result } = await renderFiles(t, SITE);
   const html = content(await read(out, 'hooks.html'));
-  t.true(html.includes('<button>Clicked 6 times</button>'));
+  t.regex(html, /<enclave-island data-module="hooks\.mdx" data-name="Counter"[^>]*><button>Clicked 6 times<\/button><\/enclave-island>/);
+  t.regex(html, /<enclave-island data-module="hooks\.mdx" data-name="Live"[^>]*><ul><\/ul><\/enclave-island>/);
   t.regex(
     html,
-    /<div class="enclave-interactive-placeholder" role="note" data-component="Live">The interactive “Live” component is not available in this offline copy\.<\/div>/,
+    /<div class="enclave-interactive-placeholder" role="note" data-component="Remote">The interactive “Remote” component is not available in this offline copy\.<\/div>/,
   );
   const warnings = result.report.warnings.filter((w) => w.page === 'hooks').map((w) => w.message);
-  t.true(
-    warnings.includes('component Counter uses React hooks (useMemo, useState); rendered as on its first render, without interactivity'),
+  t.false(
+    warnings.some((w) => /component (Counter|Live)/.test(w)),
+    warnings.join('\n'),
   );
   t.true(
     warnings.includes(
-      'component Live uses React hooks (useEffect, useState) and has no static output (its content is produced in the browser); a placeholder stands in for it',
+      'component Remote cannot run in the browser: it uses load, imported from "remote-data-lib", which is not in the bundle; its static render is shown',
+    ),
+    warnings.join('\n'),
+  );
+  t.true(
+    warnings.includes(
+      'component Remote uses React hooks (useEffect, useState) and has no static output (its content is produced in the browser); a placeholder stands in for it',
     ),
   );
 });
