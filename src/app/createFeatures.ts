@@ -9,6 +9,7 @@ import { createSigningKeysFeature } from '../features/signingKeys/signingKeysFea
 import { createAnalyticsFeature, type AnalyticsFeature } from '../features/analytics/analyticsFeature.js';
 import { RateLimiter } from '../http/RateLimiter.js';
 import { createDashboardFeature } from '../features/dashboard/dashboardFeature.js';
+import { createSourcesFeature, type SourcesFeature } from '../features/sources/sourcesFeature.js';
 
 /** Every feature module, wired to the ones it depends on. */
 export interface Features {
@@ -16,6 +17,7 @@ export interface Features {
   deployments: DeploymentsFeature;
   exports: ExportsFeature;
   analytics: AnalyticsFeature;
+  sources: SourcesFeature;
   /** Control first: it stops last, after every feature that records key use or reads sites. */
   all: Feature[];
 }
@@ -42,11 +44,17 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
   analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
   const agent = await createAgentFeature(ctx);
   const dashboard = await createDashboardFeature();
+  // Git sources go live through the same export job and deploy port as scheduled re-exports.
+  const sources = await createSourcesFeature(ctx, {
+    exportAndBundle: (domain, options) => exports.exportAndBundle(domain, options),
+    deploy: (bundle) => deployments.deploy(bundle),
+  });
   return {
     control,
     deployments,
     exports,
     analytics,
-    all: [control, deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx)],
+    sources,
+    all: [control, deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx), sources],
   };
 }

@@ -3,6 +3,7 @@ import { agentConfigSchema } from './sections/agent.js';
 import { analyticsConfigSchema, feedbackConfigSchema } from './sections/feedback.js';
 import { limitsConfigSchema, serverConfigSchema } from './sections/server.js';
 import { siteConfigSchema } from './sections/sites.js';
+import { sourcesConfigSchema } from './sections/sources.js';
 import { exportConfigSchema, staticExportConfigSchema } from './sections/staticExport.js';
 
 /**
@@ -21,6 +22,7 @@ export const configSchema = z.strictObject({
   feedback: feedbackConfigSchema,
   analytics: analyticsConfigSchema,
   agent: agentConfigSchema,
+  sources: sourcesConfigSchema,
 });
 
 /** The validated configuration. */

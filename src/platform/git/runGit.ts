@@ -20,6 +20,8 @@ export interface GitContext {
   signal?: AbortSignal;
   /** Extra settings pinned like SAFE_CONFIG (through GIT_CONFIG_KEY_n, so keys may hold any character). */
   pins?: ReadonlyArray<readonly [string, string]>;
+  /** Replaces the default `ssh -o BatchMode=yes` (a source's own key and known_hosts). */
+  sshCommand?: string;
 }
 
 /** A git command that failed; the message is for the log, not for clients. */
@@ -100,7 +102,7 @@ export async function runGit(
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
-    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
+    GIT_SSH_COMMAND: ctx.sshCommand ?? 'ssh -o BatchMode=yes',
     GIT_AUTHOR_NAME: AGENT_AUTHOR.name,
     GIT_AUTHOR_EMAIL: AGENT_AUTHOR.email,
     GIT_COMMITTER_NAME: AGENT_AUTHOR.name,
