@@ -10,6 +10,7 @@ import { createAnalyticsFeature, type AnalyticsFeature } from '../features/analy
 import { RateLimiter } from '../http/RateLimiter.js';
 import { createDashboardFeature } from '../features/dashboard/dashboardFeature.js';
 import { createSourcesFeature, type SourcesFeature } from '../features/sources/sourcesFeature.js';
+import { type AutomationsFeature, createAutomationsFeature } from '../features/automations/automationsFeature.js';
 
 /** Every feature module, wired to the ones it depends on. */
 export interface Features {
@@ -18,6 +19,7 @@ export interface Features {
   exports: ExportsFeature;
   analytics: AnalyticsFeature;
   sources: SourcesFeature;
+  automations: AutomationsFeature;
   /** Control first: it stops last, after every feature that records key use or reads sites. */
   all: Feature[];
 }
@@ -49,12 +51,19 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
     exportAndBundle: (domain, options) => exports.exportAndBundle(domain, options),
     deploy: (bundle) => deployments.deploy(bundle),
   });
+  // Scheduled prompts: agent jobs told what the site's git source received since the last run.
+  const automations = await createAutomationsFeature(ctx, {
+    startAgentJob: (projectId, input) => agent.startJob(projectId, input),
+    agentJobStatus: (projectId, id) => agent.jobStatus(projectId, id),
+    commitsSince: (domain, since) => sources.sync.commitsSince(domain, since),
+  });
   return {
     control,
     deployments,
     exports,
     analytics,
     sources,
-    all: [control, deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx), sources],
+    automations,
+    all: [control, deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx), sources, automations],
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentConfigSchema } from './sections/agent.js';
+import { automationsConfigSchema } from './sections/automations.js';
 import { analyticsConfigSchema, feedbackConfigSchema } from './sections/feedback.js';
 import { limitsConfigSchema, serverConfigSchema } from './sections/server.js';
 import { siteConfigSchema } from './sections/sites.js';
@@ -23,6 +24,7 @@ export const configSchema = z.strictObject({
   analytics: analyticsConfigSchema,
   agent: agentConfigSchema,
   sources: sourcesConfigSchema,
+  automations: automationsConfigSchema,
 });
 
 /** The validated configuration. */

@@ -6,6 +6,7 @@ import type { Site, SiteDirectory } from '../control/SiteDirectory.js';
 import type { BuiltBundle, DeployBundle } from '../exports/reexportSite.js';
 import { describeCommit } from './describeCommit.js';
 import { fetchGitSource } from './fetchGitSource.js';
+import { type CommitLine, listCommits } from './listCommits.js';
 import type { SourceStateRepository } from './SourceStateRepository.js';
 import type { UpdateSource } from './UpdateStatusRecord.js';
 
@@ -54,6 +55,26 @@ export class GitSourceSync {
   /** One poll: fetch, and only if the branch moved past what is live, update (the poll task's body). */
   poll(domain: string): Promise<void> {
     return this.enqueue(domain, () => this.run(domain, null));
+  }
+
+  /**
+   * Fetches `domain`'s branch (in turn with its updates) and lists the commits since `since`:
+   * what an automation's agent is told. Null for a site without a git source.
+   */
+  commitsSince(domain: string, since: string | null): Promise<{ head: string; commits: CommitLine[] } | null> {
+    const site = this.deps.sites.find(domain);
+    const git = site?.git;
+    if (!site || !git) return Promise.resolve(null);
+    let result: { head: string; commits: CommitLine[] } | null = null;
+    const timeoutMs = this.deps.fetchTimeoutMs;
+    const done = this.enqueue(domain, async () => {
+      const { sha } = await fetchGitSource(git, site.source, { timeoutMs, signal: this.stopping.signal });
+      result = { head: sha, commits: await listCommits(site.source, { head: sha, since, timeoutMs }) };
+    });
+    return done.then(() => {
+      if (!result) throw new Error(`could not fetch ${git.git} (${git.branch}); see the log`);
+      return result;
+    });
   }
 
   /** Ends every run now (shutdown): each records that it was interrupted; the live version stays. */
