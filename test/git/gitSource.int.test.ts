@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/gitHttpServer.js';
-import { startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
+import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 import { waitUntil } from '../helpers/waitUntil.js';
 import { getSite, git, makeDocsRepo, type DocsRepo } from './gitSourceFixture.js';
 
@@ -159,4 +159,26 @@ test('poll: an unchanged branch records nothing; a new commit deploys, and the d
   t.deepEqual(latest?.commit?.filesChanged, { added: [], modified: ['guides/setup.mdx'], removed: [] });
   t.is(app.features.sources.state.site(DOMAIN).liveSha, sha);
   t.regex(await page(app, '/guides/setup'), /Polled change/);
+});
+
+test('after a restart the live commit is served at once and not exported again', async (t) => {
+  const repo = await makeDocsRepo();
+  const server = await startGitHttpServer(repo.root);
+  t.teardown(() => server.close());
+  const overrides = { sites: [{ domain: DOMAIN, source: { git: `${server.url}/docs.git`, branch: 'main' } }] };
+  const dataDir = await makeTempDir();
+  const first = await startTestAppliance({ overrides, dataDir });
+  const live = await waitUntil('first deploy', async () => first.features.sources.state.site(DOMAIN).liveSha);
+  await first.close();
+
+  const second = await startTestAppliance({ overrides, dataDir });
+  t.teardown(() => second.close());
+  t.regex(await page(second), /First version of the welcome page/, 'served from the kept version before any fetch');
+  await second.features.sources.sync.poll(DOMAIN);
+  t.is(second.features.sources.state.site(DOMAIN).liveSha, live);
+  t.deepEqual(
+    second.features.exports.jobs.list().map((j) => j.status),
+    ['completed'],
+    'only the first start exported',
+  );
 });

@@ -28,6 +28,8 @@ export async function exportAndBundle(
   const site = deps.sites.find(domain);
   if (!site) throw AppError.notFound(`No site ${domain}`);
   const queued = await queueExportJob(deps, site, { version: options.version, ref: options.ref });
+  // A commit asked for must be the one built: never wait on another export of the site instead.
+  if ((queued.ref ?? null) !== (options.ref ?? null)) throw new Error(`another export of ${domain} (${queued.id}) is queued or running`);
   deps.queue.kick();
   const job = await deps.queue.waitFor(queued.id);
   if (job.status !== 'completed' || !job.bundle || !job.version) throw new Error(`export of ${domain} failed: ${job.error ?? job.status}`);
