@@ -110,6 +110,8 @@ test('a push whose export has failed pages leaves the live version serving, and 
   t.regex(String(update.exportJobId), /^se_/);
   t.is(app.features.sources.state.site(DOMAIN).liveSha, first);
   t.regex(await page(app), /First version of the welcome page/);
+  const listed = (await (await app.api(`/v1/project/updates/${app.projectId}`)).json()) as { updates: { _id: string; status: string }[] };
+  t.like(listed.updates[0], { _id: statusId, status: 'failure' }, 'the dashboard lists it');
   const ready = (await (await fetch(`${app.url}/_enclave/ready`)).json()) as Record<string, unknown>;
   t.regex(JSON.stringify(ready), /failed page/);
 });

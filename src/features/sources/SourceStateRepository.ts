@@ -60,6 +60,14 @@ export class SourceStateRepository {
     return this.store.data.updates.find((u) => u.id === id && u.projectId === projectId);
   }
 
+  /** Updates of `projectId`'s sites, newest first, at most `limit`. */
+  updatesOfProject(projectId: string, limit: number): UpdateStatusRecord[] {
+    return this.store.data.updates
+      .filter((u) => u.projectId === projectId)
+      .slice(-limit)
+      .reverse();
+  }
+
   /** Updates of `domain`, newest first. */
   updatesOf(domain: string): UpdateStatusRecord[] {
     return this.store.data.updates.filter((u) => u.domain === domain).reverse();

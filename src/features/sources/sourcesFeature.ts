@@ -49,7 +49,12 @@ export async function createSourcesFeature(ctx: FeatureContext, deps: SourcesDep
     tasks,
     routes: [
       ...gitWebhookRoutes({ sites: ctx.sites, sync }),
-      ...projectUpdateRoutes({ sites: ctx.sites, sync, findUpdate: (projectId, id) => state.findUpdate(projectId, id) }),
+      ...projectUpdateRoutes({
+        sites: ctx.sites,
+        sync,
+        findUpdate: (projectId, id) => state.findUpdate(projectId, id),
+        listUpdates: (projectId, limit) => state.updatesOfProject(projectId, limit),
+      }),
     ],
     readiness() {
       const failing = state.sites().filter((s) => s.lastError);

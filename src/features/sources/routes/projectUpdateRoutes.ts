@@ -15,10 +15,12 @@ const common = {
 };
 
 /** The hosted update API: `POST /v1/project/update/{projectId}` and `GET /v1/project/update-status/{statusId}`. */
+// size: a list of route declarations (method, path, schemas for /openapi.json, a short handler each), read as a table
 export function projectUpdateRoutes(deps: {
   sites: SiteDirectory;
   sync: GitSourceSync;
   findUpdate(projectId: string, id: string): UpdateStatusRecord | undefined;
+  listUpdates(projectId: string, limit: number): UpdateStatusRecord[];
 }): RouteSpec[] {
   return [
     defineRoute({
@@ -40,6 +42,23 @@ export function projectUpdateRoutes(deps: {
       async handler(ctx, { params }) {
         ctx.status = 202;
         ctx.body = await startProjectUpdate(deps, params.projectId, 'api');
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/v1/project/updates/:projectId',
+      summary: "Enclave: the project's recent git updates (webhook, poll, API), newest first",
+      tag: 'sources',
+      auth: 'admin',
+      params: z.strictObject({ projectId: z.string().min(1) }),
+      query: z.strictObject({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
+      responses: {
+        200: { description: 'The updates', schema: z.object({ updates: z.array(updateStatusSchema) }) },
+        400: { description: 'Invalid query', schema: errorBodySchema },
+        ...common,
+      },
+      handler(ctx, { params, query }) {
+        ctx.body = { updates: deps.listUpdates(params.projectId, query.limit).map(presentUpdateStatus) };
       },
     }),
     defineRoute({
