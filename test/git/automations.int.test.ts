@@ -7,6 +7,11 @@ import { startTestAppliance, type TestAppliance } from '../helpers/testAppliance
 import { waitUntil } from '../helpers/waitUntil.js';
 import { makeDocsRepo } from './gitSourceFixture.js';
 
+/**
+ * Bound on a wait for an export and deploy: a hang guard, far above the seconds they take on a
+ * quiet machine, since each test's appliance exports while other suites load the machine.
+ */
+const HANG_GUARD_MS = 300_000;
 const DOMAIN = 'docs.auto.test';
 
 /** An appliance with a git-sourced site, an agent that prints its prompt, and two automations (one unscheduled). */
@@ -31,19 +36,23 @@ async function world(t: import('ava').ExecutionContext) {
     await app.close();
     await server.close();
   });
-  await waitUntil('first deploy', async () => app.features.sources.state.site(DOMAIN).liveSha);
+  await waitUntil('first deploy', async () => app.features.sources.state.site(DOMAIN).liveSha, HANG_GUARD_MS);
   return { app, repo };
 }
 
 async function finishedPrompt(app: TestAppliance, jobId: string): Promise<string> {
-  await waitUntil(`agent job ${jobId}`, async () => {
-    const job = (await (await app.api(`/v2/agent/${app.projectId}/job/${jobId}`)).json()) as { status: string };
-    return job.status !== 'active' ? job : null;
-  });
+  await waitUntil(
+    `agent job ${jobId}`,
+    async () => {
+      const job = (await (await app.api(`/v2/agent/${app.projectId}/job/${jobId}`)).json()) as { status: string };
+      return job.status !== 'active' ? job : null;
+    },
+    HANG_GUARD_MS,
+  );
   return readFile(join(app.dataDir, 'agent', 'logs', `${jobId}.log`), 'utf8');
 }
 
-test('a triggered automation is an agent job told the commits since the last completed run', async (t) => {
+test.serial('a triggered automation is an agent job told the commits since the last completed run', async (t) => {
   const { app, repo } = await world(t);
   const first = await app.api(`/v1/workflow/${app.projectId}/weekly-review/trigger`, { method: 'POST' });
   t.is(first.status, 202);
@@ -64,7 +73,7 @@ test('a triggered automation is an agent job told the commits since the last com
   t.notRegex(secondPrompt, /Initial docs/);
 });
 
-test('the trigger answers 400 for an automation without a schedule and 404 for an unknown one', async (t) => {
+test.serial('the trigger answers 400 for an automation without a schedule and 404 for an unknown one', async (t) => {
   const { app } = await world(t);
   const unscheduled = await app.api(`/v1/workflow/${app.projectId}/by-hand/trigger`, { method: 'POST' });
   t.is(unscheduled.status, 400);

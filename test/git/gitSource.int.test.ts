@@ -7,6 +7,11 @@ import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/
 import { waitUntil } from '../helpers/waitUntil.js';
 import { getSite, git, makeDocsRepo, type DocsRepo } from './gitSourceFixture.js';
 
+/**
+ * Bound on a wait for an export and deploy: a hang guard, far above the seconds they take on a
+ * quiet machine, since each test's appliance exports while other suites load the machine.
+ */
+const HANG_GUARD_MS = 300_000;
 const DOMAIN = 'docs.git.test';
 const SECRET = 'webhook-secret-for-tests';
 
@@ -59,16 +64,20 @@ function giteaPush(branch: string, after: string, secret = SECRET): { headers: R
 }
 
 async function waitForUpdate(app: TestAppliance, statusId: string): Promise<Record<string, unknown>> {
-  return waitUntil(`update ${statusId} to end`, async () => {
-    const res = await app.api(`/v1/project/update-status/${statusId}`);
-    const body = (await res.json()) as Record<string, unknown>;
-    return body.status === 'success' || body.status === 'failure' ? body : null;
-  });
+  return waitUntil(
+    `update ${statusId} to end`,
+    async () => {
+      const res = await app.api(`/v1/project/update-status/${statusId}`);
+      const body = (await res.json()) as Record<string, unknown>;
+      return body.status === 'success' || body.status === 'failure' ? body : null;
+    },
+    HANG_GUARD_MS,
+  );
 }
 
-test('a git source goes live at start, and a signed push deploys the new commit with its changed files', async (t) => {
+test.serial('a git source goes live at start, and a signed push deploys the new commit with its changed files', async (t) => {
   const { app, repo, server } = await world(t);
-  const first = await waitUntil('first deploy', async () => app.features.sources.state.site(DOMAIN).liveSha);
+  const first = await waitUntil('first deploy', async () => app.features.sources.state.site(DOMAIN).liveSha, HANG_GUARD_MS);
   t.is(first, await git(repo.bare, 'rev-parse', 'main'));
   t.regex(await page(app), /First version of the welcome page/);
   t.true(
@@ -98,9 +107,9 @@ test('a git source goes live at start, and a signed push deploys the new commit 
   t.regex(await page(app), /Second version, pushed/);
 });
 
-test('a push whose export has failed pages leaves the live version serving, and says why', async (t) => {
+test.serial('a push whose export has failed pages leaves the live version serving, and says why', async (t) => {
   const { app, repo } = await world(t);
-  const first = await waitUntil('first deploy', async () => app.features.sources.state.site(DOMAIN).liveSha);
+  const first = await waitUntil('first deploy', async () => app.features.sources.state.site(DOMAIN).liveSha, HANG_GUARD_MS);
   await repo.commit({ 'index.mdx': '---\ntitle: Welcome\n---\n\n<Card title="x">\n\nunclosed\n' }, 'Break the welcome page');
   const res = await fetch(`${app.url}/_enclave/git-webhook/${DOMAIN}`, { method: 'POST', ...giteaPush('main', 'f'.repeat(40)) });
   const { statusId } = (await res.json()) as { statusId: string };
@@ -116,9 +125,9 @@ test('a push whose export has failed pages leaves the live version serving, and 
   t.regex(JSON.stringify(ready), /failed page/);
 });
 
-test('a fetch that fails (token revoked) keeps the live version and names git’s reason', async (t) => {
+test.serial('a fetch that fails (token revoked) keeps the live version and names git’s reason', async (t) => {
   const { app, repo } = await world(t);
-  await waitUntil('first deploy', async () => app.features.sources.state.site(DOMAIN).liveSha);
+  await waitUntil('first deploy', async () => app.features.sources.state.site(DOMAIN).liveSha, HANG_GUARD_MS);
   await writeFile(join(repo.root, 'token'), 'revoked\n');
   await repo.commit({ 'index.mdx': '# Changed\n' }, 'Change');
   const started = await app.api(`/v1/project/update/${app.projectId}`, { method: 'POST' });
@@ -134,7 +143,7 @@ test('a fetch that fails (token revoked) keeps the live version and names git’
   t.regex(await page(app), /First version of the welcome page/);
 });
 
-test('webhooks: a wrong signature is 401, another branch or a ping is acknowledged and ignored', async (t) => {
+test.serial('webhooks: a wrong signature is 401, another branch or a ping is acknowledged and ignored', async (t) => {
   const { app } = await world(t);
   const url = `${app.url}/_enclave/git-webhook/${DOMAIN}`;
   const forged = giteaPush('main', 'a'.repeat(40), 'not-the-secret');
@@ -146,9 +155,9 @@ test('webhooks: a wrong signature is 401, another branch or a ping is acknowledg
   t.is((await fetch(`${app.url}/_enclave/git-webhook/unknown.test`, { method: 'POST', ...giteaPush('main', 'a'.repeat(40)) })).status, 404);
 });
 
-test('poll: an unchanged branch records nothing; a new commit deploys, and the docs may sit in a folder', async (t) => {
+test.serial('poll: an unchanged branch records nothing; a new commit deploys, and the docs may sit in a folder', async (t) => {
   const { app, repo } = await world(t, { path: 'docs' });
-  await waitUntil('first deploy', async () => app.features.sources.state.site(DOMAIN).liveSha);
+  await waitUntil('first deploy', async () => app.features.sources.state.site(DOMAIN).liveSha, HANG_GUARD_MS);
   const sync = app.features.sources.sync;
   const before = app.features.sources.state.updatesOf(DOMAIN).length;
   await sync.poll(DOMAIN);
@@ -163,14 +172,14 @@ test('poll: an unchanged branch records nothing; a new commit deploys, and the d
   t.regex(await page(app, '/guides/setup'), /Polled change/);
 });
 
-test('after a restart the live commit is served at once and not exported again', async (t) => {
+test.serial('after a restart the live commit is served at once and not exported again', async (t) => {
   const repo = await makeDocsRepo();
   const server = await startGitHttpServer(repo.root);
   t.teardown(() => server.close());
   const overrides = { sites: [{ domain: DOMAIN, source: { git: `${server.url}/docs.git`, branch: 'main' } }] };
   const dataDir = await makeTempDir();
   const first = await startTestAppliance({ overrides, dataDir });
-  const live = await waitUntil('first deploy', async () => first.features.sources.state.site(DOMAIN).liveSha);
+  const live = await waitUntil('first deploy', async () => first.features.sources.state.site(DOMAIN).liveSha, HANG_GUARD_MS);
   await first.close();
 
   const second = await startTestAppliance({ overrides, dataDir });
