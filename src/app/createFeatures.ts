@@ -9,6 +9,8 @@ import { createSigningKeysFeature } from '../features/signingKeys/signingKeysFea
 import { createAnalyticsFeature, type AnalyticsFeature } from '../features/analytics/analyticsFeature.js';
 import { RateLimiter } from '../http/RateLimiter.js';
 import { createDashboardFeature } from '../features/dashboard/dashboardFeature.js';
+import { createSourcesFeature, type SourcesFeature } from '../features/sources/sourcesFeature.js';
+import { type AutomationsFeature, createAutomationsFeature } from '../features/automations/automationsFeature.js';
 
 /** Every feature module, wired to the ones it depends on. */
 export interface Features {
@@ -16,6 +18,8 @@ export interface Features {
   deployments: DeploymentsFeature;
   exports: ExportsFeature;
   analytics: AnalyticsFeature;
+  sources: SourcesFeature;
+  automations: AutomationsFeature;
   /** Control first: it stops last, after every feature that records key use or reads sites. */
   all: Feature[];
 }
@@ -42,11 +46,24 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
   analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
   const agent = await createAgentFeature(ctx);
   const dashboard = await createDashboardFeature();
+  // Git sources go live through the same export job and deploy port as scheduled re-exports.
+  const sources = await createSourcesFeature(ctx, {
+    exportAndBundle: (domain, options) => exports.exportAndBundle(domain, options),
+    deploy: (bundle) => deployments.deploy(bundle),
+  });
+  // Scheduled prompts: agent jobs told what the site's git source received since the last run.
+  const automations = await createAutomationsFeature(ctx, {
+    startAgentJob: (projectId, input) => agent.startJob(projectId, input),
+    agentJobStatus: (projectId, id) => agent.jobStatus(projectId, id),
+    commitsSince: (domain, since) => sources.sync.commitsSince(domain, since),
+  });
   return {
     control,
     deployments,
     exports,
     analytics,
-    all: [control, deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx)],
+    sources,
+    automations,
+    all: [control, deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx), sources, automations],
   };
 }

@@ -46,7 +46,13 @@ export async function runDoctor(_args: string[], io: CliIo): Promise<number> {
     const dirExists = existsSync(dir);
     checks.push({ name: 'data directory', ok: dirExists, detail: dirExists ? dir : `${dir} does not exist (run enclave init)` });
     if (dirExists) checks.push(...(await dataDirChecks(dir)));
-    for (const site of [...config.sites, ...(await storedSites(dir))]) {
+    for (const site of config.sites) {
+      const source = site.source;
+      // A remote repository is fetched by the server; its reachability shows on the sources API.
+      if (typeof source !== 'string') checks.push({ name: `site ${site.domain}`, ok: true, detail: `${source.git} (${source.branch})` });
+    }
+    const folderSites = config.sites.flatMap((s) => (typeof s.source === 'string' ? [{ ...s, source: s.source }] : []));
+    for (const site of [...folderSites, ...(await storedSites(dir))]) {
       // A git source is checked out at its ref on export; here only the folder can be checked.
       const problem = site.ref
         ? existsSync(site.source) && statSync(site.source).isDirectory()

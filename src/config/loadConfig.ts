@@ -77,9 +77,15 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; cwd?: string; def
   }
   const config = parsed.data;
   config.dataDir = resolve(cwd, config.dataDir);
-  for (const site of config.sites) site.source = resolve(cwd, site.source);
+  for (const site of config.sites) {
+    if (typeof site.source === 'string') site.source = resolve(cwd, site.source);
+    else for (const key of SECRET_FILE_KEYS) if (site.source[key]) site.source[key] = resolve(cwd, site.source[key]);
+  }
   return config;
 }
+
+/** The file settings of a git source, resolved against the working directory like sources. */
+const SECRET_FILE_KEYS = ['tokenFile', 'sshKeyFile', 'knownHostsFile', 'webhookSecretFile'] as const;
 
 function readJsonFile(path: string, problems: string[]): Json {
   let text: string;

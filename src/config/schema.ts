@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { agentConfigSchema } from './sections/agent.js';
+import { automationsConfigSchema } from './sections/automations.js';
 import { analyticsConfigSchema, feedbackConfigSchema } from './sections/feedback.js';
 import { limitsConfigSchema, serverConfigSchema } from './sections/server.js';
 import { siteConfigSchema } from './sections/sites.js';
+import { sourcesConfigSchema } from './sections/sources.js';
 import { exportConfigSchema, staticExportConfigSchema } from './sections/staticExport.js';
 
 /**
@@ -21,6 +23,8 @@ export const configSchema = z.strictObject({
   feedback: feedbackConfigSchema,
   analytics: analyticsConfigSchema,
   agent: agentConfigSchema,
+  sources: sourcesConfigSchema,
+  automations: automationsConfigSchema,
 });
 
 /** The validated configuration. */

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makeTestConfig, makeTempDir } from '../helpers/testAppliance.js';
 import { buildPrLink, repositoryPath } from '../../src/features/agent/buildPrLink.js';
-import { redactCredentials } from '../../src/features/agent/redactCredentials.js';
+import { redactCredentials } from '../../src/platform/git/redactCredentials.js';
 import { call, git, makeDocsRemote, runJob, startAgentAppliance, startGitHttpServer, writeAgentScript } from './agentFixture.js';
 
 const values = {

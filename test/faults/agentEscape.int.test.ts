@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { keyringPath } from '../../src/platform/SigningKeyring.js';
 import { isolateAgentCommand } from '../../src/features/agent/isolateAgentCommand.js';
 import { killJobProcesses } from '../../src/features/agent/killJobProcesses.js';
-import { runBoundedProcess } from '../../src/features/agent/runBoundedProcess.js';
+import { runBoundedProcess } from '../../src/platform/git/runBoundedProcess.js';
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { waitUntil } from '../helpers/waitUntil.js';

@@ -1,4 +1,5 @@
 import { AgentJobStore } from './AgentJobStore.js';
+import { createAgentJob, type CreateAgentJobInput } from './createAgentJob.js';
 import type { AgentRuntime } from './AgentRuntime.js';
 import { agentPaths } from './agentPaths.js';
 import { isPathInside } from './isPathInside.js';
@@ -20,6 +21,10 @@ const STOP_WAIT_MS = 3000;
 export interface AgentFeature extends Feature {
   /** Archives completed/failed jobs untouched for agent.archiveAfterDays as of `now`; returns how many. */
   archiveStaleJobs(now: Date): Promise<number>;
+  /** Starts a job as the create route does (automations use it); resolves with the job. */
+  startJob(projectId: string, input: CreateAgentJobInput): Promise<{ id: string }>;
+  /** The status of job `id` of `projectId`, or undefined. */
+  jobStatus(projectId: string, id: string): string | undefined;
 }
 
 /**
@@ -54,6 +59,8 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
     name: 'agent',
     routes: agentRoutes({ runtime, limiter }),
     archiveStaleJobs,
+    startJob: (projectId, input) => createAgentJob(runtime, projectId, input),
+    jobStatus: (projectId, id) => store.find(projectId, id)?.status,
     tasks: [
       {
         name: 'agent-archive',

@@ -5,7 +5,7 @@ import type { AgentJobStore } from './AgentJobStore.js';
 import type { AgentPaths } from './agentPaths.js';
 import { failAgentJob } from './failAgentJob.js';
 import { killJobProcesses } from './killJobProcesses.js';
-import { killProcessGroup } from './runBoundedProcess.js';
+import { killProcessGroup } from '../../platform/git/runBoundedProcess.js';
 
 /** How long a leftover launcher gets after SIGTERM to end the agent's descendants. */
 const LAUNCHER_GRACE_MS = 1500;

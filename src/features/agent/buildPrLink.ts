@@ -1,4 +1,4 @@
-import { redactCredentials } from './redactCredentials.js';
+import { redactCredentials } from '../../platform/git/redactCredentials.js';
 
 /** The values a PR link template may use. */
 export interface PrLinkValues {

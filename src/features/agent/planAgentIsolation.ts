@@ -1,5 +1,5 @@
 import type { Config } from '../../config/schema.js';
-import { buildCleanEnv } from './buildCleanEnv.js';
+import { buildCleanEnv } from '../../platform/git/buildCleanEnv.js';
 import { findProgram } from './findProgram.js';
 import { planAgentSandbox, SANDBOX_LAUNCHER, type SandboxPlan } from './planAgentSandbox.js';
 import { resolveAgentUser, type AgentUser } from './resolveAgentUser.js';

@@ -1,6 +1,6 @@
 import { AgentRunFailure } from './AgentRunFailure.js';
-import { redactCredentials } from './redactCredentials.js';
-import { GitCommandError, runGit, type GitContext } from './runGit.js';
+import { redactCredentials } from '../../platform/git/redactCredentials.js';
+import { GitCommandError, runGit, type GitContext } from '../../platform/git/runGit.js';
 
 /** A clone ready for the agent: on its branch, with the commit it started from. */
 export interface PreparedClone {

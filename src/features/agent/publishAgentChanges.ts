@@ -1,5 +1,5 @@
 import { AgentRunFailure } from './AgentRunFailure.js';
-import { GitCommandError, runGit, type GitContext } from './runGit.js';
+import { GitCommandError, runGit, type GitContext } from '../../platform/git/runGit.js';
 
 /** A commit subject from the prompt's first non-empty line (git's customary 72 columns). */
 export function commitSubject(prompt: string, jobId: string): string {

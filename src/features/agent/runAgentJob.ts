@@ -5,8 +5,8 @@ import { agentBranchName, type AgentJobRecord } from './AgentJobRecord.js';
 import { type AgentSandbox, wrapInSandbox } from './AgentSandbox.js';
 import { AgentRunFailure } from './AgentRunFailure.js';
 import type { AgentPaths } from './agentPaths.js';
-import { assertPlainGitDir } from './assertPlainGitDir.js';
-import { buildCleanEnv } from './buildCleanEnv.js';
+import { assertPlainGitDir } from '../../platform/git/assertPlainGitDir.js';
+import { buildCleanEnv } from '../../platform/git/buildCleanEnv.js';
 import { buildPrLink } from './buildPrLink.js';
 import { CappedLog } from './CappedLog.js';
 import { copyWorkTree } from './copyWorkTree.js';
@@ -16,11 +16,15 @@ import { killJobProcesses } from './killJobProcesses.js';
 import { prepareAgentClone } from './prepareAgentClone.js';
 import { publishAgentChanges } from './publishAgentChanges.js';
 import { resolveAgentUser, type AgentUser } from './resolveAgentUser.js';
-import { runBoundedProcess, type ProcessOutcome } from './runBoundedProcess.js';
-import { GitCommandError, gitPins, type GitContext } from './runGit.js';
+import { runBoundedProcess, type ProcessOutcome } from '../../platform/git/runBoundedProcess.js';
+import { GitCommandError, gitPins, type GitContext } from '../../platform/git/runGit.js';
 
 /** On shutdown, how long the launcher has after SIGTERM (it gives the agent 0.5 s, then kills every descendant) before SIGKILL. */
 const ABORT_GRACE_MS = 1500;
+
+/** The job's error for a clone git must not be run in; the agent's wording says nothing left the appliance. */
+const refuseUnpushed = (reason: string) =>
+  new AgentRunFailure(reason.endsWith('refused') ? `${reason}, nothing was pushed` : `${reason}; nothing was pushed`);
 
 /** One run of an agent job: the job as it stands, the prompt, and the bounds. */
 export interface AgentRunRequest {
@@ -181,8 +185,8 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
     log.write(`\n# agent ${agentError ?? 'exited with code 0'}\n`);
     if (agentError) throw new AgentRunFailure(agentError);
 
-    await assertPlainGitDir(agentRepo, 'the agent');
-    await assertPlainGitDir(repoDir, 'a process of the agent');
+    await assertPlainGitDir(agentRepo, 'the agent', refuseUnpushed);
+    await assertPlainGitDir(repoDir, 'a process of the agent', refuseUnpushed);
     await clearWorkTree(repoDir);
     const filterDrivers = await copyWorkTree(agentRepo, repoDir, { skipTopGit: true, refuseNestedGit: true });
     await writeFile(join(repoDir, '.git', 'config'), gitConfig);

@@ -20,6 +20,6 @@ export async function openControlStore(config: Pick<Config, 'dataDir' | 'sites'>
     document,
     projects: new ProjectRepository(document),
     keys: new AdminKeyRepository(document),
-    sites: new SiteRepository(document, config.sites),
+    sites: new SiteRepository(document, config.sites, config.dataDir),
   };
 }

@@ -1,3 +1,4 @@
+import type { GitSourceConfig } from '../../config/sections/gitSource.js';
 import type { ProjectRecord } from './controlDocument.js';
 
 /** A site as the rest of the appliance sees it, whether declared in config or stored. */
@@ -9,6 +10,11 @@ export interface Site {
   origin: 'config' | 'store';
   /** Exports keep scripts written in pages (config-file sites only: an operator's choice, not a key's). */
   authorScripts?: boolean;
+  /**
+   * Set when the docs come from a branch of a remote repository: `source` is then the
+   * appliance's own clone and `ref` the fetched branch (the sources feature keeps it fetched).
+   */
+  git?: GitSourceConfig;
 }
 
 /** Told after a stored site was saved or removed (its domain, lower-case). */

@@ -1,3 +1,6 @@
+import type { ConfiguredSite } from '../../config/sections/sites.js';
+import { gitSourceDir } from '../../platform/git/gitSourceDir.js';
+import { gitSourceTree } from '../../platform/git/gitSourceTree.js';
 import type { JsonStore } from '../../platform/store/JsonStore.js';
 import type { ControlData, SiteRecord } from './controlDocument.js';
 import type { Site, SiteChangeListener } from './SiteDirectory.js';
@@ -8,7 +11,8 @@ export class SiteRepository {
 
   constructor(
     private readonly store: JsonStore<ControlData>,
-    private readonly configured: { domain: string; source: string; ref?: string; projectId?: string; authorScripts?: boolean }[],
+    private readonly configured: ConfiguredSite[],
+    private readonly dataDir: string,
   ) {}
 
   /** Every site, config first. */
@@ -16,8 +20,14 @@ export class SiteRepository {
     const defaultProject = this.store.data.defaultProjectId ?? '';
     const fromConfig: Site[] = this.configured.map((s) => ({
       domain: s.domain.toLowerCase(),
-      source: s.source,
-      ref: s.ref ?? null,
+      ...(typeof s.source === 'string'
+        ? { source: s.source, ref: s.ref ?? null }
+        : {
+            // The branch as last fetched into the appliance's clone (see features/sources).
+            source: gitSourceDir(this.dataDir, s.domain),
+            ref: gitSourceTree(`refs/remotes/origin/${s.source.branch}`, s.source.path),
+            git: s.source,
+          }),
       projectId: s.projectId ?? defaultProject,
       origin: 'config',
       ...(s.authorScripts ? { authorScripts: true } : {}),

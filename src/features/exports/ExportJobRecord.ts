@@ -71,6 +71,8 @@ export interface ExportJobRecord {
   keepRemoteAssets?: boolean;
   /** The admin chose to ship pages that lost content as warnings (absent: they fail). */
   shipWarnings?: boolean;
+  /** Git tree-ish exported instead of the site's own ref (a fetched commit of a git source, a preview branch). */
+  ref?: string;
   error: string | null;
   /** The first warnings of the run (capped at MAX_JOB_WARNINGS); `warningCount` is the total. */
   warnings: ExportWarning[];

@@ -23,11 +23,13 @@ export async function exportAndBundle(
     dataDir: string;
   },
   domain: string,
-  options: { version?: string } = {},
+  options: { version?: string; ref?: string } = {},
 ): Promise<BuiltBundle> {
   const site = deps.sites.find(domain);
   if (!site) throw AppError.notFound(`No site ${domain}`);
-  const queued = await queueExportJob(deps, site, { version: options.version });
+  const queued = await queueExportJob(deps, site, { version: options.version, ref: options.ref });
+  // A commit asked for must be the one built: never wait on another export of the site instead.
+  if ((queued.ref ?? null) !== (options.ref ?? null)) throw new Error(`another export of ${domain} (${queued.id}) is queued or running`);
   deps.queue.kick();
   const job = await deps.queue.waitFor(queued.id);
   if (job.status !== 'completed' || !job.bundle || !job.version) throw new Error(`export of ${domain} failed: ${job.error ?? job.status}`);
@@ -36,5 +38,6 @@ export async function exportAndBundle(
     zipPath: join(exportPaths(deps.dataDir, job.id).bundleDir, job.bundle.file),
     version: job.version,
     sha256: job.bundle.sha256,
+    failedPages: job.failedPages.length,
   };
 }

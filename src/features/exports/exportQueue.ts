@@ -167,7 +167,7 @@ export class ExportQueue {
         throw new ExportRunError(`docs source directory not found: ${site.source}`);
       const input: ExportTaskInput = {
         sourceDir: site.source,
-        ref: site.ref,
+        ref: job.ref ?? site.ref,
         ...paths,
         now: job.createdAt,
         render: {

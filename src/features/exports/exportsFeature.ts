@@ -9,17 +9,14 @@ import { staticExportRoutes } from './routes/staticExportRoutes.js';
 import { createExportOperations } from './createExportOperations.js';
 import { cleanupExpiredExports, type ExportCleanupResult } from './exportCleanup.js';
 import { ExportQueue } from './exportQueue.js';
-import { reexportSite, type DeployBundle, type ReexportEntry, type ReexportOutcome } from './reexportSite.js';
+import { reexportSite, type BuiltBundle, type DeployBundle, type ReexportEntry, type ReexportOutcome } from './reexportSite.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 import type { ActiveSite } from '../deployments/ActiveSite.js';
 
 /** The static-export feature: jobs, bundles, signed links. */
 export interface ExportsFeature extends Feature {
   /** Exports a site and packs its bundle (used by first start and scheduled re-exports). */
-  exportAndBundle(
-    domain: string,
-    options?: { version?: string },
-  ): Promise<{ jobId: string; zipPath: string; version: string; sha256: string }>;
+  exportAndBundle(domain: string, options?: { version?: string; ref?: string }): Promise<BuiltBundle>;
   /** The job store (tests and the CLI inspect it). */
   jobs: ExportJobRepository;
   /** Worker process ids by job id, for the jobs running now. */

@@ -13,6 +13,8 @@ export interface ExportOptions {
   keepRemoteAssets?: boolean;
   /** Pages that lost content keep rendering, with a warning, instead of failing. */
   shipWarnings?: boolean;
+  /** Export this git tree-ish of the site's repository instead of its configured ref (not a client option). */
+  ref?: string;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function queueExportJob(
     paths: options.paths ?? null,
     strict: options.strict ?? deps.defaultStrict,
     ...(options.keepRemoteAssets ? { keepRemoteAssets: true } : {}),
+    ...(options.ref ? { ref: options.ref } : {}),
     ...((options.shipWarnings ?? deps.defaultShipWarnings) ? { shipWarnings: true } : {}),
     error: null,
     warnings: [],

@@ -9,6 +9,8 @@ export interface BuiltBundle {
   zipPath: string;
   version: string;
   sha256: string;
+  /** Pages that failed to render (deploy refuses such a bundle unless forced). */
+  failedPages: number;
 }
 
 /** Exports a site and packs its bundle (the export feature's `exportAndBundle`). */

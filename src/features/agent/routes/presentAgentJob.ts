@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AGENT_JOB_STATUSES, type AgentJobRecord } from '../AgentJobRecord.js';
-import { redactCredentials } from '../redactCredentials.js';
+import { redactCredentials } from '../../../platform/git/redactCredentials.js';
 
 /** The public shape of an agent job (SPEC section 3). */
 export const agentJobSchema = z.object({

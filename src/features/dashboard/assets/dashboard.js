@@ -371,7 +371,29 @@
           cell(tr, problems);
           return [j.domain, j.jobId, j.status, j.pageCount, failedText, problems];
         }, 'No export jobs yet.');
+        return loadGitUpdates(chosen);
       });
+    });
+  }
+
+  /**
+   * The git sources' recent updates (push, poll, API): a fetch or export that failed shows here
+   * with git's reason, while the live version keeps serving. Sites without git have none.
+   * @param {string} chosen
+   */
+  function loadGitUpdates(chosen) {
+    return api('/v1/project/updates/' + encodeURIComponent(session && session.projectId || '') + '?limit=50').then(function (body) {
+      var updates = body.updates.filter(function (/** @type {any} */ u) { return !chosen || u.subdomain === chosen; }).slice(0, 10);
+      fill('git-updates', updates, function (tr, /** @type {any} */ u) {
+        var commit = u.commit ? u.commit.sha.slice(0, 12) + ' ' + u.commit.message : '';
+        cell(tr, u.subdomain);
+        cell(tr, commit);
+        cell(tr, u.status);
+        cell(tr, fmtDate(u.endedAt || u.createdAt));
+        cell(tr, u.source);
+        cell(tr, u.summary);
+        return [u.subdomain, commit, u.status, u.endedAt || u.createdAt, u.source, u.summary];
+      }, 'No git updates' + (chosen ? ' of ' + chosen : '') + '.');
     });
   }
 

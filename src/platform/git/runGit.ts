@@ -1,9 +1,13 @@
-import type { CappedLog } from './CappedLog.js';
 import { buildCleanEnv } from './buildCleanEnv.js';
 import { redactCredentials } from './redactCredentials.js';
 import { runBoundedProcess } from './runBoundedProcess.js';
 
-/** The author and committer of every commit Enclave makes for an agent. */
+/** Where git's command lines and stderr go (an agent job's capped log, a source's fetch log). */
+export interface GitLog {
+  write(chunk: string | Buffer): void;
+}
+
+/** The author and committer of every commit Enclave makes (agent branches; source fetches commit nothing). */
 export const AGENT_AUTHOR = { name: 'Enclave Agent', email: 'agent@enclave.local' };
 
 /** Where and how git runs for one agent run. */
@@ -12,10 +16,12 @@ export interface GitContext {
   /** Scratch HOME: no ~/.gitconfig, no credentials of the server's user. */
   home: string;
   timeoutMs: number;
-  log: CappedLog;
+  log: GitLog;
   signal?: AbortSignal;
   /** Extra settings pinned like SAFE_CONFIG (through GIT_CONFIG_KEY_n, so keys may hold any character). */
   pins?: ReadonlyArray<readonly [string, string]>;
+  /** Replaces the default `ssh -o BatchMode=yes` (a source's own key and known_hosts). */
+  sshCommand?: string;
 }
 
 /** A git command that failed; the message is for the log, not for clients. */
@@ -96,7 +102,7 @@ export async function runGit(
     GIT_CONFIG_NOSYSTEM: '1',
     GIT_CONFIG_GLOBAL: '/dev/null',
     GIT_ALLOW_PROTOCOL: 'file:git:http:https:ssh',
-    GIT_SSH_COMMAND: 'ssh -o BatchMode=yes',
+    GIT_SSH_COMMAND: ctx.sshCommand ?? 'ssh -o BatchMode=yes',
     GIT_AUTHOR_NAME: AGENT_AUTHOR.name,
     GIT_AUTHOR_EMAIL: AGENT_AUTHOR.email,
     GIT_COMMITTER_NAME: AGENT_AUTHOR.name,

@@ -1,0 +1,94 @@
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import type { GitSourceConfig } from '../../config/sections/gitSource.js';
+import { assertPlainGitDir } from '../../platform/git/assertPlainGitDir.js';
+import { GitTextLog } from '../../platform/git/GitTextLog.js';
+import { redactCredentials } from '../../platform/git/redactCredentials.js';
+import { GitCommandError, runGit, type GitContext } from '../../platform/git/runGit.js';
+import { gitAccess } from './gitAccess.js';
+
+/** A fetch that did not bring the branch; `message` says why, fit for the API and the log. */
+export class GitFetchError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GitFetchError';
+  }
+}
+
+/** The branch's tip after a fetch. */
+export interface FetchedBranch {
+  sha: string;
+}
+
+/** The remote-tracking ref a source's branch is fetched into. */
+export function trackingRef(branch: string): string {
+  return `refs/remotes/origin/${branch}`;
+}
+
+/**
+ * Fetches `source.branch` into the appliance's own clone at `cloneDir` (created on first use:
+ * an empty repository, never a checkout, so no hook, filter or submodule of the remote's can
+ * run). Only the deployment branch is fetched, without tags. The live version is not touched
+ * here: a failure throws GitFetchError and the caller keeps serving what it served.
+ */
+export async function fetchGitSource(
+  source: GitSourceConfig,
+  cloneDir: string,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<FetchedBranch> {
+  const log = new GitTextLog();
+  const git: GitContext = { cwd: cloneDir, home: tmpdir(), timeoutMs: options.timeoutMs, log, signal: options.signal };
+  const fresh = !(await stat(cloneDir).then(
+    () => true,
+    () => false,
+  ));
+  if (fresh) {
+    await mkdir(cloneDir, { recursive: true, mode: 0o700 });
+    await runGit(git, ['init', '--quiet']);
+  }
+  await assertPlainGitDir(cloneDir, 'something', (reason) => new GitFetchError(`the clone at ${cloneDir} is not usable: ${reason}`));
+  const ref = trackingRef(source.branch);
+  let access: Awaited<ReturnType<typeof gitAccess>>;
+  try {
+    access = await gitAccess(source);
+  } catch (err) {
+    throw new GitFetchError(`cannot read the source's credentials: ${(err as Error).message}`);
+  }
+  try {
+    await runGit({ ...git, pins: access.pins, sshCommand: access.sshCommand }, [
+      'fetch',
+      '--quiet',
+      '--no-tags',
+      '--no-recurse-submodules',
+      '--no-write-fetch-head',
+      '--',
+      source.git,
+      `+refs/heads/${source.branch}:${ref}`,
+    ]);
+  } catch (err) {
+    if (!(err instanceof GitCommandError)) throw err;
+    const said = log.reason();
+    throw new GitFetchError(redactCredentials(`git fetch of ${source.git} (${source.branch}) failed: ${said || err.reason}`));
+  }
+  const sha = (await looseRef(cloneDir, ref)) ?? (await commitOf(git, ref));
+  if (!sha) throw new GitFetchError(`branch ${source.branch} was fetched but names no commit`);
+  return { sha };
+}
+
+/**
+ * The commit a fetch just wrote to `ref`, read from its loose file: a fetch of an unchanged
+ * repository is three process starts otherwise, and on a busy machine each costs tens of ms.
+ * Null (ask git) when the ref is packed or the file is not a plain commit id.
+ */
+async function looseRef(cloneDir: string, ref: string): Promise<string | null> {
+  const text = await readFile(join(cloneDir, '.git', ref), 'utf8').catch(() => '');
+  const sha = text.trim();
+  return /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(sha) ? sha : null;
+}
+
+/** The commit `rev` names in the clone, or null. */
+async function commitOf(git: GitContext, rev: string): Promise<string | null> {
+  const { code, stdout } = await runGit(git, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { allowedExitCodes: [1] });
+  return code === 0 && stdout ? stdout : null;
+}

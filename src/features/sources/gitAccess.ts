@@ -1,0 +1,43 @@
+import { readFile } from 'node:fs/promises';
+import type { GitSourceConfig } from '../../config/sections/gitSource.js';
+import { gitPins } from '../../platform/git/runGit.js';
+
+/** What a fetch of one git source needs beyond the hardened defaults: pins and the ssh command. */
+export interface GitAccess {
+  pins: Array<[string, string]>;
+  sshCommand?: string;
+}
+
+/** Quotes a path for the shell git runs `core.sshCommand` / GIT_SSH_COMMAND through. */
+function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** True for ssh:// and scp-like (`git@host:path`) URLs. */
+export function isSshUrl(url: string): boolean {
+  return url.startsWith('ssh://') || !/^[a-z]+:\/\//i.test(url);
+}
+
+/**
+ * Reads the source's secrets from their files (at each fetch, so a rotated token is picked up
+ * without a restart) and turns them into git settings: an http `Authorization` header pinned
+ * for this URL only, or an ssh command with that key and strict host-key checking against the
+ * configured known_hosts. The URL itself can't be rewritten (`gitPins`).
+ */
+export async function gitAccess(source: GitSourceConfig): Promise<GitAccess> {
+  const pins = gitPins(source.git, []);
+  pins.push(['protocol.file.allow', 'never'], ['submodule.recurse', 'false']);
+  if (isSshUrl(source.git)) {
+    if (!source.knownHostsFile) throw new Error('an ssh source needs knownHostsFile (host keys are never learnt on first use)');
+    const parts = ['ssh', '-o BatchMode=yes', '-o StrictHostKeyChecking=yes', `-o UserKnownHostsFile=${shellQuote(source.knownHostsFile)}`];
+    if (source.sshKeyFile) parts.push('-o IdentitiesOnly=yes', `-i ${shellQuote(source.sshKeyFile)}`);
+    return { pins, sshCommand: parts.join(' ') };
+  }
+  if (source.tokenFile) {
+    const token = (await readFile(source.tokenFile, 'utf8')).trim();
+    const basic = Buffer.from(`${source.username ?? 'enclave'}:${token}`).toString('base64');
+    // http.<url>.extraHeader: sent to this repository only, never to a server it redirects to.
+    pins.push([`http.${source.git}.extraHeader`, `Authorization: Basic ${basic}`]);
+  }
+  return { pins };
+}
