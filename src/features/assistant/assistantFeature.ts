@@ -7,6 +7,7 @@ import { authenticateAssistant } from './authenticateAssistant.js';
 import { KeywordRetriever } from './retrieval/KeywordRetriever.js';
 import type { Retriever } from './retrieval/Retriever.js';
 import { searchRoutes } from './routes/searchRoutes.js';
+import { mcpRoutes } from './mcp/mcpRoutes.js';
 
 /** Search, page and answer bodies are small: a question and its history, never a document. */
 const ASSISTANT_BODY_BYTES = 256 * 1024;
@@ -25,7 +26,7 @@ export interface AssistantFeature extends Feature {
 
 /**
  * Builds the assistant: keyword retrieval over each live version's section chunks, the search
- * and page endpoints (assistant keys, limited per key and per client address).
+ * and page endpoints and the MCP server (assistant keys, limited per key and per client address).
  */
 export async function createAssistantFeature(ctx: FeatureContext, deps: AssistantDeps): Promise<AssistantFeature> {
   const settings = ctx.config.assistant;
@@ -46,7 +47,10 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
   ];
   return {
     name: 'assistant',
-    routes: [...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES })],
+    routes: [
+      ...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES }),
+      ...mcpRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES, version: ctx.version }),
+    ],
     authenticateAssistant: authenticateAssistant({ verify: deps.verifyAssistantKey, sites: ctx.sites, logger: ctx.logger }),
     retriever,
   };

@@ -5,13 +5,14 @@ import type { SiteDirectory } from '../control/SiteDirectory.js';
 import { type AssistantCaller, checkAssistantCaller, type VerifyAssistantKey } from './AssistantCaller.js';
 
 /**
- * Middleware for routes with `auth: 'assistant'` (path parameter `domain`): checks the assistant
+ * Middleware for routes with `auth: 'assistant'` (path parameter `domain`, else the Host): checks the assistant
  * key against that site (checkAssistantCaller) and sets `ctx.state.auth` (scope `read`) and
  * `ctx.state.assistant` (the caller), so rate limits can count per key.
  */
 export function authenticateAssistant(options: { verify: VerifyAssistantKey; sites: Pick<SiteDirectory, 'find'>; logger: Logger }) {
   return async function authenticateAssistantMiddleware(ctx: Context, next: Next): Promise<void> {
-    const domain = String((ctx.params as Record<string, string> | undefined)?.domain ?? '').toLowerCase();
+    // The site is named by the path (`/v1/search/{domain}`) or, where the path has none (MCP), by the Host.
+    const domain = String((ctx.params as Record<string, string> | undefined)?.domain ?? ctx.hostname).toLowerCase();
     let caller: AssistantCaller;
     try {
       caller = checkAssistantCaller(options.verify, options.sites, ctx.get('Authorization'), domain);
