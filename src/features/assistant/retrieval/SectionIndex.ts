@@ -54,6 +54,15 @@ export class SectionIndex {
   private readonly byPath = new Map<string, number>();
   private readonly score: Float64Array;
   private readonly matched: Uint8Array;
+  /** One term's findings, by section and by page; cleared after each term (a search is synchronous). */
+  private readonly termScratch: {
+    seen: Uint8Array;
+    headed: Uint8Array;
+    body: Uint32Array;
+    pageSeen: Uint8Array;
+    titleAt: Int32Array;
+    described: Uint8Array;
+  };
 
   constructor(readonly parts: SectionIndexParts) {
     let language: string | null = null;
@@ -66,6 +75,16 @@ export class SectionIndex {
     this.defaults = { language, version };
     this.score = new Float64Array(parts.sectionPage.length);
     this.matched = new Uint8Array(parts.sectionPage.length);
+    const sections = parts.sectionPage.length;
+    const pageCount = parts.pages.length;
+    this.termScratch = {
+      seen: new Uint8Array(sections),
+      headed: new Uint8Array(sections),
+      body: new Uint32Array(sections),
+      pageSeen: new Uint8Array(pageCount),
+      titleAt: new Int32Array(pageCount).fill(-1),
+      described: new Uint8Array(pageCount),
+    };
   }
 
   /** The page at `path` (no leading slash), or undefined. */
@@ -108,37 +127,68 @@ export class SectionIndex {
   /** Adds one term's score to every section it occurs in; `touched` collects sections scored the first time. */
   private scoreTerm(term: string, admitted: Uint8Array, touched: number[]): void {
     const { pages, sectionPage } = this.parts;
-    const titleAt = new Map<number, number>();
-    this.parts.titles.forEachContaining(term, (page, at) => admitted[page] && titleAt.set(page, at));
-    const described = new Set<number>();
-    this.parts.descriptions.forEachContaining(term, (page) => admitted[page] && described.add(page));
-    const headed = new Set<number>();
-    this.parts.headings.forEachContaining(term, (id) => admitted[sectionPage[id]] && headed.add(id));
-    const body = new Map<number, number>();
+    const s = this.termScratch;
+    const pagesHit: number[] = [];
+    const hitPage = (page: number) => {
+      if (s.pageSeen[page] === 0) {
+        s.pageSeen[page] = 1;
+        pagesHit.push(page);
+      }
+    };
+    this.parts.titles.forEachContaining(term, (page, at) => {
+      if (!admitted[page]) return;
+      s.titleAt[page] = at;
+      hitPage(page);
+    });
+    this.parts.descriptions.forEachContaining(term, (page) => {
+      if (!admitted[page]) return;
+      s.described[page] = 1;
+      hitPage(page);
+    });
+    const candidates: number[] = [];
+    const hitSection = (id: number) => {
+      if (s.seen[id] === 0) {
+        s.seen[id] = 1;
+        candidates.push(id);
+      }
+    };
+    this.parts.headings.forEachContaining(term, (id) => {
+      if (!admitted[sectionPage[id]]) return;
+      s.headed[id] = 1;
+      hitSection(id);
+    });
     this.parts.vocabulary.forEachContaining(term, (word, at) => {
       const occurrences = countFrom(this.parts.vocabulary.at(word), term, at);
       const { ids, counts } = this.parts.postings[word];
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i];
-        if (admitted[sectionPage[id]]) body.set(id, (body.get(id) ?? 0) + occurrences * counts[i]);
+        if (!admitted[sectionPage[id]]) continue;
+        s.body[id] += occurrences * counts[i];
+        hitSection(id);
       }
     });
-    const candidates = new Set<number>([...body.keys(), ...headed]);
-    for (const page of [...titleAt.keys(), ...described])
-      for (let id = pages[page].first; id < pages[page].first + pages[page].count; id++) candidates.add(id);
+    for (const page of pagesHit) for (let id = pages[page].first; id < pages[page].first + pages[page].count; id++) hitSection(id);
     for (const id of candidates) {
       const page = sectionPage[id];
-      const s = termScore({
-        titleAt: titleAt.get(page) ?? -1,
+      const score = termScore({
+        titleAt: s.titleAt[page],
         titleIsTerm: pages[page].titleLower === term,
-        inSection: headed.has(id),
-        inDescription: described.has(page),
-        bodyCount: body.get(id) ?? 0,
+        inSection: s.headed[id] === 1,
+        inDescription: s.described[page] === 1,
+        bodyCount: s.body[id],
       });
-      if (s === 0) continue;
+      s.seen[id] = 0;
+      s.headed[id] = 0;
+      s.body[id] = 0;
+      if (score === 0) continue;
       if (this.matched[id] === 0) touched.push(id);
       this.matched[id] += 1;
-      this.score[id] += s;
+      this.score[id] += score;
+    }
+    for (const page of pagesHit) {
+      s.pageSeen[page] = 0;
+      s.titleAt[page] = -1;
+      s.described[page] = 0;
     }
   }
 }
