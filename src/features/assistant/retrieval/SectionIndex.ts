@@ -168,6 +168,18 @@ export class SectionIndex {
       }
     });
     for (const page of pagesHit) for (let id = pages[page].first; id < pages[page].first + pages[page].count; id++) hitSection(id);
+    this.addTermScores(term, candidates, touched);
+    for (const page of pagesHit) {
+      s.pageSeen[page] = 0;
+      s.titleAt[page] = -1;
+      s.described[page] = 0;
+    }
+  }
+
+  /** Scores one term in each candidate section from the scratch findings, and clears the section's findings. */
+  private addTermScores(term: string, candidates: number[], touched: number[]): void {
+    const { pages, sectionPage } = this.parts;
+    const s = this.termScratch;
     for (const id of candidates) {
       const page = sectionPage[id];
       const score = termScore({
@@ -184,11 +196,6 @@ export class SectionIndex {
       if (this.matched[id] === 0) touched.push(id);
       this.matched[id] += 1;
       this.score[id] += score;
-    }
-    for (const page of pagesHit) {
-      s.pageSeen[page] = 0;
-      s.titleAt[page] = -1;
-      s.described[page] = 0;
     }
   }
 }
