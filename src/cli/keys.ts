@@ -6,6 +6,7 @@ import { parseDuration } from './parseDuration.js';
 import { parseVerbArgs } from './parseVerbArgs.js';
 import { formatTable } from './printTable.js';
 import { runControlVerb } from './runControlVerb.js';
+import type { ControlBackend } from './controlBackend.js';
 import { runSigningKeyAction } from './signingKeysCli.js';
 
 export const USAGE = `usage:
@@ -84,21 +85,31 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
       io.err.write(`Revoked ${key.id} (${key.name})${along}${backend.via === 'api' ? ' on the running server' : ''}.\n`);
       return ExitCode.ok;
     }
-    const created = await backend.createKey({
-      projectId: values.project,
-      name: values.name!,
-      scope: values.scope as 'read' | 'write',
-      kind: values.kind as 'admin' | 'assistant',
-      expiresAt,
-    });
-    // An assistant key is no admin key: a script that evals this output must not take it for one.
-    const variable = created.kind === 'assistant' ? 'ENCLAVE_ASSISTANT_KEY' : 'ENCLAVE_ADMIN_KEY';
-    io.out.write(`${variable}=${created.key}\nENCLAVE_PROJECT_ID=${created.projectId}\n`);
-    io.err.write(
-      `Created ${created.id} (${created.scope})${backend.via === 'api' ? ' on the running server' : ''}. The key is shown only this once.\n`,
-    );
-    return ExitCode.ok;
+    return createKey(io, backend, { ...values, name: values.name! }, expiresAt);
   });
+}
+
+/** `keys create`: makes the key and prints it once, as a line a shell can eval. */
+async function createKey(
+  io: CliIo,
+  backend: ControlBackend,
+  values: { project?: string; name: string; scope: string; kind: string },
+  expiresAt: Date | null,
+): Promise<number> {
+  const created = await backend.createKey({
+    projectId: values.project,
+    name: values.name,
+    scope: values.scope as 'read' | 'write',
+    kind: values.kind as 'admin' | 'assistant',
+    expiresAt,
+  });
+  // An assistant key is no admin key: a script that evals this output must not take it for one.
+  const variable = created.kind === 'assistant' ? 'ENCLAVE_ASSISTANT_KEY' : 'ENCLAVE_ADMIN_KEY';
+  io.out.write(`${variable}=${created.key}\nENCLAVE_PROJECT_ID=${created.projectId}\n`);
+  io.err.write(
+    `Created ${created.id} (${created.scope})${backend.via === 'api' ? ' on the running server' : ''}. The key is shown only this once.\n`,
+  );
+  return ExitCode.ok;
 }
 
 /** `list-signing`, `rotate-signing` and `retire-signing <kid>` (the last asks first). */
