@@ -9,9 +9,6 @@ import type { Retriever } from './retrieval/Retriever.js';
 import { searchRoutes } from './routes/searchRoutes.js';
 import { mcpRoutes } from './mcp/mcpRoutes.js';
 
-/** Search, page and answer bodies are small: a question and its history, never a document. */
-const ASSISTANT_BODY_BYTES = 256 * 1024;
-
 /** What the assistant is built from besides the context: the live sites and control's key check. */
 export interface AssistantDeps {
   activeSite: ActiveSite;
@@ -48,8 +45,9 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
   return {
     name: 'assistant',
     routes: [
-      ...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES }),
-      ...mcpRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES, version: ctx.version }),
+      ...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ctx.config.limits.adminBodyBytes }),
+      // Under /_enclave/, like the other endpoints pages and agents post to: the small public cap.
+      ...mcpRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ctx.config.limits.feedbackBodyBytes, version: ctx.version }),
     ],
     authenticateAssistant: authenticateAssistant({ verify: deps.verifyAssistantKey, sites: ctx.sites, logger: ctx.logger }),
     retriever,
