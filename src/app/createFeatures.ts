@@ -11,6 +11,7 @@ import { RateLimiter } from '../http/RateLimiter.js';
 import { createDashboardFeature } from '../features/dashboard/dashboardFeature.js';
 import { createSourcesFeature, type SourcesFeature } from '../features/sources/sourcesFeature.js';
 import { type AutomationsFeature, createAutomationsFeature } from '../features/automations/automationsFeature.js';
+import { createAssistantFeature, type AssistantFeature } from '../features/assistant/assistantFeature.js';
 
 /** Every feature module, wired to the ones it depends on. */
 export interface Features {
@@ -20,6 +21,7 @@ export interface Features {
   analytics: AnalyticsFeature;
   sources: SourcesFeature;
   automations: AutomationsFeature;
+  assistant: AssistantFeature;
   /** Control first: it stops last, after every feature that records key use or reads sites. */
   all: Feature[];
 }
@@ -57,6 +59,10 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
     agentJobStatus: (projectId, id) => agent.jobStatus(projectId, id),
     commitsSince: (domain, since) => sources.sync.commitsSince(domain, since),
   });
+  const assistant = await createAssistantFeature(ctx, {
+    activeSite: deployments.activeSite,
+    verifyAssistantKey: control.verifyAssistantKey,
+  });
   return {
     control,
     deployments,
@@ -64,6 +70,19 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
     analytics,
     sources,
     automations,
-    all: [control, deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx), sources, automations],
+    assistant,
+    all: [
+      control,
+      deployments,
+      exports,
+      feedback,
+      analytics,
+      agent,
+      dashboard,
+      assistant,
+      createSigningKeysFeature(ctx),
+      sources,
+      automations,
+    ],
   };
 }

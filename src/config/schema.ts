@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { agentConfigSchema } from './sections/agent.js';
 import { automationsConfigSchema } from './sections/automations.js';
+import { assistantConfigSchema } from './sections/assistant.js';
 import { analyticsConfigSchema, feedbackConfigSchema } from './sections/feedback.js';
 import { limitsConfigSchema, serverConfigSchema } from './sections/server.js';
 import { siteConfigSchema } from './sections/sites.js';
@@ -25,6 +26,7 @@ export const configSchema = z.strictObject({
   agent: agentConfigSchema,
   sources: sourcesConfigSchema,
   automations: automationsConfigSchema,
+  assistant: assistantConfigSchema,
 });
 
 /** The validated configuration. */
