@@ -27,7 +27,9 @@ export async function exportAndBundle(
 ): Promise<BuiltBundle> {
   const site = deps.sites.find(domain);
   if (!site) throw AppError.notFound(`No site ${domain}`);
-  const queued = await queueExportJob(deps, site, { version: options.version });
+  const { job: queued, queued: isNew } = await queueExportJob(deps, site, { version: options.version });
+  // A job already under way may have started from an older source: wait for a turn instead.
+  if (!isNew) throw AppError.conflict(`An export of ${domain} is already ${queued.status}`, { jobId: queued.id });
   deps.queue.kick();
   const job = await deps.queue.waitFor(queued.id);
   if (job.status !== 'completed' || !job.bundle || !job.version) throw new Error(`export of ${domain} failed: ${job.error ?? job.status}`);

@@ -11,7 +11,9 @@ export const FEATURE_OFF_MESSAGE = 'Static export requires an Enterprise plan';
 /**
  * A client's export request: refuses projects without the feature (403) and domains that are
  * not the project's sites (400 — the same answer whether the domain is unknown or another
- * project's, so other tenants' sites don't leak), then queues the job (409 if the site is busy).
+ * project's, so other tenants' sites don't leak), then queues the job. A domain that already has a job queued or running gets that job back
+ * (the hosted API defines no 409 here: a script that starts an export twice simply follows
+ * the one job).
  */
 export async function startExportJob(
   deps: { sites: SiteDirectory; jobs: ExportJobRepository; clock: Clock; defaultStrict: boolean; defaultShipWarnings: boolean },
@@ -25,5 +27,5 @@ export async function startExportJob(
   if (!site || site.projectId !== projectId) {
     throw AppError.invalid([{ message: `body.domain: '${request.domain}' is not a site of this project` }]);
   }
-  return queueExportJob(deps, site, request);
+  return (await queueExportJob(deps, site, request)).job;
 }

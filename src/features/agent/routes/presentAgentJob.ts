@@ -31,7 +31,8 @@ export function presentAgentJob(job: AgentJobRecord): z.infer<typeof agentJobSch
     status: job.status,
     source: { repository: redactCredentials(job.repository), ref: job.branch },
     model: job.model,
-    prLink: job.prLink,
+    // The hosted API: no pull request link while the agent is still at work.
+    prLink: job.status === 'active' ? null : job.prLink,
     createdAt: job.createdAt,
     archivedAt: job.archivedAt,
     ...(job.status === 'failed' ? { error: job.error ?? 'failed' } : {}),

@@ -57,14 +57,13 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
       auth: 'admin',
       body: startBody,
       responses: {
-        202: { description: 'Queued', schema: exportJobSchema },
+        202: {
+          description: 'Queued; when the domain already has a job queued or running, that job (nothing new is queued)',
+          schema: exportJobSchema,
+        },
         400: { description: 'Invalid body or a domain that is not a site of this project', schema: errorBodySchema },
         401: { description: 'Missing or invalid key', schema: errorBodySchema },
         403: { description: 'Static export not enabled for the project, or a read-only key', schema: errorBodySchema },
-        409: {
-          description: 'An export of that domain is already queued or running',
-          schema: errorBodySchema.extend({ jobId: z.string() }),
-        },
       },
       async handler(ctx, { body }) {
         const job = await deps.exports.start(callerProject(ctx), body);
