@@ -66,5 +66,5 @@ export const bundleLinkSchema = z.object({
   sizeBytes: z.number().int(),
   expiresAt: z.string(),
   version: z.string(),
-  sha256: z.string().describe('SHA-256 (hex) of the zip'),
+  sha256: z.string().describe('SHA-256 (hex) of the archive the link downloads'),
 });

@@ -7,6 +7,7 @@ import { bundleLinkSchema, exportJobSchema, presentExportJob } from './presentEx
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 import { VERSION_LABEL, VERSION_LABEL_RULE } from '../../../platform/versionLabel.js';
 import { EXPORT_JOB_STATUSES } from '../ExportJobRecord.js';
+import { BUNDLE_FORMATS } from '../issueBundleLink.js';
 
 /** What the static-export routes work with. */
 export interface StaticExportRouteDeps {
@@ -36,6 +37,13 @@ const startBody = z.strictObject({
     .describe(
       'Keep remote images, frames, font imports and third-party scripts (default false: removed and listed in the report, so the bundle never contacts another origin)',
     ),
+});
+
+const bundleBody = z.strictObject({
+  format: z
+    .enum(BUNDLE_FORMATS)
+    .default('zip')
+    .describe('Archive format of the download: `zip` (default) or `tar.gz` (packed from the zip on first request, then kept)'),
 });
 
 const jobParams = z.strictObject({ jobId: z.string().max(64).describe('Export job id (se_…)') });
@@ -112,10 +120,11 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
     defineRoute({
       method: 'POST',
       path: '/v1/static-export/jobs/:jobId/bundle',
-      summary: 'Get a fresh signed, expiring download link to a completed job’s zip',
+      summary: 'Get a fresh signed, expiring download link to a completed job’s bundle (zip or tar.gz)',
       tag: 'static-export',
       auth: 'admin',
       params: jobParams,
+      body: bundleBody,
       responses: {
         200: { description: 'The bundle link', schema: bundleLinkSchema },
         401: { description: 'Missing or invalid key', schema: errorBodySchema },
@@ -123,9 +132,9 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
         404: { description: 'No such job in this project', schema: errorBodySchema },
         409: { description: 'The job is not completed', schema: errorBodySchema },
       },
-      handler(ctx, { params }) {
+      async handler(ctx, { params, body }) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = deps.exports.issueLink(callerProject(ctx), params.jobId);
+        ctx.body = await deps.exports.issueLink(callerProject(ctx), params.jobId, body.format);
       },
     }),
   ];
