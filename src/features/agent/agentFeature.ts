@@ -8,6 +8,7 @@ import { failAgentJob } from './failAgentJob.js';
 import { executeAgentRun } from './executeAgentRun.js';
 import { RateLimiter } from '../../http/RateLimiter.js';
 import { agentRoutes } from './routes/agentRoutes.js';
+import { agentV1Routes } from './routes/agentV1Routes.js';
 import { archiveStaleAgentJobs } from './agentArchiveTask.js';
 import { recoverInterruptedAgentJobs } from './agentRecovery.js';
 import { AgentRunQueue } from './AgentRunQueue.js';
@@ -56,7 +57,7 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
 
   return {
     name: 'agent',
-    routes: agentRoutes({ runtime, limiter }),
+    routes: [...agentRoutes({ runtime, limiter }), ...agentV1Routes({ runtime, limiter })],
     archiveStaleJobs,
     tasks: [
       {
