@@ -25,18 +25,21 @@ export function dateBoundParam(description: string) {
  * schema types it as a number, so `10.0` is ten; `10.5` is refused.
  */
 export function limitParam(fallback: number, max: number) {
-  return z
-    .string()
-    .transform((text, ctx) => {
-      const n = /^\d{1,7}(?:\.\d{1,7})?$/.test(text) ? Number(text) : NaN;
-      if (!(Number.isInteger(n) && n >= 1 && n <= max)) {
-        ctx.addIssue({ code: 'custom', message: `must be an integer from 1 to ${max}` });
-        return z.NEVER;
-      }
-      return n;
-    })
-    .optional()
-    .describe(`Page size, 1–${max} (default ${fallback}).`);
+  return (
+    z
+      .string()
+      .transform((text, ctx) => {
+        const n = /^\d{1,7}(?:\.\d{1,7})?$/.test(text) ? Number(text) : NaN;
+        if (!(Number.isInteger(n) && n >= 1 && n <= max)) {
+          ctx.addIssue({ code: 'custom', message: `must be an integer from 1 to ${max}` });
+          return z.NEVER;
+        }
+        return n;
+      })
+      .optional()
+      // Read from text, so the schema says what the text must hold: a whole number in range.
+      .meta({ type: 'integer', minimum: 1, maximum: max, default: fallback, description: `Page size, 1–${max} (default ${fallback}).` })
+  );
 }
 
 /** Reports `dateTo` before `dateFrom` as one more problem of the query (every problem is listed at once). */

@@ -11,9 +11,9 @@ export const agentJobSchema = z.object({
     ref: z.string().nullable().describe('The branch the agent works on; null when none exists on the remote.'),
   }),
   model: z.string(),
-  prLink: z.string().nullable().describe('Link to open the pull/merge request, from agent.prLinkTemplate.'),
-  createdAt: z.string(),
-  archivedAt: z.string().nullable(),
+  prLink: z.url().nullable().describe('Link to open the pull/merge request, from agent.prLinkTemplate.'),
+  createdAt: z.iso.datetime(),
+  archivedAt: z.iso.datetime().nullable(),
   error: z.string().optional().describe('Why the job failed (only when status is failed).'),
 });
 

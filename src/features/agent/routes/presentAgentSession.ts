@@ -10,12 +10,12 @@ export const agentSessionSchema = z.object({
   branch: z.string().describe('The branch the agent works on (always enclave/agent/<id> in Enclave)'),
   haulted: z.boolean().describe('True once the job is no longer active (the hosted spelling)'),
   haultReason: z.enum(['completed', 'error']).optional().describe('Why it stopped; absent while active'),
-  pullRequestLink: z.string().optional().describe('Link to open the pull request, once there is one'),
+  pullRequestLink: z.url().optional().describe('Link to open the pull request, once there is one'),
   messageToUser: z.string().describe('What happened, in a sentence'),
   todos: z
     .array(z.object({ content: z.string(), status: z.string(), priority: z.string(), id: z.string() }))
     .describe('Always empty: Enclave agents keep no todo list'),
-  createdAt: z.string().datetime({ offset: true }),
+  createdAt: z.iso.datetime(),
 });
 
 function messageOf(job: AgentJobRecord, prLink: string | null): string {

@@ -12,10 +12,10 @@ export const adminKeySchema = z.object({
   name: z.string(),
   scope: z.enum(['read', 'write']),
   last4: z.string().describe('Last four characters of the key, to tell keys apart'),
-  createdAt: z.string(),
-  expiresAt: z.string().nullable(),
-  lastUsedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().nullable(),
+  lastUsedAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
   createdBy: z
     .string()
     .nullable()

@@ -130,7 +130,7 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
         401: { description: 'Missing or invalid key', schema: errorBodySchema },
         403: { description: 'Read-only key', schema: errorBodySchema },
         404: { description: 'No such job in this project', schema: errorBodySchema },
-        409: { description: 'The job is not completed', schema: errorBodySchema },
+        409: { description: 'The job is not completed; `status` says what it is', schema: errorBodySchema.extend({ status: z.string() }) },
       },
       async handler(ctx, { params, body }) {
         ctx.set('Cache-Control', 'no-store');
