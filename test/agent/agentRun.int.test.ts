@@ -227,7 +227,7 @@ test('source.ref picks the starting branch, which becomes {base} of the PR link'
   });
   const job = await runJob(app, { prompt: 'Extend the release notes', source: { repository: remote, ref: 'release/2.0' } });
   t.is(job.status, 'completed', JSON.stringify(job));
-  t.true(job.prLink.endsWith(`source_branch]=enclave/agent/${job.id}&merge_request[target_branch]=release/2.0`), job.prLink);
+  t.true(job.prLink.endsWith(`source_branch%5D=enclave/agent/${job.id}&merge_request%5Btarget_branch%5D=release/2.0`), job.prLink);
   t.is(await git(remote, 'diff', '--name-only', `release/2.0..enclave/agent/${job.id}`), 'release.mdx');
 });
 

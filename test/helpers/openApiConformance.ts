@@ -51,7 +51,8 @@ function describe(method: string, url: URL): string {
  * The response is cloned, so the caller still reads its body.
  */
 export async function checkAgainstOpenApi(baseUrl: string, method: string, url: URL, res: Response): Promise<void> {
-  if (!ADMIN_PATH.test(url.pathname) || NOT_API.test(url.pathname)) return;
+  // OPTIONS is CORS preflight (feedback's middleware), not an operation of the API.
+  if (method === 'OPTIONS' || !ADMIN_PATH.test(url.pathname) || NOT_API.test(url.pathname)) return;
   const api = await documentOf(baseUrl);
   if (!api) return;
   const type = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
