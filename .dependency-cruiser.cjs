@@ -30,14 +30,14 @@ module.exports = {
     },
     {
       name: 'bundle-rooms-stand-apart',
-      comment: 'zip/, fetch/ and links/ share only the top of bundle/ (and platform/) with the other rooms.',
+      comment: 'zip/, tar/, fetch/ and links/ share only the top of bundle/ (and platform/) with the other rooms.',
       severity: 'error',
-      from: { path: '^src/bundle/(zip|fetch|links)/' },
+      from: { path: '^src/bundle/(zip|tar|fetch|links)/' },
       to: { path: '^src/bundle/[^/]+/', pathNot: '^src/bundle/$1/' },
     },
     {
       name: 'bundle-install-reads-zips',
-      comment: 'install/ reads a zip (zip/), but never fetches or signs: its caller hands it a file.',
+      comment: 'install/ reads a zip (zip/) or a tar.gz (tar/), but never fetches or signs: its caller hands it a file.',
       severity: 'error',
       from: { path: '^src/bundle/install/' },
       to: { path: '^src/bundle/(fetch|links)/' },

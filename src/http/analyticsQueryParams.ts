@@ -10,7 +10,7 @@ export function dateBoundParam(description: string) {
       if (ms === null) {
         ctx.addIssue({
           code: 'custom',
-          message: 'must be a real date as YYYY-MM-DD or ISO 8601 with Z or an offset (e.g. 2026-03-01T09:30:00+02:00)',
+          message: 'must be a real date as YYYY-MM-DD or ISO 8601 (e.g. 2026-03-01T09:30:00+02:00; without an offset, UTC)',
         });
         return z.NEVER;
       }
@@ -20,20 +20,26 @@ export function dateBoundParam(description: string) {
     .describe(description);
 }
 
-/** A `limit` query parameter: an integer from 1 to `max`, `fallback` when absent. */
+/**
+ * A `limit` query parameter: a whole number from 1 to `max`, `fallback` when absent. The hosted
+ * schema types it as a number, so `10.0` is ten; `10.5` is refused.
+ */
 export function limitParam(fallback: number, max: number) {
-  return z
-    .string()
-    .transform((text, ctx) => {
-      const n = /^\d{1,7}$/.test(text) ? Number(text) : NaN;
-      if (!(n >= 1 && n <= max)) {
-        ctx.addIssue({ code: 'custom', message: `must be an integer from 1 to ${max}` });
-        return z.NEVER;
-      }
-      return n;
-    })
-    .optional()
-    .describe(`Page size, 1–${max} (default ${fallback}).`);
+  return (
+    z
+      .string()
+      .transform((text, ctx) => {
+        const n = /^\d{1,7}(?:\.\d{1,7})?$/.test(text) ? Number(text) : NaN;
+        if (!(Number.isInteger(n) && n >= 1 && n <= max)) {
+          ctx.addIssue({ code: 'custom', message: `must be an integer from 1 to ${max}` });
+          return z.NEVER;
+        }
+        return n;
+      })
+      .optional()
+      // Read from text, so the schema says what the text must hold: a whole number in range.
+      .meta({ type: 'integer', minimum: 1, maximum: max, default: fallback, description: `Page size, 1–${max} (default ${fallback}).` })
+  );
 }
 
 /** Reports `dateTo` before `dateFrom` as one more problem of the query (every problem is listed at once). */

@@ -1,9 +1,10 @@
 const DATE_ONLY = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})$/i;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?$/i;
 
 /**
- * Parses an analytics date bound to epoch ms (UTC): `YYYY-MM-DD` means UTC midnight, and an
- * ISO 8601 date-time with `Z` or an offset is converted to UTC. Returns null for anything
+ * Parses an analytics date bound to epoch ms (UTC): `YYYY-MM-DD` means UTC midnight, an
+ * ISO 8601 date-time with `Z` or an offset is converted to UTC, and one without an offset is
+ * UTC already (the hosted API's reading; the server's own zone must not change an answer). Returns null for anything
  * else, including dates that don't exist (`2026-02-30`) — `Date.parse` would roll those over.
  */
 export function parseDateBound(text: string): number | null {
@@ -13,7 +14,7 @@ export function parseDateBound(text: string): number | null {
   if (!m) return null;
   const [, y, mo, d, h, mi, s, frac, zone] = m;
   let offsetMinutes = 0;
-  if (zone.toUpperCase() !== 'Z') {
+  if (zone && zone.toUpperCase() !== 'Z') {
     const digits = zone.slice(1).replace(':', '');
     const oh = +digits.slice(0, 2);
     const om = +digits.slice(2);

@@ -7,6 +7,7 @@
 import type { RenderSiteOptions, RenderSiteResult } from './renderSite.js';
 
 export { checkDocsSource } from './source/checkDocsSource.js';
+export { findUnknownPages } from './source/findUnknownPages.js';
 export { hashDocsSource } from './hashDocsSource.js';
 export { preloadRenderer } from './preloadRenderer.js';
 export { prepareRenderer, type PreparedRenderer, type RendererPreparation } from './prepareRenderer.js';

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import type { ExecutionContext } from 'ava';
 import type { Config } from '../../src/config/schema.js';
 import type { Clock } from '../../src/platform/Clock.js';
+import { checkAgainstOpenApi } from '../helpers/openApiConformance.js';
 import { projectRoot, type SpawnedAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 
@@ -99,10 +100,13 @@ export function apiOfSpawned(server: SpawnedAppliance): AgentApi {
   if (!key || !projectId) throw new Error('the appliance printed no admin key and project on its first start');
   return {
     projectId,
-    api: (path, init = {}) => {
+    api: async (path, init = {}) => {
       const { json, key: _ignored, ...rest } = init;
       const headers = { Authorization: `Bearer ${key}`, ...(json === undefined ? {} : { 'Content-Type': 'application/json' }) };
-      return fetch(`${server.url}${path}`, { ...rest, headers, body: json === undefined ? rest.body : JSON.stringify(json) });
+      const url = new URL(`${server.url}${path}`);
+      const res = await fetch(url, { ...rest, headers, body: json === undefined ? rest.body : JSON.stringify(json) });
+      await checkAgainstOpenApi(server.url, (rest.method ?? 'GET').toUpperCase(), url, res);
+      return res;
     },
   };
 }

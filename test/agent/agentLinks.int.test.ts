@@ -23,7 +23,7 @@ test('PR link templates for Gitea, GitLab and GitHub Enterprise', (t) => {
       'https://gitlab.corp/{repository}/-/merge_requests/new?merge_request[source_branch]={branch}&merge_request[target_branch]={base}',
       values,
     ),
-    'https://gitlab.corp/docs/handbook/-/merge_requests/new?merge_request[source_branch]=enclave/agent/aj_00112233aabbccdd&merge_request[target_branch]=main',
+    'https://gitlab.corp/docs/handbook/-/merge_requests/new?merge_request%5Bsource_branch%5D=enclave/agent/aj_00112233aabbccdd&merge_request%5Btarget_branch%5D=main',
   );
   t.is(
     buildPrLink('https://github.corp/{repository}/compare/{base}...{branch}?expand=1', values),

@@ -227,11 +227,11 @@ test('source.ref picks the starting branch, which becomes {base} of the PR link'
   });
   const job = await runJob(app, { prompt: 'Extend the release notes', source: { repository: remote, ref: 'release/2.0' } });
   t.is(job.status, 'completed', JSON.stringify(job));
-  t.true(job.prLink.endsWith(`source_branch]=enclave/agent/${job.id}&merge_request[target_branch]=release/2.0`), job.prLink);
+  t.true(job.prLink.endsWith(`source_branch%5D=enclave/agent/${job.id}&merge_request%5Btarget_branch%5D=release/2.0`), job.prLink);
   t.is(await git(remote, 'diff', '--name-only', `release/2.0..enclave/agent/${job.id}`), 'release.mdx');
 });
 
-test('a follow-up message runs again on the same branch: a second commit on top of the first', async (t) => {
+test('a follow-up message runs again on the same branch; one sent while active runs after it', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   // The agent appends the prompt's first line, so each run's change is visible and distinct.
   const agent = await writeAgentScript(dir, 'append.sh', 'line=$(head -n 1)\necho "$line" >> changes.md');
@@ -248,15 +248,18 @@ test('a follow-up message runs again on the same branch: a second commit on top 
   t.is(sent.status, 200);
   t.is(sent.body.status, 'active');
   t.is(sent.body.id, first.id);
-  const again = await call(app, `/v2/agent/${app.projectId}/job/${first.id}/message`, { method: 'POST', json: { prompt: 'Too soon' } });
-  t.is(again.status, 409, 'no second run while one is active');
+  t.is(sent.body.prLink, null, 'no pull request link while the agent works');
+  // Issue 31: the hosted API accepts a message to an active job and processes it afterwards.
+  const again = await call(app, `/v2/agent/${app.projectId}/job/${first.id}/message`, { method: 'POST', json: { prompt: 'Third change' } });
+  t.is(again.status, 200, 'a message to an active job is accepted');
+  t.is(again.body.status, 'active');
 
-  const second = await waitForJob(app, first.id);
-  t.is(second.status, 'completed');
-  t.is(second.prLink, first.prLink);
-  t.is(second.source.ref, branch);
-  t.is(await git(remote, 'log', '--format=%s', `main..${branch}`), 'Second change\nFirst change');
-  t.is(await git(remote, 'show', `${branch}:changes.md`), 'First change\nSecond change');
+  const third = await waitForJob(app, first.id);
+  t.is(third.status, 'completed');
+  t.is(third.prLink, first.prLink);
+  t.is(third.source.ref, branch);
+  t.is(await git(remote, 'log', '--format=%s', `main..${branch}`), 'Third change\nSecond change\nFirst change');
+  t.is(await git(remote, 'show', `${branch}:changes.md`), 'First change\nSecond change\nThird change');
 });
 
 test("an agent cannot make git run its code or redirect the push through the clone's .git", async (t) => {

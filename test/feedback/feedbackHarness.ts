@@ -14,6 +14,7 @@ import { RateLimiter } from '../../src/http/RateLimiter.js';
 import { openControlStore, type ControlStore } from '../../src/features/control/ControlStore.js';
 import { createControlFeature } from '../../src/features/control/controlFeature.js';
 import { createSiteDirectory } from '../../src/features/control/createSiteDirectory.js';
+import { checkAgainstOpenApi } from '../helpers/openApiConformance.js';
 import { makeTempDir, makeTestConfig, type ConfigOverrides } from '../helpers/testAppliance.js';
 
 /** The pages of the fake live site. */
@@ -99,21 +100,25 @@ export async function startFeedbackHarness(
     control,
     module,
     site,
-    post(body, headers = {}) {
-      return fetch(`${url}/_enclave/feedback`, {
+    async post(body, headers = {}) {
+      const target = new URL(`${url}/_enclave/feedback`);
+      const res = await fetch(target, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', ...headers },
         body: JSON.stringify(body),
       });
+      await checkAgainstOpenApi(url, 'POST', target, res);
+      return res;
     },
-    api(path, init = {}) {
+    async api(path, init = {}) {
       const headers: Record<string, string> = { Authorization: `Bearer ${init.key ?? key}` };
       if (init.json !== undefined) headers['Content-Type'] = 'application/json';
-      return fetch(`${url}/v1/analytics/${boot.projectId}${path}`, {
-        method: init.method ?? 'GET',
-        headers,
-        body: init.json === undefined ? undefined : JSON.stringify(init.json),
-      });
+      const target = new URL(`${url}/v1/analytics/${boot.projectId}${path}`);
+      const method = init.method ?? 'GET';
+      const res = await fetch(target, { method, headers, body: init.json === undefined ? undefined : JSON.stringify(init.json) });
+      // The same check as every appliance's api() (test/helpers/openApiConformance.ts).
+      await checkAgainstOpenApi(url, method, target, res);
+      return res;
     },
     async close(closeOptions = {}) {
       await closeGracefully(httpServer as Server, 2000);

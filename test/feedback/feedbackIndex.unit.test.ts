@@ -8,6 +8,9 @@ import { FeedbackIndex, type IndexFilter, type IndexRow } from '../../src/featur
 
 const PATHS = ['/', '/a', '/b', '/c', '/d'];
 const CODE = 1;
+/** Only contextual ratings are thumbs (issue 31: the hosted schema). */
+const CONTEXTUAL = 0;
+const SOURCES = { rating: CONTEXTUAL, code: CODE };
 
 /** Deterministic pseudo-random numbers, so a failure replays. */
 function random(seed: number): () => number {
@@ -57,15 +60,15 @@ function bruteCounts(index: FeedbackIndex, model: Model, f: IndexFilter): Record
     if (!matches(r, f)) continue;
     const c = (out[index.pathOf(r.path)] ??= [0, 0, 0, 0]);
     c[0]++;
-    if (r.helpful === 1) c[1]++;
-    if (r.helpful === 0) c[2]++;
+    if (r.helpful === 1 && r.source === CONTEXTUAL) c[1]++;
+    if (r.helpful === 0 && r.source === CONTEXTUAL) c[2]++;
     if (r.source === CODE) c[3]++;
   }
   return out;
 }
 
 function indexCounts(index: FeedbackIndex, f: IndexFilter): Record<string, number[]> {
-  const c = index.countByPath(f, CODE);
+  const c = index.countByPath(f, SOURCES);
   const out: Record<string, number[]> = {};
   for (let p = 0; p < c.total.length; p++)
     if (c.total[p] > 0) out[index.pathOf(p)] = [c.total[p], c.helpful[p], c.notHelpful[p], c.code[p]];
@@ -167,7 +170,7 @@ test('a page first seen after load grows the counts without losing the others', 
     path: index.pathId(path),
   });
   for (let i = 0; i < 40; i++) index.insert(row(`/page-${i}`, i));
-  const counts = index.countByPath({}, CODE);
+  const counts = index.countByPath({}, SOURCES);
   t.deepEqual([...counts.total.subarray(0, 40)], Array(40).fill(1));
   t.deepEqual([...counts.helpful.subarray(0, 40)], Array(40).fill(1));
   t.true(

@@ -8,6 +8,7 @@ import { systemClock, type Clock } from '../../src/platform/Clock.js';
 import { createLogger } from '../../src/platform/logging/createLogger.js';
 import { startAppliance, type RunningAppliance } from '../../src/app/startAppliance.js';
 import { fetchExplained } from './fetchExplained.js';
+import { checkAgainstOpenApi } from './openApiConformance.js';
 
 /** Partial config, merged over the defaults (objects merge, arrays replace). */
 export type ConfigOverrides = {
@@ -57,7 +58,10 @@ export interface TestAppliance extends RunningAppliance {
 /** Options of a test request: `json` becomes the body; `key` overrides (or, as null, drops) the admin key. */
 export type ApiInit = RequestInit & { json?: unknown; key?: string | null };
 
-/** fetch() against an appliance at `baseUrl`, sending `defaultKey` unless the request says otherwise. */
+/**
+ * fetch() against an appliance at `baseUrl`, sending `defaultKey` unless the request says
+ * otherwise; every admin response is checked against the appliance's /openapi.json.
+ */
 export function applianceFetch(baseUrl: string, defaultKey: string): (path: string, init?: ApiInit) => Promise<Response> {
   return (path, init = {}) => {
     const headers = new Headers(init.headers);
@@ -68,7 +72,11 @@ export function applianceFetch(baseUrl: string, defaultKey: string): (path: stri
       headers.set('Content-Type', 'application/json');
       body = JSON.stringify(init.json);
     }
-    return fetchExplained(`${baseUrl}${path}`, { ...init, headers, body });
+    const url = new URL(`${baseUrl}${path}`);
+    return fetchExplained(url.href, { ...init, headers, body }).then(async (res) => {
+      await checkAgainstOpenApi(baseUrl, (init.method ?? 'GET').toUpperCase(), url, res);
+      return res;
+    });
   };
 }
 

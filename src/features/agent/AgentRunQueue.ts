@@ -6,8 +6,9 @@ export type AgentRunExecutor = (task: AgentRunTask, signal: AbortSignal) => Prom
 
 /**
  * The agent run queue: at most `concurrency` runs at once, first come first served, in
- * memory. Waiting tasks don't survive a restart; their jobs are failed as interrupted on boot,
- * the same as running ones.
+ * memory, and never two runs of one job at once (a follow-up message sent while the job runs
+ * waits for that run: two runs on one branch would race each other's pushes). Waiting tasks
+ * don't survive a restart; their jobs are failed as interrupted on boot, the same as running ones.
  */
 export class AgentRunQueue implements AgentRunScheduler {
   private readonly waiting: AgentRunTask[] = [];
@@ -25,6 +26,11 @@ export class AgentRunQueue implements AgentRunScheduler {
     if (this.stopped) throw new Error('agent queue is stopped');
     this.waiting.push(task);
     this.pump();
+  }
+
+  /** Whether a run of this job is waiting for its turn (a follow-up message). */
+  hasWaiting(jobId: string): boolean {
+    return this.waiting.some((t) => t.jobId === jobId);
   }
 
   /** How many runs are executing and waiting. */
@@ -49,8 +55,11 @@ export class AgentRunQueue implements AgentRunScheduler {
   }
 
   private pump(): void {
-    while (!this.stopped && this.running.size < this.concurrency && this.waiting.length > 0) {
-      const task = this.waiting.shift()!;
+    while (!this.stopped && this.running.size < this.concurrency) {
+      const busy = new Set([...this.running].map((run) => run.jobId));
+      const next = this.waiting.findIndex((t) => !busy.has(t.jobId));
+      if (next < 0) return;
+      const task = this.waiting.splice(next, 1)[0]!;
       const controller = new AbortController();
       const run = { jobId: task.jobId, controller, done: Promise.resolve() };
       run.done = this.execute(task, controller.signal)

@@ -14,6 +14,8 @@ export interface AgentRunTask {
 /** Where agent runs are queued; the domain only needs to add to it. */
 export interface AgentRunScheduler {
   enqueue(task: AgentRunTask): void;
+  /** Whether a run of this job waits behind the current one. */
+  hasWaiting(jobId: string): boolean;
 }
 
 /** What the agent-job operations work with. */

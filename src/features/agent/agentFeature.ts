@@ -9,6 +9,7 @@ import { failAgentJob } from './failAgentJob.js';
 import { executeAgentRun } from './executeAgentRun.js';
 import { RateLimiter } from '../../http/RateLimiter.js';
 import { agentRoutes } from './routes/agentRoutes.js';
+import { agentV1Routes } from './routes/agentV1Routes.js';
 import { archiveStaleAgentJobs } from './agentArchiveTask.js';
 import { recoverInterruptedAgentJobs } from './agentRecovery.js';
 import { AgentRunQueue } from './AgentRunQueue.js';
@@ -50,14 +51,18 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
   for (const note of plan.notes) logger.info(note);
   if (plan.sandbox) logger.info({ abi: plan.sandbox.abi, readOnly: plan.sandbox.readOnly }, 'agents run in a Landlock sandbox');
   const base = { store, settings, paths, sandbox: plan.sandbox, reaper: plan.reaper, clock: ctx.clock, logger };
-  const queue = new AgentRunQueue(settings.concurrency, (task, signal) => executeAgentRun(base, task, signal), logger);
+  const queue: AgentRunQueue = new AgentRunQueue(
+    settings.concurrency,
+    (task, signal) => executeAgentRun(base, task, signal, (jobId) => queue.hasWaiting(jobId)),
+    logger,
+  );
   const runtime: AgentRuntime = { ...base, queue };
   const limiter = new RateLimiter('agent', settings.requestsPerHour, 60 * 60 * 1000, ctx.clock);
   const archiveStaleJobs = (now: Date) => archiveStaleAgentJobs(store, now, settings.archiveAfterDays);
 
   return {
     name: 'agent',
-    routes: agentRoutes({ runtime, limiter }),
+    routes: [...agentRoutes({ runtime, limiter }), ...agentV1Routes({ runtime, limiter })],
     archiveStaleJobs,
     startJob: (projectId, input) => createAgentJob(runtime, projectId, input),
     jobStatus: (projectId, id) => store.find(projectId, id)?.status,

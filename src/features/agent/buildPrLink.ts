@@ -32,9 +32,12 @@ function encodeValue(value: string): string {
 
 /**
  * Fills `{repository}`, `{base}`, `{branch}` and `{id}` in an operator's template, e.g. a
- * Gitea compare URL `https://git.corp/{repository}/compare/{base}...{branch}`.
+ * Gitea compare URL `https://git.corp/{repository}/compare/{base}...{branch}`. Brackets in the
+ * query (GitLab's `merge_request[source_branch]=`) are percent-encoded, so the link is a valid
+ * URI as the hosted API types `prLink`; code hosts decode them alike.
  */
 export function buildPrLink(template: string, values: PrLinkValues): string {
   const filled: Record<string, string> = { ...values, repository: repositoryPath(values.repository) };
-  return template.replace(/\{(repository|base|branch|id)\}/g, (_, name: string) => encodeValue(filled[name]));
+  const link = template.replace(/\{(repository|base|branch|id)\}/g, (_, name: string) => encodeValue(filled[name]));
+  return link.replace(/\?.*$/, (query) => query.replace(/\[/g, '%5B').replace(/\]/g, '%5D'));
 }

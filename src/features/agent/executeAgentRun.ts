@@ -5,8 +5,15 @@ import { runAgentJob, type AgentRunResult } from './runAgentJob.js';
 /**
  * Runs a queued agent task and records the outcome on the job. The job record owns the
  * state: a run whose job is no longer `active` (failed by shutdown meanwhile) does nothing.
+ * When a follow-up message waits behind this run (`followUpWaiting`), the job stays `active`
+ * and the follow-up's run decides how it ends.
  */
-export async function executeAgentRun(runtime: Omit<AgentRuntime, 'queue'>, task: AgentRunTask, signal: AbortSignal): Promise<void> {
+export async function executeAgentRun(
+  runtime: Omit<AgentRuntime, 'queue'>,
+  task: AgentRunTask,
+  signal: AbortSignal,
+  followUpWaiting: (jobId: string) => boolean = () => false,
+): Promise<void> {
   const { store, clock, logger } = runtime;
   const job = store.withStatus('active').find((j) => j.id === task.jobId);
   if (!job) return;
@@ -34,12 +41,12 @@ export async function executeAgentRun(runtime: Omit<AgentRuntime, 'queue'>, task
   });
   await store.update(job.id, (j) => {
     if (j.status !== 'active') return; // already failed by a shutdown that could not wait
-    j.status = result.status;
+    j.status = followUpWaiting(j.id) ? 'active' : result.status;
     j.baseRef = result.baseRef ?? j.baseRef;
     j.pushed = result.pushed;
     j.branch = result.pushed ? agentBranchName(j.id) : null;
     j.prLink = result.prLink;
-    j.error = result.status === 'failed' ? result.error : null;
+    j.error = result.status === 'failed' && j.status === 'failed' ? result.error : null;
     j.pid = null;
     j.updatedAt = clock.now().toISOString();
   });

@@ -6,7 +6,8 @@ import type { Clock } from '../../platform/Clock.js';
 import { authenticateAdminKey } from './authenticateAdminKey.js';
 import type { AdminKeyRepository } from './AdminKeyRepository.js';
 
-const BEARER = /^Bearer ([^\s]+)$/;
+/** RFC 9110 §11.1: the scheme is case-insensitive and one or more spaces may follow it. */
+const BEARER = /^Bearer +([^\s]+)$/i;
 
 /**
  * Admin-key authentication and authorisation: 401 (with WWW-Authenticate) for a missing, bad,

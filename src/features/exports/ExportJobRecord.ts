@@ -45,6 +45,8 @@ export interface BundleRecord {
   file: string;
   sizeBytes: number;
   sha256: string;
+  /** The same bundle as `.tar.gz`, once a caller asked for that format (packed from the zip once). */
+  tarGz?: { file: string; sizeBytes: number; sha256: string };
 }
 
 /** An export job as stored in `exports.json`; clients only ever see a presenter's whitelist. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { JsonStore } from '../../platform/store/JsonStore.js';
-import type { ExportJobRecord, ExportsData, ReexportRecord } from './ExportJobRecord.js';
+import type { BundleRecord, ExportJobRecord, ExportsData, ReexportRecord } from './ExportJobRecord.js';
 import type { ExportTaskResult } from './worker/exportWorkerProtocol.js';
 
 /** Current schema version of exports.json. */
@@ -118,6 +118,13 @@ export class ExportJobRepository {
       j.stats = { renderMs: result.renderMs, packMs: result.packMs, peakRssBytes: result.peakRssBytes };
       j.finishedAt = now.toISOString();
       j.updatedAt = j.finishedAt;
+    });
+  }
+
+  /** The job's bundle was also packed as `.tar.gz` (a completed job's only later change). */
+  recordTarGz(id: string, tarGz: NonNullable<BundleRecord['tarGz']>): Promise<ExportJobRecord | undefined> {
+    return this.change(id, (j) => {
+      if (j.bundle) j.bundle.tarGz = tarGz;
     });
   }
 

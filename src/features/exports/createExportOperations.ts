@@ -5,7 +5,7 @@ import type { SiteDirectory } from '../control/SiteDirectory.js';
 import type { ExportJobRecord, ExportJobStatus } from './ExportJobRecord.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
 import { exportPaths } from './ExportPaths.js';
-import { findProjectJob, issueBundleLink, type IssuedBundleLink } from './issueBundleLink.js';
+import { type BundleFormat, findProjectJob, issueBundleLink, type IssuedBundleLink } from './issueBundleLink.js';
 import type { ExportOptions } from './queueExportJob.js';
 import { startExportJob } from './startExportJob.js';
 
@@ -23,8 +23,8 @@ export interface ExportOperations {
   get(projectId: string, jobId: string): ExportJobRecord;
   /** The project's most recent jobs, newest first (`limit` of them), and whether older ones exist. */
   recent(projectId: string, options: { limit: number; status?: ExportJobStatus }): { jobs: ExportJobRecord[]; hasMore: boolean };
-  issueLink(projectId: string, jobId: string): IssuedBundleLink;
-  /** The zip of completed job `jobId` named `file`, or null (the link was valid, the bundle is gone). */
+  issueLink(projectId: string, jobId: string, format?: BundleFormat): Promise<IssuedBundleLink>;
+  /** The zip or `.tar.gz` of completed job `jobId` named `file`, or null (the link was valid, the bundle is gone). */
   bundleFile(jobId: string, file: string): BundleFile | null;
 }
 
@@ -51,15 +51,17 @@ export function createExportOperations(deps: {
       );
       return { jobs: sorted.slice(0, limit), hasMore: sorted.length > limit };
     },
-    issueLink: (projectId, jobId) => issueBundleLink({ ...deps, ttlSeconds: deps.linkTtlSeconds }, projectId, jobId),
+    issueLink: (projectId, jobId, format) => issueBundleLink({ ...deps, ttlSeconds: deps.linkTtlSeconds }, projectId, jobId, format),
     bundleFile(jobId, file) {
       const job = deps.jobs.find(jobId);
-      if (job?.status !== 'completed' || job.bundle?.file !== file) return null;
+      if (job?.status !== 'completed' || !job.bundle) return null;
+      const archive = [job.bundle, job.bundle.tarGz].find((a) => a?.file === file);
+      if (!archive) return null;
       return {
-        path: join(exportPaths(deps.dataDir, job.id).bundleDir, job.bundle.file),
-        file: job.bundle.file,
-        sha256: job.bundle.sha256,
-        sizeBytes: job.bundle.sizeBytes,
+        path: join(exportPaths(deps.dataDir, job.id).bundleDir, archive.file),
+        file: archive.file,
+        sha256: archive.sha256,
+        sizeBytes: archive.sizeBytes,
       };
     },
   };

@@ -27,9 +27,10 @@ export async function exportAndBundle(
 ): Promise<BuiltBundle> {
   const site = deps.sites.find(domain);
   if (!site) throw AppError.notFound(`No site ${domain}`);
-  const queued = await queueExportJob(deps, site, { version: options.version, ref: options.ref });
-  // A commit asked for must be the one built: never wait on another export of the site instead.
-  if ((queued.ref ?? null) !== (options.ref ?? null)) throw new Error(`another export of ${domain} (${queued.id}) is queued or running`);
+  const { job: queued, queued: isNew } = await queueExportJob(deps, site, { version: options.version, ref: options.ref });
+  // A job already under way may have started from an older source or another commit (a git
+  // update asks for one): wait for a turn instead of taking its result.
+  if (!isNew) throw AppError.conflict(`An export of ${domain} is already ${queued.status}`, { jobId: queued.id });
   deps.queue.kick();
   const job = await deps.queue.waitFor(queued.id);
   if (job.status !== 'completed' || !job.bundle || !job.version) throw new Error(`export of ${domain} failed: ${job.error ?? job.status}`);

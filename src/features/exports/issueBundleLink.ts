@@ -1,11 +1,20 @@
+import { join } from 'node:path';
 import { signBundleLink } from '../../bundle/links/bundleLinks.js';
 import type { SigningKeyring } from '../../platform/SigningKeyring.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
-import type { ExportJobRecord } from './ExportJobRecord.js';
+import type { BundleRecord, ExportJobRecord } from './ExportJobRecord.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
+import { exportPaths } from './ExportPaths.js';
+import { packTarGzBundle } from './packTarGzBundle.js';
 
-/** A signed download link for a job's zip. */
+/** The archive formats a bundle can be downloaded in (the hosted examples fetch `bundle.tar.gz`). */
+export const BUNDLE_FORMATS = ['zip', 'tar.gz'] as const;
+
+/** One of BUNDLE_FORMATS. */
+export type BundleFormat = (typeof BUNDLE_FORMATS)[number];
+
+/** A signed download link for a job's bundle. */
 export interface IssuedBundleLink {
   jobId: string;
   bundleUrl: string;
@@ -22,26 +31,52 @@ export function findProjectJob(jobs: ExportJobRepository, projectId: string, job
   return job;
 }
 
+/** Packs in progress, by job: two callers asking at once share one pack. */
+const packing = new Map<string, Promise<NonNullable<BundleRecord['tarGz']>>>();
+
+/** The job's `.tar.gz`, packed from its zip on first request and kept beside it. */
+async function tarGzOf(deps: { jobs: ExportJobRepository; dataDir: string }, job: ExportJobRecord, bundle: BundleRecord) {
+  if (bundle.tarGz) return bundle.tarGz;
+  let pending = packing.get(job.id);
+  if (!pending) {
+    const dir = exportPaths(deps.dataDir, job.id).bundleDir;
+    const file = `${bundle.file.replace(/\.zip$/i, '')}.tar.gz`;
+    pending = packTarGzBundle(join(dir, bundle.file), join(dir, file), new Date(job.finishedAt ?? job.createdAt))
+      .then(async (packed) => {
+        const tarGz = { file, ...packed };
+        await deps.jobs.recordTarGz(job.id, tarGz);
+        return tarGz;
+      })
+      .finally(() => packing.delete(job.id));
+    packing.set(job.id, pending);
+  }
+  return pending;
+}
+
 /**
- * Signs a fresh link to a completed job's zip (the zip itself is built once, by the job).
- * 409 while the job is queued or running, or when it failed.
+ * Signs a fresh link to a completed job's bundle in `format` (the zip is built once, by the
+ * job; the `.tar.gz` is packed from it once, on first request). 409 while the job is queued or
+ * running, or when it failed.
  */
-export function issueBundleLink(
-  deps: { jobs: ExportJobRepository; keyring: SigningKeyring; clock: Clock; ttlSeconds: number; publicUrl: () => string },
+export async function issueBundleLink(
+  deps: { jobs: ExportJobRepository; keyring: SigningKeyring; clock: Clock; ttlSeconds: number; publicUrl: () => string; dataDir: string },
   projectId: string,
   jobId: string,
-): IssuedBundleLink {
+  format: BundleFormat = 'zip',
+): Promise<IssuedBundleLink> {
   const job = findProjectJob(deps.jobs, projectId, jobId);
   if (job.status !== 'completed' || !job.bundle || !job.version) {
     throw AppError.conflict(`Export job is ${job.status}; only a completed job has a bundle`, { status: job.status });
   }
-  const link = signBundleLink(deps.keyring, { jobId: job.id, file: job.bundle.file }, deps.clock.now(), deps.ttlSeconds);
+  const { version } = job;
+  const archive = format === 'tar.gz' ? await tarGzOf(deps, job, job.bundle) : job.bundle;
+  const link = signBundleLink(deps.keyring, { jobId: job.id, file: archive.file }, deps.clock.now(), deps.ttlSeconds);
   return {
     jobId: job.id,
     bundleUrl: `${deps.publicUrl().replace(/\/+$/, '')}${link.pathAndQuery}`,
-    sizeBytes: job.bundle.sizeBytes,
+    sizeBytes: archive.sizeBytes,
     expiresAt: link.expiresAt.toISOString(),
-    version: job.version,
-    sha256: job.bundle.sha256,
+    version,
+    sha256: archive.sha256,
   };
 }

@@ -1,4 +1,3 @@
-import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import { randomId } from '../../platform/randomId.js';
 import type { Site } from '../control/SiteDirectory.js';
@@ -17,15 +16,22 @@ export interface ExportOptions {
   ref?: string;
 }
 
+/** A queued export, or the job that already had the domain (`queued: false`). */
+export interface QueuedExport {
+  job: ExportJobRecord;
+  queued: boolean;
+}
+
 /**
- * Records a queued export of `site` durably; 409 naming the job when the domain already has
- * one queued or running (two exports of one site would race for the same output).
+ * Records a queued export of `site` durably. When the domain already has a job queued or
+ * running (two exports of one site would race for the same output), that job is returned
+ * instead and nothing is queued; the caller decides whether that is an answer or an error.
  */
 export async function queueExportJob(
   deps: { jobs: ExportJobRepository; clock: Clock; defaultStrict: boolean; defaultShipWarnings: boolean },
   site: Site,
   options: ExportOptions,
-): Promise<ExportJobRecord> {
+): Promise<QueuedExport> {
   const now = deps.clock.now().toISOString();
   const job: ExportJobRecord = {
     id: randomId('se_'),
@@ -55,6 +61,5 @@ export async function queueExportJob(
     interruptions: 0,
   };
   const busy = await deps.jobs.insertUnlessBusy(job);
-  if (busy) throw AppError.conflict(`An export of ${job.domain} is already ${busy.status}`, { jobId: busy.id });
-  return job;
+  return busy ? { job: busy, queued: false } : { job, queued: true };
 }

@@ -11,13 +11,23 @@ export function validateInput(spec: RouteSpec) {
   return async function validateInputMiddleware(ctx: Context, next: Next): Promise<void> {
     const details: ErrorDetail[] = [];
     const params = check(spec.params, ctx.params ?? {}, 'path', details);
-    const query = check(spec.query, ctx.query, 'query', details);
+    const query = check(spec.query, emptyAsAbsent(ctx.query), 'query', details);
     const body = check(spec.body, ctx.request.body ?? {}, 'body', details);
     if (spec.checkRequest) details.push(...spec.checkRequest(ctx, ctx.request.body ?? {}));
     if (details.length > 0) throw AppError.invalid(details);
     ctx.state.input = { params, query, body };
     await next();
   };
+}
+
+/**
+ * `?limit=&status=` as a form or script sends it: an empty value counts as absent (the hosted
+ * API reads it so). The key stays, as undefined, so an unknown parameter is still named.
+ */
+function emptyAsAbsent(query: Record<string, string | string[] | undefined>): Record<string, string | string[] | undefined> {
+  const out: Record<string, string | string[] | undefined> = {};
+  for (const [key, value] of Object.entries(query)) out[key] = value === '' ? undefined : value;
+  return out;
 }
 
 function check(schema: z.ZodType | undefined, value: unknown, where: string, details: ErrorDetail[]): unknown {

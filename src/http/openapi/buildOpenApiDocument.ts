@@ -1,11 +1,21 @@
 import { z } from 'zod';
 import type { RouteSpec } from '../defineRoute.js';
 import { errorBodySchema } from '../errorBodySchema.js';
+import { impliedResponses } from './impliedResponses.js';
 
 type JsonSchema = Record<string, unknown>;
 
 function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as JsonSchema;
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    // zod leaves a `default` given in .meta() out; a parameter read from text (a query limit) has
+    // no other way to state the default it gets when absent.
+    override(ctx) {
+      const meta = z.globalRegistry.get(ctx.zodSchema as unknown as z.ZodType) as { default?: unknown } | undefined;
+      if (meta && 'default' in meta) ctx.jsonSchema.default = meta.default;
+    },
+  }) as JsonSchema;
   delete json.$schema;
   return json;
 }
@@ -46,7 +56,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], info: { version: strin
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const spec of routes) {
     const responses: Record<string, JsonSchema> = {};
-    for (const [status, response] of Object.entries(spec.responses)) {
+    for (const [status, response] of Object.entries(impliedResponses(spec))) {
       const isError = Number(status) >= 400;
       const schema = response.schema
         ? toJsonSchema(response.schema, 'output')

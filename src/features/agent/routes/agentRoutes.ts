@@ -72,11 +72,11 @@ export function agentRoutes(deps: { runtime: AgentRuntime; limiter: RateLimiter 
       body: agentMessageBody,
       rateLimit: { limiter },
       responses: {
-        200: { description: 'The job, `active` again', schema: agentJobSchema },
+        200: { description: 'The job, `active`; a job already running takes the message and runs it next', schema: agentJobSchema },
         400: { description: 'Invalid body (every problem listed)', schema: errorBodySchema },
         ...common,
         404: { description: 'No such job in this project', schema: errorBodySchema },
-        409: { description: 'The job is archived, or still running', schema: errorBodySchema.extend({ status: z.string() }) },
+        409: { description: 'The job is archived', schema: errorBodySchema.extend({ status: z.string() }) },
         429: { description: 'More than agent.requestsPerHour creates + messages this hour', schema: errorBodySchema },
         503: { description: 'No agent command is configured on this server', schema: errorBodySchema },
       },

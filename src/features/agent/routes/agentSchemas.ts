@@ -13,6 +13,7 @@ const noControlChars = (s: string) => !/[\u0000-\u001f\u007f]/.test(s);
 /** A prompt: non-blank text, no NUL (it can't be passed through the environment). */
 export const promptSchema = z
   .string()
+  .min(1)
   .max(MAX_PROMPT_CHARS)
   .refine((s) => s.trim().length > 0, 'must not be empty')
   .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')

@@ -11,9 +11,9 @@ export const agentJobSchema = z.object({
     ref: z.string().nullable().describe('The branch the agent works on; null when none exists on the remote.'),
   }),
   model: z.string(),
-  prLink: z.string().nullable().describe('Link to open the pull/merge request, from agent.prLinkTemplate.'),
-  createdAt: z.string(),
-  archivedAt: z.string().nullable(),
+  prLink: z.url().nullable().describe('Link to open the pull/merge request, from agent.prLinkTemplate.'),
+  createdAt: z.iso.datetime(),
+  archivedAt: z.iso.datetime().nullable(),
   error: z.string().optional().describe('Why the job failed (only when status is failed).'),
 });
 
@@ -31,7 +31,8 @@ export function presentAgentJob(job: AgentJobRecord): z.infer<typeof agentJobSch
     status: job.status,
     source: { repository: redactCredentials(job.repository), ref: job.branch },
     model: job.model,
-    prLink: job.prLink,
+    // The hosted API: no pull request link while the agent is still at work.
+    prLink: job.status === 'active' ? null : job.prLink,
     createdAt: job.createdAt,
     archivedAt: job.archivedAt,
     ...(job.status === 'failed' ? { error: job.error ?? 'failed' } : {}),

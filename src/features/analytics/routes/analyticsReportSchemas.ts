@@ -6,7 +6,7 @@ const offset = z
   .regex(/^\d{1,9}$/, 'must be a whole number of rows to skip')
   .transform(Number)
   .optional()
-  .describe('Rows to skip (default 0).');
+  .meta({ type: 'integer', minimum: 0, maximum: 999_999_999, default: 0, description: 'Rows to skip (default 0).' });
 
 const range = {
   dateFrom: dateBoundParam(
@@ -81,7 +81,7 @@ export const searchesBodySchema = z.object({
       hits: z.number(),
       ctr: z.number(),
       topClickedPage: z.string().nullable(),
-      lastSearchedAt: z.string(),
+      lastSearchedAt: z.iso.datetime(),
       results: z.number(),
     }),
   ),

@@ -13,10 +13,10 @@ export const adminKeySchema = z.object({
   scope: z.enum(['read', 'write']),
   kind: z.enum(['admin', 'assistant']).describe('admin: the admin API; assistant: only search, page, assistant and MCP, for its own sites'),
   last4: z.string().describe('Last four characters of the key, to tell keys apart'),
-  createdAt: z.string(),
-  expiresAt: z.string().nullable(),
-  lastUsedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  expiresAt: z.iso.datetime().nullable(),
+  lastUsedAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
   createdBy: z
     .string()
     .nullable()

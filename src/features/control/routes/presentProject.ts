@@ -6,7 +6,7 @@ export const projectSchema = z.object({
   id: z.string(),
   name: z.string(),
   features: z.object({ staticExport: z.boolean() }),
-  createdAt: z.string(),
+  createdAt: z.iso.datetime(),
 });
 
 /** Whitelists the fields of a project record that clients see. */

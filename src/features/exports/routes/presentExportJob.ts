@@ -8,8 +8,8 @@ export const exportJobSchema = z.object({
   status: z.enum(['queued', 'running', 'completed', 'failed']),
   progress: z.number().min(0).max(100),
   pageCount: z.number().int().describe('Pages rendered so far; the total once completed'),
-  createdAt: z.string(),
-  updatedAt: z.string(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
   version: z.string().nullable().describe('Bundle version: requested, or derived from the content once known'),
   error: z.string().optional().describe('Only when failed'),
   expectedPages: z
@@ -62,9 +62,9 @@ export function presentExportJob(job: ExportJobRecord): z.infer<typeof exportJob
 /** The public shape of a bundle link. */
 export const bundleLinkSchema = z.object({
   jobId: z.string(),
-  bundleUrl: z.string().describe('Absolute, signed, expiring download URL'),
+  bundleUrl: z.url().describe('Absolute, signed, expiring download URL'),
   sizeBytes: z.number().int(),
-  expiresAt: z.string(),
+  expiresAt: z.iso.datetime(),
   version: z.string(),
-  sha256: z.string().describe('SHA-256 (hex) of the zip'),
+  sha256: z.string().describe('SHA-256 (hex) of the archive the link downloads'),
 });

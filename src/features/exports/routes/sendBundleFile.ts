@@ -6,7 +6,7 @@ import { matchesEtag } from '../../../http/matchesEtag.js';
 import { parseByteRange } from '../../../http/parseByteRange.js';
 
 /**
- * Streams a bundle zip: Content-Length, a strong ETag (its SHA-256), resumable downloads with
+ * Streams a bundle (zip or `.tar.gz`): Content-Length, a strong ETag (its SHA-256), resumable downloads with
  * Range/If-Range (206, 416), conditional GET (304), attachment disposition, and no caching
  * in between (the link, not the file, carries the authorisation). HEAD gets the same headers.
  */
@@ -26,7 +26,7 @@ export async function sendBundleFile(
   ctx.set('Accept-Ranges', 'bytes');
   ctx.set('Cache-Control', 'no-store');
   ctx.set('Content-Disposition', `attachment; filename="${file.downloadName}"`);
-  ctx.type = 'application/zip';
+  ctx.type = file.downloadName.endsWith('.tar.gz') ? 'application/gzip' : 'application/zip';
 
   const ifNoneMatch = ctx.get('If-None-Match');
   if (ifNoneMatch && matchesEtag(ifNoneMatch, etag)) {

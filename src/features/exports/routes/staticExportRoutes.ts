@@ -7,6 +7,7 @@ import { bundleLinkSchema, exportJobSchema, presentExportJob } from './presentEx
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 import { VERSION_LABEL, VERSION_LABEL_RULE } from '../../../platform/versionLabel.js';
 import { EXPORT_JOB_STATUSES } from '../ExportJobRecord.js';
+import { BUNDLE_FORMATS } from '../issueBundleLink.js';
 
 /** What the static-export routes work with. */
 export interface StaticExportRouteDeps {
@@ -38,6 +39,13 @@ const startBody = z.strictObject({
     ),
 });
 
+const bundleBody = z.strictObject({
+  format: z
+    .enum(BUNDLE_FORMATS)
+    .default('zip')
+    .describe('Archive format of the download: `zip` (default) or `tar.gz` (packed from the zip on first request, then kept)'),
+});
+
 const jobParams = z.strictObject({ jobId: z.string().max(64).describe('Export job id (se_…)') });
 
 const recentQuery = z.strictObject({
@@ -57,14 +65,13 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
       auth: 'admin',
       body: startBody,
       responses: {
-        202: { description: 'Queued', schema: exportJobSchema },
+        202: {
+          description: 'Queued; when the domain already has a job queued or running, that job (nothing new is queued)',
+          schema: exportJobSchema,
+        },
         400: { description: 'Invalid body or a domain that is not a site of this project', schema: errorBodySchema },
         401: { description: 'Missing or invalid key', schema: errorBodySchema },
         403: { description: 'Static export not enabled for the project, or a read-only key', schema: errorBodySchema },
-        409: {
-          description: 'An export of that domain is already queued or running',
-          schema: errorBodySchema.extend({ jobId: z.string() }),
-        },
       },
       async handler(ctx, { body }) {
         const job = await deps.exports.start(callerProject(ctx), body);
@@ -113,20 +120,21 @@ export function staticExportRoutes(deps: StaticExportRouteDeps): RouteSpec[] {
     defineRoute({
       method: 'POST',
       path: '/v1/static-export/jobs/:jobId/bundle',
-      summary: 'Get a fresh signed, expiring download link to a completed job’s zip',
+      summary: 'Get a fresh signed, expiring download link to a completed job’s bundle (zip or tar.gz)',
       tag: 'static-export',
       auth: 'admin',
       params: jobParams,
+      body: bundleBody,
       responses: {
         200: { description: 'The bundle link', schema: bundleLinkSchema },
         401: { description: 'Missing or invalid key', schema: errorBodySchema },
         403: { description: 'Read-only key', schema: errorBodySchema },
         404: { description: 'No such job in this project', schema: errorBodySchema },
-        409: { description: 'The job is not completed', schema: errorBodySchema },
+        409: { description: 'The job is not completed; `status` says what it is', schema: errorBodySchema.extend({ status: z.string() }) },
       },
-      handler(ctx, { params }) {
+      async handler(ctx, { params, body }) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = deps.exports.issueLink(callerProject(ctx), params.jobId);
+        ctx.body = await deps.exports.issueLink(callerProject(ctx), params.jobId, body.format);
       },
     }),
   ];

@@ -1,7 +1,14 @@
 // size: one columnar index: its columns, order and summaries are private state every method keeps in step
 import { BLOCK_ROWS, FacetBlockMasks } from './FacetBlockMasks.js';
 import { growableColumn, growColumn, type ColumnType } from './growableColumn.js';
-import { PathFacetCounts, type PathCounts, type SummarisedColumns } from './PathFacetCounts.js';
+import {
+  type CountedSources,
+  emptyPathCounts,
+  PathFacetCounts,
+  type PathCounts,
+  type SummarisedColumns,
+  tallyFacet,
+} from './PathFacetCounts.js';
 import { facetHelpful, facetOf, facetSource, facetStatus, wantedFacets, withStatus } from './rowFacets.js';
 import { TextInterner } from '../../../platform/TextInterner.js';
 
@@ -272,39 +279,27 @@ export class FeedbackIndex {
   }
 
   /**
-   * Per-path counts of the rows matching `filter`: totals, helpful, not helpful, and rows from
-   * `codeSource`. Taken from the checkpointed counts, so the cost is the number of pages, not
-   * of rows.
+   * Per-path counts of the rows matching `filter`: totals, thumbs up and down (ratings of
+   * `sources.rating`), and rows from `sources.code`. Taken from the checkpointed counts, so
+   * the cost is the number of pages, not of rows.
    */
-  countByPath(filter: IndexFilter, codeSource: number): PathCounts {
+  countByPath(filter: IndexFilter, sources: CountedSources): PathCounts {
     const [lo, hi] = this.range(filter);
     if (filter.site !== undefined)
-      return this.countSiteByPath(filter.site, lo, hi, wantedFacets(filter.source, filter.statusMask).table, codeSource);
-    return this.counts.byPath(this.summarisedColumns(), lo, hi, wantedFacets(filter.source, filter.statusMask).table, codeSource);
+      return this.countSiteByPath(filter.site, lo, hi, wantedFacets(filter.source, filter.statusMask).table, sources);
+    return this.counts.byPath(this.summarisedColumns(), lo, hi, wantedFacets(filter.source, filter.statusMask).table, sources);
   }
 
   /**
    * countByPath for one site: the checkpointed counts don't tell sites apart, so this walks the
    * rows of the date range (one site and one facet test each), like countByDay.
    */
-  private countSiteByPath(site: number, lo: number, hi: number, wanted: Uint8Array, codeSource: number): PathCounts {
-    const width = this.paths.size;
-    const counts: PathCounts = {
-      total: new Uint32Array(width),
-      helpful: new Uint32Array(width),
-      notHelpful: new Uint32Array(width),
-      code: new Uint32Array(width),
-    };
+  private countSiteByPath(site: number, lo: number, hi: number, wanted: Uint8Array, sources: CountedSources): PathCounts {
+    const counts = emptyPathCounts(this.paths.size);
     const { facets, path, site: sites } = this.columns;
     for (let i = lo; i < hi; i++) {
       const facet = facets[i];
-      if (sites[i] !== site || wanted[facet] !== 1) continue;
-      const p = path[i];
-      counts.total[p]++;
-      const helpful = facetHelpful(facet);
-      if (helpful === 1) counts.helpful[p]++;
-      else if (helpful === 0) counts.notHelpful[p]++;
-      if (facetSource(facet) === codeSource) counts.code[p]++;
+      if (sites[i] === site && wanted[facet] === 1) tallyFacet(counts, path[i], facet, 1, sources);
     }
     return counts;
   }

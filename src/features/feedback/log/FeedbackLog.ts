@@ -171,11 +171,17 @@ export class FeedbackLog {
     return { entries: await this.readRows(rows.slice(0, limit)), hasMore };
   }
 
-  /** Ratings and code-snippet counts per page for the entries matching `filter`. */
+  /**
+   * Ratings and code-snippet counts per page for the entries matching `filter`. Thumbs count
+   * contextual ratings only, as the hosted schema defines them; `total` counts every entry.
+   */
   countByPage(projectId: string, filter: FeedbackFilter): PageFeedbackCounts[] {
     const index = this.indexes.get(projectId);
     if (!index) return [];
-    const counts = index.countByPath(toIndexFilter(filter, index), FEEDBACK_SOURCES.indexOf('code_snippet'));
+    const counts = index.countByPath(toIndexFilter(filter, index), {
+      rating: FEEDBACK_SOURCES.indexOf('contextual'),
+      code: FEEDBACK_SOURCES.indexOf('code_snippet'),
+    });
     const pages: PageFeedbackCounts[] = [];
     for (let p = 0; p < counts.total.length; p++) {
       if (counts.total[p] > 0)

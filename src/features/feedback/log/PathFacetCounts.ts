@@ -15,6 +15,34 @@ export interface PathCounts {
   code: Uint32Array;
 }
 
+/** Which sources the per-page counts single out: ratings (thumbs up/down) and code snippets. */
+export interface CountedSources {
+  /** Only ratings of this source are thumbs (the hosted schema: contextual feedback). */
+  rating: number;
+  code: number;
+}
+
+/** Empty counts for `paths` paths. */
+export function emptyPathCounts(paths: number): PathCounts {
+  return {
+    total: new Uint32Array(paths),
+    helpful: new Uint32Array(paths),
+    notHelpful: new Uint32Array(paths),
+    code: new Uint32Array(paths),
+  };
+}
+
+/** Adds `n` rows of `facet` on path `p` to `counts`. */
+export function tallyFacet(counts: PathCounts, p: number, facet: number, n: number, sources: CountedSources): void {
+  counts.total[p] += n;
+  const source = facetSource(facet);
+  if (source === sources.rating) {
+    if (facetHelpful(facet) === 1) counts.helpful[p] += n;
+    else if (facetHelpful(facet) === 0) counts.notHelpful[p] += n;
+  }
+  if (source === sources.code) counts.code[p] += n;
+}
+
 /** Rows between two checkpoints: a count over any range scans at most half this many rows. */
 const STRIDE = 1 << 16;
 
@@ -84,24 +112,15 @@ export class PathFacetCounts {
     }
   }
 
-  /** Per-path counts of rows `[lo, hi)` whose facet `wanted` marks; `code` counts those from `codeSource`. */
-  byPath(cols: SummarisedColumns, lo: number, hi: number, wanted: Uint8Array, codeSource: number): PathCounts {
+  /** Per-path counts of rows `[lo, hi)` whose facet `wanted` marks (see tallyFacet). */
+  byPath(cols: SummarisedColumns, lo: number, hi: number, wanted: Uint8Array, sources: CountedSources): PathCounts {
     const cells = this.countRange(cols, lo, hi);
     const paths = this.width;
-    const counts: PathCounts = {
-      total: new Uint32Array(paths),
-      helpful: new Uint32Array(paths),
-      notHelpful: new Uint32Array(paths),
-      code: new Uint32Array(paths),
-    };
+    const counts = emptyPathCounts(paths);
     for (let p = 0; p < paths; p++) {
       for (let facet = 0; facet < FACET_COUNT; facet++) {
         const n = wanted[facet] === 1 ? cells[p * FACET_COUNT + facet] : 0;
-        if (n === 0) continue;
-        counts.total[p] += n;
-        if (facetHelpful(facet) === 1) counts.helpful[p] += n;
-        else if (facetHelpful(facet) === 0) counts.notHelpful[p] += n;
-        if (facetSource(facet) === codeSource) counts.code[p] += n;
+        if (n !== 0) tallyFacet(counts, p, facet, n, sources);
       }
     }
     return counts;

@@ -6,7 +6,7 @@ export const feedbackEntrySchema = z.object({
   id: z.string(),
   path: z.string(),
   comment: z.string().nullable(),
-  createdAt: z.string(),
+  createdAt: z.iso.datetime(),
   source: z.enum(FEEDBACK_SOURCES),
   status: z.enum(FEEDBACK_STATUSES),
   domain: z.string().nullable().describe('The site the feedback was posted on (null for entries recorded before sites were told apart)'),

@@ -7,7 +7,7 @@ import { rotateSigningKey } from '../rotateSigningKey.js';
 
 const signingKeySchema = z.object({
   kid: z.string().describe('Key id, as in the `kid` parameter of the links it signed'),
-  createdAt: z.string().describe('When the key was made (ISO 8601)'),
+  createdAt: z.iso.datetime().describe('When the key was made (ISO 8601)'),
   active: z.boolean().describe('True for the one key that signs new links'),
 });
 
