@@ -1,6 +1,6 @@
 import { isTrustworthyOrigin, OPENER_POLICY_HEADER } from '../http/isTrustworthyOrigin.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import Koa, { type Context, type Next } from 'koa';
+import Koa, { type Context, type Middleware, type Next } from 'koa';
 import helmet from 'koa-helmet';
 import type { Logger } from 'pino';
 import type { Config } from '../config/schema.js';
@@ -73,10 +73,7 @@ export function createApp(deps: AppDeps): EnclaveApp {
   // where no docs share the origin, so this listener's router and /openapi.json both lack it.
   for (const feature of deps.features) routes.push(...feature.routes.filter((r) => surface === 'admin' || !isDashboardPath(r.path)));
 
-  const router = buildRouter(routes, {
-    authenticate: deps.features.find((f) => f.authenticate)?.authenticate ?? refuseAdminRoutes,
-    adminBodyBytes: config.limits.adminBodyBytes,
-  });
+  const router = buildRouter(routes, { ...keyChecks(deps.features), adminBodyBytes: config.limits.adminBodyBytes });
 
   app.use(assignRequestId(requestIds));
   app.use(logRequests({ logger }));
@@ -112,6 +109,14 @@ export function createApp(deps: AppDeps): EnclaveApp {
     });
   });
   return { app, routes };
+}
+
+/** The features' key checks: admin keys (control) and assistant keys (assistant). */
+function keyChecks(features: Feature[]): { authenticate: Middleware; authenticateAssistant?: Middleware } {
+  return {
+    authenticate: features.find((f) => f.authenticate)?.authenticate ?? refuseAdminRoutes,
+    authenticateAssistant: features.find((f) => f.authenticateAssistant)?.authenticateAssistant,
+  };
 }
 
 /** Without a feature that authenticates admin keys (control), no admin route is open: fail closed. */

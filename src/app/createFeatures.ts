@@ -9,6 +9,7 @@ import { createSigningKeysFeature } from '../features/signingKeys/signingKeysFea
 import { createAnalyticsFeature, type AnalyticsFeature } from '../features/analytics/analyticsFeature.js';
 import { RateLimiter } from '../http/RateLimiter.js';
 import { createDashboardFeature } from '../features/dashboard/dashboardFeature.js';
+import { createAssistantFeature, type AssistantFeature } from '../features/assistant/assistantFeature.js';
 
 /** Every feature module, wired to the ones it depends on. */
 export interface Features {
@@ -16,6 +17,7 @@ export interface Features {
   deployments: DeploymentsFeature;
   exports: ExportsFeature;
   analytics: AnalyticsFeature;
+  assistant: AssistantFeature;
   /** Control first: it stops last, after every feature that records key use or reads sites. */
   all: Feature[];
 }
@@ -42,11 +44,16 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
   analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
   const agent = await createAgentFeature(ctx);
   const dashboard = await createDashboardFeature();
+  const assistant = await createAssistantFeature(ctx, {
+    activeSite: deployments.activeSite,
+    verifyAssistantKey: control.verifyAssistantKey,
+  });
   return {
     control,
     deployments,
     exports,
     analytics,
-    all: [control, deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx)],
+    assistant,
+    all: [control, deployments, exports, feedback, analytics, agent, dashboard, assistant, createSigningKeysFeature(ctx)],
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { agentConfigSchema } from './sections/agent.js';
+import { assistantConfigSchema } from './sections/assistant.js';
 import { analyticsConfigSchema, feedbackConfigSchema } from './sections/feedback.js';
 import { limitsConfigSchema, serverConfigSchema } from './sections/server.js';
 import { siteConfigSchema } from './sections/sites.js';
@@ -21,6 +22,7 @@ export const configSchema = z.strictObject({
   feedback: feedbackConfigSchema,
   analytics: analyticsConfigSchema,
   agent: agentConfigSchema,
+  assistant: assistantConfigSchema,
 });
 
 /** The validated configuration. */

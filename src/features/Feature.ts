@@ -42,6 +42,8 @@ export interface Feature {
   middleware?: Middleware[];
   /** Authenticates admin routes and sets `ctx.state.auth`. One feature provides it (control). */
   authenticate?: Middleware;
+  /** Authenticates assistant routes (assistant keys) and sets `ctx.state.auth`. One feature provides it (assistant). */
+  authenticateAssistant?: Middleware;
   /** Background work on a cron; app/ schedules every feature's tasks in one scheduler after start(). */
   tasks?: Task[];
   readiness?(): Readiness;

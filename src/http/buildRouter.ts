@@ -5,11 +5,14 @@ import type { AuthState } from './AuthState.js';
 import { enforceRateLimit } from './middleware/enforceRateLimit.js';
 import { parseJsonBody } from './middleware/parseJsonBody.js';
 import { validateInput } from './middleware/validateInput.js';
+import { AppError } from '../platform/AppError.js';
 
 /** What the router needs besides the routes. */
 export interface RouterDeps {
   /** Authenticates admin routes and sets `ctx.state.auth` (the control feature provides it). */
   authenticate: Middleware;
+  /** Authenticates assistant routes (assistant keys) and sets `ctx.state.auth`; refuses all when absent. */
+  authenticateAssistant?: Middleware;
   adminBodyBytes: number;
 }
 
@@ -26,9 +29,10 @@ export function buildRouter(routes: RouteSpec[], deps: RouterDeps): Router {
   for (const spec of routes) {
     const chain: Middleware[] = [];
     if (spec.auth === 'admin') chain.push(deps.authenticate);
-    if (spec.rateLimit) {
-      const keyOf = spec.rateLimit.key ?? ((ctx: Context) => (ctx.state.auth as AuthState | undefined)?.projectId ?? ctx.ip);
-      chain.push(enforceRateLimit(spec.rateLimit.limiter, keyOf));
+    if (spec.auth === 'assistant') chain.push(deps.authenticateAssistant ?? refuseAssistantRoutes);
+    for (const limit of spec.rateLimit === undefined ? [] : [spec.rateLimit].flat()) {
+      const keyOf = limit.key ?? ((ctx: Context) => (ctx.state.auth as AuthState | undefined)?.projectId ?? ctx.ip);
+      chain.push(enforceRateLimit(limit.limiter, keyOf));
     }
     if (spec.body) chain.push(parseJsonBody(spec.bodyLimitBytes ?? deps.adminBodyBytes));
     chain.push(validateInput(spec));
@@ -39,4 +43,9 @@ export function buildRouter(routes: RouteSpec[], deps: RouterDeps): Router {
     router.register(spec.path, [spec.method], chain); // GET routes answer HEAD too
   }
   return router;
+}
+
+/** Without a feature that checks assistant keys, no assistant route is open: fail closed. */
+async function refuseAssistantRoutes(): Promise<never> {
+  throw AppError.unauthorized();
 }

@@ -13,6 +13,12 @@ export interface ResponseSpec {
   contentType?: string;
 }
 
+/** One limiter a route draws on, and what it counts by (the caller's project unless `key` says otherwise). */
+export interface RouteRateLimit {
+  limiter: RateLimiter;
+  key?: (ctx: Context) => string;
+}
+
 /** Validated inputs handed to a handler. */
 export interface RouteInput<P, Q, B> {
   params: P;
@@ -30,8 +36,11 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   path: string;
   summary: string;
   tag: string;
-  /** `admin`: bearer admin key required; `public`: no key (health, feedback, signed downloads). */
-  auth: 'admin' | 'public';
+  /**
+   * `admin`: bearer admin key required; `assistant`: bearer assistant key required (search, page,
+   * answers: keys that may sit in pages); `public`: no key (health, feedback, signed downloads).
+   */
+  auth: 'admin' | 'assistant' | 'public';
   params?: P;
   query?: Q;
   body?: B;
@@ -39,8 +48,8 @@ export interface RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   checkRequest?: (ctx: Context, body: unknown) => { message: string }[];
   /** Body size cap in bytes; defaults to the admin limit. */
   bodyLimitBytes?: number;
-  /** Applied after authentication; keyed by project unless `limitKey` says otherwise. */
-  rateLimit?: { limiter: RateLimiter; key?: (ctx: Context) => string };
+  /** Applied after authentication, in order; each keyed by project unless its `key` says otherwise. */
+  rateLimit?: RouteRateLimit | RouteRateLimit[];
   responses: Record<number, ResponseSpec>;
   handler: (ctx: Context, input: RouteInput<z.infer<P>, z.infer<Q>, z.infer<B>>) => unknown | Promise<unknown>;
 }

@@ -2,6 +2,11 @@
 const ROUTER_PREFIXES = ['/v1/', '/v2/', '/bundles/', '/_enclave/'];
 /** Path prefixes of the admin API proper: everything behind an admin key. */
 const ADMIN_API_PREFIXES = ['/v1/', '/v2/', '/_enclave/admin/'];
+/**
+ * Under /v1 and /v2 but for readers: the assistant endpoints take an assistant key, which may be
+ * embedded in a docs page, so they answer on the site's own host and listener like the feedback widget.
+ */
+const READER_API_PREFIXES = ['/v1/search/', '/v1/page/', '/v1/assistant/', '/v2/assistant/'];
 
 const underAny = (path: string, prefixes: string[]) => prefixes.some((p) => path.startsWith(p) || path === p.slice(0, -1));
 /** The router ignores one trailing slash, so `/openapi.json/` is the same route. */
@@ -18,7 +23,12 @@ export function isAdminPath(path: string): boolean {
  * `/_enclave/health`), probes (`/_enclave/ready`) and signed download links (`/bundles/`).
  */
 export function isAdminApiPath(path: string): boolean {
-  return isOpenApi(path) || underAny(path, ADMIN_API_PREFIXES);
+  return isOpenApi(path) || (underAny(path, ADMIN_API_PREFIXES) && !isReaderApiPath(path));
+}
+
+/** True for the assistant endpoints under /v1 and /v2 (search, page, messages): assistant keys, any host. */
+export function isReaderApiPath(path: string): boolean {
+  return READER_API_PREFIXES.some((p) => path.startsWith(p));
 }
 
 /** True for the dashboard's page and files (`/_enclave/admin…`), served only where no docs share the origin. */

@@ -13,6 +13,7 @@ export { prepareRenderer, type PreparedRenderer, type RendererPreparation } from
 export type { RenderSettings, RenderSiteOptions, RenderSiteResult } from './renderSite.js';
 export type { BuildReport } from './report/BuildReport.js';
 export type { WarmUpResult } from './code/warmUpHighlighter.js';
+export { SECTION_CHUNKS_FILE, type SectionChunk } from './search/sectionChunks.js';
 
 /**
  * Renders a Mintlify-format docs source into a self-contained static bundle through

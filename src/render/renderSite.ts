@@ -21,6 +21,7 @@ import type { BuildReport } from './report/BuildReport.js';
 import { createReportCollector } from './report/createReportCollector.js';
 import { AGENT_SEARCH_FILE, type AgentSearchEntry, agentSearchJson } from './search/agentSearchChannel.js';
 import { searchEntryJson, searchIndexScript } from './search/searchIndexScript.js';
+import { SECTION_CHUNKS_FILE, sectionChunkLine } from './search/sectionChunks.js';
 import { isRemoteUrl } from './offline/isRemoteUrl.js';
 import { reportRemoteConfigAssets } from './offline/reportRemoteConfigAssets.js';
 import { takeRemoteOutOfCustomFiles } from './offline/takeRemoteOutOfCustomFiles.js';
@@ -196,14 +197,18 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // The search index likewise: built at the end, it was one large string at the export's peak.
   const searchEntries = new InOrderParts(selected.length);
   const searchIndexWritten = out.writeParts(searchIndexPath, searchIndexScript(searchEntries));
-  // Both are awaited below; if the export fails first, nobody will be.
-  for (const written of [llmsFullWritten, searchIndexWritten]) written.catch(() => {});
+  // The assistant's section chunks likewise, a line per section (retrieval reads them at serve time).
+  const chunkLines = new InOrderParts(selected.length);
+  const chunksWritten = out.writeParts(SECTION_CHUNKS_FILE, chunkLines);
+  // All are awaited below; if the export fails first, nobody will be.
+  for (const written of [llmsFullWritten, searchIndexWritten, chunksWritten]) written.catch(() => {});
 
   const onResult = (result: PageResult) => {
     const { path } = result.manifest;
     for (const [rel, data] of result.files) writes.push(out.write(rel, data).catch((err: unknown) => void (writeFailure ??= err)));
     llmsFull.put(result.position, result.markdown === null ? [] : [result.markdown, LLMS_FULL_SEPARATOR]);
     searchEntries.put(result.position, result.indexed ? [searchEntryJson(result.indexed.search)] : []);
+    chunkLines.put(result.position, result.indexed ? result.indexed.chunks.map(sectionChunkLine) : []);
     if (result.failedReason !== undefined) {
       if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
       report.pageFailed(path, result.failedReason);
@@ -254,9 +259,11 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     pagesByWorkers = parallel.pagesByWorkers;
     llmsFull.end();
     searchEntries.end();
+    chunkLines.end();
   } catch (err) {
     llmsFull.fail(err);
     searchEntries.fail(err);
+    chunkLines.fail(err);
     throw err;
   } finally {
     await Promise.all(writes);
@@ -289,6 +296,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   if (selected.length === 0 && !site.redirects.has('index')) await out.write('index.html', shell.emptySite());
   await out.write('404.html', shell.notFoundPage());
   await searchIndexWritten;
+  await chunksWritten;
   await out.write('sitemap.xml', buildSitemap(domain, sitemapPaths));
   await out.write('llms.txt', buildLlmsTxt(config.name, config.description, llmsPages));
   await out.write(AGENT_SEARCH_FILE, agentSearchJson(finished.flatMap((r) => (r.agents ? [r.agents] : []))));

@@ -15,6 +15,8 @@ export interface AdminKeyRecord {
   projectId: string;
   name: string;
   scope: 'read' | 'write';
+  /** `assistant`: may call only the assistant endpoints of its project's sites; absent on keys stored before kinds existed (admin). */
+  kind?: 'admin' | 'assistant';
   hash: string;
   last4: string;
   createdAt: string;

@@ -8,6 +8,7 @@ import { keyRoutes } from './routes/keyRoutes.js';
 import { projectRoutes } from './routes/projectRoutes.js';
 import { siteRoutes } from './routes/siteRoutes.js';
 import type { SiteDirectory } from './SiteDirectory.js';
+import { type AssistantKeyCheck, verifyAssistantKey } from './verifyAssistantKey.js';
 
 /** The control plane as a feature: projects, admin keys and sites, and who may call the admin API. */
 export interface ControlFeature extends Feature {
@@ -15,6 +16,8 @@ export interface ControlFeature extends Feature {
   authenticate: Middleware;
   /** The narrow view of sites and projects the other features receive. */
   sites: SiteDirectory;
+  /** Checks a key presented to an assistant endpoint (app/ hands it to the assistant feature). */
+  verifyAssistantKey(presented: string | undefined): AssistantKeyCheck;
 }
 
 /**
@@ -29,6 +32,7 @@ export function createControlFeature(ctx: Pick<FeatureContext, 'clock' | 'logger
     routes: [...projectRoutes({ control }), ...keyRoutes({ control }), ...siteRoutes({ control })],
     authenticate: authenticateAdmin({ keys: store.keys, clock: ctx.clock, logger: ctx.logger }),
     sites: createSiteDirectory(store),
+    verifyAssistantKey: verifyAssistantKey(store.keys, ctx.clock),
     async stop() {
       await store.document.flush();
     },

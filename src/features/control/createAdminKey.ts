@@ -10,6 +10,8 @@ export interface NewAdminKey {
   projectId: string;
   name: string;
   scope: 'read' | 'write';
+  /** `assistant`: a key for the search, page, answer and MCP endpoints only (its scope is stored as `read`). */
+  kind?: 'admin' | 'assistant';
   expiresAt?: Date | null;
   /** The id of the key that asks for this one; its expiry caps the new key's. */
   createdBy?: string | null;
@@ -31,12 +33,16 @@ export async function createAdminKey(
   const creatorExpiry = input.createdBy ? control.keys.find(input.createdBy)?.expiresAt : null;
   let expiresAt = input.expiresAt ?? null;
   if (creatorExpiry && (!expiresAt || expiresAt.getTime() > Date.parse(creatorExpiry))) expiresAt = new Date(creatorExpiry);
-  const key = generateAdminKey();
+  const kind = input.kind ?? 'admin';
+  const key = generateAdminKey(kind);
   const record: AdminKeyRecord = {
     id: randomId('key_'),
     projectId: input.projectId,
     name: input.name,
-    scope: input.scope,
+    // An assistant key never writes through the admin API; `read` keeps it out of the
+    // "last usable write key" count as well.
+    scope: kind === 'assistant' ? 'read' : input.scope,
+    kind,
     hash: hashAdminKey(key),
     last4: key.slice(-4),
     createdAt: clock.now().toISOString(),

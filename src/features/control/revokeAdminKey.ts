@@ -32,7 +32,11 @@ export async function revokeAdminKey(
   if (options.cascade) for (const child of descendantsOf(control.keys.list(projectId), keyId)) ids.add(child.id);
   await control.keys.revokeAll([...ids], now, (keys) => {
     const usable = (k: AdminKeyRecord) =>
-      k.projectId === projectId && k.scope === 'write' && !k.revokedAt && (!k.expiresAt || Date.parse(k.expiresAt) > now.getTime());
+      k.projectId === projectId &&
+      k.scope === 'write' &&
+      (k.kind ?? 'admin') === 'admin' &&
+      !k.revokedAt &&
+      (!k.expiresAt || Date.parse(k.expiresAt) > now.getTime());
     const before = keys.filter(usable);
     if (before.length > 0 && before.every((k) => ids.has(k.id)))
       throw AppError.conflict(

@@ -6,6 +6,12 @@ export interface ActiveSiteInfo {
   version: string;
   /** Page paths of the version, e.g. `/`, `/guides/start` (leading slash, no extension). */
   pagePaths: ReadonlySet<string>;
+  /**
+   * The version's deployment id and the folder of its files (read-only: the bundle as
+   * installed), for features that read export-time data such as the assistant's section chunks.
+   * Absent where no installed version backs the info (stand-ins in tests).
+   */
+  installed?: { id: string; filesDir: string };
 }
 
 /** Read access to the live sites for other modules (feedback validates paths with it). */

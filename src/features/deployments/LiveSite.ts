@@ -2,6 +2,8 @@ import type { ActiveSiteInfo } from './ActiveSite.js';
 import type { SiteDirectory } from '../control/SiteDirectory.js';
 import { isHashedAsset } from './loadSiteVersion.js';
 import type { ServedFile, SiteVersion } from './SiteVersion.js';
+import { basename, dirname } from 'node:path';
+import { versionLayout } from './versionLayout.js';
 
 /**
  * The live pointer: which version answers requests. A switch is one assignment, so every
@@ -69,6 +71,12 @@ export class LiveSite {
     const live = this.active;
     if (!live) return null;
     const domain = this.site ?? live.domain;
-    return { domain, projectId: this.sites.find(domain)?.projectId ?? null, version: live.version, pagePaths: live.pagePaths };
+    return {
+      domain,
+      projectId: this.sites.find(domain)?.projectId ?? null,
+      version: live.version,
+      pagePaths: live.pagePaths,
+      installed: { id: live.id, filesDir: versionLayout(dirname(live.dir), basename(live.dir)).files },
+    };
   }
 }

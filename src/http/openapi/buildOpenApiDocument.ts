@@ -68,7 +68,7 @@ export function buildOpenApiDocument(routes: RouteSpec[], info: { version: strin
       operationId: `${spec.method.toLowerCase()}${toOpenApiPath(spec.path).replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
       parameters: parameters(spec),
       responses,
-      security: spec.auth === 'admin' ? [{ adminKey: [] }] : [],
+      security: spec.auth === 'public' ? [] : [{ [`${spec.auth}Key`]: [] }],
     };
     if (spec.body) {
       operation.requestBody = { required: true, content: { 'application/json': { schema: toJsonSchema(spec.body, 'input') } } };
@@ -87,6 +87,12 @@ export function buildOpenApiDocument(routes: RouteSpec[], info: { version: strin
     components: {
       securitySchemes: {
         adminKey: { type: 'http', scheme: 'bearer', description: 'Admin key: enc_ + 40 base62 characters + 6-character checksum.' },
+        assistantKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "Assistant key (POST /v1/keys with kind assistant): enc_asst_ + 40 base62 characters + 6-character checksum; only the search, page, assistant and MCP endpoints of its project's sites.",
+        },
       },
       schemas: { Error: toJsonSchema(errorBodySchema, 'output') },
     },

@@ -1,7 +1,8 @@
 /** Query parameters whose values must never reach a log line. */
 const SECRET_PARAMS = /([?&](?:sig|signature|key|token)=)[^&#]*/gi;
 /** Admin keys anywhere in a string (they have a fixed, greppable prefix). */
-const ADMIN_KEY = /enc_[0-9A-Za-z]{46}/g;
+// Assistant keys (`enc_asst_…`) too: they are secrets of their own project, even if embeddable in pages.
+const ADMIN_KEY = /enc_(?:asst_)?[0-9A-Za-z]{46}/g;
 
 /** A URL with link signatures and keys replaced by `REDACTED`. */
 export function redactUrl(url: string): string {

@@ -2,6 +2,7 @@ import type { AnchorCheck } from '../links/createPageContext.js';
 import type { LlmsPage } from '../output/buildLlmsTxt.js';
 import type { AgentSearchEntry } from '../search/agentSearchChannel.js';
 import type { SearchEntry } from '../search/searchIndexScript.js';
+import type { SectionChunk } from '../search/sectionChunks.js';
 
 /** Runtime features a page can pull in (their files are copied once per bundle). */
 export type PageFeature = 'mermaid' | 'katex' | 'openapi';
@@ -18,8 +19,11 @@ export interface PageResult {
   manifest: { path: string; title: string; file: string; tryIt?: { connect: string[] } };
   /** Set when the page failed and got an error page instead. */
   failedReason?: string;
-  /** `agents`: the page's agent-only text (search index agent channel), when it has any. */
-  indexed?: { search: SearchEntry; llms: LlmsPage; agents?: AgentSearchEntry };
+  /**
+   * `agents`: the page's agent-only text (search index agent channel), when it has any;
+   * `chunks`: its sections for the assistant's retrieval (sectionChunks.ts).
+   */
+  indexed?: { search: SearchEntry; llms: LlmsPage; agents?: AgentSearchEntry; chunks: SectionChunk[] };
   fellBack: boolean;
   ids: string[];
   anchorChecks: AnchorCheck[];

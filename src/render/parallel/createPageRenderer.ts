@@ -20,6 +20,7 @@ import type { ShellParts } from '../site/createShellParts.js';
 import type { LoadedSite } from '../site/loadSite.js';
 import { renderPageShell } from '../theme/renderPageShell.js';
 import type { PageFeature, PageResult } from './PageResult.js';
+import { sectionChunks } from '../search/sectionChunks.js';
 
 /** Renders one page of a prepared site: its files and what it contributes to the site-wide outputs. */
 export type PageRenderer = (position: number) => PageResult;
@@ -200,6 +201,15 @@ export async function createPageRenderer(options: {
               section: site.nav.locations.get(page.path)?.groups[0],
             },
             agents: agentEntry(page.path, content.title, shell.scope(page.path), ctx.agentContent),
+            chunks: sectionChunks({
+              path: page.path,
+              title: content.title,
+              description: content.description ?? '',
+              markdown: content.markdown,
+              headings: content.summary.headings.map((text, i) => ({ text, id: content.summary.sections[i]?.[0] ?? '' })),
+              scope: shell.scope(page.path),
+              tag: typeof fm.tag === 'string' ? fm.tag : undefined,
+            }),
           }
         : undefined,
       fellBack: ctx.fellBack(),

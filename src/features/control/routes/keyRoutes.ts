@@ -8,7 +8,13 @@ import { adminKeySchema, presentAdminKey } from './presentControl.js';
 
 const createBody = z.strictObject({
   name: z.string().trim().min(1).max(200).describe('What the key is for (a script, a person)'),
-  scope: z.enum(['read', 'write']).default('write').describe('read: GET/HEAD only'),
+  scope: z.enum(['read', 'write']).default('write').describe('read: GET/HEAD only (an assistant key is always read)'),
+  kind: z
+    .enum(['admin', 'assistant'])
+    .default('admin')
+    .describe(
+      "assistant: a key (prefix enc_asst_) that may be embedded in pages and calls only /v1/search, /v1/page, the assistant endpoints and /_enclave/mcp of this project's sites",
+    ),
   expiresAt: z.iso
     .datetime({ offset: true })
     .optional()
@@ -65,6 +71,7 @@ export function keyRoutes(deps: { control: ControlOperations }): RouteSpec[] {
           projectId: callerProject(ctx),
           name: body.name,
           scope: body.scope,
+          kind: body.kind,
           expiresAt: body.expiresAt ? new Date(body.expiresAt) : null,
           createdBy: (ctx.state.auth as AuthState).keyId,
         });

@@ -1,0 +1,57 @@
+import type { Middleware } from 'koa';
+import { RateLimiter } from '../../http/RateLimiter.js';
+import type { ActiveSite } from '../deployments/ActiveSite.js';
+import type { Feature, FeatureContext } from '../Feature.js';
+import type { VerifyAssistantKey } from './AssistantCaller.js';
+import { authenticateAssistant } from './authenticateAssistant.js';
+import { KeywordRetriever } from './retrieval/KeywordRetriever.js';
+import type { Retriever } from './retrieval/Retriever.js';
+import { searchRoutes } from './routes/searchRoutes.js';
+import { mcpRoutes } from './mcp/mcpRoutes.js';
+
+/** Search, page and answer bodies are small: a question and its history, never a document. */
+const ASSISTANT_BODY_BYTES = 256 * 1024;
+
+/** What the assistant is built from besides the context: the live sites and control's key check. */
+export interface AssistantDeps {
+  activeSite: ActiveSite;
+  verifyAssistantKey: VerifyAssistantKey;
+}
+
+/** The assistant feature: retrieval over the live sites, its routes and assistant-key authentication. */
+export interface AssistantFeature extends Feature {
+  authenticateAssistant: Middleware;
+  retriever: Retriever;
+}
+
+/**
+ * Builds the assistant: keyword retrieval over each live version's section chunks, the search
+ * and page endpoints and the MCP server (assistant keys, limited per key and per client address).
+ */
+export async function createAssistantFeature(ctx: FeatureContext, deps: AssistantDeps): Promise<AssistantFeature> {
+  const settings = ctx.config.assistant;
+  const retriever = new KeywordRetriever(
+    (domain) => {
+      // current() falls back to the default site for a host without a site of its own: only an exact match counts.
+      const info = deps.activeSite.current(domain);
+      return info && info.domain.toLowerCase() === domain && info.installed ? info.installed : undefined;
+    },
+    { maxIndexBytes: settings.maxIndexBytes, logger: ctx.logger },
+  );
+  const minute = 60_000;
+  const perKey = new RateLimiter('assistant-search-key', settings.searchPerKeyPerMinute, minute, ctx.clock);
+  const perAddress = new RateLimiter('assistant-search-address', settings.searchPerAddressPerMinute, minute, ctx.clock);
+  const searchLimits = [
+    { limiter: perAddress, key: (c: { ip: string }) => c.ip },
+    { limiter: perKey, key: (c: { state: { auth?: { keyId: string } } }) => c.state.auth?.keyId ?? '' },
+  ];
+  return {
+    name: 'assistant',
+    routes: [
+      ...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES }),
+      ...mcpRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES, version: ctx.version }),
+    ],
+    authenticateAssistant: authenticateAssistant({ verify: deps.verifyAssistantKey, sites: ctx.sites, logger: ctx.logger }),
+    retriever,
+  };
+}
