@@ -8,6 +8,11 @@ import { KeywordRetriever } from './retrieval/KeywordRetriever.js';
 import type { Retriever } from './retrieval/Retriever.js';
 import { searchRoutes } from './routes/searchRoutes.js';
 import { mcpRoutes } from './mcp/mcpRoutes.js';
+import { IngestGuard } from '../../http/IngestGuard.js';
+import type { AnswerDeps } from './chat/AnswerDeps.js';
+import { ThreadLog } from './threads/ThreadLog.js';
+import { messageRoutes } from './routes/messageRoutes.js';
+import { modelSettings } from './chat/modelSettings.js';
 
 /** Search, page and answer bodies are small: a question and its history, never a document. */
 const ASSISTANT_BODY_BYTES = 256 * 1024;
@@ -22,6 +27,8 @@ export interface AssistantDeps {
 export interface AssistantFeature extends Feature {
   authenticateAssistant: Middleware;
   retriever: Retriever;
+  /** The stored question-and-answer turns (tests and analytics look inside). */
+  threads: ThreadLog;
 }
 
 /**
@@ -45,10 +52,41 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
     { limiter: perAddress, key: (c: { ip: string }) => c.ip },
     { limiter: perKey, key: (c: { state: { auth?: { keyId: string } } }) => c.state.auth?.keyId ?? '' },
   ];
+  const threads = await ThreadLog.open({ dataDir: ctx.config.dataDir, logger: ctx.logger });
+  const answers: AnswerDeps = {
+    retriever,
+    model: () => modelSettings(settings),
+    threads,
+    guard: new IngestGuard({
+      name: 'assistant',
+      perMinute: settings.messagesGlobalPerMinute,
+      minFreeBytes: settings.threadMinFreeBytes,
+      dataDir: ctx.config.dataDir,
+      clock: ctx.clock,
+    }),
+    clock: ctx.clock,
+    logger: ctx.logger,
+    maxPromptChars: settings.maxContextChars + settings.maxMessageChars * 2,
+  };
+  const messageLimits = [
+    {
+      limiter: new RateLimiter('assistant-message-address', settings.messagesPerAddressPerMinute, minute, ctx.clock),
+      key: (c: { ip: string }) => c.ip,
+    },
+    {
+      limiter: new RateLimiter('assistant-message-key', settings.messagesPerKeyPerMinute, minute, ctx.clock),
+      key: (c: { state: { auth?: { keyId: string } } }) => c.state.auth?.keyId ?? '',
+    },
+  ];
   return {
     name: 'assistant',
+    threads,
+    async stop() {
+      await threads.close();
+    },
     routes: [
       ...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES }),
+      ...messageRoutes({ answers, limits: settings, rateLimit: messageLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES }),
       ...mcpRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES, version: ctx.version }),
     ],
     authenticateAssistant: authenticateAssistant({ verify: deps.verifyAssistantKey, sites: ctx.sites, logger: ctx.logger }),

@@ -11,6 +11,8 @@ export interface ChatModelSettings {
   firstTokenTimeoutMs: number;
   /** Longest pause between two pieces of the answer. */
   idleTimeoutMs: number;
+  /** The whole answer, from the request on. */
+  totalTimeoutMs?: number;
   /** Cap on the answer's length, passed as `max_tokens`. */
   maxAnswerTokens: number;
   temperature?: number;

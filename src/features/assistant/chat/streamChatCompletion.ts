@@ -21,26 +21,18 @@ export async function* streamChatCompletion(
   if (signal?.aborted) onAbort();
   signal?.addEventListener('abort', onAbort, { once: true });
   const watchdog = new Watchdog(upstream);
+  const total = settings.totalTimeoutMs
+    ? setTimeout(
+        () => upstream.abort(new ModelError('timeout', 'The answer took too long', `over ${settings.totalTimeoutMs} ms`)),
+        settings.totalTimeoutMs,
+      )
+    : undefined;
   try {
     watchdog.arm(settings.connectTimeoutMs, 'The model endpoint did not answer in time');
-    const response = await fetch(new URL('v1/chat/completions', withSlash(settings.endpoint)), {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'text/event-stream',
-        ...(settings.apiKey ? { Authorization: `Bearer ${settings.apiKey}` } : {}),
-      },
-      body: JSON.stringify(requestBody(settings, messages)),
-      signal: upstream.signal,
-    });
-    if (!response.ok) throw await upstreamError(response);
-    if (!/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '') || !response.body) {
-      throw new ModelError('garbage', 'The model endpoint did not answer with a stream', response.headers.get('content-type') ?? 'no type');
-    }
+    const body = await openStream(settings, messages, upstream.signal);
     watchdog.arm(settings.firstTokenTimeoutMs, 'The model did not start answering in time');
-    // Node's web streams are async iterable; the DOM typings in lib do not say so.
     let finish: Extract<ChatModelEvent, { type: 'finish' }> | undefined;
-    for await (const data of readServerSentData(response.body as unknown as AsyncIterable<Uint8Array>)) {
+    for await (const data of readServerSentData(body)) {
       if (data === '[DONE]') {
         finish ??= { type: 'finish', reason: 'other' };
         break;
@@ -60,10 +52,35 @@ export async function* streamChatCompletion(
     throw asModelError(err, upstream.signal);
   } finally {
     watchdog.pause();
+    clearTimeout(total);
     signal?.removeEventListener('abort', onAbort);
     // Ends the upstream request when the consumer stopped early (a reader closing the tab).
     upstream.abort(new ModelError('aborted', 'The question was cancelled'));
   }
+}
+
+/** Sends the request; resolves with the event stream once the headers say it is one. */
+async function openStream(
+  settings: ChatModelSettings,
+  messages: ChatModelMessage[],
+  signal: AbortSignal,
+): Promise<AsyncIterable<Uint8Array>> {
+  const response = await fetch(new URL('v1/chat/completions', withSlash(settings.endpoint)), {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'text/event-stream',
+      ...(settings.apiKey ? { Authorization: `Bearer ${settings.apiKey}` } : {}),
+    },
+    body: JSON.stringify(requestBody(settings, messages)),
+    signal,
+  });
+  if (!response.ok) throw await upstreamError(response);
+  if (!/^text\/event-stream\b/i.test(response.headers.get('content-type') ?? '') || !response.body) {
+    throw new ModelError('garbage', 'The model endpoint did not answer with a stream', response.headers.get('content-type') ?? 'no type');
+  }
+  // Node's web streams are async iterable; the DOM typings in lib do not say so.
+  return response.body as unknown as AsyncIterable<Uint8Array>;
 }
 
 function withSlash(endpoint: string): string {
