@@ -11,8 +11,13 @@ import { mcpRoutes } from './mcp/mcpRoutes.js';
 import { IngestGuard } from '../../http/IngestGuard.js';
 import type { AnswerDeps } from './chat/AnswerDeps.js';
 import { ThreadLog } from './threads/ThreadLog.js';
+import { dropOldThreads } from './threads/dropOldThreads.js';
 import { messageRoutes } from './routes/messageRoutes.js';
 import { modelSettings } from './chat/modelSettings.js';
+import { assistantAnalyticsRoutes } from './routes/assistantAnalyticsRoutes.js';
+
+/** Daily, in the quiet hours: thread retention drops whole day files. */
+const THREAD_RETENTION_CRON = '41 3 * * *';
 
 /** Search, page and answer bodies are small: a question and its history, never a document. */
 const ASSISTANT_BODY_BYTES = 256 * 1024;
@@ -20,6 +25,8 @@ const ASSISTANT_BODY_BYTES = 256 * 1024;
 /** What the assistant is built from besides the context: the live sites and control's key check. */
 export interface AssistantDeps {
   activeSite: ActiveSite;
+  /** The analytics endpoints' shared budget (the assistant's reports draw on it too). */
+  analyticsLimiter: RateLimiter;
   verifyAssistantKey: VerifyAssistantKey;
 }
 
@@ -53,21 +60,7 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
     { limiter: perKey, key: (c: { state: { auth?: { keyId: string } } }) => c.state.auth?.keyId ?? '' },
   ];
   const threads = await ThreadLog.open({ dataDir: ctx.config.dataDir, logger: ctx.logger });
-  const answers: AnswerDeps = {
-    retriever,
-    model: () => modelSettings(settings),
-    threads,
-    guard: new IngestGuard({
-      name: 'assistant',
-      perMinute: settings.messagesGlobalPerMinute,
-      minFreeBytes: settings.threadMinFreeBytes,
-      dataDir: ctx.config.dataDir,
-      clock: ctx.clock,
-    }),
-    clock: ctx.clock,
-    logger: ctx.logger,
-    maxPromptChars: settings.maxContextChars + settings.maxMessageChars * 2,
-  };
+  const answers = answerDeps(ctx, retriever, threads);
   const messageLimits = [
     {
       limiter: new RateLimiter('assistant-message-address', settings.messagesPerAddressPerMinute, minute, ctx.clock),
@@ -84,12 +77,43 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
     async stop() {
       await threads.close();
     },
+    tasks:
+      settings.threadRetentionDays > 0
+        ? [
+            {
+              name: 'assistant-thread-retention',
+              cron: THREAD_RETENTION_CRON,
+              run: (now) => dropOldThreads(threads, settings.threadRetentionDays, now),
+            },
+          ]
+        : [],
     routes: [
       ...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES }),
       ...messageRoutes({ answers, limits: settings, rateLimit: messageLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES }),
+      ...assistantAnalyticsRoutes({ turns: threads, limiter: deps.analyticsLimiter }),
       ...mcpRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES, version: ctx.version }),
     ],
     authenticateAssistant: authenticateAssistant({ verify: deps.verifyAssistantKey, sites: ctx.sites, logger: ctx.logger }),
     retriever,
+  };
+}
+
+/** What answering needs, from the assistant settings. */
+function answerDeps(ctx: FeatureContext, retriever: Retriever, threads: ThreadLog): AnswerDeps {
+  const settings = ctx.config.assistant;
+  return {
+    retriever,
+    model: () => modelSettings(settings),
+    threads,
+    guard: new IngestGuard({
+      name: 'assistant',
+      perMinute: settings.messagesGlobalPerMinute,
+      minFreeBytes: settings.threadMinFreeBytes,
+      dataDir: ctx.config.dataDir,
+      clock: ctx.clock,
+    }),
+    clock: ctx.clock,
+    logger: ctx.logger,
+    maxPromptChars: settings.maxContextChars + settings.maxMessageChars * 2,
   };
 }
