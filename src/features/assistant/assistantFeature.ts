@@ -15,6 +15,7 @@ import { dropOldThreads } from './threads/dropOldThreads.js';
 import { messageRoutes } from './routes/messageRoutes.js';
 import { modelSettings } from './chat/modelSettings.js';
 import { assistantAnalyticsRoutes } from './routes/assistantAnalyticsRoutes.js';
+import { panelRoutes } from './routes/panelRoutes.js';
 
 /** Daily, in the quiet hours: thread retention drops whole day files. */
 const THREAD_RETENTION_CRON = '41 3 * * *';
@@ -90,6 +91,7 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
     routes: [
       ...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES }),
       ...messageRoutes({ answers, limits: settings, rateLimit: messageLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES }),
+      ...panelRoutes({ answers, sites: ctx.sites, limits: settings, rateLimit: [messageLimits[0]!], bodyLimitBytes: ASSISTANT_BODY_BYTES }),
       ...assistantAnalyticsRoutes({ turns: threads, limiter: deps.analyticsLimiter }),
       ...mcpRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES, version: ctx.version }),
     ],
