@@ -68,6 +68,7 @@ test.serial('conversations: hosted fields, newest first, paged by cursor, narrow
   });
   t.deepEqual(page.conversations[1], {
     id: page.conversations[1]!.id,
+    threadId: t.context.threadId,
     timestamp: '2026-05-02T10:00:00.000Z',
     query: 'What is the quokkadelay?',
     response: 'Wait the Retry-After seconds [1].',

@@ -108,3 +108,31 @@ test.serial('off: no button and no message request when the assistant is off for
   t.false(asked.includes('/_enclave/assistant/message'));
   await page.close();
 });
+
+test.serial('dashboard Assistant view: questions over time, unanswered, top cited pages, thread reader', async (t) => {
+  const { browser, harness } = t.context;
+  const asked = await harness.post(`/v2/assistant/${ASK_DOMAIN}/message`, {
+    fp: 'f',
+    messages: [{ role: 'user', content: 'xylophonequery nothing' }],
+  });
+  await asked.text();
+  const page = await browser.newPage();
+  await page.goto(`${harness.app.dashboardUrl}/_enclave/admin`);
+  await page.locator('#key').fill(harness.app.key);
+  await page.locator('#key').press('Enter');
+  await page.locator('#dashboard').waitFor({ state: 'visible' });
+  await page.locator('#assistant-view summary').click();
+  await page.locator('#assistant-unanswered tbody tr td button').first().waitFor();
+  t.regex((await page.locator('#assistant-totals').textContent()) ?? '', /^3 questions, 1 unanswered$/);
+  t.is(await page.locator('#assistant-unanswered tbody tr td').nth(1).textContent(), 'xylophonequery nothing');
+  t.deepEqual(await page.locator('#assistant-cited tbody tr td').allTextContents(), ['/guides/limits', '2']);
+  // Every question was asked today (two days if the test straddles midnight UTC).
+  t.true(Number(await page.locator('#assistant-chart').getAttribute('data-points')) >= 1);
+  // The oldest recent question is the panel's first; its thread holds both turns.
+  await page.locator('#assistant-recent tbody tr').last().locator('button').click();
+  await page.locator('#assistant-thread .turn').nth(3).waitFor();
+  const turns = await page.locator('#assistant-thread .turn').allTextContents();
+  t.regex(turns[0]!, /^Reader · .*: How long is the quokkadelay\?$/);
+  t.regex(turns[3]!, /^Assistant · .*: At most a minute \[1\]\.$/);
+  await page.close();
+});

@@ -29,6 +29,7 @@ const statsQuery = z.strictObject(range).superRefine(checkDateRange, { when: () 
 
 const conversationSchema = z.object({
   id: z.string(),
+  threadId: z.string().describe('For …/assistant/threads/{threadId}'),
   timestamp: z.string(),
   query: z.string(),
   response: z.string(),

@@ -3,6 +3,8 @@ import type { AssistantTurn } from './AssistantTurn.js';
 /** A turn as `GET /v1/analytics/{projectId}/assistant` lists it (hosted shape). */
 export interface Conversation {
   id: string;
+  /** The thread the turn belongs to (not in the hosted shape; the dashboard's thread reader needs it). */
+  threadId: string;
   timestamp: string;
   query: string;
   response: string;
@@ -18,6 +20,7 @@ export function presentConversation(turn: AssistantTurn): Conversation {
   const asksBack = turn.sources.length === 0 && /\?\s*$/.test(turn.answer) && turn.resolution === 'answered';
   return {
     id: turn.id,
+    threadId: turn.threadId,
     timestamp: turn.at,
     query: turn.question,
     response: turn.answer,
