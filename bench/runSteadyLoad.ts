@@ -22,12 +22,14 @@ export async function runSteadyLoad(options: {
   headers?: Record<string, string>;
   method?: 'GET' | 'POST';
   body?: string;
+  /** Bodies sent in turn (request i sends bodies[i % n]), instead of `body`: e.g. many different queries. */
+  bodies?: string[];
 }): Promise<LoadResult> {
   if (!/^http:\/\/127\.0\.0\.1:/.test(options.url)) throw new Error('load tests only target 127.0.0.1');
   const target = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const body = options.body === undefined ? undefined : Buffer.from(options.body);
-  const headers = { ...options.headers, ...(body ? { 'Content-Length': String(body.length) } : {}) };
+  const bodies = (options.bodies ?? (options.body === undefined ? [] : [options.body])).map((b) => Buffer.from(b));
+  const headersFor = (body: Buffer | undefined) => ({ ...options.headers, ...(body ? { 'Content-Length': String(body.length) } : {}) });
   const total = Math.round(options.seconds * options.rate);
   const latencies: number[] = [];
   let non2xx = 0;
@@ -40,7 +42,9 @@ export async function runSteadyLoad(options: {
       settled += 1;
       if (settled === total) resolve();
     };
-    const send = (due: number) => {
+    const send = (due: number, i: number) => {
+      const body = bodies.length > 0 ? bodies[i % bodies.length] : undefined;
+      const headers = headersFor(body);
       const req = request(
         {
           host: target.hostname,
@@ -71,7 +75,7 @@ export async function runSteadyLoad(options: {
     // Timers fire late by a millisecond or more; each wake sends everything due by then.
     const tick = () => {
       const now = performance.now();
-      while (sent < total && start + (sent * 1000) / options.rate <= now) send(start + (sent++ * 1000) / options.rate);
+      for (; sent < total && start + (sent * 1000) / options.rate <= now; sent++) send(start + (sent * 1000) / options.rate, sent);
       if (sent < total) setTimeout(tick, Math.max(0, start + (sent * 1000) / options.rate - performance.now()));
     };
     setTimeout(tick, 20);

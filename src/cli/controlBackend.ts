@@ -19,6 +19,8 @@ export interface KeyView {
   projectId: string;
   name: string;
   scope: 'read' | 'write';
+  /** Absent on keys stored before kinds existed (admin). */
+  kind?: 'admin' | 'assistant';
   last4: string;
   createdAt: string;
   expiresAt: string | null;
@@ -49,6 +51,7 @@ export interface ControlBackend {
     projectId?: string;
     name: string;
     scope: 'read' | 'write';
+    kind?: 'admin' | 'assistant';
     expiresAt: Date | null;
   }): Promise<KeyView & { key: string }>;
   /** Revokes a key (with `cascade`, the keys it created too); `alsoRevoked` lists those. */
@@ -170,6 +173,7 @@ function apiBackend(client: ApiClient): ControlBackend {
       client.request('POST', '/v1/keys', {
         name: input.name,
         scope: input.scope,
+        ...(input.kind ? { kind: input.kind } : {}),
         ...(input.expiresAt ? { expiresAt: input.expiresAt.toISOString() } : {}),
       }),
     revokeKey: (id, cascade) => client.request('DELETE', `/v1/keys/${encodeURIComponent(id)}${cascade ? '?cascade=true' : ''}`),

@@ -6,10 +6,12 @@ import { parseDuration } from './parseDuration.js';
 import { parseVerbArgs } from './parseVerbArgs.js';
 import { formatTable } from './printTable.js';
 import { runControlVerb } from './runControlVerb.js';
+import type { ControlBackend } from './controlBackend.js';
 import { runSigningKeyAction } from './signingKeysCli.js';
 
 export const USAGE = `usage:
-  enclave keys create --name NAME [--scope read|write] [--expires-in 30d | --expires-at ISO] [--project proj_…]
+  enclave keys create --name NAME [--scope read|write] [--kind admin|assistant] [--expires-in 30d | --expires-at ISO] [--project proj_…]
+                                               --kind assistant: a key for search, page, answers and MCP only (enc_asst_…)
   enclave keys list [--project proj_…] [--json]
   enclave keys revoke KEY_ID [--cascade] [--yes]   --cascade: also the keys it created
   enclave keys list-signing [--json]           signing keys of download links
@@ -32,6 +34,7 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
   const parsed = parseVerbArgs(io, 'keys', USAGE, rest, {
     name: { type: 'string' },
     scope: { type: 'string', default: 'write' },
+    kind: { type: 'string', default: 'admin' },
     'expires-in': { type: 'string' },
     'expires-at': { type: 'string' },
     project: { type: 'string' },
@@ -46,6 +49,7 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
   if (SIGNING_ACTIONS.includes(action)) return runSigningVerb(io, action, positionals, values, usage);
   if (action === 'create' && (!values.name || (values.scope !== 'read' && values.scope !== 'write')))
     return usage('--name is required and --scope must be read or write');
+  if (values.kind !== 'admin' && values.kind !== 'assistant') return usage('--kind must be admin or assistant');
   if (action === 'revoke' && positionals.length !== 1) return usage('revoke takes exactly one key id');
   const expiry = parseExpiry(values, systemClock.now());
   if ('problem' in expiry) return usage(expiry.problem);
@@ -61,7 +65,16 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
         io.out.write(
           formatTable(
             ['ID', 'NAME', 'SCOPE', 'KEY', 'CREATED', 'EXPIRES', 'LAST USED', 'REVOKED'],
-            keys.map((k) => [k.id, k.name, k.scope, `enc_…${k.last4}`, k.createdAt, k.expiresAt, k.lastUsedAt, k.revokedAt]),
+            keys.map((k) => [
+              k.id,
+              k.name,
+              k.scope,
+              `${k.kind === 'assistant' ? 'enc_asst_' : 'enc_'}…${k.last4}`,
+              k.createdAt,
+              k.expiresAt,
+              k.lastUsedAt,
+              k.revokedAt,
+            ]),
           ),
         );
       return ExitCode.ok;
@@ -72,18 +85,31 @@ export async function runKeys(args: string[], io: CliIo): Promise<number> {
       io.err.write(`Revoked ${key.id} (${key.name})${along}${backend.via === 'api' ? ' on the running server' : ''}.\n`);
       return ExitCode.ok;
     }
-    const created = await backend.createKey({
-      projectId: values.project,
-      name: values.name!,
-      scope: values.scope as 'read' | 'write',
-      expiresAt,
-    });
-    io.out.write(`ENCLAVE_ADMIN_KEY=${created.key}\nENCLAVE_PROJECT_ID=${created.projectId}\n`);
-    io.err.write(
-      `Created ${created.id} (${created.scope})${backend.via === 'api' ? ' on the running server' : ''}. The key is shown only this once.\n`,
-    );
-    return ExitCode.ok;
+    return createKey(io, backend, { ...values, name: values.name! }, expiresAt);
   });
+}
+
+/** `keys create`: makes the key and prints it once, as a line a shell can eval. */
+async function createKey(
+  io: CliIo,
+  backend: ControlBackend,
+  values: { project?: string; name: string; scope: string; kind: string },
+  expiresAt: Date | null,
+): Promise<number> {
+  const created = await backend.createKey({
+    projectId: values.project,
+    name: values.name,
+    scope: values.scope as 'read' | 'write',
+    kind: values.kind as 'admin' | 'assistant',
+    expiresAt,
+  });
+  // An assistant key is no admin key: a script that evals this output must not take it for one.
+  const variable = created.kind === 'assistant' ? 'ENCLAVE_ASSISTANT_KEY' : 'ENCLAVE_ADMIN_KEY';
+  io.out.write(`${variable}=${created.key}\nENCLAVE_PROJECT_ID=${created.projectId}\n`);
+  io.err.write(
+    `Created ${created.id} (${created.scope})${backend.via === 'api' ? ' on the running server' : ''}. The key is shown only this once.\n`,
+  );
+  return ExitCode.ok;
 }
 
 /** `list-signing`, `rotate-signing` and `retire-signing <kid>` (the last asks first). */

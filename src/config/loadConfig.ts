@@ -32,6 +32,8 @@ const nonSettingVariables = new Set([
   'ENCLAVE_CONFIG',
   'ENCLAVE_URL',
   'ENCLAVE_ADMIN_KEY',
+  // What `enclave keys create --kind assistant` prints, for a script that evals it.
+  'ENCLAVE_ASSISTANT_KEY',
   'ENCLAVE_PROJECT_ID',
   'ENCLAVE_PROMPT',
   'ENCLAVE_MODEL',

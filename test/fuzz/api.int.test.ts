@@ -1,6 +1,6 @@
 import test from 'ava';
 import fc from 'fast-check';
-import { FuzzLedger, keepBodyLocal, nasty, startFuzzTarget, type AuthKind } from './fuzzTarget.js';
+import { authHeaderFor, FuzzLedger, keepBodyLocal, nasty, startFuzzTarget, type AuthKind } from './fuzzTarget.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 
@@ -82,7 +82,8 @@ test('fuzzed requests against every documented endpoint: no 5xx, no hang, spec e
         if (query) path += `?${query}`;
         const method = r.keepMethod ? op.method : r.method;
         const headers: Record<string, string> = {};
-        if (target.authHeader[r.auth]) headers.Authorization = target.authHeader[r.auth];
+        const authorization = authHeaderFor(target, op, r.auth);
+        if (authorization) headers.Authorization = authorization;
         if (r.contentType) headers['Content-Type'] = r.contentType;
         const sendBody = r.body !== undefined && method !== 'GET' && method !== 'HEAD';
         let res: Response;

@@ -63,6 +63,8 @@ export interface Operation {
   method: string;
   path: string;
   secured: boolean;
+  /** The key the operation takes: admin (most), assistant (search, page, MCP), none (public). */
+  keyKind: 'admin' | 'assistant' | null;
   documented: string[];
   query: { name: string; schema: SchemaNode }[];
   /** Path parameters with their schemas (an enum of file names, say). */
@@ -79,6 +81,8 @@ export interface FuzzTarget {
   operations: Operation[];
   /** Authorization header value per kind ('' for none). */
   authHeader: Record<AuthKind, string>;
+  /** The same for operations that take an assistant key: `valid` and `other` are assistant keys, `read` an admin key (refused). */
+  assistantAuthHeader: Record<AuthKind, string>;
   /** Real values by parameter or field name (ids, file names, cursors, pages, domains). */
   real: Record<string, string[]>;
   /** The only bundle sources a fuzzed body may name: local files and 127.0.0.1. */
@@ -111,6 +115,12 @@ export async function startFuzzTarget(t: ExecutionContext): Promise<FuzzTarget> 
   const other = await createProject(app.control, systemClock, 'other');
   const otherKey = (await createAdminKey(app.control, systemClock, { projectId: other.id, name: 'o', scope: 'write' })).key;
   const readKey = (await createAdminKey(app.control, systemClock, { projectId: app.projectId, name: 'r', scope: 'read' })).key;
+  const assistantKey = (
+    await createAdminKey(app.control, systemClock, { projectId: app.projectId, name: 'a', scope: 'read', kind: 'assistant' })
+  ).key;
+  const otherAssistantKey = (
+    await createAdminKey(app.control, systemClock, { projectId: other.id, name: 'oa', scope: 'read', kind: 'assistant' })
+  ).key;
 
   const bundles = await makeTempDir('enclave-fuzz-bundles-');
   t.teardown(() => import('node:fs/promises').then((fs) => fs.rm(bundles, { recursive: true, force: true })));
@@ -153,6 +163,7 @@ export async function startFuzzTarget(t: ExecutionContext): Promise<FuzzTarget> 
       method: method.toUpperCase(),
       path,
       secured: op.security.length > 0,
+      keyKind: op.security.length === 0 ? null : 'assistantKey' in (op.security[0] as object) ? 'assistant' : 'admin',
       documented: Object.keys(op.responses),
       query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: p.schema })),
       params: (op.parameters ?? []).filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema })),
@@ -169,6 +180,15 @@ export async function startFuzzTarget(t: ExecutionContext): Promise<FuzzTarget> 
       read: `Bearer ${readKey}`,
       typo: `Bearer ${app.key.slice(0, -1)}${app.key.endsWith('x') ? 'y' : 'x'}`,
       garbage: `Bearer enc_${'A'.repeat(46)}`,
+      basic: 'Basic dXNlcjpwYXNz',
+      none: '',
+    },
+    assistantAuthHeader: {
+      valid: `Bearer ${assistantKey}`,
+      other: `Bearer ${otherAssistantKey}`,
+      read: `Bearer ${readKey}`,
+      typo: `Bearer ${assistantKey.slice(0, -1)}${assistantKey.endsWith('x') ? 'y' : 'x'}`,
+      garbage: `Bearer enc_asst_${'A'.repeat(46)}`,
       basic: 'Basic dXNlcjpwYXNz',
       none: '',
     },
@@ -280,4 +300,9 @@ export class FuzzLedger {
       this.failures.push(`read key wrote: ${label} → ${res.status}`);
     }
   }
+}
+
+/** The Authorization header a fuzzed request of `kind` carries to `op` ('' for none). */
+export function authHeaderFor(target: FuzzTarget, op: Operation, kind: AuthKind): string {
+  return (op.keyKind === 'assistant' ? target.assistantAuthHeader : target.authHeader)[kind];
 }

@@ -3,6 +3,7 @@
 import test from 'ava';
 import fc from 'fast-check';
 import {
+  authHeaderFor,
   FuzzLedger,
   keepBodyLocal,
   nasty,
@@ -205,7 +206,8 @@ test('schema-shaped requests with real ids and mutations reach every handler: no
         .chain((index) => requestFor(operations[index], target).map((req) => ({ op: operations[index], req }))),
       async ({ op, req }) => {
         const headers: Record<string, string> = {};
-        if (target.authHeader[req.auth]) headers.Authorization = target.authHeader[req.auth];
+        const authorization = authHeaderFor(target, op, req.auth);
+        if (authorization) headers.Authorization = authorization;
         const hasBody = req.body !== undefined && op.method !== 'GET' && op.method !== 'HEAD';
         if (hasBody) headers['Content-Type'] = 'application/json';
         let res: Response;

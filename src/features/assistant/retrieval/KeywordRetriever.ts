@@ -2,9 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { SECTION_CHUNKS_FILE } from '../../../render/index.js';
-import { ChunkIndex } from './ChunkIndex.js';
+import { buildSectionIndex } from './buildSectionIndex.js';
 import { queryTerms } from './queryTerms.js';
-import { rankSections } from './rankSections.js';
+import { readSections } from './readSections.js';
+import type { SectionIndex } from './SectionIndex.js';
+import { MAX_TERM_SCORE } from './termScore.js';
 import type { PageContent, PageScope, Retriever, SearchHit, SearchQuery } from './Retriever.js';
 
 /** The installed version serving a domain: its deployment id and files folder. */
@@ -22,7 +24,7 @@ export type FindLiveVersion = (domain: string) => InstalledVersion | undefined;
  * search, so memory holds one version per site at most. Loads of one version are shared.
  */
 export class KeywordRetriever implements Retriever {
-  private readonly indexes = new Map<string, { id: string; index: Promise<ChunkIndex> }>();
+  private readonly indexes = new Map<string, { id: string; file: string; index: Promise<SectionIndex> }>();
 
   constructor(
     private readonly live: FindLiveVersion,
@@ -31,30 +33,37 @@ export class KeywordRetriever implements Retriever {
 
   /** @inheritdoc */
   async search(domain: string, query: SearchQuery): Promise<SearchHit[]> {
-    const index = await this.indexOf(domain);
-    if (!index) return [];
-    const admitted = index.chunks.filter((c) => index.admits(c.chunk, query.filter));
-    const hits: SearchHit[] = [];
-    for (const r of rankSections(admitted, queryTerms(query.query))) {
-      if (hits.length >= query.pageSize) break;
-      if (query.scoreThreshold !== undefined && r.share < query.scoreThreshold) continue;
-      const c = r.entry.chunk;
-      hits.push({
-        content: c.content,
-        path: c.path,
-        metadata: {
-          title: c.title,
-          section: c.section,
-          anchor: c.anchor,
-          version: c.version,
-          language: c.language,
-          product: c.product,
-          tag: c.tag,
-          score: Math.round(r.share * 10_000) / 10_000,
-        },
-      });
+    const held = await this.indexOf(domain);
+    if (!held) return [];
+    const { index, file } = held;
+    const terms = queryTerms(query.query);
+    const ranked = index.rank(terms, (page) => index.admits(page, query.filter));
+    const kept: { id: number; share: number }[] = [];
+    for (const r of ranked) {
+      if (kept.length >= query.pageSize) break;
+      // The share of the best score this query could reach: every term at its best everywhere.
+      const share = r.score / (MAX_TERM_SCORE * terms.length);
+      if (query.scoreThreshold === undefined || share >= query.scoreThreshold) kept.push({ id: r.id, share });
     }
-    return hits;
+    const chunks = readSections(
+      file,
+      index,
+      kept.map((k) => k.id),
+    );
+    return chunks.map((c, i) => ({
+      content: c.content,
+      path: c.path,
+      metadata: {
+        title: c.title,
+        section: c.section,
+        anchor: c.anchor,
+        version: c.version,
+        language: c.language,
+        product: c.product,
+        tag: c.tag,
+        score: Math.round(kept[i].share * 10_000) / 10_000,
+      },
+    }));
   }
 
   /** @inheritdoc */
@@ -62,10 +71,9 @@ export class KeywordRetriever implements Retriever {
     const version = this.live(domain);
     const page = pagePath(path);
     if (!version || page === null) return undefined;
-    // Only listed pages: the chunk index is the list of what search may show (hidden and
-    // noindex pages are left out of it at export).
-    const index = await this.indexOf(domain);
-    if (!index?.scopeOf(page)) return undefined;
+    // Only listed pages: the index is the list of what search may show (hidden and noindex
+    // pages are left out of it at export).
+    if (!(await this.indexOf(domain))?.index.page(page)) return undefined;
     try {
       return { path: page, content: await readFile(join(version.filesDir, `${page}.md`), 'utf8') };
     } catch {
@@ -75,12 +83,13 @@ export class KeywordRetriever implements Retriever {
 
   /** @inheritdoc */
   async scopeOf(domain: string, path: string): Promise<PageScope | undefined> {
-    const page = pagePath(path);
-    return page === null ? undefined : (await this.indexOf(domain))?.scopeOf(page);
+    const p = pagePath(path);
+    const page = p === null ? undefined : (await this.indexOf(domain))?.index.page(p);
+    return page && { language: page.language, version: page.version, product: page.product };
   }
 
-  /** The live version's index for `domain`, loaded on first use; undefined when nothing is live. */
-  private async indexOf(domain: string): Promise<ChunkIndex | undefined> {
+  /** The live version's index for `domain`, built on first use; undefined when nothing is live. */
+  private async indexOf(domain: string): Promise<{ index: SectionIndex; file: string } | undefined> {
     const version = this.live(domain);
     if (!version) {
       this.indexes.delete(domain);
@@ -88,14 +97,15 @@ export class KeywordRetriever implements Retriever {
     }
     let held = this.indexes.get(domain);
     if (held?.id !== version.id) {
-      held = { id: version.id, index: ChunkIndex.load(join(version.filesDir, SECTION_CHUNKS_FILE), this.options.maxIndexBytes) };
+      const file = join(version.filesDir, SECTION_CHUNKS_FILE);
+      held = { id: version.id, file, index: buildSectionIndex(file, this.options.maxIndexBytes) };
       this.indexes.set(domain, held);
       held.index.catch((err: unknown) => {
         this.options.logger.warn({ domain, version: version.id, err: (err as Error).message }, 'assistant: section chunks not loaded');
       });
     }
     try {
-      return await held.index;
+      return { index: await held.index, file: held.file };
     } catch {
       return undefined;
     }

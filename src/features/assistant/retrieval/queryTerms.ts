@@ -11,6 +11,9 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** Terms of one query looked up at most. */
+const MAX_TERMS = 64;
+
 /**
  * A query's terms as the site's search box splits them (lower-case runs of letters, digits and
  * `_`), without stop words unless nothing else is left, and without repeats.
@@ -21,5 +24,6 @@ export function queryTerms(query: string): string[] {
     .split(/[^\p{L}\p{N}_]+/u)
     .filter((t) => t.length > 0);
   const kept = all.filter((t) => !STOP_WORDS.has(t));
-  return [...new Set(kept.length > 0 ? kept : all)];
+  // The index counts matched terms in a byte; a query of 1,000 characters has fewer terms than that anyway.
+  return [...new Set(kept.length > 0 ? kept : all)].slice(0, MAX_TERMS);
 }
