@@ -61,3 +61,24 @@ test('MCP refuses a missing key, an admin key and a Host no site serves', async 
   const get = await fetchWithHost(ASK_DOMAIN)(`${h.app.url}/_enclave/mcp`, { headers: { Authorization: `Bearer ${h.assistantKey}` } });
   t.is(get.status, 405, 'no standing stream on a stateless server');
 });
+
+test('an MCP body over the public cap is refused with 413 in the error shape, for a site the Host names', async (t) => {
+  const h = t.context;
+  const body = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'tools/call',
+    params: { name: 'search', arguments: { query: 'x'.repeat(h.app.config.limits.feedbackBodyBytes) } },
+  });
+  const res = await fetchWithHost(ASK_DOMAIN)(`${h.app.url}/_enclave/mcp`, {
+    method: 'POST',
+    headers: {
+      Authorization: `Bearer ${h.assistantKey}`,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+    },
+    body,
+  });
+  t.is(res.status, 413);
+  t.is(typeof ((await res.json()) as { error: unknown }).error, 'string');
+});

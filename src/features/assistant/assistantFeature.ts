@@ -20,9 +20,6 @@ import { panelRoutes } from './routes/panelRoutes.js';
 /** Daily, in the quiet hours: thread retention drops whole day files. */
 const THREAD_RETENTION_CRON = '41 3 * * *';
 
-/** Search, page and answer bodies are small: a question and its history, never a document. */
-const ASSISTANT_BODY_BYTES = 256 * 1024;
-
 /** What the assistant is built from besides the context: the live sites and control's key check. */
 export interface AssistantDeps {
   activeSite: ActiveSite;
@@ -62,16 +59,7 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
   ];
   const threads = await ThreadLog.open({ dataDir: ctx.config.dataDir, logger: ctx.logger });
   const answers = answerDeps(ctx, retriever, threads);
-  const messageLimits = [
-    {
-      limiter: new RateLimiter('assistant-message-address', settings.messagesPerAddressPerMinute, minute, ctx.clock),
-      key: (c: { ip: string }) => c.ip,
-    },
-    {
-      limiter: new RateLimiter('assistant-message-key', settings.messagesPerKeyPerMinute, minute, ctx.clock),
-      key: (c: { state: { auth?: { keyId: string } } }) => c.state.auth?.keyId ?? '',
-    },
-  ];
+  const messageLimits = messageLimiters(ctx);
   return {
     name: 'assistant',
     threads,
@@ -89,11 +77,19 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
           ]
         : [],
     routes: [
-      ...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES }),
-      ...messageRoutes({ answers, limits: settings, rateLimit: messageLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES }),
-      ...panelRoutes({ answers, sites: ctx.sites, limits: settings, rateLimit: [messageLimits[0]!], bodyLimitBytes: ASSISTANT_BODY_BYTES }),
+      ...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ctx.config.limits.adminBodyBytes }),
+      ...messageRoutes({ answers, limits: settings, rateLimit: messageLimits, bodyLimitBytes: ctx.config.limits.adminBodyBytes }),
+      // Under /_enclave/, like the other endpoints pages post to: the small public cap (the panel keeps its history short).
+      ...panelRoutes({
+        answers,
+        sites: ctx.sites,
+        limits: settings,
+        rateLimit: [messageLimits[0]!],
+        bodyLimitBytes: ctx.config.limits.feedbackBodyBytes,
+      }),
       ...assistantAnalyticsRoutes({ turns: threads, limiter: deps.analyticsLimiter }),
-      ...mcpRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ASSISTANT_BODY_BYTES, version: ctx.version }),
+      // Under /_enclave/, like the other endpoints pages and agents post to: the small public cap.
+      ...mcpRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ctx.config.limits.feedbackBodyBytes, version: ctx.version }),
     ],
     authenticateAssistant: authenticateAssistant({ verify: deps.verifyAssistantKey, sites: ctx.sites, logger: ctx.logger }),
     retriever,
@@ -118,4 +114,18 @@ function answerDeps(ctx: FeatureContext, retriever: Retriever, threads: ThreadLo
     logger: ctx.logger,
     maxPromptChars: settings.maxContextChars + settings.maxMessageChars * 2,
   };
+}
+
+/** Answers per client address, then per assistant key (the panel uses only the first). */
+function messageLimiters(ctx: FeatureContext) {
+  return [
+    {
+      limiter: new RateLimiter('assistant-message-address', ctx.config.assistant.messagesPerAddressPerMinute, 60_000, ctx.clock),
+      key: (c: { ip: string }) => c.ip,
+    },
+    {
+      limiter: new RateLimiter('assistant-message-key', ctx.config.assistant.messagesPerKeyPerMinute, 60_000, ctx.clock),
+      key: (c: { state: { auth?: { keyId: string } } }) => c.state.auth?.keyId ?? '',
+    },
+  ];
 }

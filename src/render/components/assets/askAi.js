@@ -171,7 +171,8 @@
             })));
           }
           if (text && !failed) {
-            history = messages.concat([{ role: 'assistant', content: text }]).slice(-20);
+            // The panel's endpoint takes small bodies (the public 16 KiB cap): recent turns only, long answers cut.
+            history = messages.concat([{ role: 'assistant', content: text.slice(0, 1500) }]).slice(-6);
             answer.appendChild(actions(text));
           }
           input.focus();
