@@ -62,6 +62,7 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
   const assistant = await createAssistantFeature(ctx, {
     activeSite: deployments.activeSite,
     verifyAssistantKey: control.verifyAssistantKey,
+    analyticsLimiter,
   });
   return {
     control,

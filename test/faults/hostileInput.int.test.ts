@@ -37,6 +37,7 @@ test.before(async () => {
       ],
       feedback: { perClientPerMinute: 100_000, perPagePerMinute: 100_000, globalPerMinute: 100_000 },
       analytics: { requestsPerHour: 100_000 },
+      assistant: { messagesPerAddressPerMinute: 100_000, messagesPerKeyPerMinute: 100_000, messagesGlobalPerMinute: 100_000 },
     },
   });
   const { job } = await exportToBundle(app, 'tiny.test');

@@ -27,6 +27,11 @@ export const assistantConfigSchema = z.strictObject({
     .nullable()
     .describe('Bearer key for the model endpoint, if it asks for one. Prefer ENCLAVE_ASSISTANT__API_KEY_FILE (a file holding it).'),
   connectTimeoutMs: z.number().int().positive().describe('How long to wait for the model endpoint to answer a request at all.'),
+  firstTokenTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .describe('How long the model may take, once it answered, before the first piece of the answer (prompt processing on a busy GPU).'),
   idleTimeoutMs: z.number().int().positive().describe('A stream that sends nothing for this long ends with an error event.'),
   totalTimeoutMs: z.number().int().positive().describe('An answer is cut off (with an error event) after this long in all.'),
   maxContextChars: z

@@ -8,10 +8,23 @@ import { KeywordRetriever } from './retrieval/KeywordRetriever.js';
 import type { Retriever } from './retrieval/Retriever.js';
 import { searchRoutes } from './routes/searchRoutes.js';
 import { mcpRoutes } from './mcp/mcpRoutes.js';
+import { IngestGuard } from '../../http/IngestGuard.js';
+import type { AnswerDeps } from './chat/AnswerDeps.js';
+import { ThreadLog } from './threads/ThreadLog.js';
+import { dropOldThreads } from './threads/dropOldThreads.js';
+import { messageRoutes } from './routes/messageRoutes.js';
+import { modelSettings } from './chat/modelSettings.js';
+import { assistantAnalyticsRoutes } from './routes/assistantAnalyticsRoutes.js';
+import { panelRoutes } from './routes/panelRoutes.js';
+
+/** Daily, in the quiet hours: thread retention drops whole day files. */
+const THREAD_RETENTION_CRON = '41 3 * * *';
 
 /** What the assistant is built from besides the context: the live sites and control's key check. */
 export interface AssistantDeps {
   activeSite: ActiveSite;
+  /** The analytics endpoints' shared budget (the assistant's reports draw on it too). */
+  analyticsLimiter: RateLimiter;
   verifyAssistantKey: VerifyAssistantKey;
 }
 
@@ -19,6 +32,8 @@ export interface AssistantDeps {
 export interface AssistantFeature extends Feature {
   authenticateAssistant: Middleware;
   retriever: Retriever;
+  /** The stored question-and-answer turns (tests and analytics look inside). */
+  threads: ThreadLog;
 }
 
 /**
@@ -42,14 +57,75 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
     { limiter: perAddress, key: (c: { ip: string }) => c.ip },
     { limiter: perKey, key: (c: { state: { auth?: { keyId: string } } }) => c.state.auth?.keyId ?? '' },
   ];
+  const threads = await ThreadLog.open({ dataDir: ctx.config.dataDir, logger: ctx.logger });
+  const answers = answerDeps(ctx, retriever, threads);
+  const messageLimits = messageLimiters(ctx);
   return {
     name: 'assistant',
+    threads,
+    async stop() {
+      await threads.close();
+    },
+    tasks:
+      settings.threadRetentionDays > 0
+        ? [
+            {
+              name: 'assistant-thread-retention',
+              cron: THREAD_RETENTION_CRON,
+              run: (now) => dropOldThreads(threads, settings.threadRetentionDays, now),
+            },
+          ]
+        : [],
     routes: [
       ...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ctx.config.limits.adminBodyBytes }),
+      ...messageRoutes({ answers, limits: settings, rateLimit: messageLimits, bodyLimitBytes: ctx.config.limits.adminBodyBytes }),
+      // Under /_enclave/, like the other endpoints pages post to: the small public cap (the panel keeps its history short).
+      ...panelRoutes({
+        answers,
+        sites: ctx.sites,
+        limits: settings,
+        rateLimit: [messageLimits[0]!],
+        bodyLimitBytes: ctx.config.limits.feedbackBodyBytes,
+      }),
+      ...assistantAnalyticsRoutes({ turns: threads, limiter: deps.analyticsLimiter }),
       // Under /_enclave/, like the other endpoints pages and agents post to: the small public cap.
       ...mcpRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ctx.config.limits.feedbackBodyBytes, version: ctx.version }),
     ],
     authenticateAssistant: authenticateAssistant({ verify: deps.verifyAssistantKey, sites: ctx.sites, logger: ctx.logger }),
     retriever,
   };
+}
+
+/** What answering needs, from the assistant settings. */
+function answerDeps(ctx: FeatureContext, retriever: Retriever, threads: ThreadLog): AnswerDeps {
+  const settings = ctx.config.assistant;
+  return {
+    retriever,
+    model: () => modelSettings(settings),
+    threads,
+    guard: new IngestGuard({
+      name: 'assistant',
+      perMinute: settings.messagesGlobalPerMinute,
+      minFreeBytes: settings.threadMinFreeBytes,
+      dataDir: ctx.config.dataDir,
+      clock: ctx.clock,
+    }),
+    clock: ctx.clock,
+    logger: ctx.logger,
+    maxPromptChars: settings.maxContextChars + settings.maxMessageChars * 2,
+  };
+}
+
+/** Answers per client address, then per assistant key (the panel uses only the first). */
+function messageLimiters(ctx: FeatureContext) {
+  return [
+    {
+      limiter: new RateLimiter('assistant-message-address', ctx.config.assistant.messagesPerAddressPerMinute, 60_000, ctx.clock),
+      key: (c: { ip: string }) => c.ip,
+    },
+    {
+      limiter: new RateLimiter('assistant-message-key', ctx.config.assistant.messagesPerKeyPerMinute, 60_000, ctx.clock),
+      key: (c: { state: { auth?: { keyId: string } } }) => c.state.auth?.keyId ?? '',
+    },
+  ];
 }

@@ -12,7 +12,8 @@ const SOURCE_RULES: Record<FeedbackSource, { required: Field[]; allowed: Field[]
   contextual: { required: ['helpful'], allowed: ['helpful', 'comment', 'contact'] },
   code_snippet: { required: ['code'], allowed: ['code', 'comment', 'filename', 'lang'] },
   thumbs_only: { required: ['helpful'], allowed: ['helpful'] },
-  agent: { required: [], allowed: ['comment'] },
+  // The "Ask AI" panel rates an answer (helpful) and names its thread in the comment.
+  agent: { required: [], allowed: ['helpful', 'comment'] },
 };
 const FIELDS: Field[] = ['helpful', 'comment', 'contact', 'code', 'filename', 'lang'];
 

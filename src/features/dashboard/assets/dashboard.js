@@ -424,6 +424,69 @@
     });
   }
 
+  /**
+   * The Assistant view, loaded when its section is opened (so a dashboard load costs the
+   * analytics budget it always did): questions per day, unanswered questions (the docs' gaps),
+   * the pages answers cited most, and a reader for one thread. Project-wide: conversations carry no site.
+   */
+  function loadAssistant() {
+    return analytics('/assistant?limit=1000&' + range()).then(function (body) {
+      /** @type {any[]} */
+      var list = body.conversations;
+      /** @type {Record<string, DayRow>} */
+      var byDay = {};
+      list.forEach(function (c) {
+        var day = c.timestamp.slice(0, 10);
+        var row = byDay[day] || (byDay[day] = { date: day, answered: 0, unanswered: 0 });
+        row[c.resolutionStatus] = Number(row[c.resolutionStatus]) + 1;
+      });
+      var days = Object.keys(byDay).sort().map(function (d) { return byDay[d]; });
+      drawChart('assistant-chart', days, [{ field: 'answered', label: 'Answered', color: '--human' }, { field: 'unanswered', label: 'Unanswered', color: '--ai' }]);
+      $('assistant-totals').textContent = list.length + ' questions' + (body.hasMore ? ' (the latest 1000)' : '') + ', ' + list.filter(function (c) { return c.resolutionStatus === 'unanswered'; }).length + ' unanswered';
+      fill('assistant-unanswered', list.filter(function (c) { return c.resolutionStatus === 'unanswered'; }).slice(0, 50), function (tr, c) {
+        cell(tr, fmtDate(c.timestamp)); cell(tr, c.query); cell(tr, c.pageUrl); threadButton(tr, c);
+        return [c.timestamp, c.query, c.pageUrl || ''];
+      }, 'No unanswered questions in this period.');
+      /** @type {Record<string, number>} */
+      var cited = {};
+      list.forEach(function (c) { c.sources.forEach(function (/** @type {{ url: string }} */ s) { var page = s.url.split('#')[0]; cited[page] = (cited[page] || 0) + 1; }); });
+      var top = Object.keys(cited).map(function (page) { return { page: page, n: cited[page] }; }).sort(function (a, b) { return b.n - a.n; }).slice(0, 10);
+      fill('assistant-cited', top, function (tr, r) { cell(tr, r.page); cell(tr, r.n, true); return [r.page, r.n]; });
+      fill('assistant-recent', list.slice(0, 20), function (tr, c) {
+        cell(tr, fmtDate(c.timestamp)); cell(tr, c.query); cell(tr, c.resolutionStatus); threadButton(tr, c);
+        return [c.timestamp, c.query, c.resolutionStatus];
+      });
+    });
+  }
+  /** A button that opens the conversation's thread in the reader. @param {HTMLTableRowElement} tr @param {any} c */
+  function threadButton(tr, c) {
+    var td = doc.createElement('td');
+    var b = doc.createElement('button');
+    b.type = 'button';
+    b.textContent = 'Read thread';
+    b.setAttribute('aria-label', 'Read the thread of “' + c.query + '”');
+    b.addEventListener('click', function () { readThread(c.threadId).catch(function (/** @type {Error} */ err) { say(err.message); }); });
+    td.appendChild(b);
+    tr.appendChild(td);
+  }
+  /** Shows one thread, question and answer by turn, as plain text. @param {string} threadId */
+  function readThread(threadId) {
+    return analytics('/assistant/threads/' + encodeURIComponent(threadId)).then(function (thread) {
+      var box = $('assistant-thread');
+      box.textContent = '';
+      thread.messages.forEach(function (/** @type {{ role: string, content: string, createdAt: string }} */ m) {
+        var p = doc.createElement('p');
+        p.className = 'turn ' + m.role;
+        var who = doc.createElement('strong');
+        who.textContent = (m.role === 'user' ? 'Reader' : 'Assistant') + ' · ' + fmtDate(m.createdAt) + ': ';
+        p.appendChild(who);
+        p.appendChild(doc.createTextNode(m.content));
+        box.appendChild(p);
+      });
+      box.focus();
+    });
+  }
+
   function loadAll() {
     say('Loading…');
     return loadSites()
@@ -495,6 +558,9 @@
   });
   $('sign-out').addEventListener('click', function () { signOut(''); });
   $('refresh').addEventListener('click', loadAll);
+  $('assistant-view').addEventListener('toggle', function () {
+    if ($('assistant-view').open) loadAssistant().catch(function (/** @type {ApiError} */ err) { say('Assistant: ' + err.message); });
+  });
   $('range').addEventListener('change', loadAll);
   $('site').addEventListener('change', function () {
     history.replaceState(null, '', site() ? '#site=' + encodeURIComponent(site()) : location.pathname + location.search);

@@ -10,7 +10,7 @@ export const feedbackEntrySchema = z.object({
   source: z.enum(FEEDBACK_SOURCES),
   status: z.enum(FEEDBACK_STATUSES),
   domain: z.string().nullable().describe('The site the feedback was posted on (null for entries recorded before sites were told apart)'),
-  helpful: z.boolean().nullable().optional().describe('contextual and thumbs_only'),
+  helpful: z.boolean().nullable().optional().describe('contextual and thumbs_only; agent when an "Ask AI" answer was rated'),
   contact: z.string().nullable().optional().describe('contextual only'),
   code: z.string().optional().describe('code_snippet only'),
   filename: z.string().nullable().optional().describe('code_snippet only'),
@@ -41,6 +41,8 @@ export function presentFeedback(entry: FeedbackEntry): z.infer<typeof feedbackEn
     domain: entry.domain ?? null,
   };
   if (entry.source === 'contextual' || entry.source === 'thumbs_only') out.helpful = entry.helpful ?? null;
+  // An "Ask AI" rating (source agent) carries helpful; other agent feedback has none and shows none.
+  if (entry.source === 'agent' && entry.helpful !== undefined) out.helpful = entry.helpful;
   if (entry.source === 'contextual') out.contact = entry.contact ?? null;
   if (entry.source === 'code_snippet') {
     out.code = entry.code ?? '';
