@@ -24,7 +24,7 @@ export function workerCountFor(pageCount: number, wanted: number): number {
 }
 
 /**
- * Renders pages 0…count-1 on the main thread and on worker threads at once. Pages are handed
+ * Renders the pages at `positions` on the main thread and on worker threads at once. Pages are handed
  * out on demand. Until every worker has started (or failed), the main thread renders no more
  * than an equal share: otherwise a fast main thread can finish a site before a worker has loaded,
  * and the worker's start-up was paid for nothing. A worker that fails gives its unfinished pages
@@ -33,7 +33,8 @@ export function workerCountFor(pageCount: number, wanted: number): number {
  */
 // size: starts, feeds and collects the worker threads; their message handlers share the queue and the fallback to the main thread
 export async function renderPagesInParallel(options: {
-  count: number;
+  /** The pages to render (positions in the site's page order); an incremental export leaves out those it reused. */
+  positions: readonly number[];
   workers: number;
   workerData: PageWorkerData;
   renderLocal: PageRenderer;
@@ -41,7 +42,7 @@ export async function renderPagesInParallel(options: {
   onWorkerFailure: (message: string) => void;
   signal?: AbortSignal;
 }): Promise<{ reports: BuildReport[]; pagesByWorkers: number }> {
-  const queue = Array.from({ length: options.count }, (_, i) => i);
+  const queue = [...options.positions];
   let failure: unknown = null;
   let pagesByWorkers = 0;
   const take = (n: number) => queue.splice(0, n);
@@ -102,7 +103,7 @@ export async function renderPagesInParallel(options: {
 
   try {
     // The main thread works too, and picks up pages any failed worker gave back.
-    const fairShare = Math.ceil(options.count / (options.workers + 1));
+    const fairShare = Math.ceil(options.positions.length / (options.workers + 1));
     const mainLane = async (limit: number) => {
       for (let taken = 0; taken < limit; ) {
         if (failure !== null) return;
