@@ -49,6 +49,14 @@ export const exportConfigSchema = z.strictObject({
     .describe(
       'Keep one export worker process loaded while no export runs (about 95 MB), so the next export starts rendering at once instead of after Node loads the renderer.',
     ),
+  incrementalCacheMb: z
+    .number()
+    .int()
+    .min(0)
+    .max(65536)
+    .describe(
+      "Bound (MiB) of each site's incremental-export cache under <dataDir>/cache/<domain>/: an export reuses the pages whose inputs are unchanged since the last one (0: every export renders every page).",
+    ),
   strict: z.boolean().describe('Default for jobs: abort on the first page that fails to render.'),
   shipWarnings: z
     .boolean()

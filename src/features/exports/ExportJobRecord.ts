@@ -71,6 +71,11 @@ export interface ExportJobRecord {
   keepRemoteAssets?: boolean;
   /** The admin chose to ship pages that lost content as warnings (absent: they fail). */
   shipWarnings?: boolean;
+  /** Asked to render every page afresh (absent: the incremental cache is used). */
+  full?: boolean;
+  /** Of the pages of the bundle, those reused from the incremental cache and those rendered afresh (set once completed). */
+  reusedPages?: number;
+  renderedPages?: number;
   error: string | null;
   /** The first warnings of the run (capped at MAX_JOB_WARNINGS); `warningCount` is the total. */
   warnings: ExportWarning[];

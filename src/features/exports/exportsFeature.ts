@@ -62,6 +62,7 @@ export async function createExportsFeature(ctx: FeatureContext, deps: ExportsDep
     generatorVersion: ctx.version,
     cacheDir: renderCacheDir(dataDir),
     renderThreads: config.export.renderThreads,
+    incrementalCacheBytes: config.export.incrementalCacheMb * 1024 * 1024,
     workerHeapMb: config.export.workerHeapMb,
     spareWorker: config.export.spareWorker,
   });

@@ -13,6 +13,8 @@ export interface ExportOptions {
   keepRemoteAssets?: boolean;
   /** Pages that lost content keep rendering, with a warning, instead of failing. */
   shipWarnings?: boolean;
+  /** Render every page afresh, throwing the site's incremental cache away first. */
+  full?: boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function queueExportJob(
     strict: options.strict ?? deps.defaultStrict,
     ...(options.keepRemoteAssets ? { keepRemoteAssets: true } : {}),
     ...((options.shipWarnings ?? deps.defaultShipWarnings) ? { shipWarnings: true } : {}),
+    ...(options.full ? { full: true } : {}),
     error: null,
     warnings: [],
     warningCount: 0,

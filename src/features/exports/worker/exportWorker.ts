@@ -96,6 +96,10 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     renderMs: Math.round(packStart - renderStart),
     packMs: Math.round(packMs),
     languages: rendered.languages,
+    reusedPages: rendered.reusedPages,
+    renderedPages: rendered.renderedPages,
+    ...(rendered.cache?.discarded ? { cacheDiscarded: rendered.cache.discarded } : {}),
+    ...(rendered.cache?.reachedBound ? { cacheFull: true } : {}),
   };
 }
 

@@ -33,6 +33,13 @@ export interface ExportTaskResult extends ReportSummary {
   packMs: number;
   /** Fence languages the site uses; the next spare worker warms their grammars. */
   languages: string[];
+  /** Pages reused from the site's incremental cache, and pages rendered afresh. */
+  reusedPages: number;
+  renderedPages: number;
+  /** Why the incremental cache was thrown away at the start, for the server's log. */
+  cacheDiscarded?: string;
+  /** The cache reached its size bound: some pages were not kept (logged). */
+  cacheFull?: boolean;
 }
 
 /** Server → worker. */
