@@ -6,7 +6,14 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createZipSink } from '../../../bundle/zip/createZipSink.js';
-import { checkDocsSource, type PreparedRenderer, preloadRenderer, prepareRenderer, renderSite } from '../../../render/index.js';
+import {
+  checkDocsSource,
+  type PreparedRenderer,
+  preloadRenderer,
+  prepareRenderer,
+  type RenderSiteResult,
+  renderSite,
+} from '../../../render/index.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
 import { summarizeReport } from './summarizeReport.js';
 import { relaxHeapGrowthWhileSmall } from './heapGrowthPolicy.js';
@@ -96,6 +103,15 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     renderMs: Math.round(packStart - renderStart),
     packMs: Math.round(packMs),
     languages: rendered.languages,
+    ...incrementalFields(rendered),
+  };
+}
+
+/** What the job result says of the incremental cache: pages reused and rendered, and what the server should log. */
+function incrementalFields(
+  rendered: RenderSiteResult,
+): Pick<ExportTaskResult, 'reusedPages' | 'renderedPages' | 'cacheDiscarded' | 'cacheFull'> {
+  return {
     reusedPages: rendered.reusedPages,
     renderedPages: rendered.renderedPages,
     ...(rendered.cache?.discarded ? { cacheDiscarded: rendered.cache.discarded } : {}),
