@@ -172,6 +172,7 @@ export class ExportQueue {
         ref: site.ref,
         ...paths,
         now: job.createdAt,
+        ...(job.full ? {} : { previousBundle: this.previousBundle(job.domain) }),
         render: {
           domain: job.domain,
           jobId: job.id,
@@ -225,6 +226,7 @@ export class ExportQueue {
           peakRssBytes: result.peakRssBytes,
           reusedPages: result.reusedPages,
           renderedPages: result.renderedPages,
+          reusedZipEntries: result.reusedZipEntries,
         },
         'export completed',
       );
@@ -254,6 +256,17 @@ export class ExportQueue {
       const failed = await jobs.fail(job.id, message, clock.now());
       this.notify(failed);
     }
+  }
+
+  /** The zip of `domain`'s newest completed whole-site export, if it has one (it may be gone by the time it is read). */
+  private previousBundle(domain: string): string | undefined {
+    const jobs = this.deps.jobs.list();
+    for (let i = jobs.length - 1; i >= 0; i--) {
+      const j = jobs[i];
+      if (j.domain === domain && j.status === 'completed' && j.bundle && !j.paths)
+        return join(exportPaths(this.deps.dataDir, j.id).bundleDir, j.bundle.file);
+    }
+    return undefined;
   }
 
   private notify(job: ExportJobRecord | undefined): void {

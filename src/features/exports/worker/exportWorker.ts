@@ -6,6 +6,7 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createZipSink } from '../../../bundle/zip/createZipSink.js';
+import { PreviousBundle } from '../../../bundle/zip/PreviousBundle.js';
 import {
   checkDocsSource,
   type PreparedRenderer,
@@ -62,7 +63,8 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
   // Pages go straight into the zip (deflated on a thread of its own as they arrive, then kept in a
   // scratch file until the archive is written); no site folder is written.
   await mkdir(input.runDir, { recursive: true });
-  const out = createZipSink({ thread: true, spillPath: join(input.runDir, 'zip-entries.spill') });
+  const previous = input.previousBundle ? await PreviousBundle.open(input.previousBundle) : null;
+  const out = createZipSink({ thread: true, spillPath: join(input.runDir, 'zip-entries.spill'), previous });
   const rendered = await renderSite({
     ...input.render,
     sourceDir,
@@ -104,6 +106,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     packMs: Math.round(packMs),
     languages: rendered.languages,
     ...incrementalFields(rendered),
+    reusedZipEntries: out.reusedEntries(),
   };
 }
 

@@ -17,6 +17,8 @@ export interface ExportTaskInput {
   /** ISO instant recorded in the manifest and the zip entries. */
   now: string;
   render: RenderSettings;
+  /** The zip of the site's last completed export: unchanged files' compressed bytes are copied from it. */
+  previousBundle?: string;
 }
 
 /** What a finished job produced. */
@@ -40,6 +42,8 @@ export interface ExportTaskResult extends ReportSummary {
   cacheDiscarded?: string;
   /** The cache reached its size bound: some pages were not kept (logged). */
   cacheFull?: boolean;
+  /** Zip entries copied from the previous bundle rather than compressed again. */
+  reusedZipEntries?: number;
 }
 
 /** Server → worker. */
