@@ -10,12 +10,15 @@ import { bundleManifestSchema, MANIFEST_PATH, type BundleManifest } from '../bun
 import { forEachConcurrently } from './forEachConcurrently.js';
 import { readExactly, readZipDirectory, type ZipEntryRecord } from '../zip/readZipDirectory.js';
 import { verifyBundleEntries, type BundleLimits } from './verifyBundle.js';
+import { fileFingerprint, type LinkBase, linkOrCopy } from './LinkBase.js';
 
 /** What an extraction produced: the verified manifest (every listed file is on disk, intact). */
 export interface ExtractedBundle {
   manifest: BundleManifest;
   fileCount: number;
   extractedBytes: number;
+  /** Files linked (or copied) from the base version rather than extracted. */
+  linked: Set<string>;
 }
 
 const LOCAL_SIGNATURE = 0x04034b50;
@@ -38,7 +41,14 @@ interface LocatedEntry {
  * not fsynced here: the caller syncs the finished tree once. All I/O and inflation is asynchronous, so the
  * event loop only ever runs short hashing steps.
  */
-export async function extractBundle(zipPath: string, filesDir: string, limits: BundleLimits, pin: string | null): Promise<ExtractedBundle> {
+export async function extractBundle(
+  zipPath: string,
+  filesDir: string,
+  limits: BundleLimits,
+  pin: string | null,
+  /** A version to link unchanged files from (see LinkBase). */
+  base?: LinkBase,
+): Promise<ExtractedBundle> {
   const size = (await stat(zipPath)).size;
   if (size > limits.maxBundleBytes) throw new BundleRefusedError(`bundle is ${size} bytes (limit ${limits.maxBundleBytes})`);
   const handle = await open(zipPath, 'r');
@@ -68,14 +78,20 @@ export async function extractBundle(zipPath: string, filesDir: string, limits: B
     };
     const toExtract = located.filter((l) => l.entry !== manifestEntry.entry);
     let extractedBytes = 0;
+    const linked = new Set<string>();
     await forEachConcurrently(toExtract, EXTRACT_CONCURRENCY, async (item) => {
       const want = expected.get(item.entry.name)!;
       const target = join(filesDir, item.entry.name);
       await ensureDir(dirname(target));
-      await writeEntry(handle, item, target, want);
       extractedBytes += want.size;
+      if (
+        base?.fingerprints.get(item.entry.name) === fileFingerprint(want) &&
+        (await linkOrCopy(join(base.filesDir, item.entry.name), target))
+      )
+        linked.add(item.entry.name);
+      else await writeEntry(handle, item, target, want);
     });
-    return { manifest, fileCount: toExtract.length, extractedBytes };
+    return { manifest, fileCount: toExtract.length, extractedBytes, linked };
   } finally {
     await handle.close();
   }
