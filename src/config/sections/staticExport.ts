@@ -33,11 +33,10 @@ export const exportConfigSchema = z.strictObject({
   retentionDays: z.number().positive().describe('Bundles and job output older than this are deleted.'),
   cleanupCron: z.string().min(1).describe('When the retention task runs (cron expression).'),
   renderThreads: z
-    .number()
-    .int()
-    .min(0)
-    .max(8)
-    .describe('Extra threads that render pages of one export (0: one thread; each extra thread uses about 100-200 MB).'),
+    .union([z.literal('all'), z.number().int().min(0).max(64)])
+    .describe(
+      'Extra threads that render pages of one export: "all" (one per core beyond the first), or a number (0: one thread). Each uses about 50-200 MB; an export with few pages to render starts none.',
+    ),
   workerHeapMb: z
     .number()
     .int()

@@ -18,8 +18,15 @@ const START_WAIT_MS = 30_000;
  */
 const MAIN_BATCH = 6;
 
-/** How many of the `wanted` extra threads can be used: never more than spare cores or chunks of pages. */
+/**
+ * Pages to render below which no thread is started: loading the renderer and the site in a
+ * thread costs more than it saves (an incremental export that renders a few changed pages).
+ */
+const MIN_PAGES_FOR_THREADS = 48;
+
+/** How many of the `wanted` extra threads can be used: never more than spare cores or chunks of pages, none for a few pages. */
 export function workerCountFor(pageCount: number, wanted: number): number {
+  if (pageCount < MIN_PAGES_FOR_THREADS) return 0;
   return Math.max(0, Math.min(wanted, availableParallelism() - 1, Math.ceil(pageCount / CHUNK)));
 }
 
