@@ -14,7 +14,7 @@ import { printJobProblems, type JobProblems } from './printJobProblems.js';
 import { transferMeter } from './transferMeter.js';
 
 export const USAGE = `usage:
-  enclave export start --domain D [--version V] [--strict] [--ship-warnings] [--keep-remote-assets] [--wait]
+  enclave export start --domain D [--version V] [--strict] [--ship-warnings] [--keep-remote-assets] [--full] [--wait]
   enclave export status JOB_ID
   enclave export bundle JOB_ID
   enclave export download JOB_ID [--out FILE]
@@ -25,6 +25,8 @@ warnings are listed on stderr; status does the same for a finished job). downloa
 and rate (a bar on a terminal, plain lines otherwise). download resumes a partial FILE.part with a Range request,
 checks the SHA-256 and only then renames it to FILE (exit 1 on a mismatch).
 --strict fails the job at the first page that does not render (exit 1 with --wait).
+--full renders every page afresh; by default pages whose inputs are unchanged since the site's
+last export are reused (a finished job shows how many pages were reused and rendered).
 --ship-warnings renders a page whose content had to be dropped (an {expression} that does not
 parse) with a warning; by default such a page fails, and deploy refuses the bundle.
 --keep-remote-assets keeps remote images, frames, fonts and third-party scripts in the bundle
@@ -118,6 +120,7 @@ export async function runExport(args: string[], io: CliIo): Promise<number> {
     strict: { type: 'boolean' },
     'ship-warnings': { type: 'boolean' },
     'keep-remote-assets': { type: 'boolean' },
+    full: { type: 'boolean' },
     wait: { type: 'boolean', default: false },
     out: { type: 'string' },
   });
@@ -138,6 +141,7 @@ export async function runExport(args: string[], io: CliIo): Promise<number> {
         strict: values.strict,
         keepRemoteAssets: values['keep-remote-assets'],
         shipWarnings: values['ship-warnings'],
+        full: values.full,
       });
       if (!values.wait) {
         io.out.write(`${formatJson(job)}\n`);

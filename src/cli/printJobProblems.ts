@@ -11,6 +11,8 @@ export interface JobProblems {
   warnings?: { kind: string; page: string | null; message: string }[];
   warningCount?: number;
   warningGroups?: { kind: string; count: number; first: { page: string | null; message: string }[] }[];
+  reusedPages?: number;
+  renderedPages?: number;
 }
 
 /**
@@ -19,6 +21,8 @@ export interface JobProblems {
  * render — those would go live as error pages.
  */
 export function printJobProblems(io: CliIo, job: JobProblems): boolean {
+  if (job.status === 'completed' && job.reusedPages !== undefined && job.renderedPages !== undefined)
+    io.err.write(`enclave: ${job.reusedPages} page(s) reused from the last export, ${job.renderedPages} rendered\n`);
   if (job.status === 'failed') io.err.write(`enclave: ${escapeControls(`export ${job.jobId} failed: ${job.error ?? 'unknown reason'}`)}\n`);
   const failed = job.failedPages ?? [];
   if (failed.length > 0) {

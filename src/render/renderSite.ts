@@ -18,7 +18,11 @@ import { type CodeTokenizerThread, worthATokenizerThread } from './code/CodeToke
 import type { PageFeature, PageResult } from './parallel/PageResult.js';
 import { renderPagesInParallel, workerCountFor } from './parallel/renderPagesInParallel.js';
 import type { BuildReport } from './report/BuildReport.js';
-import { createReportCollector } from './report/createReportCollector.js';
+import { type BuildReportCollector, createReportCollector } from './report/createReportCollector.js';
+import { type IncrementalOutcome, IncrementalRender, type IncrementalSettings } from './incremental/IncrementalRender.js';
+import { createPageAssembler } from './incremental/assemblePage.js';
+import type { PageBody } from './incremental/PageBody.js';
+import { type ReportEvent, replayReportEvents } from './incremental/recordReportEvents.js';
 import { AGENT_SEARCH_FILE, type AgentSearchEntry, agentSearchJson } from './search/agentSearchChannel.js';
 import { searchEntryJson, searchIndexScript } from './search/searchIndexScript.js';
 import { SECTION_CHUNKS_FILE, sectionChunkLine } from './search/sectionChunks.js';
@@ -75,6 +79,11 @@ export interface RenderSiteOptions {
    * Without one, code is tokenized on this thread.
    */
   codeThread?: () => CodeTokenizerThread | undefined;
+  /**
+   * Keep each page's body in this folder and reuse those whose inputs are unchanged (see
+   * render/incremental/). Ignored for an export of some `paths` only.
+   */
+  incremental?: IncrementalSettings;
 }
 
 /** The plain-data part of RenderSiteOptions: what a job record or an IPC message can carry. */
@@ -91,6 +100,7 @@ export type RenderSettings = Pick<
   | 'generatorVersion'
   | 'cacheDir'
   | 'threads'
+  | 'incremental'
 >;
 
 /** Outcome of an export; details are in `report` (also written to `_enclave/report.json`). */
@@ -110,6 +120,11 @@ export interface RenderSiteResult {
   pagesByWorkers?: number;
   /** Languages named on the site's code fences (what the highlighter had to load). */
   languages: string[];
+  /** Pages whose bodies came from the incremental cache, and pages rendered afresh. */
+  reusedPages: number;
+  renderedPages: number;
+  /** What became of the incremental cache (absent when the export used none). */
+  cache?: Omit<IncrementalOutcome, 'reusedPages' | 'renderedPages'>;
 }
 
 /**
@@ -163,26 +178,14 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const { droppedScripts } = offline;
   const shell = createShellParts(site, theme, searchIndexPath, { ...opts, droppedScripts, keepRemote });
   const languages = scanFenceLanguages(source.texts.values());
-  const workers = workerCountFor(selected.length, opts.threads ?? 0);
-  // Alone, this thread renders every page: its code is best tokenized in one run up front.
-  const renderLocal = await createPageRenderer({
-    site,
-    shell,
-    report,
-    sourceDir,
-    cacheDir: opts.cacheDir,
-    languages,
-    keepRemote,
-    allowAuthorScripts: opts.allowAuthorScripts ?? false,
-    shipWarnings,
-    prepareCode: workers === 0,
-    codeThread: worthATokenizerThread(languages) ? opts.codeThread?.() : undefined,
-  });
+  const bodySettings = { domain, keepRemote, allowAuthorScripts: opts.allowAuthorScripts ?? false, shipWarnings };
+  const incremental =
+    opts.incremental && !opts.paths
+      ? await IncrementalRender.open(opts.incremental, site, source, { ...bodySettings, rendererVersion: opts.generatorVersion })
+      : undefined;
+  const assemble = createPageAssembler(site, shell);
 
-  const ids = new Map<string, Set<string>>();
-  const anchorChecks: AnchorCheck[] = [];
   const features = new Set<PageFeature>();
-  const classes = new Set<string>();
   /** What each page adds to the site-wide outputs built at the end, kept by position so they stay in nav order. */
   const results: (Kept | undefined)[] = new Array(selected.length);
   /** Page files on their way into the sink; a failed write fails the export once rendering stops. */
@@ -208,7 +211,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // All are awaited below; if the export fails first, nobody will be.
   for (const written of [llmsFullWritten, searchIndexWritten, chunksWritten]) written.catch(() => {});
 
-  const onResult = (result: PageResult) => {
+  const onResult = (result: PageResult, reused = false) => {
     const { path } = result.manifest;
     for (const [rel, data] of result.files) writes.push(out.write(rel, data).catch((err: unknown) => void (writeFailure ??= err)));
     llmsFull.put(result.position, result.markdown === null ? [] : [result.markdown, LLMS_FULL_SEPARATOR]);
@@ -216,52 +219,75 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     chunkLines.put(result.position, result.indexed ? result.indexed.chunks.map(sectionChunkLine) : []);
     if (result.failedReason !== undefined) {
       if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
-      report.pageFailed(path, result.failedReason);
       failed++;
     } else {
-      ids.set(path, new Set(result.ids));
-      anchorChecks.push(...result.anchorChecks);
       for (const f of result.features) features.add(f);
-      for (const c of result.classes) classes.add(c);
-      report.pageRendered();
       rendered++;
     }
+    if (!reused) incremental?.keep(result.position, result.body);
+    // Kept by position and told to the report in page order once every page is done: the
+    // order pages finish in (threads, reused pages first) must not show in the output.
     results[result.position] = {
       manifest: result.manifest,
       fellBack: result.fellBack,
       llms: result.indexed?.llms,
       agents: result.indexed?.agents,
+      events: result.body.events,
+      failedReason: result.failedReason,
+      ids: result.failedReason === undefined ? result.ids : undefined,
+      anchorChecks: result.anchorChecks,
+      classes: result.classes,
     };
     opts.onProgress?.(++done, selected.length);
   };
 
   try {
-    const parallel = await renderPagesInParallel({
-      count: selected.length,
-      workers,
-      workerData: {
+    const positions = await reuseKeptPages(selected.length, incremental, (position, body) => onResult(assemble(position, body), true));
+    // Nothing left to render: the highlighter and threads are not even started.
+    if (positions.length > 0) {
+      const workers = workerCountFor(positions.length, opts.threads ?? 0);
+      // Alone, this thread renders every page: its code is best tokenized in one run up front.
+      const renderLocal = await createPageRenderer({
+        site,
+        shell,
         sourceDir,
-        source,
-        paths: opts.paths,
-        domain,
-        generatorVersion: opts.generatorVersion,
         cacheDir: opts.cacheDir,
-        theme,
-        searchIndexPath,
         languages,
         keepRemote,
-        allowAuthorScripts: opts.allowAuthorScripts ?? false,
+        allowAuthorScripts: bodySettings.allowAuthorScripts,
         shipWarnings,
-        droppedScripts,
-      },
-      renderLocal,
-      onResult,
-      onWorkerFailure: (message) =>
-        report.warning(`a page-rendering thread stopped (${message}); its pages were rendered on the main thread`),
-      signal: opts.signal,
-    });
-    for (const part of parallel.reports) report.absorb(part);
-    pagesByWorkers = parallel.pagesByWorkers;
+        prepareCode: workers === 0,
+        positions,
+        codeThread: positions.length > 0 && worthATokenizerThread(languages) ? opts.codeThread?.() : undefined,
+      });
+      const parallel = await renderPagesInParallel({
+        positions,
+        workers,
+        workerData: {
+          sourceDir,
+          source,
+          paths: opts.paths,
+          domain,
+          generatorVersion: opts.generatorVersion,
+          cacheDir: opts.cacheDir,
+          theme,
+          searchIndexPath,
+          languages,
+          keepRemote,
+          allowAuthorScripts: opts.allowAuthorScripts ?? false,
+          shipWarnings,
+          droppedScripts,
+        },
+        renderLocal,
+        onResult,
+        onWorkerFailure: (message) =>
+          report.warning(`a page-rendering thread stopped (${message}); its pages were rendered on the main thread`),
+        signal: opts.signal,
+      });
+      for (const part of parallel.reports) report.absorb(part);
+      pagesByWorkers = parallel.pagesByWorkers;
+    }
+    tellReport(results, report);
     llmsFull.end();
     searchEntries.end();
     chunkLines.end();
@@ -279,8 +305,11 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // rather than leaving those holes in it.
   await assertSourceDir(sourceDir);
   for (const feature of features) await copyFeatureFiles(out, featureAssets(feature));
-  await out.write(utilitiesPath, (await buildUtilityCss(classes, config.colors)).css || '/* no utility classes on these pages */\n');
   const finished = results.filter((r): r is Kept => r !== undefined);
+  const classes = new Set(finished.flatMap((r) => r.classes));
+  await out.write(utilitiesPath, (await buildUtilityCss(classes, config.colors)).css || '/* no utility classes on these pages */\n');
+  const ids = new Map(finished.flatMap((r) => (r.ids ? [[r.manifest.path, new Set(r.ids)] as const] : [])));
+  const anchorChecks = finished.flatMap((r) => r.anchorChecks);
   const manifestPages = finished.map((r) => r.manifest);
   const llmsPages: LlmsPage[] = finished.flatMap((r) => (r.llms ? [r.llms] : []));
   const sitemapPaths = finished.flatMap((r) => (r.llms ? [r.manifest.path] : []));
@@ -306,6 +335,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await out.write('llms.txt', buildLlmsTxt(config.name, config.description, llmsPages));
   await out.write(AGENT_SEARCH_FILE, agentSearchJson(finished.flatMap((r) => (r.agents ? [r.agents] : []))));
   await llmsFullWritten;
+  const cache = await incremental?.finish(selected.map((p) => p.path));
   const final = report.toJSON();
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
   await out.writeManifest({
@@ -327,6 +357,9 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     fallbackPages,
     pagesByWorkers,
     languages,
+    reusedPages: cache?.reusedPages ?? 0,
+    renderedPages: cache?.renderedPages ?? rendered + failed,
+    ...(cache ? { cache: { discarded: cache.discarded, cacheBytes: cache.cacheBytes, reachedBound: cache.reachedBound } } : {}),
   };
 }
 
@@ -337,6 +370,47 @@ interface Kept {
   /** Set for the pages listed in search, the sitemap and llms.txt (the search entry is already written). */
   llms?: LlmsPage;
   agents?: AgentSearchEntry;
+  /** What the page reported while its body rendered (see recordReportEvents). */
+  events: ReportEvent[];
+  failedReason?: string;
+  /** The ids on the page (absent for a failed page, whose anchors are not checked against). */
+  ids?: string[];
+  anchorChecks: AnchorCheck[];
+  classes: string[];
+}
+
+/** Tells the report what each page reported, and which pages failed, in page order. */
+function tellReport(results: readonly (Kept | undefined)[], report: BuildReportCollector): void {
+  for (const r of results) {
+    if (!r) continue;
+    replayReportEvents(r.events, report);
+    if (r.failedReason === undefined) report.pageRendered();
+    else report.pageFailed(r.manifest.path, r.failedReason);
+  }
+}
+
+/** Pages assembled between turns of the event loop while reusing kept bodies, so written files flow out. */
+const REUSE_BATCH = 64;
+
+/**
+ * Hands every page whose body the cache kept to `reuse`, and returns the positions left to
+ * render (all of them without a cache).
+ */
+async function reuseKeptPages(
+  count: number,
+  incremental: IncrementalRender | undefined,
+  reuse: (position: number, body: PageBody) => void,
+): Promise<number[]> {
+  const all = Array.from({ length: count }, (_, i) => i);
+  if (!incremental) return all;
+  const left: number[] = [];
+  for (const position of all) {
+    const body = incremental.take(position);
+    if (body) reuse(position, body);
+    else left.push(position);
+    if (position % REUSE_BATCH === REUSE_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return left;
 }
 
 /** Follows each page's Markdown copy in llms-full.txt. */

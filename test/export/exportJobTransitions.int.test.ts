@@ -38,6 +38,8 @@ function queuedJob(id: string, domain = 'docs.test'): ExportJobRecord {
 const RESULT: ExportTaskResult = {
   version: 'v7',
   pageCount: 9,
+  reusedPages: 4,
+  renderedPages: 5,
   expected: 10,
   file: 'docs.test-v7.zip',
   sizeBytes: 1234,

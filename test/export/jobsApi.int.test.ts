@@ -53,7 +53,8 @@ test('a job goes 202 queued → completed with exactly the spec fields, and its 
 
   const { job, seen } = await waitForJob(app, queued.jobId, finished);
   t.is(job.status, 'completed', job.error);
-  t.deepEqual(Object.keys(job).sort(), JOB_FIELDS, 'no error field unless failed');
+  // reusedPages and renderedPages are added once completed (issue 32).
+  t.deepEqual(Object.keys(job).sort(), [...JOB_FIELDS, 'renderedPages', 'reusedPages'].sort(), 'no error field unless failed');
   t.is(job.progress, 100);
   t.is(job.pageCount, 3);
   t.is(job.version, 'v1.2.3');

@@ -5,4 +5,6 @@ export interface ExtractedBundle {
   manifest: BundleManifest;
   fileCount: number;
   extractedBytes: number;
+  /** Files linked (or copied) from the base version rather than extracted. */
+  linked: Set<string>;
 }

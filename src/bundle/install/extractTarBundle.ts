@@ -115,5 +115,6 @@ export async function extractTarBundle(
     extractedBytes += want.size;
   });
   if (fileCount !== expected.size) throw new BundleRefusedError('the archive changed between its two reads');
-  return { manifest, fileCount, extractedBytes };
+  // A tar.gz is read as one stream, so every file is written: nothing is linked from a base.
+  return { manifest, fileCount, extractedBytes, linked: new Set() };
 }

@@ -7,6 +7,7 @@ import { readZipDirectory } from '../zip/readZipDirectory.js';
 import { entryStages, locateEntryData, type LocatedEntry } from '../zip/zipEntryData.js';
 import { checkManifestAgainstEntries, MAX_MANIFEST_BYTES, parseManifest } from './checkBundleManifest.js';
 import type { ExtractedBundle } from './ExtractedBundle.js';
+import { fileFingerprint, type LinkBase, linkOrCopy } from './LinkBase.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
 import { makeTargetDirs, WRITE_FLAGS } from './makeTargetDirs.js';
 import { runStages, SizeAndHashMeter } from './SizeAndHashMeter.js';
@@ -29,6 +30,8 @@ export async function extractZipBundle(
   filesDir: string,
   limits: BundleLimits,
   pin: string | null,
+  /** A version to link unchanged files from (see LinkBase). */
+  base?: LinkBase,
 ): Promise<ExtractedBundle> {
   const directory = await readZipDirectory(handle, size, limits.maxEntries);
   const { files } = verifyBundleEntries(directory.entries, limits);
@@ -42,14 +45,20 @@ export async function extractZipBundle(
   const ensureDir = await makeTargetDirs(filesDir);
   const toExtract = located.filter((l) => l.entry !== manifestEntry.entry);
   let extractedBytes = 0;
+  const linked = new Set<string>();
   await forEachConcurrently(toExtract, EXTRACT_CONCURRENCY, async (item) => {
     const want = expected.get(item.entry.name)!;
     const target = join(filesDir, item.entry.name);
     await ensureDir(dirname(target));
-    await writeEntry(handle, item, target, want);
     extractedBytes += want.size;
+    if (
+      base?.fingerprints.get(item.entry.name) === fileFingerprint(want) &&
+      (await linkOrCopy(join(base.filesDir, item.entry.name), target))
+    )
+      linked.add(item.entry.name);
+    else await writeEntry(handle, item, target, want);
   });
-  return { manifest, fileCount: toExtract.length, extractedBytes };
+  return { manifest, fileCount: toExtract.length, extractedBytes, linked };
 }
 
 async function readEntry(handle: FileHandle, item: LocatedEntry): Promise<Buffer> {

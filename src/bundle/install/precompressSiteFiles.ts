@@ -1,23 +1,15 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { DOCUMENT_POLICY_META } from '../../platform/documentPolicyMeta.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
+import type { FileExtras } from './FileExtras.js';
+import { type LinkBase, linkOrCopy } from './LinkBase.js';
 import { siteFileType } from './siteFileType.js';
 
-/** What activation learned about one served file beyond the manifest. */
-export interface FileExtras {
-  /** Size of the stored gzip variant, when one is worth serving. */
-  gzip?: number;
-  /** Size of the stored brotli variant, when one is worth serving. */
-  br?: number;
-  /** CSP hashes (`sha256-…`) of the page's inline scripts, so the policy can allow exactly those. */
-  scriptHashes?: string[];
-  /** The page declares the referrer and DNS-prefetch policies in its head (DOCUMENT_POLICY_META). */
-  headPolicies?: boolean;
-}
+export type { FileExtras } from './FileExtras.js';
 
 const gzipAsync = promisify(gzip);
 const brotliAsync = promisify(brotliCompress);
@@ -46,9 +38,12 @@ export async function precompressSiteFiles(
   filesDir: string,
   encodedDir: string,
   files: readonly { path: string; size: number }[],
+  /** Files linked unchanged from `base`: their variants and extras are linked and taken from it too. */
+  reuse?: { base: LinkBase; linked: ReadonlySet<string> },
 ): Promise<Record<string, FileExtras>> {
   const extras: Record<string, FileExtras> = {};
   await forEachConcurrently(files, COMPRESS_CONCURRENCY, async ({ path, size }) => {
+    if (reuse?.linked.has(path) && (await linkVariants(path, reuse.base, encodedDir, extras))) return;
     const type = siteFileType(path);
     const isHtml = type.contentType.startsWith('text/html');
     if ((!type.compressible && !isHtml) || size > MAX_COMPRESS_BYTES) return;
@@ -102,6 +97,25 @@ export function inlineScriptHashes(html: string): string[] {
     hashes.add(`sha256-${createHash('sha256').update(match[2], 'utf8').digest('base64')}`);
   }
   return [...hashes];
+}
+
+/**
+ * Links the base version's gzip and brotli variants of `path` into `encodedDir` and takes its
+ * extras (they follow from the content, which is the same). False if a variant is missing there.
+ */
+async function linkVariants(path: string, base: LinkBase, encodedDir: string, extras: Record<string, FileExtras>): Promise<boolean> {
+  const found = base.extras[path];
+  if (found === undefined) return true;
+  const variants = [...(found.gzip === undefined ? [] : ['.gz']), ...(found.br === undefined ? [] : ['.br'])];
+  if (variants.length) await mkdir(dirname(join(encodedDir, path)), { recursive: true });
+  for (const ext of variants) {
+    if (await linkOrCopy(join(base.encodedDir, `${path}${ext}`), join(encodedDir, `${path}${ext}`))) continue;
+    // Compressed afresh instead: no half-linked pair may stand in the way of its writes.
+    await Promise.all(variants.map((e) => rm(join(encodedDir, `${path}${e}`), { force: true })));
+    return false;
+  }
+  extras[path] = found;
+  return true;
 }
 
 async function writeNew(path: string, data: Buffer): Promise<void> {

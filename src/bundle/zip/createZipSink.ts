@@ -8,6 +8,9 @@ import { writeZipArchive, type WrittenArchive } from './writeZipArchive.js';
 import { ZipEntryCompressor } from './ZipEntryCompressor.js';
 import { ZipEntryStore } from './ZipEntryStore.js';
 import { writeManifest } from '../bundleManifest.js';
+import { describeBytes } from '../BundleSink.js';
+import { crc32 } from 'node:zlib';
+import type { PreviousBundle } from './PreviousBundle.js';
 
 /** What packing produced. */
 export type PackedBundle = WrittenArchive;
@@ -26,6 +29,8 @@ export interface ZipSink extends BundleSink {
    * queue removes with the rest of the run.
    */
   close(): Promise<void>;
+  /** Entries whose compressed bytes were copied from the previous bundle so far. */
+  reusedEntries(): number;
 }
 
 /**
@@ -36,11 +41,25 @@ export interface ZipSink extends BundleSink {
  * in memory (see SpillFile). `finish` streams the archive out entry by entry (writeZipArchive)
  * and removes the scratch file.
  */
-export function createZipSink(options: { thread?: boolean; spillPath?: string } = {}): ZipSink {
+export function createZipSink(options: { thread?: boolean; spillPath?: string; previous?: PreviousBundle | null } = {}): ZipSink {
   const compressor = new ZipEntryCompressor(options.thread ?? false);
   const spill = options.spillPath ? new SpillFile(options.spillPath) : null;
   const entries = new ZipEntryStore(spill);
-  const put = (rel: string, content: EntryContent) => entries.store(rel, compressor.prepare(rel, content));
+  const previous = options.previous ?? null;
+  let reused = 0;
+  const put = (rel: string, content: EntryContent) => {
+    // A file the previous bundle holds unchanged keeps its compressed bytes: hashing is far cheaper than deflating.
+    if (previous?.has(rel)) {
+      const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+      const entry = previous.reuse(describeBytes(rel, bytes), crc32(bytes));
+      if (entry) {
+        reused++;
+        return entries.store(rel, Promise.resolve(entry));
+      }
+      return entries.store(rel, compressor.prepare(rel, bytes));
+    }
+    return entries.store(rel, compressor.prepare(rel, content));
+  };
 
   const sink: ZipSink = {
     write: put,
@@ -50,6 +69,7 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string } 
     files: () => entries.files(),
     writeManifest: (fields) => writeManifest(sink, fields),
     close: () => compressor.close(),
+    reusedEntries: () => reused,
 
     async finish(zipPath, now) {
       await entries.settled();
@@ -62,6 +82,7 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string } 
         return written;
       } finally {
         spill?.remove();
+        previous?.close();
       }
     },
   };

@@ -33,11 +33,10 @@ export const exportConfigSchema = z.strictObject({
   retentionDays: z.number().positive().describe('Bundles and job output older than this are deleted.'),
   cleanupCron: z.string().min(1).describe('When the retention task runs (cron expression).'),
   renderThreads: z
-    .number()
-    .int()
-    .min(0)
-    .max(8)
-    .describe('Extra threads that render pages of one export (0: one thread; each extra thread uses about 100-200 MB).'),
+    .union([z.literal('all'), z.number().int().min(0).max(64)])
+    .describe(
+      'Extra threads that render pages of one export: "all" (one per core beyond the first), or a number (0: one thread). Each uses about 50-200 MB; an export with few pages to render starts none.',
+    ),
   workerHeapMb: z
     .number()
     .int()
@@ -48,6 +47,14 @@ export const exportConfigSchema = z.strictObject({
     .boolean()
     .describe(
       'Keep one export worker process loaded while no export runs (about 95 MB), so the next export starts rendering at once instead of after Node loads the renderer.',
+    ),
+  incrementalCacheMb: z
+    .number()
+    .int()
+    .min(0)
+    .max(65536)
+    .describe(
+      "Bound (MiB) of each site's incremental-export cache under <dataDir>/cache/<domain>/: an export reuses the pages whose inputs are unchanged since the last one (0: every export renders every page).",
     ),
   strict: z.boolean().describe('Default for jobs: abort on the first page that fails to render.'),
   shipWarnings: z

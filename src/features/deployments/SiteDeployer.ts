@@ -197,7 +197,8 @@ export class SiteDeployer {
       if (refusal) throw refusal;
       report.failedPages = await checkFailedPages(files, record.allowFailed ?? false);
     };
-    const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, inspect);
+    const live = this.live.version()?.id;
+    const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, inspect, live);
     const { failedPages } = report;
     const version = await loadSiteVersion(id, installed.layout);
     await this.deployments.activate(
@@ -226,6 +227,7 @@ export class SiteDeployer {
         version: version.version,
         domain: version.domain,
         files: installed.fileCount,
+        linkedFromLive: installed.linkedFiles,
         ms: Date.now() - started,
       },
       `site version ${version.version} is live`,

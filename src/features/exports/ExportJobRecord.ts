@@ -75,6 +75,11 @@ export interface ExportJobRecord {
   shipWarnings?: boolean;
   /** Git tree-ish exported instead of the site's own ref (a fetched commit of a git source, a preview branch). */
   ref?: string;
+  /** Asked to render every page afresh (absent: the incremental cache is used). */
+  full?: boolean;
+  /** Of the pages of the bundle, those reused from the incremental cache and those rendered afresh (set once completed). */
+  reusedPages?: number;
+  renderedPages?: number;
   error: string | null;
   /** The first warnings of the run (capped at MAX_JOB_WARNINGS); `warningCount` is the total. */
   warnings: ExportWarning[];

@@ -114,6 +114,8 @@ export class ExportJobRepository {
       j.warningCount = result.warningCount;
       j.warningGroups = result.warningGroups;
       j.version = result.version;
+      j.reusedPages = result.reusedPages;
+      j.renderedPages = result.renderedPages;
       j.bundle = { file: result.file, sizeBytes: result.sizeBytes, sha256: result.sha256 };
       j.stats = { renderMs: result.renderMs, packMs: result.packMs, peakRssBytes: result.peakRssBytes };
       j.finishedAt = now.toISOString();

@@ -24,6 +24,14 @@ export function exportPaths(dataDir: string, jobId: string): ExportPaths {
   return { workDir, bundleDir: join(bundlesRoot(dataDir), jobId) };
 }
 
+/**
+ * A site's incremental-export cache (page bodies kept between its exports). Site domains hold
+ * a dot or are `localhost`-like names, so none is the shared renderer cache's `render` folder.
+ */
+export function siteCacheDir(dataDir: string, domain: string): string {
+  return join(dataDir, 'cache', domain.replace(/[^A-Za-z0-9._-]/g, '-'));
+}
+
 /** The persistent renderer cache (highlighting), shared by every job. */
 export function renderCacheDir(dataDir: string): string {
   return join(dataDir, 'cache', 'render');

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../platform/Clock.js';
 import type { ExportJobRecord } from './ExportJobRecord.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
-import { exportPaths } from './ExportPaths.js';
+import { exportPaths, siteCacheDir } from './ExportPaths.js';
 import { recoverInterruptedJobs } from './recoverInterruptedJobs.js';
 import type { SiteDirectory } from '../control/SiteDirectory.js';
 import { ExportRunError, runExportInChild, type ExportProgress } from './worker/exportChildProcess.js';
@@ -25,6 +25,8 @@ export interface ExportQueueDeps {
   timeoutMs: number;
   generatorVersion: string;
   cacheDir: string | null;
+  /** Bound of each site's incremental cache in bytes; 0 turns incremental export off (config export.incrementalCacheMb). */
+  incrementalCacheBytes: number;
   renderThreads: number;
   workerHeapMb: number;
   /** Keep a worker process loaded while idle, so the next job starts at once (config export.spareWorker). */
@@ -170,6 +172,7 @@ export class ExportQueue {
         ref: job.ref ?? site.ref,
         ...paths,
         now: job.createdAt,
+        ...(job.full ? {} : { previousBundle: this.previousBundle(job.domain) }),
         render: {
           domain: job.domain,
           jobId: job.id,
@@ -182,6 +185,15 @@ export class ExportQueue {
           generatorVersion: this.deps.generatorVersion,
           cacheDir: this.deps.cacheDir ?? undefined,
           threads: this.deps.renderThreads,
+          ...(this.deps.incrementalCacheBytes > 0
+            ? {
+                incremental: {
+                  dir: siteCacheDir(this.deps.dataDir, job.domain),
+                  maxBytes: this.deps.incrementalCacheBytes,
+                  ...(job.full ? { full: true } : {}),
+                },
+              }
+            : {}),
         },
       };
       const result = await runExportInChild(input, {
@@ -212,9 +224,19 @@ export class ExportQueue {
           warnings: result.warningCount,
           sizeBytes: result.sizeBytes,
           peakRssBytes: result.peakRssBytes,
+          reusedPages: result.reusedPages,
+          renderedPages: result.renderedPages,
+          reusedZipEntries: result.reusedZipEntries,
         },
         'export completed',
       );
+      if (result.cacheDiscarded)
+        logger.info(
+          { jobId: job.id, domain: job.domain, reason: result.cacheDiscarded },
+          'incremental cache thrown away: every page rendered afresh',
+        );
+      if (result.cacheFull)
+        logger.warn({ jobId: job.id, domain: job.domain }, 'incremental cache reached export.incrementalCacheMb: some pages were not kept');
       this.notify(finished);
     } catch (err) {
       progress.close();
@@ -234,6 +256,17 @@ export class ExportQueue {
       const failed = await jobs.fail(job.id, message, clock.now());
       this.notify(failed);
     }
+  }
+
+  /** The zip of `domain`'s newest completed whole-site export, if it has one (it may be gone by the time it is read). */
+  private previousBundle(domain: string): string | undefined {
+    const jobs = this.deps.jobs.list();
+    for (let i = jobs.length - 1; i >= 0; i--) {
+      const j = jobs[i];
+      if (j.domain === domain && j.status === 'completed' && j.bundle && !j.paths)
+        return join(exportPaths(this.deps.dataDir, j.id).bundleDir, j.bundle.file);
+    }
+    return undefined;
   }
 
   private notify(job: ExportJobRecord | undefined): void {

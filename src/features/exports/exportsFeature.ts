@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { ExportJobRepository } from './ExportJobRepository.js';
 import { renderCacheDir } from './ExportPaths.js';
 import { exportAndBundle } from './exportAndBundle.js';
@@ -58,7 +59,8 @@ export async function createExportsFeature(ctx: FeatureContext, deps: ExportsDep
     timeoutMs: config.export.jobTimeoutSeconds * 1000,
     generatorVersion: ctx.version,
     cacheDir: renderCacheDir(dataDir),
-    renderThreads: config.export.renderThreads,
+    renderThreads: config.export.renderThreads === 'all' ? availableParallelism() - 1 : config.export.renderThreads,
+    incrementalCacheBytes: config.export.incrementalCacheMb * 1024 * 1024,
     workerHeapMb: config.export.workerHeapMb,
     spareWorker: config.export.spareWorker,
   });

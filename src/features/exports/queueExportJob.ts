@@ -14,6 +14,8 @@ export interface ExportOptions {
   shipWarnings?: boolean;
   /** Export this git tree-ish of the site's repository instead of its configured ref (not a client option). */
   ref?: string;
+  /** Render every page afresh, throwing the site's incremental cache away first. */
+  full?: boolean;
 }
 
 /** A queued export, or the job that already had the domain (`queued: false`). */
@@ -51,6 +53,7 @@ export async function queueExportJob(
     ...(options.keepRemoteAssets ? { keepRemoteAssets: true } : {}),
     ...(options.ref ? { ref: options.ref } : {}),
     ...((options.shipWarnings ?? deps.defaultShipWarnings) ? { shipWarnings: true } : {}),
+    ...(options.full ? { full: true } : {}),
     error: null,
     warnings: [],
     warningCount: 0,

@@ -31,11 +31,20 @@ export class MissingImport {
   ) {}
 }
 
+/** The files an import of `file` may name, in the order they are tried. */
+export function moduleCandidates(file: string): string[] {
+  return /\.(mdx|md|jsx|js|tsx|ts)$/i.test(file) ? [file] : [`${file}.mdx`, `${file}.jsx`, `${file}.js`, `${file}.md`];
+}
+
 /** Resolves, reads and parses imported modules once per render; pages import the same snippets hundreds of times. */
 export class ModuleLoader {
   private readonly cache = new Map<string, LoadedModule | Error>();
 
-  constructor(private readonly sourceDir: string) {}
+  /** `onLoad` hears of every load, cached or not: the incremental export records a page's modules with it. */
+  constructor(
+    private readonly sourceDir: string,
+    private readonly onLoad?: (file: string) => void,
+  ) {}
 
   /**
    * Resolves an import specifier seen in `fromFile` to a docs-relative path. `/x` is from the
@@ -52,6 +61,7 @@ export class ModuleLoader {
 
   /** Loads a module by docs-relative path; throws an Error (cached) if it is missing or unparsable. */
   load(file: string): LoadedModule {
+    this.onLoad?.(file);
     const hit = this.cache.get(file);
     if (hit instanceof Error) throw hit;
     if (hit) return hit;
@@ -67,8 +77,7 @@ export class ModuleLoader {
   }
 
   private read(file: string): LoadedModule {
-    const candidates = /\.(mdx|md|jsx|js|tsx|ts)$/i.test(file) ? [file] : [`${file}.mdx`, `${file}.jsx`, `${file}.js`, `${file}.md`];
-    for (const candidate of candidates) {
+    for (const candidate of moduleCandidates(file)) {
       let text: string;
       try {
         text = readFileSync(posix.join(this.sourceDir.split('\\').join('/'), candidate), 'utf8');

@@ -1,3 +1,4 @@
+import type { PageBody } from '../incremental/PageBody.js';
 import type { AnchorCheck } from '../links/createPageContext.js';
 import type { LlmsPage } from '../output/buildLlmsTxt.js';
 import type { AgentSearchEntry } from '../search/agentSearchChannel.js';
@@ -13,6 +14,8 @@ export type PageFeature = 'mermaid' | 'katex' | 'openapi' | 'islands';
  */
 export interface PageResult {
   position: number;
+  /** The body the page was assembled from: what it reported, and what the incremental cache keeps. */
+  body: PageBody;
   /** The page's bundle files: bundle-relative path and content. */
   files: [string, string][];
   /** `tryIt`: the page carries a "Try it" form; `connect` lists the origins its spec names (see tryItOrigins). */

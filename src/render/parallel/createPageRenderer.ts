@@ -6,11 +6,8 @@ import type { ElementContent } from 'hast';
 import { createCodeHighlighter } from '../code/createCodeHighlighter.js';
 import type { CodeTokenizerThread } from '../code/CodeTokenizerThread.js';
 import { type FencedBlock, scanFencedBlocks } from '../code/scanFencedBlocks.js';
-import type { AgentSearchEntry } from '../search/agentSearchChannel.js';
 import { builtInComponents } from '../components/index.js';
-import { featureAssets } from '../components/featureAssets.js';
 import { createPageContext } from '../links/createPageContext.js';
-import { pageFile } from '../links/SiteIndex.js';
 import { renderMath } from '../math/renderMath.js';
 import { ModuleLoader } from '../mdx/ModuleLoader.js';
 import { hastToHtml } from '../page/hastToHtml.js';
@@ -19,21 +16,13 @@ import type { ReportCollector } from '../types.js';
 import { createOperationRenderer } from '../site/createOperationRenderer.js';
 import type { ShellParts } from '../site/createShellParts.js';
 import type { LoadedSite } from '../site/loadSite.js';
-import { renderPageShell } from '../theme/renderPageShell.js';
-import type { PageFeature, PageResult } from './PageResult.js';
-import { sectionChunks } from '../search/sectionChunks.js';
+import { createPageAssembler } from '../incremental/assemblePage.js';
+import type { PageBody } from '../incremental/PageBody.js';
+import { createReportRecorder, type ReportEvent } from '../incremental/recordReportEvents.js';
+import type { PageResult } from './PageResult.js';
 
 /** Renders one page of a prepared site: its files and what it contributes to the site-wide outputs. */
 export type PageRenderer = (position: number) => PageResult;
-
-/** Bundle paths of a feature's stylesheets and scripts (the files themselves are copied once, at the end). */
-export function featureTargets(feature: PageFeature): { css: string[]; js: string[] } {
-  const files = featureAssets(feature);
-  return {
-    css: files.filter((f) => f.target.endsWith('.css')).map((f) => f.target),
-    js: files.filter((f) => f.target.endsWith('.js')).map((f) => f.target),
-  };
-}
 
 /** A page's rendered content and the context it was rendered in (links, features, reports). */
 export interface PageContent {
@@ -63,25 +52,31 @@ export async function createContentRenderer(options: {
   prepareCode?: boolean;
   /** A thread that tokenizes the selected pages' code blocks meanwhile (instead of `prepareCode`). */
   codeThread?: CodeTokenizerThread;
+  /** The positions this renderer will be asked for, in order (default: every page); code is prepared for them alone. */
+  positions?: readonly number[];
+  /** Hears of every module (snippet, component file) a page loads. */
+  onModule?: (file: string) => void;
 }): Promise<(position: number) => PageContent> {
   const { site, report, sourceDir } = options;
   const highlighter = await createCodeHighlighter({ cacheDir: options.cacheDir, languages: options.languages });
   const prepared = new Set<number>();
   const { codeThread } = options;
-  if (codeThread) highlighter.tokenizeAhead(fencedBlocksOf(site.selected, site.texts), codeThread);
+  const wanted = options.positions ? options.positions.map((p) => site.selected[p]) : site.selected;
+  const ordinal = new Map(options.positions?.map((p, i) => [p, i]));
+  if (codeThread) highlighter.tokenizeAhead(fencedBlocksOf(wanted, site.texts), codeThread);
   const deps = {
     components: builtInComponents,
     highlight: highlighter.highlight.bind(highlighter),
     renderMath,
-    loader: new ModuleLoader(sourceDir),
+    loader: new ModuleLoader(sourceDir, options.onModule),
     openapi: createOperationRenderer(site),
   };
   const islands = createIslandCompiler(deps.loader);
   return (position) => {
-    const chunk = Math.floor(position / PREPARE_PAGES);
+    const chunk = Math.floor((ordinal.get(position) ?? position) / PREPARE_PAGES);
     if (!codeThread && options.prepareCode && !prepared.has(chunk)) {
       prepared.add(chunk);
-      highlighter.prepare(fencedBlocksOf(site.selected.slice(chunk * PREPARE_PAGES, (chunk + 1) * PREPARE_PAGES), site.texts));
+      highlighter.prepare(fencedBlocksOf(wanted.slice(chunk * PREPARE_PAGES, (chunk + 1) * PREPARE_PAGES), site.texts));
     }
     const page = site.selected[position];
     const ctx = createPageContext({
@@ -115,61 +110,45 @@ function* fencedBlocksOf(pages: LoadedSite['selected'], texts: LoadedSite['texts
 }
 
 /**
- * Builds the per-page renderer shared by the main thread and worker threads: for each page,
- * content → theme shell → `page.html` and `page.md`. A page that throws gets an error page.
- * Files are returned, not written: the thread that owns the bundle writes them.
+ * Builds the per-page renderer shared by the main thread and worker threads: for each page, its
+ * body (content → HTML, search text, Markdown copy, what it reported) and then the theme shell
+ * around it. A page that throws gets an error page. Files are returned, not written: the thread
+ * that owns the bundle writes them. `body` rides along so the incremental export can keep it.
  */
-// size: a factory: most lines are the small closures it returns, which share its private state
-export async function createPageRenderer(options: {
-  site: LoadedSite;
-  shell: ShellParts;
-  report: ReportCollector;
-  sourceDir: string;
-  cacheDir?: string;
-  languages: readonly string[];
-  /** Leave remote media in pages (the export's `keepRemoteAssets`). */
-  keepRemote?: boolean;
-  /** Keep scripts written in pages (the site's `authorScripts`). */
-  allowAuthorScripts?: boolean;
-  /** Lost content is a warning, not a failed page (the export's `shipWarnings`). */
-  shipWarnings?: boolean;
-  /** See createContentRenderer. */
-  prepareCode?: boolean;
-  codeThread?: CodeTokenizerThread;
-}): Promise<PageRenderer> {
-  const { site, shell } = options;
-  const renderContent = await createContentRenderer(options);
-  const targets = new Map<PageFeature, { css: string[]; js: string[] }>();
+export async function createPageRenderer(options: BodyRendererOptions & { shell: ShellParts }): Promise<PageRenderer> {
+  const renderBody = await createBodyRenderer(options);
+  const assemble = createPageAssembler(options.site, options.shell);
+  return (position) => assemble(position, renderBody(position));
+}
 
-  // size: one page through the pipeline's stages in order, with the error page as the fallback of each
-  return function renderPage(position) {
+/** What createBodyRenderer needs: createContentRenderer's options, less the report it records itself. */
+export type BodyRendererOptions = Omit<Parameters<typeof createContentRenderer>[0], 'report' | 'onModule'>;
+
+/**
+ * Builds what renders a page's body: everything its own inputs decide (see PageBody). What the
+ * page reports is recorded into the body, not sent to a collector, so a reused body reports the
+ * same; the modules it loads are recorded as its inputs.
+ */
+export async function createBodyRenderer(options: BodyRendererOptions): Promise<(position: number) => PageBody> {
+  const { site } = options;
+  const recorder = createReportRecorder();
+  let modules = new Set<string>();
+  const renderContent = await createContentRenderer({ ...options, report: recorder.collector, onModule: (file) => modules.add(file) });
+  return (position) => {
+    modules = new Set();
+    recorder.take();
+    const page = site.selected[position];
     let rendered: PageContent;
     try {
       rendered = renderContent(position);
     } catch (err) {
-      const page = site.selected[position];
       const reason = (err as Error).message?.split('\n')[0] || String(err);
-      const title = shell.label(page.path);
-      const file = pageFile(page.path);
-      return {
-        position,
-        files: [[file, shell.errorPage(page, title, reason)]],
-        manifest: { path: page.path, title, file },
-        failedReason: reason,
-        fellBack: false,
-        ids: [],
-        anchorChecks: [],
-        markdown: null,
-        features: [],
-        classes: [],
-      };
+      return failedBody(page.path, reason, recorder.take(), [...modules]);
     }
-    const { page, ctx, content } = rendered;
-    const file = pageFile(page.path);
+    const { ctx, content } = rendered;
     const tryIt = ctx.tryItServers === null ? undefined : { connect: tryItOrigins(ctx.tryItServers) };
     // A "Try it" page may reach the spec's servers: no custom script runs with that policy.
     if (tryIt && site.inventory.customJs.length > 0) ctx.report.warning('custom scripts are left off this page: it has a "Try it" form');
-    const extra = { styles: [] as string[], scripts: [] as string[], customScripts: tryIt === undefined };
     // Islands are the author's code, like custom scripts: none runs with a Try it page's wider policy.
     let islandScript = ctx.islands?.script() ?? null;
     if (islandScript && tryIt) {
@@ -177,70 +156,62 @@ export async function createPageRenderer(options: {
       islandScript = null;
     }
     if (islandScript) ctx.features.add('islands');
-    for (const feature of ctx.features) {
-      if (!targets.has(feature)) targets.set(feature, featureTargets(feature));
-      extra.styles.push(...targets.get(feature)!.css);
-      extra.scripts.push(...targets.get(feature)!.js);
-    }
-    const html = renderPageShell(
-      shell.site,
-      shell.page(page, content, hastToHtml(content.hast) + (islandScript ?? ''), extra),
-      shell.rootPrefix(page.path),
-    );
     const fm = content.frontmatter;
-    const listed = site.nav.locations.has(page.path) && !fm.hidden;
-    const indexed = !fm.noindex && (listed || site.config.seoIndexing === 'all');
     return {
-      position,
-      files: [
-        [file, html],
-        [`${page.path}.md`, content.markdown],
-      ],
-      manifest: tryIt ? { path: page.path, title: content.title, file, tryIt } : { path: page.path, title: content.title, file },
-      indexed: indexed
-        ? {
-            search: [
-              page.path,
-              content.title,
-              content.summary.headings,
-              content.description ?? '',
-              content.summary.text,
-              content.summary.sections,
-              shell.scope(page.path),
-            ],
-            llms: {
-              path: page.path,
-              title: content.title,
-              description: content.description,
-              section: site.nav.locations.get(page.path)?.groups[0],
-            },
-            agents: agentEntry(page.path, content.title, shell.scope(page.path), ctx.agentContent),
-            chunks: sectionChunks({
-              path: page.path,
-              title: content.title,
-              description: content.description ?? '',
-              markdown: content.markdown,
-              headings: content.summary.headings.map((text, i) => ({ text, id: content.summary.sections[i]?.[0] ?? '' })),
-              scope: shell.scope(page.path),
-              tag: typeof fm.tag === 'string' ? fm.tag : undefined,
-            }),
-          }
-        : undefined,
+      path: page.path,
+      title: content.title,
+      ...(content.description === undefined ? {} : { description: content.description }),
+      ...(content.descriptionHtml === undefined ? {} : { descriptionHtml: content.descriptionHtml }),
+      ...(fm.noindex ? { noindex: true } : {}),
+      ...(fm.hidden ? { hidden: true } : {}),
+      ...(typeof fm.mode === 'string' ? { mode: fm.mode } : {}),
+      contentHtml: hastToHtml(content.hast) + (islandScript ?? ''),
+      ...(typeof fm.tag === 'string' ? { tag: fm.tag } : {}),
+      toc: content.summary.toc,
+      ...(tryIt ? { tryIt } : {}),
+      features: [...ctx.features],
+      markdown: content.markdown,
+      headings: content.summary.headings,
+      sections: content.summary.sections,
+      text: content.summary.text,
+      agentText: agentText(ctx.agentContent),
       fellBack: ctx.fellBack(),
       ids: [...content.summary.ids],
       anchorChecks: ctx.anchorChecks,
-      markdown: content.markdown,
-      features: [...ctx.features],
       classes: [...content.summary.classes],
+      events: recorder.take(),
+      modules: [...modules],
     };
   };
 }
 
-/** A page's entry in the agent channel, or undefined when it has no agent-only content. */
-function agentEntry(path: string, title: string, scope: string, content: ElementContent[]): AgentSearchEntry | undefined {
-  if (content.length === 0) return undefined;
-  const text = toText({ type: 'root', children: content }).replace(/\s+/g, ' ').trim();
-  return text ? { path, title, scope, text } : undefined;
+/** The body of a page whose content threw. */
+function failedBody(path: string, reason: string, events: ReportEvent[], modules: string[]): PageBody {
+  return {
+    path,
+    failedReason: reason,
+    title: '',
+    contentHtml: '',
+    toc: [],
+    features: [],
+    markdown: null,
+    headings: [],
+    sections: [],
+    text: '',
+    agentText: '',
+    fellBack: false,
+    ids: [],
+    anchorChecks: [],
+    classes: [],
+    events,
+    modules,
+  };
+}
+
+/** Agent-only content flattened to one line of text ('' for none). */
+function agentText(content: ElementContent[]): string {
+  if (content.length === 0) return '';
+  return toText({ type: 'root', children: content }).replace(/\s+/g, ' ').trim();
 }
 
 /**

@@ -18,13 +18,20 @@ const START_WAIT_MS = 30_000;
  */
 const MAIN_BATCH = 6;
 
-/** How many of the `wanted` extra threads can be used: never more than spare cores or chunks of pages. */
+/**
+ * Pages to render below which no thread is started: loading the renderer and the site in a
+ * thread costs more than it saves (an incremental export that renders a few changed pages).
+ */
+const MIN_PAGES_FOR_THREADS = 48;
+
+/** How many of the `wanted` extra threads can be used: never more than spare cores or chunks of pages, none for a few pages. */
 export function workerCountFor(pageCount: number, wanted: number): number {
+  if (pageCount < MIN_PAGES_FOR_THREADS) return 0;
   return Math.max(0, Math.min(wanted, availableParallelism() - 1, Math.ceil(pageCount / CHUNK)));
 }
 
 /**
- * Renders pages 0…count-1 on the main thread and on worker threads at once. Pages are handed
+ * Renders the pages at `positions` on the main thread and on worker threads at once. Pages are handed
  * out on demand. Until every worker has started (or failed), the main thread renders no more
  * than an equal share: otherwise a fast main thread can finish a site before a worker has loaded,
  * and the worker's start-up was paid for nothing. A worker that fails gives its unfinished pages
@@ -33,7 +40,8 @@ export function workerCountFor(pageCount: number, wanted: number): number {
  */
 // size: starts, feeds and collects the worker threads; their message handlers share the queue and the fallback to the main thread
 export async function renderPagesInParallel(options: {
-  count: number;
+  /** The pages to render (positions in the site's page order); an incremental export leaves out those it reused. */
+  positions: readonly number[];
   workers: number;
   workerData: PageWorkerData;
   renderLocal: PageRenderer;
@@ -41,7 +49,7 @@ export async function renderPagesInParallel(options: {
   onWorkerFailure: (message: string) => void;
   signal?: AbortSignal;
 }): Promise<{ reports: BuildReport[]; pagesByWorkers: number }> {
-  const queue = Array.from({ length: options.count }, (_, i) => i);
+  const queue = [...options.positions];
   let failure: unknown = null;
   let pagesByWorkers = 0;
   const take = (n: number) => queue.splice(0, n);
@@ -102,7 +110,7 @@ export async function renderPagesInParallel(options: {
 
   try {
     // The main thread works too, and picks up pages any failed worker gave back.
-    const fairShare = Math.ceil(options.count / (options.workers + 1));
+    const fairShare = Math.ceil(options.positions.length / (options.workers + 1));
     const mainLane = async (limit: number) => {
       for (let taken = 0; taken < limit; ) {
         if (failure !== null) return;

@@ -12,14 +12,13 @@ const port = parentPort!;
 const send = (message: FromPageThread) => port.postMessage(message);
 
 try {
-  // Config and navigation warnings are the main thread's to report; pages' own go to this collector.
+  // Config and navigation warnings are the main thread's to report; pages' own travel with each page.
   const report = createReportCollector();
   const site = await loadSite(data.sourceDir, data.source, createReportCollector(), data.paths);
   const shell = createShellParts(site, data.theme, data.searchIndexPath, data);
   const renderPage = await createPageRenderer({
     site,
     shell,
-    report,
     sourceDir: data.sourceDir,
     cacheDir: data.cacheDir,
     languages: data.languages,

@@ -3,7 +3,8 @@ import { SCOPE_DIVISION_KINDS, type NavDivision } from '../config/SiteConfig.js'
 import { resolveLink } from '../links/resolveLink.js';
 import type { SitePage } from '../nav/resolveNavigation.js';
 import { canonicalUrl } from '../output/buildSitemap.js';
-import { titleFromPath, type RenderedContent } from '../page/renderPageContent.js';
+import { titleFromPath } from '../page/renderPageContent.js';
+import type { PageBody } from '../incremental/PageBody.js';
 import { escapeHtml } from '../theme/escapeHtml.js';
 import { renderPageShell, type ShellPage, type ShellSite } from '../theme/renderPageShell.js';
 import {
@@ -34,8 +35,7 @@ export interface ShellParts {
   scope(path: string): string;
   page(
     page: SitePage,
-    content: RenderedContent,
-    contentHtml: string,
+    body: Pick<PageBody, 'title' | 'description' | 'descriptionHtml' | 'noindex' | 'mode' | 'contentHtml' | 'toc'>,
     extra: { styles: string[]; scripts: string[]; customScripts?: boolean },
   ): ShellPage;
   errorPage(page: SitePage, title: string, reason: string): string;
@@ -233,22 +233,21 @@ export function createShellParts(
     };
   };
 
-  const page: ShellParts['page'] = (p, content, contentHtml, extra) => {
+  const page: ShellParts['page'] = (p, body, extra) => {
     const i = position.get(p.path);
     const sequence = sequences.get(scopeOf(p.path)) ?? [];
     const neighbour = (j: number) => (j >= 0 && j < sequence.length ? { path: sequence[j], title: label(sequence[j]) } : undefined);
-    const fm = content.frontmatter;
     return {
       path: p.path,
-      title: content.title,
-      description: content.description,
-      descriptionHtml: content.descriptionHtml,
+      title: body.title,
+      description: body.description,
+      descriptionHtml: body.descriptionHtml,
       canonical: canonicalUrl(opts.domain, p.path),
-      noindex: fm.noindex,
-      mode: typeof fm.mode === 'string' ? fm.mode : undefined,
+      noindex: body.noindex,
+      mode: body.mode,
       ...chrome(p.path, rootPrefix(p.path)),
-      contentHtml,
-      toc: content.summary.toc,
+      contentHtml: body.contentHtml,
+      toc: body.toc,
       prev: i === undefined ? undefined : neighbour(i - 1),
       next: i === undefined ? undefined : neighbour(i + 1),
       styles: extra.styles,

@@ -13,6 +13,11 @@ export interface DocsSource {
   hash: string;
   /** Text of every .md/.mdx/.jsx/.tsx file by relative path. */
   texts: Map<string, string>;
+  /**
+   * SHA-256 over the paths and contents of every file not in `texts` (OpenAPI specs, images,
+   * custom CSS and JS, docs.json): the incremental export treats them as inputs of every page.
+   */
+  otherHash: string;
 }
 
 /**
@@ -24,16 +29,18 @@ export async function readDocsSource(sourceDir: string): Promise<DocsSource> {
   const files = await listSourceFiles(sourceDir);
   const hash = createHash('sha256');
   const texts = new Map<string, string>();
+  const other = createHash('sha256');
   try {
     await readFilesInOrder(sourceDir, files, (rel, data) => {
       // Length-prefix both parts so "a"+"bc" and "ab"+"c" can never collide.
       hash.update(`${Buffer.byteLength(rel)}:${rel}\0${data.length}:`);
       hash.update(data);
       if (TEXT_FILE.test(rel)) texts.set(rel, data.toString('utf8'));
+      else other.update(`${Buffer.byteLength(rel)}:${rel}\0${data.length}:`).update(data);
     });
   } catch (err) {
     if (err instanceof SourceReadError) throw new Error(`docs source changed while reading ${err.file}: ${err.code}`);
     throw err;
   }
-  return { files, hash: hash.digest('hex'), texts };
+  return { files, hash: hash.digest('hex'), texts, otherHash: other.digest('hex') };
 }

@@ -33,6 +33,12 @@ export const exportJobSchema = z.object({
       }),
     )
     .describe(`The warnings by kind: each kind's count and first ${MAX_GROUP_ENTRIES} entries, so no kind hides another`),
+  reusedPages: z
+    .number()
+    .int()
+    .optional()
+    .describe("Once completed: pages whose rendering was reused from the site's previous export (their inputs were unchanged)"),
+  renderedPages: z.number().int().optional().describe('Once completed: pages rendered afresh'),
 });
 
 /** Whitelists the fields of a job record that clients see. */
@@ -56,6 +62,8 @@ export function presentExportJob(job: ExportJobRecord): z.infer<typeof exportJob
       count,
       first: first.map(({ page, message }) => ({ page, message })),
     })),
+    ...(job.reusedPages === undefined ? {} : { reusedPages: job.reusedPages }),
+    ...(job.renderedPages === undefined ? {} : { renderedPages: job.renderedPages }),
   };
 }
 

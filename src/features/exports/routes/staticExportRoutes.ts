@@ -37,6 +37,12 @@ const startBody = z.strictObject({
     .describe(
       'Keep remote images, frames, font imports and third-party scripts (default false: removed and listed in the report, so the bundle never contacts another origin)',
     ),
+  full: z
+    .boolean()
+    .optional()
+    .describe(
+      "Render every page afresh: the site's incremental cache is thrown away first (default false: pages whose inputs are unchanged since the last export are reused)",
+    ),
 });
 
 const bundleBody = z.strictObject({

@@ -6,7 +6,15 @@
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createZipSink } from '../../../bundle/zip/createZipSink.js';
-import { checkDocsSource, type PreparedRenderer, preloadRenderer, prepareRenderer, renderSite } from '../../../render/index.js';
+import { PreviousBundle } from '../../../bundle/zip/PreviousBundle.js';
+import {
+  checkDocsSource,
+  type PreparedRenderer,
+  preloadRenderer,
+  prepareRenderer,
+  type RenderSiteResult,
+  renderSite,
+} from '../../../render/index.js';
 import { exportSourceAtRef } from './exportSourceAtRef.js';
 import { summarizeReport } from './summarizeReport.js';
 import { relaxHeapGrowthWhileSmall } from './heapGrowthPolicy.js';
@@ -55,7 +63,8 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
   // Pages go straight into the zip (deflated on a thread of its own as they arrive, then kept in a
   // scratch file until the archive is written); no site folder is written.
   await mkdir(input.runDir, { recursive: true });
-  const out = createZipSink({ thread: true, spillPath: join(input.runDir, 'zip-entries.spill') });
+  const previous = input.previousBundle ? await PreviousBundle.open(input.previousBundle) : null;
+  const out = createZipSink({ thread: true, spillPath: join(input.runDir, 'zip-entries.spill'), previous });
   const rendered = await renderSite({
     ...input.render,
     sourceDir,
@@ -96,6 +105,20 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     renderMs: Math.round(packStart - renderStart),
     packMs: Math.round(packMs),
     languages: rendered.languages,
+    ...incrementalFields(rendered),
+    reusedZipEntries: out.reusedEntries(),
+  };
+}
+
+/** What the job result says of the incremental cache: pages reused and rendered, and what the server should log. */
+function incrementalFields(
+  rendered: RenderSiteResult,
+): Pick<ExportTaskResult, 'reusedPages' | 'renderedPages' | 'cacheDiscarded' | 'cacheFull'> {
+  return {
+    reusedPages: rendered.reusedPages,
+    renderedPages: rendered.renderedPages,
+    ...(rendered.cache?.discarded ? { cacheDiscarded: rendered.cache.discarded } : {}),
+    ...(rendered.cache?.reachedBound ? { cacheFull: true } : {}),
   };
 }
 

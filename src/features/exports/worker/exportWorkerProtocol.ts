@@ -17,6 +17,8 @@ export interface ExportTaskInput {
   /** ISO instant recorded in the manifest and the zip entries. */
   now: string;
   render: RenderSettings;
+  /** The zip of the site's last completed export: unchanged files' compressed bytes are copied from it. */
+  previousBundle?: string;
 }
 
 /** What a finished job produced. */
@@ -33,6 +35,15 @@ export interface ExportTaskResult extends ReportSummary {
   packMs: number;
   /** Fence languages the site uses; the next spare worker warms their grammars. */
   languages: string[];
+  /** Pages reused from the site's incremental cache, and pages rendered afresh. */
+  reusedPages: number;
+  renderedPages: number;
+  /** Why the incremental cache was thrown away at the start, for the server's log. */
+  cacheDiscarded?: string;
+  /** The cache reached its size bound: some pages were not kept (logged). */
+  cacheFull?: boolean;
+  /** Zip entries copied from the previous bundle rather than compressed again. */
+  reusedZipEntries?: number;
 }
 
 /** Server → worker. */
