@@ -28,6 +28,11 @@ import { createShellParts } from './site/createShellParts.js';
 import { buildUtilityCss } from './style/buildUtilityCss.js';
 import { checkRequestedFonts } from './theme/checkRequestedFonts.js';
 import { loadSite } from './site/loadSite.js';
+import { AudienceOutputs } from './access/AudienceOutputs.js';
+import { collectPageAccess } from './access/collectPageAccess.js';
+import { restrictToAudience } from './access/restrictToAudience.js';
+import { summarizeAccess } from './access/summarizeAccess.js';
+import type { ReaderAudience } from '../platform/access/mayAudienceSee.js';
 import { readDocsSource } from './source/readDocsSource.js';
 import { copyFeatureFiles, prepareThemeAssets } from './theme/prepareThemeAssets.js';
 
@@ -74,6 +79,11 @@ export interface RenderSiteOptions {
    * Without one, code is tokenized on this thread.
    */
   codeThread?: () => CodeTokenizerThread | undefined;
+  /**
+   * Export only what one audience may open under reader sign-in (`null`: the public, not signed
+   * in; `{ groups }`: a signed-in reader with those groups). Default: every page.
+   */
+  audience?: ReaderAudience;
 }
 
 /** The plain-data part of RenderSiteOptions: what a job record or an IPC message can carry. */
@@ -90,6 +100,7 @@ export type RenderSettings = Pick<
   | 'generatorVersion'
   | 'cacheDir'
   | 'threads'
+  | 'audience'
 >;
 
 /** Outcome of an export; details are in `report` (also written to `_enclave/report.json`). */
@@ -125,7 +136,11 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const source = await readDocsSource(sourceDir);
   const sourceHash = source.hash;
   const version = opts.version ?? `${opts.now.toISOString().slice(0, 10)}.${sourceHash.slice(0, 6)}`;
-  const site = await loadSite(sourceDir, source, report, opts.paths);
+  const loaded = await loadSite(sourceDir, source, report, opts.paths);
+  const fullAccess = collectPageAccess(loaded);
+  const site = opts.audience === undefined ? loaded : restrictToAudience(loaded, fullAccess, opts.audience);
+  // An audience's export has one audience: its own files are the site-wide ones.
+  const access = opts.audience === undefined ? fullAccess : null;
   const { config, nav, selected, index } = site;
   // Counted from what the navigation declares: pages lost to a missing input keep rendered < expected.
   // A subset export (`paths`) expects only what it asked for.
@@ -157,7 +172,8 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const { droppedScripts } = offline;
   const shell = createShellParts(site, theme, searchIndexPath, { ...opts, droppedScripts, keepRemote });
   const languages = scanFenceLanguages(source.texts.values());
-  const workers = workerCountFor(selected.length, opts.threads ?? 0);
+  // Threads load the site anew and would see every page: an audience's export renders on this one.
+  const workers = opts.audience === undefined ? workerCountFor(selected.length, opts.threads ?? 0) : 0;
   // Alone, this thread renders every page: its code is best tokenized in one run up front.
   const renderLocal = await createPageRenderer({
     site,
@@ -198,12 +214,16 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const searchIndexWritten = out.writeParts(searchIndexPath, searchIndexScript(searchEntries));
   // Both are awaited below; if the export fails first, nobody will be.
   for (const written of [llmsFullWritten, searchIndexWritten]) written.catch(() => {});
+  const audiences = AudienceOutputs.open(access, selected.length, out);
 
   const onResult = (result: PageResult) => {
     const { path } = result.manifest;
     for (const [rel, data] of result.files) writes.push(out.write(rel, data).catch((err: unknown) => void (writeFailure ??= err)));
-    llmsFull.put(result.position, result.markdown === null ? [] : [result.markdown, LLMS_FULL_SEPARATOR]);
-    searchEntries.put(result.position, result.indexed ? [searchEntryJson(result.indexed.search)] : []);
+    const fullPart = result.markdown === null ? [] : [result.markdown, LLMS_FULL_SEPARATOR];
+    const searchEntry = result.indexed ? searchEntryJson(result.indexed.search) : null;
+    llmsFull.put(result.position, fullPart);
+    searchEntries.put(result.position, searchEntry === null ? [] : [searchEntry]);
+    audiences?.put({ position: result.position, path, searchEntry, llmsFull: fullPart });
     if (result.failedReason !== undefined) {
       if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
       report.pageFailed(path, result.failedReason);
@@ -254,9 +274,11 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     pagesByWorkers = parallel.pagesByWorkers;
     llmsFull.end();
     searchEntries.end();
+    audiences?.end();
   } catch (err) {
     llmsFull.fail(err);
     searchEntries.fail(err);
+    audiences?.fail(err);
     throw err;
   } finally {
     await Promise.all(writes);
@@ -293,7 +315,8 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await out.write('llms.txt', buildLlmsTxt(config.name, config.description, llmsPages));
   await out.write(AGENT_SEARCH_FILE, agentSearchJson(finished.flatMap((r) => (r.agents ? [r.agents] : []))));
   await llmsFullWritten;
-  const final = report.toJSON();
+  await audiences?.finish(config.name, config.description, llmsPages);
+  const final = { ...report.toJSON(), ...(fullAccess ? { access: summarizeAccess(fullAccess, access !== null) } : {}) };
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
   await out.writeManifest({
     domain,
