@@ -2,7 +2,7 @@ import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import { randomId } from '../../platform/randomId.js';
 import type { Site } from '../control/SiteDirectory.js';
-import type { ExportJobRecord } from './ExportJobRecord.js';
+import type { ExportAudience, ExportJobRecord } from './ExportJobRecord.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
 
 /** Options of one export. */
@@ -13,6 +13,8 @@ export interface ExportOptions {
   keepRemoteAssets?: boolean;
   /** Pages that lost content keep rendering, with a warning, instead of failing. */
   shipWarnings?: boolean;
+  /** Only what this reader audience may open (see ExportJobRecord.audience). */
+  audience?: ExportAudience;
 }
 
 /**
@@ -42,6 +44,7 @@ export async function queueExportJob(
     strict: options.strict ?? deps.defaultStrict,
     ...(options.keepRemoteAssets ? { keepRemoteAssets: true } : {}),
     ...((options.shipWarnings ?? deps.defaultShipWarnings) ? { shipWarnings: true } : {}),
+    ...(options.audience ? { audience: options.audience } : {}),
     error: null,
     warnings: [],
     warningCount: 0,
