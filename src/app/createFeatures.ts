@@ -9,6 +9,7 @@ import { createSigningKeysFeature } from '../features/signingKeys/signingKeysFea
 import { createAnalyticsFeature, type AnalyticsFeature } from '../features/analytics/analyticsFeature.js';
 import { RateLimiter } from '../http/RateLimiter.js';
 import { createDashboardFeature } from '../features/dashboard/dashboardFeature.js';
+import { createReaderAuthFeature, type ReaderAuthFeature } from '../features/readerAuth/readerAuthFeature.js';
 
 /** Every feature module, wired to the ones it depends on. */
 export interface Features {
@@ -30,11 +31,15 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
   // Deployments serve the sites; page-view counting (analytics) is built after it and reached
   // through this forwarder, called only once requests are served, when every module exists.
   let analytics: AnalyticsFeature | null = null;
+  // Reader sign-in needs deployments' ActiveSite (which site a host shows), deployments its gate.
+  let readerAuth: ReaderAuthFeature | null = null;
   const deployments = await createDeploymentsFeature(ctx, {
     onPageServed: (page) => analytics?.onPageServed?.(page),
+    readerGate: (domain, cookie) => readerAuth?.gate(domain, cookie) ?? null,
     // Tells the site's search box to report to /_enclave/search-events (see theme.js); else it reports nothing.
     siteMark: ctx.config.analytics.collect ? 'search-events' : undefined,
   });
+  readerAuth = createReaderAuthFeature(ctx, { activeSite: deployments.activeSite });
   const exports = await createExportsFeature(ctx, { activeSite: deployments.activeSite, deploy: (bundle) => deployments.deploy(bundle) });
   // Every /v1/analytics endpoint, feedback or reading analytics, draws on one budget per project.
   const analyticsLimiter = new RateLimiter('analytics', ctx.config.analytics.requestsPerHour, 60 * 60_000, ctx.clock);
@@ -47,6 +52,6 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
     deployments,
     exports,
     analytics,
-    all: [control, deployments, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx)],
+    all: [control, deployments, readerAuth, exports, feedback, analytics, agent, dashboard, createSigningKeysFeature(ctx)],
   };
 }

@@ -1,3 +1,4 @@
+import type { ReaderAuthSetting } from '../../config/sections/readerAuth.js';
 import type { ProjectRecord } from './controlDocument.js';
 
 /** A site as the rest of the appliance sees it, whether declared in config or stored. */
@@ -9,6 +10,8 @@ export interface Site {
   origin: 'config' | 'store';
   /** Exports keep scripts written in pages (config-file sites only: an operator's choice, not a key's). */
   authorScripts?: boolean;
+  /** Reader sign-in (absent: mode none, the site is open). A password only ever as its hash. */
+  auth?: ReaderAuthSetting;
 }
 
 /** Told after a stored site was saved or removed (its domain, lower-case). */

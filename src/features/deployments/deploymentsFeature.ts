@@ -5,6 +5,7 @@ import { SiteDeployments } from './SiteDeployments.js';
 import { deploymentRoutes } from './routes/deploymentRoutes.js';
 import { createSiteHandler } from './site/createSiteHandler.js';
 import type { PageServedHook } from './site/PageServedHook.js';
+import type { ReaderGate } from './site/ReaderGate.js';
 import type { ActiveSite } from './ActiveSite.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 
@@ -32,6 +33,8 @@ export interface DeploymentsDeps {
   onPageServed?: PageServedHook;
   /** The X-Enclave-Site value sent with every file of the live sites (see SiteHandlerOptions). */
   siteMark?: string;
+  /** Reader sign-in's gate (see ReaderGate); absent: every site is open. */
+  readerGate?: ReaderGate;
 }
 
 /**
@@ -56,6 +59,7 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
       logger,
       onPageServed: deps.onPageServed,
       siteMark: deps.siteMark,
+      readerGate: deps.readerGate,
       tryItOrigins: config.staticExport.tryItOrigins.map((o) => o.toLowerCase()),
     }),
     activeSite: sites,

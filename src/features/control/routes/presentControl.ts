@@ -29,6 +29,9 @@ export const siteSchema = z.object({
   source: z.string().describe('Folder (or local git repository) on the appliance'),
   ref: z.string().nullable().describe('Git ref exported when source is a repository'),
   origin: z.enum(['config', 'store']).describe('config: declared in the config file (read-only here); store: added through the API or CLI'),
+  auth: z
+    .object({ mode: z.enum(['none', 'password']), sessionHours: z.number().optional() })
+    .describe('Reader sign-in; never the password or its hash'),
 });
 
 /** Whitelists the fields of a key record that clients see. */
@@ -49,5 +52,7 @@ export function presentAdminKey(k: AdminKeyRecord): z.infer<typeof adminKeySchem
 
 /** Whitelists the fields of a site that clients see. */
 export function presentSite(s: Site): z.infer<typeof siteSchema> {
-  return { domain: s.domain, projectId: s.projectId, source: s.source, ref: s.ref, origin: s.origin };
+  const auth =
+    s.auth?.mode === 'password' ? { mode: 'password' as const, sessionHours: s.auth.sessionHours ?? 12 } : { mode: 'none' as const };
+  return { domain: s.domain, projectId: s.projectId, source: s.source, ref: s.ref, origin: s.origin, auth };
 }
