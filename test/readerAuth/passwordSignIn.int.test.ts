@@ -1,4 +1,5 @@
 import test from 'ava';
+import type { ManualClock } from '../../src/platform/Clock.js';
 import { PASSWORD, postSignIn, sessionCookie, startReaderSite } from './readerSite.js';
 
 const get = (url: string, headers: Record<string, string> = {}) => fetch(url, { redirect: 'manual', headers });
@@ -75,7 +76,8 @@ test('a group page is a 404 to a reader without the group, exactly like a missin
 });
 
 test('tampered, expired, signed-out and other-site cookies sign nobody in', async (t) => {
-  const { app, clock } = await startReaderSite(t);
+  const { app, clock: moved } = await startReaderSite(t);
+  const clock = moved as ManualClock;
   const cookie = sessionCookie(await postSignIn(app, PASSWORD));
   const [name, value] = cookie.split('=');
   const parts = value.split('.');

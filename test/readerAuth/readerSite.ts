@@ -1,5 +1,6 @@
 import type { ExecutionContext } from 'ava';
-import { ManualClock } from '../../src/platform/Clock.js';
+import type { ReaderAuthSetting } from '../../src/config/sections/readerAuth.js';
+import { type Clock, ManualClock } from '../../src/platform/Clock.js';
 import { hashPassword } from '../../src/platform/passwordHash.js';
 import { startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 import { renderFilesAndZip } from '../render/renderFixture.js';
@@ -8,13 +9,14 @@ import { READER_ACCESS_SITE } from './readerAccessSite.js';
 /** The shared password of the test site. */
 export const PASSWORD = 'correct horse battery';
 
-/** An appliance serving the access fixture as docs.example.com with a password, on a clock the test moves. */
+/** An appliance serving the access fixture as docs.example.com with reader sign-in (a password by default), on a clock the test moves. */
 export async function startReaderSite(
   t: ExecutionContext,
-  files: Record<string, string> = READER_ACCESS_SITE,
-): Promise<{ app: TestAppliance; clock: ManualClock }> {
+  auth: ReaderAuthSetting = { mode: 'password', passwordHash: hashPassword(PASSWORD), sessionHours: 2 },
+  clock: Clock = new ManualClock('2026-05-01T10:00:00.000Z'),
+): Promise<{ app: TestAppliance; clock: Clock }> {
+  const files = READER_ACCESS_SITE;
   const { src, zip } = await renderFilesAndZip(t, files);
-  const clock = new ManualClock('2026-05-01T10:00:00.000Z');
   const app = await startTestAppliance({ clock });
   t.teardown(() => app.close());
   await app.control.sites.upsert({
@@ -23,7 +25,7 @@ export async function startReaderSite(
     ref: null,
     projectId: app.projectId,
     createdAt: clock.now().toISOString(),
-    auth: { mode: 'password', passwordHash: hashPassword(PASSWORD), sessionHours: 2 },
+    auth,
   });
   await app.features.deployments.activateBundleFile(zip, { source: 'test' });
   return { app, clock };

@@ -3,7 +3,7 @@ import { hashPassword } from '../../platform/passwordHash.js';
 
 /** A site's reader sign-in as kept, from what the config or an API call gave: a password becomes its scrypt hash. */
 export function readerAuthSetting(input: ReaderAuthInput): ReaderAuthSetting {
-  if (input.mode === 'none') return { mode: 'none' };
+  if (input.mode !== 'password') return input;
   const passwordHash = input.passwordHash ?? hashPassword(input.password ?? '');
   return { mode: 'password', passwordHash, ...(input.sessionHours ? { sessionHours: input.sessionHours } : {}) };
 }

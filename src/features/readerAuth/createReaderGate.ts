@@ -1,9 +1,10 @@
-import type { ReaderAuthSetting } from '../../config/sections/readerAuth.js';
+import type { ActiveReaderAuth } from '../../config/sections/readerAuth.js';
 import type { Clock } from '../../platform/Clock.js';
 import type { SiteDirectory } from '../control/SiteDirectory.js';
 import type { ReaderGate } from '../deployments/site/ReaderGate.js';
 import { readerCookieValue } from './readerCookie.js';
 import type { ReaderSession, ReaderSessions } from './ReaderSessions.js';
+import { settingKey } from './settingKey.js';
 import { signInPath } from './signInPath.js';
 
 /** Verified cookies remembered; beyond it the memo starts over (a miss costs one HMAC). */
@@ -15,7 +16,7 @@ const REMEMBER_MS = 60_000;
 export interface ReaderGateParts {
   gate: ReaderGate;
   /** The site's sign-in setting for `domain` (null: open), cached until the site changes. */
-  settingFor(domain: string): Extract<ReaderAuthSetting, { mode: 'password' }> | null;
+  settingFor(domain: string): ActiveReaderAuth | null;
   /** Forgets verified cookies (after a sign-out). */
   forget(): void;
 }
@@ -26,7 +27,7 @@ export interface ReaderGateParts {
  * remembered until it expires), so a signed-in page view costs two map lookups.
  */
 export function createReaderGate(deps: { sites: SiteDirectory; sessions: ReaderSessions; clock: Clock }): ReaderGateParts {
-  const settings = new Map<string, Extract<ReaderAuthSetting, { mode: 'password' }> | null>();
+  const settings = new Map<string, ActiveReaderAuth | null>();
   let verified = new Map<string, ReaderSession | null>();
   let since = deps.clock.now().getTime();
   deps.sites.onChange(() => {
@@ -37,7 +38,7 @@ export function createReaderGate(deps: { sites: SiteDirectory; sessions: ReaderS
     let setting = settings.get(domain);
     if (setting === undefined) {
       const auth = deps.sites.find(domain)?.auth;
-      setting = auth?.mode === 'password' ? auth : null;
+      setting = auth && auth.mode !== 'none' ? auth : null;
       settings.set(domain, setting);
     }
     return setting;
@@ -55,7 +56,7 @@ export function createReaderGate(deps: { sites: SiteDirectory; sessions: ReaderS
       }
       const key = `${domain}\0${cookie}`;
       const known = verified.get(key);
-      session = known === undefined ? deps.sessions.verify(cookie, domain, setting.passwordHash) : known;
+      session = known === undefined ? deps.sessions.verify(cookie, domain, settingKey(setting)) : known;
       if (known === undefined) {
         if (verified.size >= MAX_REMEMBERED) verified = new Map();
         verified.set(key, session);

@@ -4,6 +4,8 @@ export interface SignInPageOptions {
   returnTo: string;
   /** A line above the form (a wrong password, too many tries); plain text. */
   message?: string;
+  /** Show the password form (password mode); otherwise a button that starts sign-in again. */
+  password: boolean;
 }
 
 /** The CSP of the sign-in page: its own inline style, a form posting to itself, nothing else. */
@@ -30,11 +32,20 @@ button{margin-top:1rem;width:100%;padding:.5rem;border:0;border-radius:.5rem;bac
 @media (prefers-color-scheme:dark){body{background:#0b0f19;color:#e5e7eb}main{background:#111827;border-color:#1f2937}input{background:#0b0f19;color:#e5e7eb;border-color:#374151}button{background:#e5e7eb;color:#111827}}
 </style></head>
 <body><main><h1>Sign in to ${escapeHtml(options.siteName)}</h1>${message}
-<form method="post" action="/_enclave/auth/sign-in">
-<input type="hidden" name="returnTo" value="${escapeHtml(options.returnTo)}">
-<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
-<button type="submit">Sign in</button></form></main></body></html>
+${options.password ? passwordForm(options.returnTo) : retryForm(options.returnTo)}</main></body></html>
 `;
+}
+
+function passwordForm(returnTo: string): string {
+  return `<form method="post" action="/_enclave/auth/sign-in">
+<input type="hidden" name="returnTo" value="${escapeHtml(returnTo)}">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
+<button type="submit">Sign in</button></form>`;
+}
+
+function retryForm(returnTo: string): string {
+  return `<form method="get" action="/_enclave/auth/sign-in">
+<input type="hidden" name="returnTo" value="${escapeHtml(returnTo)}"><button type="submit">Try again</button></form>`;
 }
 
 function escapeHtml(text: string): string {

@@ -30,8 +30,14 @@ export const siteSchema = z.object({
   ref: z.string().nullable().describe('Git ref exported when source is a repository'),
   origin: z.enum(['config', 'store']).describe('config: declared in the config file (read-only here); store: added through the API or CLI'),
   auth: z
-    .object({ mode: z.enum(['none', 'password']), sessionHours: z.number().optional() })
-    .describe('Reader sign-in; never the password or its hash'),
+    .object({
+      mode: z.enum(['none', 'password', 'jwt', 'oidc']),
+      sessionHours: z.number().optional(),
+      loginUrl: z.string().optional().describe('jwt: the login page'),
+      issuer: z.string().optional().describe('oidc: the provider'),
+      clientId: z.string().optional().describe('oidc: the client id'),
+    })
+    .describe('Reader sign-in; never a password, its hash or a client secret'),
 });
 
 /** Whitelists the fields of a key record that clients see. */
