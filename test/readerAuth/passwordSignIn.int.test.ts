@@ -124,3 +124,27 @@ function headersOf(res: Response): Record<string, string> {
   });
   return out;
 }
+
+test('/v1/sites sets reader sign-in live: the password is stored hashed, never shown, and takes effect at once', async (t) => {
+  const { app } = await startReaderSite(t);
+  const listed = await (await app.api('/v1/sites')).json();
+  const site = listed.sites.find((s: { domain: string }) => s.domain === 'docs.example.com');
+  t.deepEqual(site.auth, { mode: 'password', sessionHours: 2 });
+  t.false(JSON.stringify(listed).includes('scrypt$'));
+  const patched = await app.api('/v1/sites/docs.example.com', {
+    method: 'PATCH',
+    json: { auth: { mode: 'password', password: 'a new shared secret' } },
+  });
+  t.is(patched.status, 200, await patched.clone().text());
+  t.false((await patched.text()).includes('a new shared secret'));
+  t.is((await postSignIn(app, PASSWORD)).status, 401, 'the old password no longer works');
+  t.is((await postSignIn(app, 'a new shared secret')).status, 303);
+  const stored = app.control.sites.find('docs.example.com');
+  t.regex(stored?.auth?.mode === 'password' ? stored.auth.passwordHash : '', /^scrypt\$/);
+  t.is(
+    (await app.api('/v1/sites/docs.example.com', { method: 'PATCH', json: { auth: { mode: 'password', password: 'short' } } })).status,
+    400,
+  );
+  t.is((await app.api('/v1/sites/docs.example.com', { method: 'PATCH', json: { auth: { mode: 'none' } } })).status, 200);
+  t.is((await get(`${app.url}/team/notes`)).status, 200, 'auth off: every page is open again');
+});
