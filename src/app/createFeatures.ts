@@ -43,7 +43,11 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
   const exports = await createExportsFeature(ctx, { activeSite: deployments.activeSite, deploy: (bundle) => deployments.deploy(bundle) });
   // Every /v1/analytics endpoint, feedback or reading analytics, draws on one budget per project.
   const analyticsLimiter = new RateLimiter('analytics', ctx.config.analytics.requestsPerHour, 60 * 60_000, ctx.clock);
-  const feedback = await createFeedbackFeature(ctx, { activeSite: deployments.activeSite, analyticsLimiter });
+  const feedback = await createFeedbackFeature(ctx, {
+    activeSite: deployments.activeSite,
+    analyticsLimiter,
+    readerMayOpen: deployments.readerMayOpen,
+  });
   analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
   const agent = await createAgentFeature(ctx);
   const dashboard = await createDashboardFeature();

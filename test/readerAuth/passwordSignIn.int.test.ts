@@ -148,3 +148,21 @@ test('/v1/sites sets reader sign-in live: the password is stored hashed, never s
   t.is((await app.api('/v1/sites/docs.example.com', { method: 'PATCH', json: { auth: { mode: 'none' } } })).status, 200);
   t.is((await get(`${app.url}/team/notes`)).status, 200, 'auth off: every page is open again');
 });
+
+test('feedback is taken only on pages the reader may open, refused on others exactly as on a missing page', async (t) => {
+  const { app } = await startReaderSite(t);
+  const post = (path: string, cookie?: string) =>
+    fetch(`${app.url}/_enclave/feedback`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify({ source: 'contextual', path, helpful: true }),
+    });
+  t.is((await post('/open/hello')).status, 201, 'a public page, not signed in');
+  const hidden = await post('/team/notes');
+  const missing = await post('/no/such/page');
+  t.is(hidden.status, 400);
+  t.deepEqual(await hidden.json(), await missing.json());
+  const cookie = sessionCookie(await postSignIn(app, PASSWORD));
+  t.is((await post('/team/notes', cookie)).status, 201);
+  t.is((await post('/oncall/runbook', cookie)).status, 400, 'a group page, without the group');
+});
