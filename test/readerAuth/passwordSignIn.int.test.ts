@@ -166,3 +166,20 @@ test('feedback is taken only on pages the reader may open, refused on others exa
   t.is((await post('/team/notes', cookie)).status, 201);
   t.is((await post('/oncall/runbook', cookie)).status, 400, 'a group page, without the group');
 });
+
+test('a site without access marks: every page needs a signed-in reader, and what they get is private', async (t) => {
+  const { app } = await startReaderSite(t, undefined, undefined, {
+    'docs.json': JSON.stringify({ name: 'Plain', colors: { primary: '#0D9373' }, navigation: { pages: ['index', 'notes'] } }),
+    'index.mdx': '# Home\n\nHello.\n',
+    'notes.mdx': '# Notes\n\nPrivate walrus notes.\n',
+  });
+  t.is((await get(`${app.url}/notes`)).status, 302);
+  t.is((await get(`${app.url}/`)).status, 302);
+  t.is((await get(`${app.url}/llms-full.txt`)).status, 404);
+  const cookie = sessionCookie(await postSignIn(app, PASSWORD));
+  const notes = await get(`${app.url}/notes`, { cookie });
+  t.is(notes.status, 200);
+  t.is(notes.headers.get('cache-control'), 'private, no-cache');
+  t.regex(notes.headers.get('vary') ?? '', /Cookie/);
+  t.true((await (await get(`${app.url}/llms-full.txt`, { cookie })).text()).includes('walrus'));
+});

@@ -14,8 +14,8 @@ export async function startReaderSite(
   t: ExecutionContext,
   auth: ReaderAuthSetting = { mode: 'password', passwordHash: hashPassword(PASSWORD), sessionHours: 2 },
   clock: Clock = new ManualClock('2026-05-01T10:00:00.000Z'),
+  files: Record<string, string> = READER_ACCESS_SITE,
 ): Promise<{ app: TestAppliance; clock: Clock }> {
-  const files = READER_ACCESS_SITE;
   const { src, zip } = await renderFilesAndZip(t, files);
   const app = await startTestAppliance({ clock });
   t.teardown(() => app.close());

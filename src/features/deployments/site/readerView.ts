@@ -22,8 +22,12 @@ const MAX_VIEWS = 20_000;
  */
 export function fileForReader(version: SiteVersion, file: ServedFile, reader: ReaderAudience): ServedFile | null | Promise<ServedFile> {
   const access = version.access;
-  // A bundle from before access maps: every page needs a signed-in reader, who sees it all.
-  if (!access?.map) return reader === null && !isAsset(file, access) ? null : file;
+  // No access map (no page marked, or a bundle from before them): every page needs a signed-in
+  // reader, who sees it all; what they see is still theirs alone, never for a shared cache.
+  if (!access?.map) {
+    if (isAsset(file, access)) return file;
+    return reader === null ? null : memo(version, `+\0${file.path}`, async () => privateCopy(file));
+  }
   const standIn = access.standIn(file, reader);
   if (standIn !== undefined) return standIn && memo(version, `${access.keyOf(reader)}\0${standIn.path}`, async () => privateCopy(standIn));
   const page = access.pageOf(file.path);
