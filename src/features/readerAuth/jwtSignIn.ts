@@ -1,5 +1,8 @@
 import { createHash, createPublicKey, type KeyObject } from 'node:crypto';
-import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
+import type { JWTPayload } from 'jose';
+
+/** A site's verification key: a JWKS jose fetches (and refreshes), or the configured PEM. */
+type JwtKey = ReturnType<typeof import('jose').createRemoteJWKSet> | KeyObject;
 import type { JwtReaderAuth } from '../../config/sections/readerAuth.js';
 import { readForm } from './passwordSignIn.js';
 import { readerGroups } from './readerGroups.js';
@@ -14,7 +17,7 @@ const FRAGMENT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(FRAGMENT_SCR
 export const JWT_CALLBACK_PATH = '/_enclave/auth/jwt-callback';
 
 /** Keys by site setting: a JWKS fetched (and refreshed) by jose, or the configured PEM. */
-const keys = new Map<string, ReturnType<typeof createRemoteJWKSet> | KeyObject>();
+const keys = new Map<string, JwtKey>();
 
 /** Starts JWT sign-in: off to the organisation's login page, telling it where the reader was going. */
 export function startJwtSignIn(request: SignInRequest<JwtReaderAuth>, returnTo: string): void {
@@ -36,10 +39,12 @@ export async function finishJwtSignIn(request: SignInRequest<JwtReaderAuth>): Pr
   const token = form?.get('token') ?? (typeof ctx.query.token === 'string' ? ctx.query.token : '');
   const returnTo = safeReturnTo(form?.get('redirect') ?? ctx.query.redirect);
   if (!token) return fragmentPage(request, returnTo);
+  // jose is loaded on the first JWT sign-in: an appliance without JWT sites never pays for it.
+  const jose = await import('jose');
   let payload: JWTPayload;
   try {
     payload = (
-      await jwtVerify(token, keyFor(setting) as KeyObject, {
+      await jose.jwtVerify(token, keyFor(jose, setting) as KeyObject, {
         algorithms: setting.algorithms,
         ...(setting.issuer ? { issuer: setting.issuer } : {}),
         ...(setting.audience ? { audience: setting.audience } : {}),
@@ -55,12 +60,12 @@ export async function finishJwtSignIn(request: SignInRequest<JwtReaderAuth>): Pr
   finishSignIn(request, readerGroups(payload.groups), expiresAt, returnTo);
 }
 
-function keyFor(setting: JwtReaderAuth): ReturnType<typeof createRemoteJWKSet> | KeyObject {
+function keyFor(jose: typeof import('jose'), setting: JwtReaderAuth): JwtKey {
   const id = setting.jwksUrl ?? setting.publicKeyPem ?? '';
   let key = keys.get(id);
   if (!key) {
     key = setting.jwksUrl
-      ? createRemoteJWKSet(new URL(setting.jwksUrl), { timeoutDuration: 5000 })
+      ? jose.createRemoteJWKSet(new URL(setting.jwksUrl), { timeoutDuration: 5000 })
       : createPublicKey(setting.publicKeyPem ?? '');
     keys.set(id, key);
   }

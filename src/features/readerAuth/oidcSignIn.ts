@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import * as client from 'openid-client';
-import { decodeJwt } from 'jose';
+import type * as Client from 'openid-client';
 import type { OidcReaderAuth } from '../../config/sections/readerAuth.js';
 import { readerGroups } from './readerGroups.js';
 import { safeReturnTo } from './safeReturnTo.js';
@@ -25,8 +24,10 @@ interface Flow {
 }
 
 const flows = new Map<string, Flow>();
+/** openid-client, loaded on the first OIDC sign-in: an appliance without OIDC sites never pays for it. */
+const oidcClient = () => import('openid-client');
 /** Discovered providers by setting (dropped on failure, so a provider back up is found again). */
-const providers = new Map<string, Promise<client.Configuration>>();
+const providers = new Map<string, Promise<Client.Configuration>>();
 
 /**
  * Starts OpenID Connect sign-in (Authorization Code with PKCE, `state` and `nonce`): the
@@ -36,7 +37,7 @@ const providers = new Map<string, Promise<client.Configuration>>();
  */
 export async function startOidcSignIn(request: SignInRequest<OidcReaderAuth>, returnTo: string): Promise<void> {
   const { ctx, setting, domain, deps } = request;
-  let config: client.Configuration;
+  let config: Client.Configuration;
   try {
     config = await providerOf(setting);
   } catch {
@@ -44,6 +45,7 @@ export async function startOidcSignIn(request: SignInRequest<OidcReaderAuth>, re
   }
   const now = deps.clock.now().getTime();
   for (const [state, flow] of flows) if (now - flow.startedAt > FLOW_MS || flows.size > MAX_FLOWS) flows.delete(state);
+  const client = await oidcClient();
   const verifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
@@ -90,6 +92,7 @@ export async function finishOidcSignIn(request: SignInRequest<OidcReaderAuth>): 
   )
     return signInAnswer(request, 400, '/', 'This sign-in link is not valid (it was used already, has expired, or was started elsewhere).');
   try {
+    const client = await oidcClient();
     const config = await providerOf(setting);
     const current = new URL(`${flow.redirectUri}${ctx.querystring ? `?${ctx.querystring}` : ''}`);
     const tokens = await client.authorizationCodeGrant(config, current, {
@@ -100,7 +103,7 @@ export async function finishOidcSignIn(request: SignInRequest<OidcReaderAuth>): 
     });
     const claims = tokens.claims();
     if (!claims) throw new Error('no ID token');
-    const groups = readerGroups(await groupsClaim(config, setting, tokens, claims), setting.groupsDelimiter);
+    const groups = readerGroups(await groupsClaim(client, config, setting, tokens, claims), setting.groupsDelimiter);
     // The ID token's own expiry is about the token (minutes), not the session: sessionHours rules.
     finishSignIn(request, groups, null, safeReturnTo(flow.returnTo));
   } catch {
@@ -109,14 +112,15 @@ export async function finishOidcSignIn(request: SignInRequest<OidcReaderAuth>): 
 }
 
 async function groupsClaim(
-  config: client.Configuration,
+  client: typeof Client,
+  config: Client.Configuration,
   setting: OidcReaderAuth,
-  tokens: client.TokenEndpointResponse,
-  claims: client.IDToken,
+  tokens: Client.TokenEndpointResponse,
+  claims: Client.IDToken,
 ): Promise<unknown> {
   const claim = setting.groupsClaim;
   if (setting.groupsSource === 'id_token') return claims[claim];
-  if (setting.groupsSource === 'access_token') return decodeJwt(tokens.access_token)[claim];
+  if (setting.groupsSource === 'access_token') return (await import('jose')).decodeJwt(tokens.access_token)[claim];
   if (setting.groupsSource === 'userinfo') return (await client.fetchUserInfo(config, tokens.access_token, claims.sub))[claim];
   const res = await fetch(setting.infoUrl ?? '', {
     headers: { Authorization: `Bearer ${tokens.access_token}` },
@@ -126,7 +130,7 @@ async function groupsClaim(
   return ((await res.json()) as Record<string, unknown>)[claim];
 }
 
-function providerOf(setting: OidcReaderAuth): Promise<client.Configuration> {
+function providerOf(setting: OidcReaderAuth): Promise<Client.Configuration> {
   const key = JSON.stringify([
     setting.issuer,
     setting.clientId,
@@ -143,7 +147,8 @@ function providerOf(setting: OidcReaderAuth): Promise<client.Configuration> {
   return provider;
 }
 
-async function discover(setting: OidcReaderAuth): Promise<client.Configuration> {
+async function discover(setting: OidcReaderAuth): Promise<Client.Configuration> {
+  const client = await oidcClient();
   const secret = setting.clientSecret ?? (await readFile(setting.clientSecretFile ?? '', 'utf8')).trim();
   return client.discovery(new URL(setting.issuer), setting.clientId, secret, undefined, {
     timeout: 5,
