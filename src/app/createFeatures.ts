@@ -12,6 +12,7 @@ import { createDashboardFeature } from '../features/dashboard/dashboardFeature.j
 import { createSourcesFeature, type SourcesFeature } from '../features/sources/sourcesFeature.js';
 import { type AutomationsFeature, createAutomationsFeature } from '../features/automations/automationsFeature.js';
 import { createAssistantFeature, type AssistantFeature } from '../features/assistant/assistantFeature.js';
+import { createReaderAuthFeature, type ReaderAuthFeature } from '../features/readerAuth/readerAuthFeature.js';
 
 /** Every feature module, wired to the ones it depends on. */
 export interface Features {
@@ -30,21 +31,30 @@ export interface Features {
  * Builds the feature modules in dependency order. Control comes first, on the store app/ opened
  * for the first-start bootstrap; the others see only its SiteDirectory.
  */
+// size: the one place every feature is wired to the ports it needs, read top to bottom in build order
 export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store: ControlStore): Promise<Features> {
   const control = createControlFeature(base, store);
   const ctx: FeatureContext = { ...base, sites: control.sites };
   // Deployments serve the sites; page-view counting (analytics) is built after it and reached
   // through this forwarder, called only once requests are served, when every module exists.
   let analytics: AnalyticsFeature | null = null;
+  // Reader sign-in needs deployments' ActiveSite (which site a host shows), deployments its gate.
+  let readerAuth: ReaderAuthFeature | null = null;
   const deployments = await createDeploymentsFeature(ctx, {
     onPageServed: (page) => analytics?.onPageServed?.(page),
+    readerGate: (domain, cookie) => readerAuth?.gate(domain, cookie) ?? null,
     // Tells the site's search box to report to /_enclave/search-events (see theme.js); else it reports nothing.
     siteMark: ctx.config.analytics.collect ? 'search-events' : undefined,
   });
+  readerAuth = createReaderAuthFeature(ctx, { activeSite: deployments.activeSite });
   const exports = await createExportsFeature(ctx, { activeSite: deployments.activeSite, deploy: (bundle) => deployments.deploy(bundle) });
   // Every /v1/analytics endpoint, feedback or reading analytics, draws on one budget per project.
   const analyticsLimiter = new RateLimiter('analytics', ctx.config.analytics.requestsPerHour, 60 * 60_000, ctx.clock);
-  const feedback = await createFeedbackFeature(ctx, { activeSite: deployments.activeSite, analyticsLimiter });
+  const feedback = await createFeedbackFeature(ctx, {
+    activeSite: deployments.activeSite,
+    analyticsLimiter,
+    readerMayOpen: deployments.readerMayOpen,
+  });
   analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
   const agent = await createAgentFeature(ctx);
   const dashboard = await createDashboardFeature();
@@ -75,6 +85,7 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
     all: [
       control,
       deployments,
+      readerAuth,
       exports,
       feedback,
       analytics,

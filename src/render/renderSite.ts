@@ -33,6 +33,11 @@ import { createShellParts } from './site/createShellParts.js';
 import { buildUtilityCss } from './style/buildUtilityCss.js';
 import { checkRequestedFonts } from './theme/checkRequestedFonts.js';
 import { loadSite } from './site/loadSite.js';
+import { AudienceOutputs } from './access/AudienceOutputs.js';
+import { collectPageAccess } from './access/collectPageAccess.js';
+import { restrictToAudience } from './access/restrictToAudience.js';
+import { summarizeAccess } from './access/summarizeAccess.js';
+import type { ReaderAudience } from '../platform/access/mayAudienceSee.js';
 import { readDocsSource } from './source/readDocsSource.js';
 import { copyFeatureFiles, prepareThemeAssets } from './theme/prepareThemeAssets.js';
 
@@ -81,9 +86,14 @@ export interface RenderSiteOptions {
   codeThread?: () => CodeTokenizerThread | undefined;
   /**
    * Keep each page's body in this folder and reuse those whose inputs are unchanged (see
-   * render/incremental/). Ignored for an export of some `paths` only.
+   * render/incremental/). Ignored for an export of some `paths` only, or for one audience.
    */
   incremental?: IncrementalSettings;
+  /**
+   * Export only what one audience may open under reader sign-in (`null`: the public, not signed
+   * in; `{ groups }`: a signed-in reader with those groups). Default: every page.
+   */
+  audience?: ReaderAudience;
 }
 
 /** The plain-data part of RenderSiteOptions: what a job record or an IPC message can carry. */
@@ -101,6 +111,7 @@ export type RenderSettings = Pick<
   | 'cacheDir'
   | 'threads'
   | 'incremental'
+  | 'audience'
 >;
 
 /** Outcome of an export; details are in `report` (also written to `_enclave/report.json`). */
@@ -141,7 +152,11 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const source = await readDocsSource(sourceDir);
   const sourceHash = source.hash;
   const version = opts.version ?? `${opts.now.toISOString().slice(0, 10)}.${sourceHash.slice(0, 6)}`;
-  const site = await loadSite(sourceDir, source, report, opts.paths);
+  const loaded = await loadSite(sourceDir, source, report, opts.paths);
+  const fullAccess = collectPageAccess(loaded);
+  const site = opts.audience === undefined ? loaded : restrictToAudience(loaded, fullAccess, opts.audience);
+  // An audience's export has one audience: its own files are the site-wide ones.
+  const access = opts.audience === undefined ? fullAccess : null;
   const { config, nav, selected, index } = site;
   // Counted from what the navigation declares: pages lost to a missing input keep rendered < expected.
   // A subset export (`paths`) expects only what it asked for.
@@ -180,7 +195,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const languages = scanFenceLanguages(source.texts.values());
   const bodySettings = { domain, keepRemote, allowAuthorScripts: opts.allowAuthorScripts ?? false, shipWarnings };
   const incremental =
-    opts.incremental && !opts.paths
+    opts.incremental && !opts.paths && opts.audience === undefined
       ? await IncrementalRender.open(opts.incremental, site, source, { ...bodySettings, rendererVersion: opts.generatorVersion })
       : undefined;
   const assemble = createPageAssembler(site, shell);
@@ -210,13 +225,17 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const chunksWritten = out.writeParts(SECTION_CHUNKS_FILE, chunkLines);
   // All are awaited below; if the export fails first, nobody will be.
   for (const written of [llmsFullWritten, searchIndexWritten, chunksWritten]) written.catch(() => {});
+  const audiences = AudienceOutputs.open(access, selected.length, out);
 
   const onResult = (result: PageResult, reused = false) => {
     const { path } = result.manifest;
     for (const [rel, data] of result.files) writes.push(out.write(rel, data).catch((err: unknown) => void (writeFailure ??= err)));
-    llmsFull.put(result.position, result.markdown === null ? [] : [result.markdown, LLMS_FULL_SEPARATOR]);
-    searchEntries.put(result.position, result.indexed ? [searchEntryJson(result.indexed.search)] : []);
+    const fullPart = result.markdown === null ? [] : [result.markdown, LLMS_FULL_SEPARATOR];
+    const searchEntry = result.indexed ? searchEntryJson(result.indexed.search) : null;
+    llmsFull.put(result.position, fullPart);
+    searchEntries.put(result.position, searchEntry === null ? [] : [searchEntry]);
     chunkLines.put(result.position, result.indexed ? result.indexed.chunks.map(sectionChunkLine) : []);
+    audiences?.put({ position: result.position, path, searchEntry, llmsFull: fullPart });
     if (result.failedReason !== undefined) {
       if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
       failed++;
@@ -245,7 +264,8 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     const positions = await reuseKeptPages(selected.length, incremental, (position, body) => onResult(assemble(position, body), true));
     // Nothing left to render: the highlighter and threads are not even started.
     if (positions.length > 0) {
-      const workers = workerCountFor(positions.length, opts.threads ?? 0);
+      // Threads load the site anew and would see every page: an audience's export renders on this one.
+      const workers = opts.audience === undefined ? workerCountFor(positions.length, opts.threads ?? 0) : 0;
       // Alone, this thread renders every page: its code is best tokenized in one run up front.
       const renderLocal = await createPageRenderer({
         site,
@@ -291,10 +311,12 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     llmsFull.end();
     searchEntries.end();
     chunkLines.end();
+    audiences?.end();
   } catch (err) {
     llmsFull.fail(err);
     searchEntries.fail(err);
     chunkLines.fail(err);
+    audiences?.fail(err);
     throw err;
   } finally {
     await Promise.all(writes);
@@ -336,7 +358,8 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await out.write(AGENT_SEARCH_FILE, agentSearchJson(finished.flatMap((r) => (r.agents ? [r.agents] : []))));
   await llmsFullWritten;
   const cache = await incremental?.finish(selected.map((p) => p.path));
-  const final = report.toJSON();
+  await audiences?.finish(config.name, config.description, llmsPages);
+  const final = { ...report.toJSON(), ...(fullAccess ? { access: summarizeAccess(fullAccess, access !== null) } : {}) };
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
   await out.writeManifest({
     domain,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BARE_HOSTNAME } from '../../platform/bareHostname.js';
 import { gitSourceSchema } from './gitSource.js';
+import { readerAuthConfigSchema } from './readerAuth.js';
 
 /** A bare host name: no scheme, port, path or trailing dot/slash. */
 export const domainSchema = z
@@ -42,6 +43,9 @@ export const siteConfigSchema = z
       .describe(
         'Keep scripts written in pages (<script>, on… attributes, javascript: links) when exporting this site. Default false: they are removed and listed in the report.',
       ),
+    auth: readerAuthConfigSchema
+      .optional()
+      .describe('Reader sign-in for this site (mode none, the default, or password); see README "Reader sign-in".'),
     staticExport: siteDeployConfigSchema
       .optional()
       .describe(

@@ -1,4 +1,5 @@
 import type { GitSourceConfig } from '../../config/sections/gitSource.js';
+import type { ReaderAuthSetting } from '../../config/sections/readerAuth.js';
 import type { ProjectRecord } from './controlDocument.js';
 
 /** A site as the rest of the appliance sees it, whether declared in config or stored. */
@@ -15,6 +16,8 @@ export interface Site {
    * appliance's own clone and `ref` the fetched branch (the sources feature keeps it fetched).
    */
   git?: GitSourceConfig;
+  /** Reader sign-in (absent: mode none, the site is open). A password only ever as its hash. */
+  auth?: ReaderAuthSetting;
 }
 
 /** Told after a stored site was saved or removed (its domain, lower-case). */

@@ -1,6 +1,8 @@
 import type { ConfiguredSite } from '../../config/sections/sites.js';
 import { gitSourceDir } from '../../platform/git/gitSourceDir.js';
 import { gitSourceTree } from '../../platform/git/gitSourceTree.js';
+import type { ReaderAuthSetting } from '../../config/sections/readerAuth.js';
+import { readerAuthSetting } from './readerAuthSetting.js';
 import type { JsonStore } from '../../platform/store/JsonStore.js';
 import type { ControlData, SiteRecord } from './controlDocument.js';
 import type { Site, SiteChangeListener } from './SiteDirectory.js';
@@ -8,17 +10,21 @@ import type { Site, SiteChangeListener } from './SiteDirectory.js';
 /** Sites: those in the config file (which win) merged with those added at run time. */
 export class SiteRepository {
   private readonly listeners: SiteChangeListener[] = [];
+  /** Config-file sites' reader sign-in, a password hashed once here rather than on every list(). */
+  private readonly configuredAuth: (ReaderAuthSetting | undefined)[];
 
   constructor(
     private readonly store: JsonStore<ControlData>,
     private readonly configured: ConfiguredSite[],
     private readonly dataDir: string,
-  ) {}
+  ) {
+    this.configuredAuth = configured.map((s) => (s.auth ? readerAuthSetting(s.auth) : undefined));
+  }
 
   /** Every site, config first. */
   list(): Site[] {
     const defaultProject = this.store.data.defaultProjectId ?? '';
-    const fromConfig: Site[] = this.configured.map((s) => ({
+    const fromConfig: Site[] = this.configured.map((s, i) => ({
       domain: s.domain.toLowerCase(),
       ...(typeof s.source === 'string'
         ? { source: s.source, ref: s.ref ?? null }
@@ -31,11 +37,12 @@ export class SiteRepository {
       projectId: s.projectId ?? defaultProject,
       origin: 'config',
       ...(s.authorScripts ? { authorScripts: true } : {}),
+      ...withAuth(this.configuredAuth[i]),
     }));
     const seen = new Set(fromConfig.map((s) => s.domain));
     const stored: Site[] = this.store.data.sites
       .filter((s) => !seen.has(s.domain))
-      .map((s) => ({ domain: s.domain, source: s.source, ref: s.ref, projectId: s.projectId, origin: 'store' }));
+      .map((s) => ({ domain: s.domain, source: s.source, ref: s.ref, projectId: s.projectId, origin: 'store', ...withAuth(s.auth) }));
     return [...fromConfig, ...stored];
   }
 
@@ -78,4 +85,9 @@ export class SiteRepository {
   private changed(domain: string): void {
     for (const listener of this.listeners) listener(domain);
   }
+}
+
+/** The `auth` key of a Site: left out for none, so an open site reads as before. */
+function withAuth(auth: ReaderAuthSetting | undefined): { auth?: ReaderAuthSetting } {
+  return auth && auth.mode !== 'none' ? { auth } : {};
 }

@@ -1,3 +1,4 @@
+import type { ReaderAuthSetting } from '../../config/sections/readerAuth.js';
 import { join } from 'node:path';
 import { JsonStore } from '../../platform/store/JsonStore.js';
 
@@ -38,6 +39,8 @@ export interface SiteRecord {
   ref: string | null;
   projectId: string;
   createdAt: string;
+  /** Reader sign-in (absent: none); a password only as its scrypt hash. */
+  auth?: ReaderAuthSetting;
 }
 
 /** The control-plane document `control.json`. */

@@ -1,3 +1,5 @@
+import type { ReaderAuthInput, ReaderAuthSetting } from '../../config/sections/readerAuth.js';
+import { readerAuthSetting } from './readerAuthSetting.js';
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { AppError } from '../../platform/AppError.js';
@@ -14,6 +16,8 @@ export interface SiteInput {
   domain: string;
   source: string;
   ref?: string | null;
+  /** Reader sign-in; a password in it is hashed before it is stored. */
+  auth?: ReaderAuthInput;
 }
 
 /**
@@ -29,7 +33,7 @@ export interface ControlOperations {
   revokeKey(projectId: string, keyId: string, options?: { cascade?: boolean }): Promise<RevokedKeys>;
   listSites(projectId: string): Site[];
   addSite(projectId: string, input: SiteInput): Promise<Site>;
-  updateSite(projectId: string, domain: string, change: { source?: string; ref?: string | null }): Promise<Site>;
+  updateSite(projectId: string, domain: string, change: { source?: string; ref?: string | null; auth?: ReaderAuthInput }): Promise<Site>;
   removeSite(projectId: string, domain: string): Promise<void>;
 }
 
@@ -50,7 +54,7 @@ export function createControlOperations(control: ControlStore, clock: Clock): Co
   };
   const save = async (
     projectId: string,
-    site: { domain: string; source: string; ref: string | null; createdAt?: string },
+    site: { domain: string; source: string; ref: string | null; createdAt?: string; auth?: ReaderAuthSetting },
   ): Promise<Site> => {
     await assertUsableSource(site.source, site.ref);
     await control.sites.upsert({
@@ -59,6 +63,7 @@ export function createControlOperations(control: ControlStore, clock: Clock): Co
       ref: site.ref,
       projectId,
       createdAt: site.createdAt ?? clock.now().toISOString(),
+      ...(site.auth && site.auth.mode !== 'none' ? { auth: site.auth } : {}),
     });
     return projectSite(projectId, site.domain);
   };
@@ -81,7 +86,12 @@ export function createControlOperations(control: ControlStore, clock: Clock): Co
       const existing = control.sites.find(input.domain);
       // Same answer whether the domain is this project's or another's: 409 either way.
       if (existing) throw AppError.conflict(`Site ${input.domain.toLowerCase()} already exists`);
-      return save(projectId, { domain: input.domain, source: input.source, ref: input.ref ?? null });
+      return save(projectId, {
+        domain: input.domain,
+        source: input.source,
+        ref: input.ref ?? null,
+        ...(input.auth ? { auth: readerAuthSetting(input.auth) } : {}),
+      });
     },
     async updateSite(projectId, domain, change) {
       const site = storedSite(projectId, domain);
@@ -89,6 +99,8 @@ export function createControlOperations(control: ControlStore, clock: Clock): Co
         domain: site.domain,
         source: change.source ?? site.source,
         ref: change.ref === undefined ? site.ref : change.ref,
+        // Left out of a change, the site keeps its sign-in (the stored hash, never re-hashed).
+        auth: change.auth === undefined ? site.auth : readerAuthSetting(change.auth),
       });
     },
     async removeSite(projectId, domain) {

@@ -1,3 +1,4 @@
+import type { VersionAccess } from './site/VersionAccess.js';
 import { openVersionFile } from './site/openVersionFile.js';
 
 /** One stored representation of a served file (identity, gzip or brotli). */
@@ -28,6 +29,8 @@ export interface ServedFile {
   headPolicies?: boolean;
   /** Memo for the handler's per-file header value. */
   csp?: string;
+  /** Answered per reader (reader sign-in): sent with Vary: Cookie (its Cache-Control says private). */
+  readerPrivate?: boolean;
 }
 
 /** Files at most this large are kept in memory after their first request. */
@@ -59,6 +62,8 @@ export class SiteVersion {
     private readonly files: ReadonlyMap<string, ServedFile>,
     /** Page paths (`/`, `/guides/start`), for feedback validation. */
     readonly pagePaths: ReadonlySet<string>,
+    /** Reader access (the bundle's access map and per-audience files); null for a bundle from before it. */
+    readonly access: VersionAccess | null = null,
   ) {}
 
   /** The file stored at bundle-relative `path`, if this version has it. */

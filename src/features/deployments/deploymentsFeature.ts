@@ -5,6 +5,8 @@ import { SiteDeployments } from './SiteDeployments.js';
 import { deploymentRoutes } from './routes/deploymentRoutes.js';
 import { createSiteHandler } from './site/createSiteHandler.js';
 import type { PageServedHook } from './site/PageServedHook.js';
+import type { ReaderGate } from './site/ReaderGate.js';
+import { type ReaderMayOpen, readerMayOpenPage } from './site/readerMayOpenPage.js';
 import type { ActiveSite } from './ActiveSite.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 
@@ -24,6 +26,8 @@ export interface DeploymentsFeature extends Feature {
    * export feature as its deploy port.
    */
   deploy(bundle: { domain: string; zipPath: string; jobId: string }): Promise<void>;
+  /** Reader sign-in for other surfaces (feedback): may a request's reader open a page of a host's live site. */
+  readerMayOpen: ReaderMayOpen;
 }
 
 /** What the deployment feature needs from the rest of the appliance, passed in by app/. */
@@ -32,6 +36,8 @@ export interface DeploymentsDeps {
   onPageServed?: PageServedHook;
   /** The X-Enclave-Site value sent with every file of the live sites (see SiteHandlerOptions). */
   siteMark?: string;
+  /** Reader sign-in's gate (see ReaderGate); absent: every site is open. */
+  readerGate?: ReaderGate;
 }
 
 /**
@@ -56,10 +62,12 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
       logger,
       onPageServed: deps.onPageServed,
       siteMark: deps.siteMark,
+      readerGate: deps.readerGate,
       tryItOrigins: config.staticExport.tryItOrigins.map((o) => o.toLowerCase()),
     }),
     activeSite: sites,
     sites,
+    readerMayOpen: readerMayOpenPage(sites, deps.readerGate),
     async activateBundleFile(zipPath, options) {
       const record = await activateLocal(zipPath, options.source, options.domain ?? null, {
         origin: 'export',

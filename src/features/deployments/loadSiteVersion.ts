@@ -1,3 +1,4 @@
+import { loadVersionAccess } from './site/loadVersionAccess.js';
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { storedManifestSchema, type BundleManifest } from '../../bundle/bundleManifest.js';
@@ -26,6 +27,8 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
   const manifest: BundleManifest = storedManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
   const extras = JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>;
   const files = new Map<string, ServedFile>();
+  // Served only in place of the site-wide search index and llms files, by reader (VersionAccess).
+  const audienceFiles = new Map<string, ServedFile>();
   const tryIt = tryItPages(manifest);
   // Served paths are built on the version directory's real path: openVersionFile then refuses
   // any file whose opened path differs, i.e. one reached through a symlink inside the version.
@@ -34,13 +37,14 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
   for (const entry of manifest.files) {
     // The verifier already refused unsafe names; the resolve-and-prefix check is done again
     // here, once per file, so no request can ever be answered from outside the version.
-    if (!isServable(entry.path) || !isInside(layout.files, join(layout.files, entry.path))) continue;
+    const audienceFile = entry.path.startsWith(AUDIENCES_PREFIX);
+    if (!(isServable(entry.path) || audienceFile) || !isInside(layout.files, join(layout.files, entry.path))) continue;
     const type = siteFileType(entry.path);
     // 64 bits of the content hash tell one file's versions apart; every response carries it.
     const tag = entry.sha256.slice(0, 16);
     const extra = extras[entry.path] ?? {};
     const encodedBase = join(real.encoded, entry.path);
-    files.set(entry.path, {
+    (audienceFile ? audienceFiles : files).set(entry.path, {
       path: entry.path,
       contentType: type.contentType,
       cacheControl: isHashedAsset(entry.path) ? IMMUTABLE : REVALIDATE,
@@ -53,7 +57,8 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
     });
   }
   const pagePaths = new Set(manifest.pages.map((p) => normalizePagePath(p.path)));
-  return new SiteVersion(id, manifest.version, manifest.domain, layout.dir, files, pagePaths);
+  const access = await loadVersionAccess(manifest, real.files, audienceFiles);
+  return new SiteVersion(id, manifest.version, manifest.domain, layout.dir, files, pagePaths, access);
 }
 
 /** A CSP source for one origin: scheme, host name or bracketed IPv6 address, optional port; nothing else. */
@@ -81,6 +86,9 @@ function isInside(dir: string, path: string): boolean {
   const rel = relative(resolve(dir), resolve(path));
   return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
 }
+
+/** Where a bundle keeps each audience's search index and llms files. */
+const AUDIENCES_PREFIX = '_enclave/audiences/';
 
 /** Dotfiles and the bundle's own metadata are never served. */
 function isServable(path: string): boolean {

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /** Lifecycle of an export job (SPEC section 4). */
 export const EXPORT_JOB_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
 
@@ -80,6 +81,8 @@ export interface ExportJobRecord {
   /** Of the pages of the bundle, those reused from the incremental cache and those rendered afresh (set once completed). */
   reusedPages?: number;
   renderedPages?: number;
+  /** Only what this reader audience may open (reader sign-in); absent: every page. */
+  audience?: ExportAudience;
   error: string | null;
   /** The first warnings of the run (capped at MAX_JOB_WARNINGS); `warningCount` is the total. */
   warnings: ExportWarning[];
@@ -114,3 +117,9 @@ export interface ExportsData {
   /** Per re-exported domain (config `export.reexport`): the last re-export, so an unchanged source is not exported again. */
   reexports: Record<string, ReexportRecord>;
 }
+
+/** The audience an export may be limited to: the public, or a signed-in reader holding these groups. */
+export const exportAudienceSchema = z.union([z.literal('public'), z.array(z.string().trim().min(1).max(200)).min(1).max(100)]);
+
+/** See exportAudienceSchema. */
+export type ExportAudience = z.infer<typeof exportAudienceSchema>;

@@ -182,6 +182,7 @@ export class ExportQueue {
           keepRemoteAssets: job.keepRemoteAssets ?? false,
           allowAuthorScripts: site.authorScripts ?? false,
           shipWarnings: job.shipWarnings ?? false,
+          ...(job.audience ? { audience: job.audience === 'public' ? null : { groups: job.audience } } : {}),
           generatorVersion: this.deps.generatorVersion,
           cacheDir: this.deps.cacheDir ?? undefined,
           threads: this.deps.renderThreads,

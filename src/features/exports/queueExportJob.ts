@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/Clock.js';
 import { randomId } from '../../platform/randomId.js';
 import type { Site } from '../control/SiteDirectory.js';
-import type { ExportJobRecord } from './ExportJobRecord.js';
+import type { ExportAudience, ExportJobRecord } from './ExportJobRecord.js';
 import type { ExportJobRepository } from './ExportJobRepository.js';
 
 /** Options of one export. */
@@ -16,6 +16,8 @@ export interface ExportOptions {
   ref?: string;
   /** Render every page afresh, throwing the site's incremental cache away first. */
   full?: boolean;
+  /** Only what this reader audience may open (see ExportJobRecord.audience). */
+  audience?: ExportAudience;
 }
 
 /** A queued export, or the job that already had the domain (`queued: false`). */
@@ -54,6 +56,7 @@ export async function queueExportJob(
     ...(options.ref ? { ref: options.ref } : {}),
     ...((options.shipWarnings ?? deps.defaultShipWarnings) ? { shipWarnings: true } : {}),
     ...(options.full ? { full: true } : {}),
+    ...(options.audience ? { audience: options.audience } : {}),
     error: null,
     warnings: [],
     warningCount: 0,

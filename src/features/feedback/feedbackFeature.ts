@@ -1,3 +1,4 @@
+import type { ReaderMayOpen } from '../deployments/site/readerMayOpenPage.js';
 import { FeedbackCursor } from './FeedbackCursor.js';
 import { dropExpiredFeedback } from './dropExpiredFeedback.js';
 import { RateLimiter } from '../../http/RateLimiter.js';
@@ -24,7 +25,7 @@ export interface FeedbackFeature extends Feature {
  */
 export async function createFeedbackFeature(
   ctx: FeatureContext,
-  deps: { activeSite: ActiveSite; analyticsLimiter: RateLimiter },
+  deps: { activeSite: ActiveSite; analyticsLimiter: RateLimiter; readerMayOpen?: ReaderMayOpen },
 ): Promise<FeedbackFeature> {
   const { config, logger, clock } = ctx;
   const log = await FeedbackLog.open({ dataDir: config.dataDir, groupCommitMs: config.feedback.groupCommitMs, logger });
@@ -49,6 +50,7 @@ export async function createFeedbackFeature(
     ...feedbackRoutes({
       ops,
       activeSite: deps.activeSite,
+      readerMayOpen: deps.readerMayOpen,
       limiter: new RateLimiter('feedback', config.feedback.perClientPerMinute, 60_000, clock),
       bodyLimitBytes: config.limits.feedbackBodyBytes,
       allowedOrigins: config.feedback.allowedOrigins,

@@ -66,10 +66,16 @@ export function feedbackSubmissionSchema() {
  * A posted path that isn't a page of the site live for the request's `host` (checked only while
  * that site is live; without one the route answers 503).
  */
-export function checkFeedbackPath(activeSite: ActiveSite, host: string, body: unknown): { message: string }[] {
+export function checkFeedbackPath(
+  activeSite: ActiveSite,
+  host: string,
+  body: unknown,
+  readerMayOpen?: (path: string) => boolean,
+): { message: string }[] {
   const site = activeSite.current(host);
   const path = body && typeof body === 'object' ? (body as { path?: unknown }).path : undefined;
-  if (site && typeof path === 'string' && path.startsWith('/') && !site.pagePaths.has(path))
+  // A page the reader may not open (reader sign-in) gets the very answer a missing page gets.
+  if (site && typeof path === 'string' && path.startsWith('/') && (!site.pagePaths.has(path) || readerMayOpen?.(path) === false))
     return [{ message: 'body.path: not a page of the live site' }];
   return [];
 }

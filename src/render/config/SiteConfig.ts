@@ -19,6 +19,8 @@ export interface NavGroup {
   icon?: string;
   expanded?: boolean;
   hidden?: boolean;
+  /** `"public": true`: its pages open to readers who have not signed in (reader sign-in). */
+  public?: boolean;
   /** Optional page the group title links to. */
   root?: string;
   /** OpenAPI files whose operations fill this group (whole-spec generation). */

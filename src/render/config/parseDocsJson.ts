@@ -164,6 +164,7 @@ export function parseItems(list: unknown[], refs: Set<string>, warn: (m: string)
         icon: iconName(entry.icon),
         expanded: entry.expanded === true,
         hidden: entry.hidden === true,
+        ...(entry.public === true ? { public: true } : {}),
         root: typeof entry.root === 'string' ? normalizePagePath(entry.root) : undefined,
         openapi,
         items: Array.isArray(entry.pages) ? parseItems(entry.pages, refs, warn) : [],

@@ -29,6 +29,8 @@ export interface OpenApiOperationSummary {
   deprecated?: boolean;
   /** `x-mint: { href }`: the URL its generated page takes instead of the derived one. */
   href?: string;
+  /** `x-mint: { groups }`: the reader groups its generated page is limited to (reader sign-in). */
+  groups?: string[];
 }
 
 /** True for a plain JSON object. */

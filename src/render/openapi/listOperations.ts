@@ -17,11 +17,13 @@ function summarize(method: string, path: string, op: JsonObject): OpenApiOperati
   };
 }
 
-/** `x-mint: { href }` when the operation sets one (the key is left out otherwise). */
-function mintHref(op: JsonObject): { href?: string } {
+/** `x-mint: { href, groups }` where the operation sets them (keys left out otherwise). */
+function mintHref(op: JsonObject): { href?: string; groups?: string[] } {
   const mint = op['x-mint'];
-  const href = isObject(mint) && typeof mint.href === 'string' ? mint.href.trim() : '';
-  return href ? { href } : {};
+  if (!isObject(mint)) return {};
+  const href = typeof mint.href === 'string' ? mint.href.trim() : '';
+  const groups = Array.isArray(mint.groups) ? mint.groups.filter((g): g is string => typeof g === 'string' && g.trim() !== '') : [];
+  return { ...(href ? { href } : {}), ...(groups.length ? { groups: groups.map((g) => g.trim()) } : {}) };
 }
 
 /** Every operation of a document (paths, then `webhooks` as method `webhook`), skipping those marked `x-hidden`/`x-excluded`. */

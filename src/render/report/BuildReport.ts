@@ -14,6 +14,11 @@ export interface BuildReport {
   /** Scripts, script URLs and remote-posting forms the export took out of pages (see RemovedActive). */
   removedActive: RemovedActive[];
   warnings: { message: string; page?: string }[];
+  /**
+   * Reader access, when any page is marked `public` or with `groups` (reader sign-in): pages by
+   * kind (restricted = not public) and the audiences given their own search index and llms files.
+   */
+  access?: { publicPages: number; signedInPages: number; groupPages: number; restrictedPages: number; audiences: string[] };
 }
 
 /**

@@ -30,6 +30,15 @@ export const siteSchema = z.object({
   source: z.string().describe('Folder (or local git repository) on the appliance'),
   ref: z.string().nullable().describe('Git ref exported when source is a repository'),
   origin: z.enum(['config', 'store']).describe('config: declared in the config file (read-only here); store: added through the API or CLI'),
+  auth: z
+    .object({
+      mode: z.enum(['none', 'password', 'jwt', 'oidc']),
+      sessionHours: z.number().optional(),
+      loginUrl: z.string().optional().describe('jwt: the login page'),
+      issuer: z.string().optional().describe('oidc: the provider'),
+      clientId: z.string().optional().describe('oidc: the client id'),
+    })
+    .describe('Reader sign-in; never a password, its hash or a client secret'),
 });
 
 /** Whitelists the fields of a key record that clients see. */
@@ -51,5 +60,7 @@ export function presentAdminKey(k: AdminKeyRecord): z.infer<typeof adminKeySchem
 
 /** Whitelists the fields of a site that clients see. */
 export function presentSite(s: Site): z.infer<typeof siteSchema> {
-  return { domain: s.domain, projectId: s.projectId, source: s.source, ref: s.ref, origin: s.origin };
+  const auth =
+    s.auth?.mode === 'password' ? { mode: 'password' as const, sessionHours: s.auth.sessionHours ?? 12 } : { mode: 'none' as const };
+  return { domain: s.domain, projectId: s.projectId, source: s.source, ref: s.ref, origin: s.origin, auth };
 }

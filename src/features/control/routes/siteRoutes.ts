@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readerAuthConfigSchema } from '../../../config/sections/readerAuth.js';
 import { domainSchema } from '../../../config/sections/sites.js';
 import { callerProject } from '../../../http/callerProject.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
@@ -8,8 +9,9 @@ import { presentSite, siteSchema } from './presentControl.js';
 
 const source = z.string().min(1).max(4096).describe('Absolute path of the docs folder (or local git repository) on the appliance');
 const ref = z.string().min(1).max(255).nullable().describe('Git ref to export when source is a repository');
-const siteBody = z.strictObject({ domain: domainSchema.describe('Bare host name'), source, ref: ref.optional() });
-const sitePatch = z.strictObject({ source: source.optional(), ref: ref.optional() });
+const auth = readerAuthConfigSchema.describe('Reader sign-in: mode none (open, the default) or password (stored only as its scrypt hash)');
+const siteBody = z.strictObject({ domain: domainSchema.describe('Bare host name'), source, ref: ref.optional(), auth: auth.optional() });
+const sitePatch = z.strictObject({ source: source.optional(), ref: ref.optional(), auth: auth.optional() });
 const siteParams = z.strictObject({ domain: domainSchema });
 
 const unauthorized = { description: 'Missing or invalid key', schema: errorBodySchema };

@@ -12,6 +12,8 @@ import { acceptedEncodings } from './chooseEncoding.js';
 import { openVersionFile } from './openVersionFile.js';
 import type { PageServedHook } from './PageServedHook.js';
 import { resolveSitePath } from './resolveSitePath.js';
+import type { ReaderAtGate, ReaderGate } from './ReaderGate.js';
+import { fileForReader } from './readerView.js';
 import { isDocumentType, SITE_SECURITY_HEADERS, securityHeadersFor } from './siteSecurityHeaders.js';
 import { PLAIN_PAGE_POLICY, siteSecurityPolicy } from './siteSecurityPolicy.js';
 import { COMING_SOON_RETRY_SECONDS, comingSoonPage, UNAVAILABLE_PAGE } from './unavailablePage.js';
@@ -28,6 +30,8 @@ export interface SiteHandlerOptions {
   siteMark?: string;
   /** Origins every "Try it" page may also reach, beyond its spec's servers (`staticExport.tryItOrigins`). */
   tryItOrigins?: readonly string[];
+  /** Reader sign-in: who the reader is on a site that has it (absent: every site is open). */
+  readerGate?: ReaderGate;
 }
 
 /** What every page answer shares: the extra headers, and the origins "Try it" pages may also reach. */
@@ -116,6 +120,8 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
       return;
     }
     const resolved = version.memo(request.path, (path) => resolveIn(version, path));
+    const gate = options.readerGate?.(version.domain, request.req.headers.cookie) ?? null;
+    if (gate) return answerReader(request, live, version, resolved, gate);
     if (resolved.kind === 'file') {
       const status = sendFile(request, version, resolved.file, 200, pageHeaders);
       if (typeof status === 'number') served(request, live, version, resolved.file, status);
@@ -137,6 +143,51 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
     if (notFoundPage) return settle(sendFile(request, version, notFoundPage, 404, pageHeaders));
     sendText(request, 404, 'Not found\n');
     return;
+  }
+  /**
+   * A request to a site with reader sign-in: a file showing a page the reader may not open is
+   * answered exactly as a missing one (a redirect to such a page too), and a reader not signed
+   * in who asks for a page that is missing or not for them goes to sign-in, whichever it is.
+   */
+  async function answerReader(
+    request: SiteRequest,
+    live: LiveSite,
+    version: SiteVersion,
+    resolved: Resolved,
+    gate: ReaderAtGate,
+  ): Promise<void> {
+    let target = resolved;
+    if (target.kind === 'redirect') {
+      const behind = version.memo(target.to, (path) => resolveIn(version, path));
+      if (behind.kind !== 'file' || (await fileForReader(version, behind.file, gate.reader)) !== null) {
+        const location = request.query ? `${target.to}?${request.query}` : target.to;
+        sendText(request, 301, `Moved to ${target.to}\n`, ['Location', location, 'Vary', 'Cookie']);
+        return;
+      }
+      target = { kind: 'missing', firstCandidate: null };
+    }
+    if (target.kind === 'bad') return sendText(request, 400, 'Bad request\n');
+    const found =
+      target.kind === 'file'
+        ? { version, file: target.file }
+        : target.firstCandidate === null
+          ? null
+          : live.olderAsset(target.firstCandidate);
+    const file = found && (await fileForReader(found.version, found.file, gate.reader));
+    if (found && file) {
+      const status = await sendFile(request, found.version, file, 200, pageHeaders);
+      if (found.version === version) served(request, live, version, file, status);
+      return;
+    }
+    if (gate.reader === null && looksLikePage(request.path)) {
+      const wanted = request.query ? `${request.path}?${request.query}` : request.path;
+      sendText(request, 302, 'Sign in to read this site\n', ['Location', gate.signInPath(wanted), 'Vary', 'Cookie']);
+      return;
+    }
+    const notFoundPage = version.file('404.html');
+    const view = notFoundPage && (await fileForReader(version, notFoundPage, gate.reader));
+    if (view) await sendFile(request, version, view, 404, pageHeaders);
+    else sendText(request, 404, 'Not found\n', ['Vary', 'Cookie']);
   }
   return function siteHandler(request: SiteRequest): Promise<void> | undefined {
     try {
@@ -279,6 +330,7 @@ function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 3
     headers.push('Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes, { connect })));
   }
   if (file.br || file.gzip) headers.push('Vary', 'Accept-Encoding');
+  if (file.readerPrivate) headers.push('Vary', 'Cookie');
   if (status !== 404) headers.push('ETag', variant.etag);
   if (status !== 304) {
     headers.push('Content-Type', file.contentType, 'Content-Length', String(variant.size));
@@ -350,6 +402,12 @@ function writeHead(request: SiteRequest, status: number, headers: string[]): voi
 function withoutOpenerPolicy(headers: string[]): string[] {
   const at = headers.indexOf(OPENER_POLICY_HEADER);
   return at < 0 || at % 2 === 1 ? headers : [...headers.slice(0, at), ...headers.slice(at + 2)];
+}
+
+/** A path a reader would follow to a page (no extension, `.html`, `.md` or a folder), not an asset's. */
+function looksLikePage(rawPath: string): boolean {
+  const last = rawPath.slice(rawPath.lastIndexOf('/') + 1);
+  return !last.includes('.') || /\.(?:html|md)$/i.test(last);
 }
 
 function encodePath(urlPath: string): string {

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { EXPORT_WARNING_KINDS, MAX_GROUP_ENTRIES, MAX_JOB_WARNINGS, type ExportJobRecord } from '../ExportJobRecord.js';
+import {
+  exportAudienceSchema,
+  EXPORT_WARNING_KINDS,
+  MAX_GROUP_ENTRIES,
+  MAX_JOB_WARNINGS,
+  type ExportJobRecord,
+} from '../ExportJobRecord.js';
 
 /** The public shape of an export job (SPEC section 4). */
 export const exportJobSchema = z.object({
@@ -12,6 +18,7 @@ export const exportJobSchema = z.object({
   updatedAt: z.iso.datetime(),
   version: z.string().nullable().describe('Bundle version: requested, or derived from the content once known'),
   error: z.string().optional().describe('Only when failed'),
+  audience: exportAudienceSchema.optional().describe('The reader audience the export is limited to, when it is'),
   expectedPages: z
     .number()
     .int()
@@ -52,6 +59,7 @@ export function presentExportJob(job: ExportJobRecord): z.infer<typeof exportJob
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
     version: job.version,
+    ...(job.audience ? { audience: job.audience } : {}),
     ...(job.status === 'failed' ? { error: job.error ?? 'export failed' } : {}),
     expectedPages: job.expectedPages,
     failedPages: job.failedPages.map(({ path, message }) => ({ path, message })),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { exportAudienceSchema } from '../ExportJobRecord.js';
 import { domainSchema } from '../../../config/sections/sites.js';
 import type { ExportOperations } from '../createExportOperations.js';
 import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
@@ -30,6 +31,11 @@ const startBody = z.strictObject({
     .optional()
     .describe(
       'Ship pages whose content had to be dropped (a broken `{expression}`) with a warning, instead of failing them (default false: such a page is a failed page and deploy refuses the bundle)',
+    ),
+  audience: exportAudienceSchema
+    .optional()
+    .describe(
+      'Export only what one reader audience may open under reader sign-in: "public" (not signed in) or a list of groups (a signed-in reader holding them). Default: every page',
     ),
   keepRemoteAssets: z
     .boolean()

@@ -1,3 +1,4 @@
+import type { ReaderMayOpen } from '../../deployments/site/readerMayOpenPage.js';
 import { z } from 'zod';
 import { checkFeedbackPath, feedbackSubmissionSchema } from '../feedbackSubmissionSchema.js';
 import type { ActiveSite } from '../../deployments/ActiveSite.js';
@@ -13,6 +14,8 @@ export interface FeedbackRouteDeps {
   limiter: RateLimiter;
   bodyLimitBytes: number;
   allowedOrigins: readonly string[];
+  /** Reader sign-in: may the request's reader open the page at `path` (`/guides/start`) of `host`'s site. */
+  readerMayOpen?: ReaderMayOpen;
 }
 
 /** `POST /_enclave/feedback`: the served site's widget posts here (no admin key). */
@@ -26,7 +29,10 @@ export function feedbackRoutes(deps: FeedbackRouteDeps): RouteSpec[] {
       tag: 'feedback',
       auth: 'public',
       body: feedbackSubmissionSchema(),
-      checkRequest: (ctx, body) => checkFeedbackPath(deps.activeSite, ctx.hostname.toLowerCase(), body),
+      checkRequest: (ctx, body) =>
+        checkFeedbackPath(deps.activeSite, ctx.hostname.toLowerCase(), body, (path) =>
+          deps.readerMayOpen ? deps.readerMayOpen(ctx.hostname.toLowerCase(), ctx.get('Cookie') || undefined, path) : true,
+        ),
       bodyLimitBytes: deps.bodyLimitBytes,
       rateLimit: { limiter: deps.limiter, key: (ctx) => ctx.ip },
       responses: {

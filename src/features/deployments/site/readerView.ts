@@ -1,0 +1,111 @@
+import { gzipSync } from 'node:zlib';
+import type { ReaderAudience } from '../../../platform/access/mayAudienceSee.js';
+import type { FileVariant, ServedFile, SiteVersion } from '../SiteVersion.js';
+import { openVersionFile } from './openVersionFile.js';
+import { stripHiddenLinks } from './stripHiddenLinks.js';
+import type { VersionAccess } from './VersionAccess.js';
+
+/** How answers that depend on the reader are cached: by the browser only, and checked each time. */
+export const READER_CACHE_CONTROL = 'private, no-cache';
+
+/** Per-version memo of what each kind of reader gets for a file, so a page is rewritten once per kind. */
+const views = new WeakMap<SiteVersion, Map<string, Promise<ServedFile>>>();
+/** Files remembered per version (pages × kinds of reader); beyond it the oldest go. */
+const MAX_VIEWS = 20_000;
+
+/**
+ * `file` of `version` as `reader` may have it on a site with reader sign-in: null when it shows
+ * a page they may not open (answered exactly like a missing file), their audience's copy in
+ * place of the site-wide search index and llms files, a page without links to pages they may
+ * not open, and for all of these a copy marked private (Cache-Control private, Vary: Cookie).
+ * Assets (styles, scripts, images) are served as they are: public pages need them.
+ */
+export function fileForReader(version: SiteVersion, file: ServedFile, reader: ReaderAudience): ServedFile | null | Promise<ServedFile> {
+  const access = version.access;
+  // No access map (no page marked, or a bundle from before them): every page needs a signed-in
+  // reader, who sees it all; what they see is still theirs alone, never for a shared cache.
+  if (!access?.map) {
+    if (isAsset(file, access)) return file;
+    return reader === null ? null : memo(version, `+\0${file.path}`, async () => privateCopy(file));
+  }
+  const standIn = access.standIn(file, reader);
+  if (standIn !== undefined) return standIn && memo(version, `${access.keyOf(reader)}\0${standIn.path}`, async () => privateCopy(standIn));
+  const page = access.pageOf(file.path);
+  if (page !== undefined && !access.mayOpen(page, reader)) return null;
+  const isPage = page !== undefined || file.path === '404.html';
+  if (!isPage) return file;
+  return memo(version, `${access.keyOf(reader)}\0${file.path}`, () => readerPage(version, access, file, reader));
+}
+
+function isAsset(file: ServedFile, access: VersionAccess | null): boolean {
+  return (
+    access?.pageOf(file.path) === undefined &&
+    file.path !== '404.html' &&
+    !/^(?:llms(?:-full)?\.txt|_assets\/search-index\.)/.test(file.path)
+  );
+}
+
+function memo(version: SiteVersion, key: string, make: () => Promise<ServedFile>): Promise<ServedFile> {
+  let byKey = views.get(version);
+  if (!byKey) views.set(version, (byKey = new Map()));
+  let view = byKey.get(key);
+  if (!view) {
+    if (byKey.size >= MAX_VIEWS) byKey.delete(byKey.keys().next().value as string);
+    view = make();
+    // A failed read is not remembered: the next request tries again.
+    view.catch(() => byKey.delete(key));
+    byKey.set(key, view);
+  }
+  return view;
+}
+
+/** A page (HTML or its Markdown copy) for this kind of reader: HTML without links to pages hidden from them. */
+async function readerPage(version: SiteVersion, access: VersionAccess, file: ServedFile, reader: ReaderAudience): Promise<ServedFile> {
+  if (!file.contentType.startsWith('text/html')) return privateCopy(file);
+  const original = await readIdentity(version, file.identity);
+  const hidden = (page: string) => hiddenFrom(access, page, reader) || hiddenFrom(access, `${page}/index`, reader);
+  const html = stripHiddenLinks(original.toString('utf8'), urlPathOf(file.path), hidden);
+  const body = Buffer.from(html);
+  const tag = `${file.identity.etag.slice(0, -1)}-${access.keyOf(reader) === '' ? 'p' : Buffer.from(access.keyOf(reader)).toString('base64url').slice(0, 16)}"`;
+  const identity: FileVariant = { absPath: file.identity.absPath, size: body.length, etag: tag, body };
+  const gz = file.gzip ? gzipSync(body) : null;
+  const gzip: FileVariant | undefined = gz
+    ? { absPath: file.identity.absPath, size: gz.length, etag: `${tag.slice(0, -1)}-gz"`, body: gz }
+    : undefined;
+  return { ...file, cacheControl: READER_CACHE_CONTROL, readerPrivate: true, identity, gzip, br: undefined };
+}
+
+function hiddenFrom(access: VersionAccess, page: string, reader: ReaderAudience): boolean {
+  return access.map?.pages[page] !== undefined && !access.mayOpen(page, reader);
+}
+
+/** A copy of `file` answered privately; its variants are copied too, as their header memos differ. */
+function privateCopy(file: ServedFile): ServedFile {
+  const copy = (v: FileVariant | undefined) => v && { absPath: v.absPath, size: v.size, etag: v.etag, body: v.body };
+  return {
+    ...file,
+    cacheControl: READER_CACHE_CONTROL,
+    readerPrivate: true,
+    identity: copy(file.identity)!,
+    gzip: copy(file.gzip),
+    br: copy(file.br),
+  };
+}
+
+async function readIdentity(version: SiteVersion, variant: FileVariant): Promise<Buffer> {
+  const cached = await version.cachedBody(variant);
+  if (cached) return cached;
+  const handle = await openVersionFile(variant.absPath);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** The URL a bundle file is served at, for resolving its relative links (`a/index.html` → `/a/`). */
+function urlPathOf(file: string): string {
+  if (file === 'index.html' || file === '404.html') return '/';
+  if (file.endsWith('/index.html')) return `/${file.slice(0, -'index.html'.length)}`;
+  return `/${file.replace(/\.html$/, '')}`;
+}

@@ -1,0 +1,54 @@
+import type { Context } from 'koa';
+import type { ActiveReaderAuth } from '../../config/sections/readerAuth.js';
+import type { Clock } from '../../platform/Clock.js';
+import type { ReaderGateParts } from './createReaderGate.js';
+import { readerSetCookie } from './readerCookie.js';
+import type { ReaderSessions } from './ReaderSessions.js';
+import { settingKey } from './settingKey.js';
+import { signInPage } from './signInPage.js';
+
+/** What every sign-in handler shares: the appliance's parts and the site the request is for. */
+export interface SignInDeps {
+  gate: ReaderGateParts;
+  sessions: ReaderSessions;
+  clock: Clock;
+  /** True when the appliance's public URL is https: cookies are then Secure. */
+  httpsPublicUrl: () => boolean;
+}
+
+/** One sign-in request on a site with reader sign-in. */
+export interface SignInRequest<S extends ActiveReaderAuth = ActiveReaderAuth> {
+  ctx: Context;
+  deps: SignInDeps;
+  domain: string;
+  setting: S;
+  /** Cookies set now carry Secure (the site is served over https). */
+  secure: boolean;
+}
+
+const DEFAULT_SESSION_HOURS = 12;
+
+/**
+ * Signs the reader in: a session cookie for `groups`, expiring with the session setting or the
+ * identity's own expiry (`expiresAt`, ms) whichever is sooner, and a 303 back to `returnTo`
+ * (already checked to be a path on the site).
+ */
+export function finishSignIn(request: SignInRequest, groups: readonly string[], expiresAt: number | null, returnTo: string): void {
+  const { ctx, deps, domain, setting, secure } = request;
+  const now = deps.clock.now().getTime();
+  const until = Math.min(now + (setting.sessionHours ?? DEFAULT_SESSION_HOURS) * 3_600_000, expiresAt ?? Number.POSITIVE_INFINITY);
+  const value = deps.sessions.issue(domain, settingKey(setting), groups, until);
+  ctx.append('Set-Cookie', readerSetCookie(value, (until - now) / 1000, secure));
+  ctx.status = 303;
+  ctx.set('Location', returnTo);
+  ctx.type = 'text/plain; charset=utf-8';
+  ctx.body = 'Signed in.\n';
+}
+
+/** Answers with the sign-in page (a password form, or a notice with a way to try again). */
+export function signInAnswer(request: SignInRequest, status: number, returnTo: string, message?: string): void {
+  const { ctx, domain, setting } = request;
+  ctx.status = status;
+  ctx.type = 'text/html; charset=utf-8';
+  ctx.body = signInPage({ siteName: domain, returnTo, message, password: setting.mode === 'password' });
+}

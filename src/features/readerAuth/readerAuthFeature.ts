@@ -1,0 +1,34 @@
+import type { ActiveSite } from '../deployments/ActiveSite.js';
+import type { ReaderGate } from '../deployments/site/ReaderGate.js';
+import type { Feature, FeatureContext } from '../Feature.js';
+import { createReaderGate } from './createReaderGate.js';
+import { readerAuthRoutes } from './readerAuthRoutes.js';
+import { ReaderSessions } from './ReaderSessions.js';
+
+/** Reader sign-in: the sign-in routes, and the gate the site handler asks about every request. */
+export interface ReaderAuthFeature extends Feature {
+  gate: ReaderGate;
+}
+
+/**
+ * Builds reader sign-in: sessions signed with the appliance's keyring, the gate (app/ hands it
+ * to the site handler) and the sign-in and sign-out routes on each site's host.
+ */
+export function createReaderAuthFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite }): ReaderAuthFeature {
+  const sessions = new ReaderSessions(ctx.keyring, ctx.clock);
+  const parts = createReaderGate({ sites: ctx.sites, sessions, clock: ctx.clock });
+  return {
+    name: 'readerAuth',
+    routes: [],
+    gate: parts.gate,
+    middleware: [
+      readerAuthRoutes({
+        gate: parts,
+        sessions,
+        activeSite: deps.activeSite,
+        clock: ctx.clock,
+        httpsPublicUrl: () => ctx.publicUrl().startsWith('https:'),
+      }),
+    ],
+  };
+}
