@@ -54,7 +54,10 @@ export async function startServer(name: string, sites: { domain: string; source:
   const dataDir = join(work, `data-${name}`);
   rmSync(dataDir, { recursive: true, force: true });
   const configFile = join(work, `config-${name}.json`);
-  writeFileSync(configFile, JSON.stringify({ sites, export: { jobTimeoutSeconds: 3600 } }));
+  // BENCH_EXPORT_SETTINGS='{"renderThreads":0}' compares export settings in one session (the
+  // appliance's own ENCLAVE_* variables are not passed on, so a shell's settings can't leak in).
+  const extra = JSON.parse(process.env.BENCH_EXPORT_SETTINGS ?? '{}') as Record<string, unknown>;
+  writeFileSync(configFile, JSON.stringify({ sites, export: { jobTimeoutSeconds: 3600, ...extra } }));
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('ENCLAVE_')));
   const entry = fromSource ? ['--import', 'tsx', 'src/main.ts'] : ['dist/main.js'];
   const proc = spawn(process.execPath, entry, {
