@@ -111,3 +111,21 @@ test('assistant messages (v1 and v2) retrieve and cite only what filter.groups o
   t.false(partners.prompt.includes('Restart the zebrafish'));
   t.false(partners.stream.includes('/oncall/runbook'));
 });
+
+test('on an open site, no groups finds every page but those limited to groups, as the hosted API', async (t) => {
+  const { app } = await startReaderSite(t, { mode: 'none' });
+  const made = await app.api('/v1/keys', { method: 'POST', json: { name: 'open widget', kind: 'assistant' } });
+  const key = ((await made.json()) as { key: string }).key;
+  const search = async (groups?: string[]) => {
+    const res = await app.api(`/v1/search/${DOMAIN}`, {
+      method: 'POST',
+      key,
+      json: { query: EVERY_WORD, ...(groups ? { filter: { groups } } : {}) },
+    });
+    return [...new Set(((await res.json()) as { path: string }[]).map((h) => h.path))].sort();
+  };
+  t.deepEqual(await search(), ['open/hello', 'team/notes']);
+  t.deepEqual(await search(['partners']), ['open/hello', 'partner/guide', 'team/notes']);
+  const page = await app.api(`/v1/page/${DOMAIN}`, { method: 'POST', key, json: { path: 'oncall/runbook' } });
+  t.is(page.status, 404);
+});
