@@ -73,6 +73,8 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
     activeSite: deployments.activeSite,
     verifyAssistantKey: control.verifyAssistantKey,
     analyticsLimiter,
+    // The same gate as the site handler's: the assistant shows no page the site would not.
+    readerGate: readerAuth.gate,
   });
   return {
     control,

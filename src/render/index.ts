@@ -15,6 +15,7 @@ export type { RenderSettings, RenderSiteOptions, RenderSiteResult } from './rend
 export type { BuildReport } from './report/BuildReport.js';
 export type { WarmUpResult } from './code/warmUpHighlighter.js';
 export { SECTION_CHUNKS_FILE, type SectionChunk } from './search/sectionChunks.js';
+export { AGENT_SEARCH_FILE } from './search/agentSearchChannel.js';
 
 /**
  * Renders a Mintlify-format docs source into a self-contained static bundle through

@@ -39,6 +39,7 @@ const request: AnswerRequest = {
   domain: 'docs.example.com',
   projectId: 'p',
   caller: 'api',
+  audience: 'all',
   fp: 'f',
   question: 'q',
   history: [],

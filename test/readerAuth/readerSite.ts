@@ -2,22 +2,23 @@ import type { ExecutionContext } from 'ava';
 import type { ReaderAuthSetting } from '../../src/config/sections/readerAuth.js';
 import { type Clock, ManualClock } from '../../src/platform/Clock.js';
 import { hashPassword } from '../../src/platform/passwordHash.js';
-import { startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
+import { type ConfigOverrides, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 import { renderFilesAndZip } from '../render/renderFixture.js';
 import { READER_ACCESS_SITE } from './readerAccessSite.js';
 
 /** The shared password of the test site. */
 export const PASSWORD = 'correct horse battery';
 
-/** An appliance serving the access fixture as docs.example.com with reader sign-in (a password by default), on a clock the test moves. */
+/** An appliance serving the access fixture as docs.example.com with reader sign-in (a password by default), on a clock the test moves; `overrides` for its config. */
 export async function startReaderSite(
   t: ExecutionContext,
   auth: ReaderAuthSetting = { mode: 'password', passwordHash: hashPassword(PASSWORD), sessionHours: 2 },
   clock: Clock = new ManualClock('2026-05-01T10:00:00.000Z'),
   files: Record<string, string> = READER_ACCESS_SITE,
+  overrides: ConfigOverrides = {},
 ): Promise<{ app: TestAppliance; clock: Clock }> {
   const { src, zip } = await renderFilesAndZip(t, files);
-  const app = await startTestAppliance({ clock });
+  const app = await startTestAppliance({ clock, overrides });
   t.teardown(() => app.close());
   await app.control.sites.upsert({
     domain: 'docs.example.com',

@@ -2,6 +2,7 @@ import type { Middleware } from 'koa';
 import { RateLimiter } from '../../http/RateLimiter.js';
 import type { ActiveSite } from '../deployments/ActiveSite.js';
 import type { Feature, FeatureContext } from '../Feature.js';
+import type { Task } from '../../platform/Task.js';
 import type { VerifyAssistantKey } from './AssistantCaller.js';
 import { authenticateAssistant } from './authenticateAssistant.js';
 import { KeywordRetriever } from './retrieval/KeywordRetriever.js';
@@ -16,6 +17,7 @@ import { messageRoutes } from './routes/messageRoutes.js';
 import { modelSettings } from './chat/modelSettings.js';
 import { assistantAnalyticsRoutes } from './routes/assistantAnalyticsRoutes.js';
 import { panelRoutes } from './routes/panelRoutes.js';
+import type { ReaderGate } from '../deployments/site/ReaderGate.js';
 
 /** Daily, in the quiet hours: thread retention drops whole day files. */
 const THREAD_RETENTION_CRON = '41 3 * * *';
@@ -26,6 +28,8 @@ export interface AssistantDeps {
   /** The analytics endpoints' shared budget (the assistant's reports draw on it too). */
   analyticsLimiter: RateLimiter;
   verifyAssistantKey: VerifyAssistantKey;
+  /** Reader sign-in's gate (the site handler's): which sites have it on, and who a cookie names. */
+  readerGate?: ReaderGate;
 }
 
 /** The assistant feature: retrieval over the live sites, its routes and assistant-key authentication. */
@@ -50,13 +54,7 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
     },
     { maxIndexBytes: settings.maxIndexBytes, logger: ctx.logger },
   );
-  const minute = 60_000;
-  const perKey = new RateLimiter('assistant-search-key', settings.searchPerKeyPerMinute, minute, ctx.clock);
-  const perAddress = new RateLimiter('assistant-search-address', settings.searchPerAddressPerMinute, minute, ctx.clock);
-  const searchLimits = [
-    { limiter: perAddress, key: (c: { ip: string }) => c.ip },
-    { limiter: perKey, key: (c: { state: { auth?: { keyId: string } } }) => c.state.auth?.keyId ?? '' },
-  ];
+  const searchLimits = searchLimiters(ctx);
   const threads = await ThreadLog.open({ dataDir: ctx.config.dataDir, logger: ctx.logger });
   const answers = answerDeps(ctx, retriever, threads);
   const messageLimits = messageLimiters(ctx);
@@ -66,19 +64,21 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
     async stop() {
       await threads.close();
     },
-    tasks:
-      settings.threadRetentionDays > 0
-        ? [
-            {
-              name: 'assistant-thread-retention',
-              cron: THREAD_RETENTION_CRON,
-              run: (now) => dropOldThreads(threads, settings.threadRetentionDays, now),
-            },
-          ]
-        : [],
+    tasks: retentionTasks(settings.threadRetentionDays, threads),
     routes: [
-      ...searchRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ctx.config.limits.adminBodyBytes }),
-      ...messageRoutes({ answers, limits: settings, rateLimit: messageLimits, bodyLimitBytes: ctx.config.limits.adminBodyBytes }),
+      ...searchRoutes({
+        retriever,
+        rateLimit: searchLimits,
+        bodyLimitBytes: ctx.config.limits.adminBodyBytes,
+        readerGate: deps.readerGate,
+      }),
+      ...messageRoutes({
+        answers,
+        limits: settings,
+        rateLimit: messageLimits,
+        bodyLimitBytes: ctx.config.limits.adminBodyBytes,
+        readerGate: deps.readerGate,
+      }),
       // Under /_enclave/, like the other endpoints pages post to: the small public cap (the panel keeps its history short).
       ...panelRoutes({
         answers,
@@ -86,14 +86,42 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
         limits: settings,
         rateLimit: [messageLimits[0]!],
         bodyLimitBytes: ctx.config.limits.feedbackBodyBytes,
+        readerGate: deps.readerGate,
       }),
       ...assistantAnalyticsRoutes({ turns: threads, limiter: deps.analyticsLimiter }),
       // Under /_enclave/, like the other endpoints pages and agents post to: the small public cap.
-      ...mcpRoutes({ retriever, rateLimit: searchLimits, bodyLimitBytes: ctx.config.limits.feedbackBodyBytes, version: ctx.version }),
+      ...mcpRoutes({
+        retriever,
+        rateLimit: searchLimits,
+        bodyLimitBytes: ctx.config.limits.feedbackBodyBytes,
+        version: ctx.version,
+        readerGate: deps.readerGate,
+      }),
     ],
     authenticateAssistant: authenticateAssistant({ verify: deps.verifyAssistantKey, sites: ctx.sites, logger: ctx.logger }),
     retriever,
   };
+}
+
+/** Searches per client address, then per assistant key. */
+function searchLimiters(ctx: FeatureContext) {
+  const settings = ctx.config.assistant;
+  return [
+    {
+      limiter: new RateLimiter('assistant-search-address', settings.searchPerAddressPerMinute, 60_000, ctx.clock),
+      key: (c: { ip: string }) => c.ip,
+    },
+    {
+      limiter: new RateLimiter('assistant-search-key', settings.searchPerKeyPerMinute, 60_000, ctx.clock),
+      key: (c: { state: { auth?: { keyId: string } } }) => c.state.auth?.keyId ?? '',
+    },
+  ];
+}
+
+/** Thread retention (none when `days` is 0: threads are kept). */
+function retentionTasks(days: number, threads: ThreadLog): Task[] {
+  if (days <= 0) return [];
+  return [{ name: 'assistant-thread-retention', cron: THREAD_RETENTION_CRON, run: (now) => dropOldThreads(threads, days, now) }];
 }
 
 /** What answering needs, from the assistant settings. */

@@ -1,4 +1,4 @@
-import type { SearchFilter } from '../retrieval/Retriever.js';
+import type { RetrievalAudience, SearchFilter } from '../retrieval/Retriever.js';
 import type { AssistantTurn } from '../threads/AssistantTurn.js';
 import type { PastTurn, ReaderContext } from './buildAnswerPrompt.js';
 
@@ -7,6 +7,8 @@ export interface AnswerRequest {
   domain: string;
   projectId: string;
   caller: AssistantTurn['caller'];
+  /** Whose pages the answer may draw on and cite (reader sign-in). */
+  audience: RetrievalAudience;
   fp: string;
   /** A follow-up names its thread; a first question starts one. */
   threadId?: string;

@@ -52,7 +52,7 @@ export async function prepareAnswer(deps: AnswerDeps, request: AnswerRequest): P
 async function defaultFilter(retriever: Retriever, request: AnswerRequest): Promise<SearchFilter | undefined> {
   const given = request.filter ?? {};
   if (!request.currentPath || (given.version && given.language)) return request.filter;
-  const scope = await retriever.scopeOf(request.domain, request.currentPath);
+  const scope = await retriever.scopeOf(request.domain, request.currentPath, request.audience);
   if (!scope) return request.filter;
   return {
     ...given,

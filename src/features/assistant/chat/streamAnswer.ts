@@ -84,11 +84,15 @@ export async function* streamAnswer(run: AnswerRun): AsyncGenerator<AnswerEvent>
 
 /** The retrieved sections as the prompt numbers them, best first. */
 async function retrieveSections(deps: AnswerDeps, request: AnswerRequest): Promise<CitableSection[]> {
-  const hits = await deps.retriever.search(request.domain, {
-    query: request.question,
-    pageSize: request.retrievalPageSize,
-    filter: request.filter,
-  });
+  const hits = await deps.retriever.search(
+    request.domain,
+    {
+      query: request.question,
+      pageSize: request.retrievalPageSize,
+      filter: request.filter,
+    },
+    request.audience,
+  );
   return hits.map((hit) => ({
     path: `/${hit.path.replace(/^\/+/, '')}`,
     anchor: hit.metadata.anchor || undefined,

@@ -4,6 +4,7 @@ import { defineRoute, type RouteRateLimit, type RouteSpec } from '../../../http/
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 import { assistantCaller } from '../authenticateAssistant.js';
 import type { Retriever } from '../retrieval/Retriever.js';
+import type { ReaderGate } from '../../deployments/site/ReaderGate.js';
 import { createDocsMcpServer } from './createDocsMcpServer.js';
 
 /** Where agents reach the MCP server, on every site host. */
@@ -15,6 +16,8 @@ export interface McpRouteDeps {
   rateLimit: RouteRateLimit[];
   bodyLimitBytes: number;
   version: string;
+  /** Reader sign-in's gate: which sites have it on (absent: none). */
+  readerGate?: ReaderGate;
 }
 
 /**
@@ -43,7 +46,11 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
         429: { description: 'Rate limit of the key or of the client address spent (Retry-After)', schema: errorBodySchema },
       },
       async handler(ctx, { body }) {
-        const server = createDocsMcpServer(deps.retriever, assistantCaller(ctx).domain, { name: 'enclave-docs', version: deps.version });
+        const server = createDocsMcpServer(deps.retriever, assistantCaller(ctx).domain, {
+          name: 'enclave-docs',
+          version: deps.version,
+          readerGate: deps.readerGate,
+        });
         const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
         // The transport writes the response itself; Koa must not.
         ctx.respond = false;

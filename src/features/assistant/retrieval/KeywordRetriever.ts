@@ -1,13 +1,16 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { mayAudienceSee } from '../../../platform/access/mayAudienceSee.js';
+import type { AccessMap } from '../../../platform/access/PageAccess.js';
 import { SECTION_CHUNKS_FILE } from '../../../render/index.js';
+import { readAccessMap } from './readAccessMap.js';
 import { buildSectionIndex } from './buildSectionIndex.js';
 import { queryTerms } from './queryTerms.js';
 import { readSections } from './readSections.js';
 import type { SectionIndex } from './SectionIndex.js';
 import { MAX_TERM_SCORE } from './termScore.js';
-import type { PageContent, PageScope, Retriever, SearchHit, SearchQuery } from './Retriever.js';
+import type { PageContent, PageScope, RetrievalAudience, Retriever, SearchHit, SearchQuery } from './Retriever.js';
 
 /** The installed version serving a domain: its deployment id and files folder. */
 export interface InstalledVersion {
@@ -24,7 +27,7 @@ export type FindLiveVersion = (domain: string) => InstalledVersion | undefined;
  * search, so memory holds one version per site at most. Loads of one version are shared.
  */
 export class KeywordRetriever implements Retriever {
-  private readonly indexes = new Map<string, { id: string; file: string; index: Promise<SectionIndex> }>();
+  private readonly indexes = new Map<string, { id: string; file: string; index: Promise<SectionIndex>; map: Promise<AccessMap | null> }>();
 
   constructor(
     private readonly live: FindLiveVersion,
@@ -32,12 +35,12 @@ export class KeywordRetriever implements Retriever {
   ) {}
 
   /** @inheritdoc */
-  async search(domain: string, query: SearchQuery): Promise<SearchHit[]> {
+  async search(domain: string, query: SearchQuery, audience: RetrievalAudience): Promise<SearchHit[]> {
     const held = await this.indexOf(domain);
     if (!held) return [];
-    const { index, file } = held;
+    const { index, file, may } = held;
     const terms = queryTerms(query.query);
-    const ranked = index.rank(terms, (page) => index.admits(page, query.filter));
+    const ranked = index.rank(terms, (page) => may(page.path, audience) && index.admits(page, query.filter));
     const kept: { id: number; share: number }[] = [];
     for (const r of ranked) {
       if (kept.length >= query.pageSize) break;
@@ -67,13 +70,14 @@ export class KeywordRetriever implements Retriever {
   }
 
   /** @inheritdoc */
-  async page(domain: string, path: string): Promise<PageContent | undefined> {
+  async page(domain: string, path: string, audience: RetrievalAudience): Promise<PageContent | undefined> {
     const version = this.live(domain);
     const page = pagePath(path);
     if (!version || page === null) return undefined;
     // Only listed pages: the index is the list of what search may show (hidden and noindex
-    // pages are left out of it at export).
-    if (!(await this.indexOf(domain))?.index.page(page)) return undefined;
+    // pages are left out of it at export); and only those the audience may open.
+    const held = await this.indexOf(domain);
+    if (!held?.index.page(page) || !held.may(page, audience)) return undefined;
     try {
       return { path: page, content: await readFile(join(version.filesDir, `${page}.md`), 'utf8') };
     } catch {
@@ -82,14 +86,21 @@ export class KeywordRetriever implements Retriever {
   }
 
   /** @inheritdoc */
-  async scopeOf(domain: string, path: string): Promise<PageScope | undefined> {
+  async scopeOf(domain: string, path: string, audience: RetrievalAudience): Promise<PageScope | undefined> {
     const p = pagePath(path);
-    const page = p === null ? undefined : (await this.indexOf(domain))?.index.page(p);
-    return page && { language: page.language, version: page.version, product: page.product };
+    const held = p === null ? undefined : await this.indexOf(domain);
+    const page = p === null ? undefined : held?.index.page(p);
+    if (!page || !held?.may(page.path, audience)) return undefined;
+    return { language: page.language, version: page.version, product: page.product };
   }
 
-  /** The live version's index for `domain`, built on first use; undefined when nothing is live. */
-  private async indexOf(domain: string): Promise<{ index: SectionIndex; file: string } | undefined> {
+  /**
+   * The live version's index for `domain`, built on first use, with who may see each page (the
+   * bundle's access map); undefined when nothing is live or its index or map cannot be read.
+   */
+  private async indexOf(
+    domain: string,
+  ): Promise<{ index: SectionIndex; file: string; may: (page: string, audience: RetrievalAudience) => boolean } | undefined> {
     const version = this.live(domain);
     if (!version) {
       this.indexes.delete(domain);
@@ -98,14 +109,27 @@ export class KeywordRetriever implements Retriever {
     let held = this.indexes.get(domain);
     if (held?.id !== version.id) {
       const file = join(version.filesDir, SECTION_CHUNKS_FILE);
-      held = { id: version.id, file, index: buildSectionIndex(file, this.options.maxIndexBytes) };
+      held = {
+        id: version.id,
+        file,
+        index: buildSectionIndex(file, this.options.maxIndexBytes),
+        map: readAccessMap(version.filesDir),
+      };
       this.indexes.set(domain, held);
-      held.index.catch((err: unknown) => {
-        this.options.logger.warn({ domain, version: version.id, err: (err as Error).message }, 'assistant: section chunks not loaded');
-      });
+      for (const [what, loading] of [
+        ['section chunks', held.index],
+        ['access map', held.map],
+      ] as const) {
+        loading.catch((err: unknown) => {
+          this.options.logger.warn({ domain, version: version.id, err: (err as Error).message }, `assistant: ${what} not loaded`);
+        });
+      }
     }
     try {
-      return { index: await held.index, file: held.file };
+      const map = await held.map;
+      // A damaged map fails the load (above): retrieval then shows nothing rather than every page.
+      const may = (page: string, audience: RetrievalAudience) => audience === 'all' || mayAudienceSee(map, audience, page);
+      return { index: await held.index, file: held.file, may };
     } catch {
       return undefined;
     }

@@ -1,12 +1,20 @@
+import type { ReaderAudience } from '../../../platform/access/mayAudienceSee.js';
+
 /** What a search may be narrowed to; each field absent means "the default" (see Retriever.search). */
 export interface SearchFilter {
   version?: string;
   language?: string;
   /** The page's frontmatter `tag`. */
   tag?: string;
-  /** Reader groups the caller may see (reader sign-in); accepted, and ignored until pages carry groups. */
+  /** Reader groups the caller belongs to (reader sign-in); the routes turn them into a RetrievalAudience. */
   groups?: string[];
 }
+
+/**
+ * Whose pages retrieval may show: every page (`'all'`, a site without reader sign-in and no
+ * groups given), or only those a reader audience may open (see mayAudienceSee).
+ */
+export type RetrievalAudience = 'all' | ReaderAudience;
 
 /** A search over one site's sections. */
 export interface SearchQuery {
@@ -53,16 +61,17 @@ export interface PageScope {
 /**
  * Retrieval over the live version of a site: the search, page and answer endpoints and the MCP
  * tools all ask this, so they rank alike. Domains are assumed known and allowed (the caller
- * checked the key); a site with nothing deployed has no hits and no pages.
+ * checked the key); a site with nothing deployed has no hits and no pages. Every call names its
+ * audience: a page it may not open is neither ranked, read nor scoped, exactly as if missing.
  */
 export interface Retriever {
   /**
    * Sections matching `query.query`, best first. Without `filter.version` / `filter.language`,
    * the site's default version and language (the first its navigation lists) are searched.
    */
-  search(domain: string, query: SearchQuery): Promise<SearchHit[]>;
-  /** The Markdown copy of page `path` (`/guides/start`, `guides/start.md` …), or undefined. */
-  page(domain: string, path: string): Promise<PageContent | undefined>;
+  search(domain: string, query: SearchQuery, audience: RetrievalAudience): Promise<SearchHit[]>;
+  /** The Markdown copy of page `path` (`/guides/start`, `guides/start.md` …), or undefined (also when `audience` may not open it). */
+  page(domain: string, path: string, audience: RetrievalAudience): Promise<PageContent | undefined>;
   /** The scope of page `path` (for a filter that defaults to the reader's current page), or undefined. */
-  scopeOf(domain: string, path: string): Promise<PageScope | undefined>;
+  scopeOf(domain: string, path: string, audience: RetrievalAudience): Promise<PageScope | undefined>;
 }

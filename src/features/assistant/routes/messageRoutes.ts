@@ -8,7 +8,9 @@ import type { AnswerStreamFormat } from '../chat/stream/AnswerStreamFormat.js';
 import { dataStreamV4 } from '../chat/stream/dataStreamV4.js';
 import { uiMessageStreamV5 } from '../chat/stream/uiMessageStreamV5.js';
 import { writeAnswerStream } from '../chat/stream/writeAnswerStream.js';
+import { callerAudience } from '../access/callerAudience.js';
 import { assistantCaller } from '../authenticateAssistant.js';
+import type { ReaderGate } from '../../deployments/site/ReaderGate.js';
 import { type MessageBody, type MessageLimits, messageBodySchema, messageText } from './messageSchemas.js';
 import { domainParams } from './searchSchemas.js';
 
@@ -18,6 +20,8 @@ export interface MessageRouteDeps {
   limits: MessageLimits & { retrievalPageSize: number };
   rateLimit: RouteRateLimit[];
   bodyLimitBytes: number;
+  /** Reader sign-in's gate: which sites have it on (absent: none). */
+  readerGate?: ReaderGate;
 }
 
 const versions: { path: string; summary: string; format: () => AnswerStreamFormat; contentType: string }[] = [
@@ -61,7 +65,12 @@ export function messageRoutes(deps: MessageRouteDeps): RouteSpec[] {
         const caller = assistantCaller(ctx);
         const request = answerRequest(
           body,
-          { domain: caller.domain, projectId: caller.projectId, caller: 'api' },
+          {
+            domain: caller.domain,
+            projectId: caller.projectId,
+            caller: 'api',
+            audience: callerAudience(deps.readerGate, caller.domain, body.filter?.groups),
+          },
           deps.limits.retrievalPageSize,
         );
         writeAnswerStream(ctx, await prepareAnswer(deps.answers, request), version.format());
@@ -73,7 +82,7 @@ export function messageRoutes(deps: MessageRouteDeps): RouteSpec[] {
 /** Turns a validated body into the question to answer. */
 export function answerRequest(
   body: MessageBody,
-  who: Pick<AnswerRequest, 'domain' | 'projectId' | 'caller'>,
+  who: Pick<AnswerRequest, 'domain' | 'projectId' | 'caller' | 'audience'>,
   defaultPageSize: number,
 ): AnswerRequest {
   const texts = body.messages.map((m) => ({ role: m.role, content: messageText(m) }));

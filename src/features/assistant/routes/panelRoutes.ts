@@ -9,6 +9,8 @@ import { prepareAnswer } from '../chat/prepareAnswer.js';
 import { uiMessageStreamV5 } from '../chat/stream/uiMessageStreamV5.js';
 import { writeAnswerStream } from '../chat/stream/writeAnswerStream.js';
 import { answerRequest } from './messageRoutes.js';
+import { panelAudience } from '../access/panelAudience.js';
+import type { ReaderGate } from '../../deployments/site/ReaderGate.js';
 import type { MessageLimits } from './messageSchemas.js';
 import { messageBodySchema } from './messageSchemas.js';
 
@@ -20,6 +22,8 @@ export interface PanelRouteDeps {
   /** Per client address: the panel has no key, so the address is all there is to count. */
   rateLimit: RouteRateLimit[];
   bodyLimitBytes: number;
+  /** Reader sign-in's gate, as the site handler asks it (absent: every site is open). */
+  readerGate?: ReaderGate;
 }
 
 /**
@@ -61,9 +65,12 @@ export function panelRoutes(deps: PanelRouteDeps): RouteSpec[] {
       async handler(ctx, { body }) {
         const site = siteOf(ctx);
         if (!site) throw AppError.notFound('No docs site on this host');
+        const domain = site.domain.toLowerCase();
+        // The reader's own session decides, never the body's `filter.groups` (anyone can write those).
+        const audience = panelAudience(deps.readerGate, domain, ctx.get('Cookie') || undefined);
         const request = answerRequest(
-          body,
-          { domain: site.domain.toLowerCase(), projectId: site.projectId, caller: 'web' },
+          { ...body, filter: body.filter && { ...body.filter, groups: undefined } },
+          { domain, projectId: site.projectId, caller: 'web', audience },
           deps.limits.retrievalPageSize,
         );
         writeAnswerStream(ctx, await prepareAnswer(deps.answers, request), uiMessageStreamV5());

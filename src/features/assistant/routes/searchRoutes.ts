@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { defineRoute, type RouteRateLimit, type RouteSpec } from '../../../http/defineRoute.js';
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 import type { Retriever } from '../retrieval/Retriever.js';
+import { callerAudience } from '../access/callerAudience.js';
 import { assistantCaller } from '../authenticateAssistant.js';
+import type { ReaderGate } from '../../deployments/site/ReaderGate.js';
 import { domainParams, pageBodySchema, searchBodySchema, searchHitSchema } from './searchSchemas.js';
 
 /** What the search and page routes need: retrieval, and the per-key and per-address limits. */
@@ -11,6 +13,8 @@ export interface SearchRouteDeps {
   rateLimit: RouteRateLimit[];
   /** Body cap in bytes. */
   bodyLimitBytes: number;
+  /** Reader sign-in's gate: which sites have it on (absent: none). */
+  readerGate?: ReaderGate;
 }
 
 const errors = {
@@ -40,7 +44,8 @@ export function searchRoutes(deps: SearchRouteDeps): RouteSpec[] {
       },
       async handler(ctx, { body }) {
         ctx.set('Cache-Control', 'no-store');
-        ctx.body = await deps.retriever.search(assistantCaller(ctx).domain, body);
+        const { domain } = assistantCaller(ctx);
+        ctx.body = await deps.retriever.search(domain, body, callerAudience(deps.readerGate, domain, body.filter?.groups));
       },
     }),
     defineRoute({
@@ -62,7 +67,9 @@ export function searchRoutes(deps: SearchRouteDeps): RouteSpec[] {
         },
       },
       async handler(ctx, { body }) {
-        const page = await deps.retriever.page(assistantCaller(ctx).domain, body.path);
+        const { domain } = assistantCaller(ctx);
+        // A page the audience may not open is answered exactly as a missing one.
+        const page = await deps.retriever.page(domain, body.path, callerAudience(deps.readerGate, domain, body.groups));
         ctx.set('Cache-Control', 'no-store');
         if (page) ctx.body = page;
         else {

@@ -1,6 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import type { ReaderAudience } from '../../../platform/access/mayAudienceSee.js';
 import type { FileVariant, ServedFile, SiteVersion } from '../SiteVersion.js';
+import { AGENT_SEARCH_FILE } from '../../../render/index.js';
+import { agentChannelFor } from './agentChannelFor.js';
 import { openVersionFile } from './openVersionFile.js';
 import { stripHiddenLinks } from './stripHiddenLinks.js';
 import type { VersionAccess } from './VersionAccess.js';
@@ -28,6 +30,8 @@ export function fileForReader(version: SiteVersion, file: ServedFile, reader: Re
     if (isAsset(file, access)) return file;
     return reader === null ? null : memo(version, `+\0${file.path}`, async () => privateCopy(file));
   }
+  if (file.path === AGENT_SEARCH_FILE)
+    return memo(version, `${access.keyOf(reader)}\0${file.path}`, () => readerAgentChannel(version, access, file, reader));
   const standIn = access.standIn(file, reader);
   if (standIn !== undefined) return standIn && memo(version, `${access.keyOf(reader)}\0${standIn.path}`, async () => privateCopy(standIn));
   const page = access.pageOf(file.path);
@@ -41,7 +45,7 @@ function isAsset(file: ServedFile, access: VersionAccess | null): boolean {
   return (
     access?.pageOf(file.path) === undefined &&
     file.path !== '404.html' &&
-    !/^(?:llms(?:-full)?\.txt|_assets\/search-index\.)/.test(file.path)
+    !/^(?:llms(?:-full)?\.txt|search-agents\.json|_assets\/search-index\.)/.test(file.path)
   );
 }
 
@@ -65,8 +69,27 @@ async function readerPage(version: SiteVersion, access: VersionAccess, file: Ser
   const original = await readIdentity(version, file.identity);
   const hidden = (page: string) => hiddenFrom(access, page, reader) || hiddenFrom(access, `${page}/index`, reader);
   const html = stripHiddenLinks(original.toString('utf8'), urlPathOf(file.path), hidden);
-  const body = Buffer.from(html);
-  const tag = `${file.identity.etag.slice(0, -1)}-${access.keyOf(reader) === '' ? 'p' : Buffer.from(access.keyOf(reader)).toString('base64url').slice(0, 16)}"`;
+  return bodyCopy(file, Buffer.from(html), access.keyOf(reader));
+}
+
+/** The agent search channel for this kind of reader: only the pages they may open. */
+async function readerAgentChannel(
+  version: SiteVersion,
+  access: VersionAccess,
+  file: ServedFile,
+  reader: ReaderAudience,
+): Promise<ServedFile> {
+  const original = await readIdentity(version, file.identity);
+  return bodyCopy(
+    file,
+    Buffer.from(agentChannelFor(original.toString('utf8'), (page) => access.mayOpen(page, reader))),
+    access.keyOf(reader),
+  );
+}
+
+/** `file` answered privately with `body` (and its gzip when the file had one), its ETag marked by the reader kind `key`. */
+function bodyCopy(file: ServedFile, body: Buffer, key: string): ServedFile {
+  const tag = `${file.identity.etag.slice(0, -1)}-${key === '' ? 'p' : Buffer.from(key).toString('base64url').slice(0, 16)}"`;
   const identity: FileVariant = { absPath: file.identity.absPath, size: body.length, etag: tag, body };
   const gz = file.gzip ? gzipSync(body) : null;
   const gzip: FileVariant | undefined = gz
