@@ -4,11 +4,14 @@ import type { FileVariant, ServedFile, SiteVersion } from '../SiteVersion.js';
 import { AGENT_SEARCH_FILE } from '../../../render/index.js';
 import { agentChannelFor } from './agentChannelFor.js';
 import { openVersionFile } from './openVersionFile.js';
+import { sitemapFor } from './sitemapFor.js';
 import { stripHiddenLinks } from './stripHiddenLinks.js';
 import type { VersionAccess } from './VersionAccess.js';
 
 /** How answers that depend on the reader are cached: by the browser only, and checked each time. */
 export const READER_CACHE_CONTROL = 'private, no-cache';
+
+const SITEMAP_FILE = 'sitemap.xml';
 
 /** Per-version memo of what each kind of reader gets for a file, so a page is rewritten once per kind. */
 const views = new WeakMap<SiteVersion, Map<string, Promise<ServedFile>>>();
@@ -18,7 +21,8 @@ const MAX_VIEWS = 20_000;
 /**
  * `file` of `version` as `reader` may have it on a site with reader sign-in: null when it shows
  * a page they may not open (answered exactly like a missing file), their audience's copy in
- * place of the site-wide search index and llms files, a page without links to pages they may
+ * place of the site-wide search index and llms files, the sitemap and agent channel cut to the
+ * pages they may open, a page without links to pages they may
  * not open, and for all of these a copy marked private (Cache-Control private, Vary: Cookie).
  * Assets (styles, scripts, images) are served as they are: public pages need them.
  */
@@ -32,6 +36,8 @@ export function fileForReader(version: SiteVersion, file: ServedFile, reader: Re
   }
   if (file.path === AGENT_SEARCH_FILE)
     return memo(version, `${access.keyOf(reader)}\0${file.path}`, () => readerAgentChannel(version, access, file, reader));
+  if (file.path === SITEMAP_FILE)
+    return memo(version, `${access.keyOf(reader)}\0${file.path}`, () => readerSitemap(version, access, file, reader));
   const standIn = access.standIn(file, reader);
   if (standIn !== undefined) return standIn && memo(version, `${access.keyOf(reader)}\0${standIn.path}`, async () => privateCopy(standIn));
   const page = access.pageOf(file.path);
@@ -45,7 +51,7 @@ function isAsset(file: ServedFile, access: VersionAccess | null): boolean {
   return (
     access?.pageOf(file.path) === undefined &&
     file.path !== '404.html' &&
-    !/^(?:llms(?:-full)?\.txt|search-agents\.json|_assets\/search-index\.)/.test(file.path)
+    !/^(?:llms(?:-full)?\.txt|search-agents\.json|sitemap\.xml|_assets\/search-index\.)/.test(file.path)
   );
 }
 
@@ -70,6 +76,13 @@ async function readerPage(version: SiteVersion, access: VersionAccess, file: Ser
   const hidden = (page: string) => hiddenFrom(access, page, reader) || hiddenFrom(access, `${page}/index`, reader);
   const html = stripHiddenLinks(original.toString('utf8'), urlPathOf(file.path), hidden);
   return bodyCopy(file, Buffer.from(html), access.keyOf(reader));
+}
+
+/** sitemap.xml for this kind of reader: no URL of a page hidden from them. */
+async function readerSitemap(version: SiteVersion, access: VersionAccess, file: ServedFile, reader: ReaderAudience): Promise<ServedFile> {
+  const original = await readIdentity(version, file.identity);
+  const hidden = (page: string) => hiddenFrom(access, page, reader) || hiddenFrom(access, `${page}/index`, reader);
+  return bodyCopy(file, Buffer.from(sitemapFor(original.toString('utf8'), hidden)), access.keyOf(reader));
 }
 
 /** The agent search channel for this kind of reader: only the pages they may open. */
