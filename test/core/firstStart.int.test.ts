@@ -133,7 +133,6 @@ test('serve logs readable lines with logFormat pretty and JSON by default when s
 
 test('on a terminal (logFormat auto) serve logs readable coloured lines, not JSON', async (t) => {
   const dataDir = await makeTempDir();
-  t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const { spawn } = await import('node:child_process');
   // util-linux `script` gives the CLI a pseudo-terminal for stdout, as an operator's shell would.
   const child = spawn('script', ['-qec', `${process.execPath} bin/enclave.js serve`, '/dev/null'], {
@@ -142,10 +141,15 @@ test('on a terminal (logFormat auto) serve logs readable coloured lines, not JSO
     stdio: ['pipe', 'pipe', 'pipe'],
     detached: true,
   });
-  t.teardown(() => {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  // One teardown, in order: the server may still be installing the sample site when the test
+  // ends, so its files stop changing only after it is gone; rm retries what a dying writer left.
+  t.teardown(async () => {
     try {
       process.kill(-child.pid!, 'SIGKILL');
     } catch {}
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   });
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
