@@ -23,8 +23,6 @@ export type VersionVectors = Promise<Float32Array[] | null>;
  * limit — is a log line and keyword ranking, never an error to the caller.
  */
 export class SectionVectors {
-  private cache: Promise<VectorCache> | undefined;
-
   constructor(
     private readonly settings: SectionVectorSettings,
     private readonly logger: Logger,
@@ -55,8 +53,8 @@ export class SectionVectors {
   private async embedVersion(file: string, index: SectionIndex): Promise<Float32Array[]> {
     const count = index.parts.sectionPage.length;
     if (count > this.settings.maxSections) throw new Error(`${count} sections, over the bound of ${this.settings.maxSections}`);
-    this.cache ??= VectorCache.open(this.settings.dataDir, this.settings.model);
-    const cache = await this.cache;
+    // Opened per version and dropped after: memory then holds only the live versions' vectors.
+    const cache = await VectorCache.open(this.settings.dataDir, this.settings.model);
     const vectors = new Array<Float32Array>(count);
     for (let start = 0; start < count; start += BATCH) {
       const ids = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => start + i);
