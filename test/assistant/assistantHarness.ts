@@ -26,7 +26,7 @@ export interface AssistantHarness {
  */
 export async function startAssistantHarness(
   files: Record<string, string>,
-  options: { overrides?: ConfigOverrides; clock?: Clock } = {},
+  options: { overrides?: ConfigOverrides; clock?: Clock; dataDir?: string } = {},
 ): Promise<AssistantHarness> {
   const cleanup: (() => Promise<void>)[] = [];
   const suite = { teardown: (fn: () => Promise<void>) => void cleanup.push(fn) } as unknown as ExecutionContext;
@@ -46,6 +46,7 @@ export async function startAssistantHarness(
   await sink.finish(zip, new Date());
   const app = await startTestAppliance({
     clock: options.clock,
+    dataDir: options.dataDir,
     overrides: { sites: [{ domain: ASK_DOMAIN, source: src }], ...options.overrides },
   });
   await app.features.deployments.activateBundleFile(zip, { source: 'test export' });

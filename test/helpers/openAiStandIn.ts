@@ -54,6 +54,8 @@ export interface OpenAiStandIn {
   waitForRequests(count: number): Promise<void>;
   /** When set, `/v1/embeddings` answers 404 like an endpoint without an embedding model. */
   embeddingsOff: boolean;
+  /** When set, `/v1/embeddings` holds until `release()` or the client hangs up (a stalled endpoint). */
+  embeddingsStall: boolean;
   close(): Promise<void>;
 }
 
@@ -106,6 +108,7 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
       });
     },
     embeddingsOff: false,
+    embeddingsStall: false,
     close: async () => {
       releaseAll();
       server.closeAllConnections();
@@ -145,7 +148,11 @@ export async function startOpenAiStandIn(): Promise<OpenAiStandIn> {
     requests.push(record);
     for (const check of arrivals.splice(0)) check();
     if (req.method === 'POST' && path === '/v1/chat/completions') return answerChat(body, res, record);
-    if (req.method === 'POST' && path === '/v1/embeddings' && !standIn.embeddingsOff) return answerEmbeddings(body, res);
+    if (req.method === 'POST' && path === '/v1/embeddings' && !standIn.embeddingsOff) {
+      if (standIn.embeddingsStall) await Promise.race([released, record.ended]);
+      if (record.aborted) return;
+      return answerEmbeddings(body, res);
+    }
     if (req.method === 'GET' && path === '/v1/models')
       return sendJson(res, 200, { object: 'list', data: [{ id: 'stand-in', object: 'model', owned_by: 'test' }] });
     return sendError(res, { status: 404, message: `Unknown request URL: ${req.method} ${path}`, code: 'unknown_url' });

@@ -21,6 +21,16 @@ export const assistantConfigSchema = z.strictObject({
     .min(1)
     .nullable()
     .describe('Embedding model for {endpoint}/v1/embeddings (hybrid ranking); null: keyword ranking only.'),
+  embeddingTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .describe('Longest wait for one embeddings request (a query, or a batch of sections); slower falls back to keyword ranking.'),
+  maxEmbeddedSections: z
+    .number()
+    .int()
+    .positive()
+    .describe('A deployed version with more sections than this is ranked by keywords only (bounds embedding time and memory).'),
   apiKey: z
     .string()
     .min(1)

@@ -7,6 +7,7 @@ import type { VerifyAssistantKey } from './AssistantCaller.js';
 import { authenticateAssistant } from './authenticateAssistant.js';
 import { KeywordRetriever } from './retrieval/KeywordRetriever.js';
 import type { Retriever } from './retrieval/Retriever.js';
+import { SectionVectors } from './retrieval/vectors/SectionVectors.js';
 import { searchRoutes } from './routes/searchRoutes.js';
 import { mcpRoutes } from './mcp/mcpRoutes.js';
 import { IngestGuard } from '../../http/IngestGuard.js';
@@ -35,13 +36,13 @@ export interface AssistantDeps {
 /** The assistant feature: retrieval over the live sites, its routes and assistant-key authentication. */
 export interface AssistantFeature extends Feature {
   authenticateAssistant: Middleware;
-  retriever: Retriever;
+  retriever: Retriever & Pick<KeywordRetriever, 'vectorsSettled'>;
   /** The stored question-and-answer turns (tests and analytics look inside). */
   threads: ThreadLog;
 }
 
 /**
- * Builds the assistant: keyword retrieval over each live version's section chunks, the search
+ * Builds the assistant: keyword (or hybrid, with an embedding model) retrieval over each live version's section chunks, the search
  * and page endpoints and the MCP server (assistant keys, limited per key and per client address).
  */
 export async function createAssistantFeature(ctx: FeatureContext, deps: AssistantDeps): Promise<AssistantFeature> {
@@ -52,7 +53,7 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
       const info = deps.activeSite.current(domain);
       return info && info.domain.toLowerCase() === domain && info.installed ? info.installed : undefined;
     },
-    { maxIndexBytes: settings.maxIndexBytes, logger: ctx.logger },
+    { maxIndexBytes: settings.maxIndexBytes, logger: ctx.logger, vectors: sectionVectors(ctx) },
   );
   const searchLimits = searchLimiters(ctx);
   const threads = await ThreadLog.open({ dataDir: ctx.config.dataDir, logger: ctx.logger });
@@ -101,6 +102,23 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
     authenticateAssistant: authenticateAssistant({ verify: deps.verifyAssistantKey, sites: ctx.sites, logger: ctx.logger }),
     retriever,
   };
+}
+
+/** Hybrid ranking's section vectors, when the endpoint and an embedding model are set. */
+function sectionVectors(ctx: FeatureContext): SectionVectors | undefined {
+  const { endpoint, embeddingModel, apiKey, embeddingTimeoutMs, maxEmbeddedSections } = ctx.config.assistant;
+  if (!endpoint || !embeddingModel) return undefined;
+  return new SectionVectors(
+    {
+      endpoint,
+      model: embeddingModel,
+      apiKey: apiKey ?? undefined,
+      timeoutMs: embeddingTimeoutMs,
+      dataDir: ctx.config.dataDir,
+      maxSections: maxEmbeddedSections,
+    },
+    ctx.logger,
+  );
 }
 
 /** Searches per client address, then per assistant key. */

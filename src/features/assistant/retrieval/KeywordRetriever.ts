@@ -8,9 +8,20 @@ import { readAccessMap } from './readAccessMap.js';
 import { buildSectionIndex } from './buildSectionIndex.js';
 import { queryTerms } from './queryTerms.js';
 import { readSections } from './readSections.js';
-import type { SectionIndex } from './SectionIndex.js';
+import type { IndexedPage, SectionIndex } from './SectionIndex.js';
 import { MAX_TERM_SCORE } from './termScore.js';
 import type { PageContent, PageScope, RetrievalAudience, Retriever, SearchHit, SearchQuery } from './Retriever.js';
+import { fuseRankings } from './vectors/fuseRankings.js';
+import { cosineRanking, type SectionVectors } from './vectors/SectionVectors.js';
+
+/** A version's section vectors: `ready` is set (null: keyword only) once `settled` resolves. */
+interface VectorState {
+  ready?: Float32Array[] | null;
+  settled?: Promise<void>;
+}
+
+/** How deep each list goes into the fusion: the largest page size a search may ask for. */
+const FUSE_DEPTH = 50;
 
 /** The installed version serving a domain: its deployment id and files folder. */
 export interface InstalledVersion {
@@ -27,11 +38,15 @@ export type FindLiveVersion = (domain: string) => InstalledVersion | undefined;
  * search, so memory holds one version per site at most. Loads of one version are shared.
  */
 export class KeywordRetriever implements Retriever {
-  private readonly indexes = new Map<string, { id: string; file: string; index: Promise<SectionIndex>; map: Promise<AccessMap | null> }>();
+  private readonly indexes = new Map<
+    string,
+    { id: string; file: string; index: Promise<SectionIndex>; map: Promise<AccessMap | null>; vectors: VectorState }
+  >();
 
+  /** With `vectors`, sections are ranked hybrid once their version is embedded; keyword-only until then or without. */
   constructor(
     private readonly live: FindLiveVersion,
-    private readonly options: { maxIndexBytes: number; logger: Logger },
+    private readonly options: { maxIndexBytes: number; logger: Logger; vectors?: SectionVectors },
   ) {}
 
   /** @inheritdoc */
@@ -40,13 +55,14 @@ export class KeywordRetriever implements Retriever {
     if (!held) return [];
     const { index, file, may } = held;
     const terms = queryTerms(query.query);
-    const ranked = index.rank(terms, (page) => may(page.path, audience) && index.admits(page, query.filter));
+    const admit = (page: IndexedPage) => may(page.path, audience) && index.admits(page, query.filter);
+    // The share of the best score this query could reach: every term at its best everywhere.
+    const keyword = index.rank(terms, admit).map((r) => ({ id: r.id, share: r.score / (MAX_TERM_SCORE * terms.length) }));
+    const ranked = (held.vectors && (await this.fused(held.vectors, index, query.query, keyword, admit))) ?? keyword;
     const kept: { id: number; share: number }[] = [];
     for (const r of ranked) {
       if (kept.length >= query.pageSize) break;
-      // The share of the best score this query could reach: every term at its best everywhere.
-      const share = r.score / (MAX_TERM_SCORE * terms.length);
-      if (query.scoreThreshold === undefined || share >= query.scoreThreshold) kept.push({ id: r.id, share });
+      if (query.scoreThreshold === undefined || r.share >= query.scoreThreshold) kept.push(r);
     }
     const chunks = readSections(
       file,
@@ -67,6 +83,27 @@ export class KeywordRetriever implements Retriever {
         score: Math.round(kept[i].share * 10_000) / 10_000,
       },
     }));
+  }
+
+  /**
+   * The keyword ranking fused with the query's cosine ranking, or undefined (keyword ranking)
+   * while the version's vectors are not ready or the query cannot be embedded.
+   */
+  private async fused(
+    vectors: Float32Array[],
+    index: SectionIndex,
+    query: string,
+    keyword: { id: number; share: number }[],
+    admit: (page: IndexedPage) => boolean,
+  ): Promise<{ id: number; share: number }[] | undefined> {
+    const q = await this.options.vectors?.embedQuery(query);
+    if (!q) return undefined;
+    const admitted = index.parts.pages.map(admit);
+    const byVector = cosineRanking(vectors, q, (id) => admitted[index.parts.sectionPage[id]!] === true, FUSE_DEPTH);
+    return fuseRankings(
+      keyword.slice(0, FUSE_DEPTH).map((k) => k.id),
+      byVector,
+    );
   }
 
   /** @inheritdoc */
@@ -100,7 +137,9 @@ export class KeywordRetriever implements Retriever {
    */
   private async indexOf(
     domain: string,
-  ): Promise<{ index: SectionIndex; file: string; may: (page: string, audience: RetrievalAudience) => boolean } | undefined> {
+  ): Promise<
+    { index: SectionIndex; file: string; may: (page: string, audience: RetrievalAudience) => boolean; vectors?: Float32Array[] } | undefined
+  > {
     const version = this.live(domain);
     if (!version) {
       this.indexes.delete(domain);
@@ -114,8 +153,10 @@ export class KeywordRetriever implements Retriever {
         file,
         index: buildSectionIndex(file, this.options.maxIndexBytes),
         map: readAccessMap(version.filesDir),
+        vectors: {},
       };
       this.indexes.set(domain, held);
+      this.embedInBackground(held);
       for (const [what, loading] of [
         ['section chunks', held.index],
         ['access map', held.map],
@@ -129,10 +170,37 @@ export class KeywordRetriever implements Retriever {
       const map = await held.map;
       // A damaged map fails the load (above): retrieval then shows nothing rather than every page.
       const may = (page: string, audience: RetrievalAudience) => audience === 'all' || mayAudienceSee(map, audience, page);
-      return { index: await held.index, file: held.file, may };
+      return { index: await held.index, file: held.file, may, vectors: held.vectors.ready ?? undefined };
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * Embeds a newly loaded version's sections off the request path: searches rank by keywords
+   * until the vectors are in, so no request waits for a whole version's embedding.
+   */
+  private embedInBackground(held: { file: string; index: Promise<SectionIndex>; vectors: VectorState }): void {
+    const vectors = this.options.vectors;
+    if (!vectors) return;
+    held.vectors.settled = held.index
+      .then((index) => vectors.load(held.file, index))
+      .then(
+        (v) => {
+          held.vectors.ready = v;
+        },
+        () => {
+          held.vectors.ready = null;
+        },
+      );
+  }
+
+  /** Resolves once `domain`'s live version is embedded (true) or could not be (false); tests and benches wait on it. */
+  async vectorsSettled(domain: string): Promise<boolean> {
+    await this.indexOf(domain);
+    const held = this.indexes.get(domain);
+    await held?.vectors.settled;
+    return Boolean(held?.vectors.ready);
   }
 }
 

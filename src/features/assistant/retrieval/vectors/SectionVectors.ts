@@ -1,0 +1,99 @@
+import type { Logger } from 'pino';
+import { readSections } from '../readSections.js';
+import type { SectionIndex } from '../SectionIndex.js';
+import { type EmbeddingSettings, fetchEmbeddings } from './fetchEmbeddings.js';
+import { VectorCache } from './VectorCache.js';
+
+/** Sections sent to the endpoint per request: small enough for a CPU llama.cpp server's batch. */
+const BATCH = 32;
+
+/** What hybrid ranking needs: the endpoint, the cache's home and the bounds. */
+export interface SectionVectorSettings extends EmbeddingSettings {
+  dataDir: string;
+  /** A version with more sections than this is ranked by keywords only (bounds memory and embedding time). */
+  maxSections: number;
+}
+
+/** One version's section vectors (unit length, by section id), or null while keyword ranking only. */
+export type VersionVectors = Promise<Float32Array[] | null>;
+
+/**
+ * Embeds the sections of deployed versions (through the cache, so unchanged sections are never
+ * sent again) and the query of a search. Any failure — no embeddings route, an error, the time
+ * limit — is a log line and keyword ranking, never an error to the caller.
+ */
+export class SectionVectors {
+  constructor(
+    private readonly settings: SectionVectorSettings,
+    private readonly logger: Logger,
+  ) {}
+
+  /**
+   * Starts embedding the sections of the version whose chunks are in `file`; resolves to their
+   * vectors, or null when they cannot all be had. Runs in the background of the first search.
+   */
+  load(file: string, index: SectionIndex): VersionVectors {
+    return this.embedVersion(file, index).catch((err: unknown) => {
+      this.logger.warn({ err: (err as Error).message }, 'assistant: section embeddings unavailable, keyword ranking only');
+      return null;
+    });
+  }
+
+  /** The query's unit vector, or undefined (logged) when the endpoint fails or is too slow. */
+  async embedQuery(query: string): Promise<Float32Array | undefined> {
+    try {
+      const [v] = await fetchEmbeddings(this.settings, [query]);
+      return unit(v!);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'assistant: query embedding failed, keyword ranking');
+      return undefined;
+    }
+  }
+
+  private async embedVersion(file: string, index: SectionIndex): Promise<Float32Array[]> {
+    const count = index.parts.sectionPage.length;
+    if (count > this.settings.maxSections) throw new Error(`${count} sections, over the bound of ${this.settings.maxSections}`);
+    // Opened per version and dropped after: memory then holds only the live versions' vectors.
+    const cache = await VectorCache.open(this.settings.dataDir, this.settings.model);
+    const vectors = new Array<Float32Array>(count);
+    for (let start = 0; start < count; start += BATCH) {
+      const ids = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => start + i);
+      const texts = readSections(file, index, ids).map((c) => `${c.title}\n${c.section}\n${c.content}`);
+      const keys = texts.map((t) => VectorCache.key(t));
+      const missing = keys.flatMap((k, i) => (cache.get(k) ? [] : [i]));
+      if (missing.length > 0) {
+        const got = await fetchEmbeddings(
+          this.settings,
+          missing.map((i) => texts[i]!),
+        );
+        await cache.add(missing.map((i, j) => [keys[i]!, got[j]!]));
+      }
+      keys.forEach((k, i) => {
+        vectors[start + i] = unit(cache.get(k)!);
+      });
+    }
+    return vectors;
+  }
+}
+
+/** Sections `admit`ted, by cosine with `query` (both unit length), best first, at most `limit`. */
+export function cosineRanking(vectors: Float32Array[], query: Float32Array, admit: (id: number) => boolean, limit: number): number[] {
+  const scored: { id: number; cos: number }[] = [];
+  vectors.forEach((v, id) => {
+    if (!admit(id) || v.length !== query.length) return;
+    let dot = 0;
+    for (let i = 0; i < v.length; i++) dot += v[i]! * query[i]!;
+    scored.push({ id, cos: dot });
+  });
+  return scored
+    .sort((a, b) => b.cos - a.cos || a.id - b.id)
+    .slice(0, limit)
+    .map((s) => s.id);
+}
+
+function unit(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (const x of v) sum += x * x;
+  const norm = Math.sqrt(sum) || 1;
+  return v.map((x) => x / norm);
+}

@@ -1,0 +1,101 @@
+import test from 'ava';
+import { cp, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { makeTempDir } from '../helpers/testAppliance.js';
+import { type OpenAiStandIn, standInEmbedding, startOpenAiStandIn } from '../helpers/openAiStandIn.js';
+import { ASK_DOMAIN, type AssistantHarness, startAssistantHarness } from './assistantHarness.js';
+
+/**
+ * A site where one section is nothing but a made-up word, so its stand-in vector is that word's
+ * bucket; and a query word found (below) that the docs never use but that hashes to the same
+ * bucket and sign: its words miss every section while its vector matches that one.
+ */
+const SITE: Record<string, string> = {
+  'docs.json': JSON.stringify({
+    name: 'Hybrid fixture',
+    navigation: { groups: [{ group: 'Guides', pages: ['index', 'guides/gate', 'guides/other'] }] },
+  }),
+  'index.mdx': ['---', 'title: Welcome', '---', '', 'Start with the guides about cables and routers.', ''].join('\n'),
+  'guides/gate.mdx': ['---', 'title: Gate', '---', '', '## Wombatgate', '', 'wombatgate wombatgate wombatgate wombatgate', ''].join('\n'),
+  'guides/other.mdx': ['---', 'title: Other', '---', '', '## Printers', '', 'Printers need paper, toner and a cable.', ''].join('\n'),
+};
+
+/** A word no page uses whose stand-in vector equals that of `wombatgate` (same bucket and sign). */
+function collider(): string {
+  const target = standInEmbedding('wombatgate').join();
+  for (let i = 0; ; i++) if (standInEmbedding(`qx${i}`).join() === target) return `qx${i}`;
+}
+const QUERY = collider();
+
+const embeddingRequests = (s: OpenAiStandIn) => s.requests.filter((r) => r.path === '/v1/embeddings').length;
+
+async function start(standIn: OpenAiStandIn, dataDir?: string, timeoutMs = 60_000): Promise<AssistantHarness> {
+  return startAssistantHarness(SITE, {
+    dataDir,
+    overrides: { assistant: { endpoint: standIn.url, embeddingModel: 'stand-in-embed', embeddingTimeoutMs: timeoutMs } },
+  });
+}
+
+const search = async (h: AssistantHarness, query: string) => {
+  const res = await h.post(`/v1/search/${ASK_DOMAIN}`, { query });
+  return { status: res.status, paths: ((await res.json()) as { path: string }[]).map((hit) => hit.path) };
+};
+
+test('a query whose words miss but whose vector matches finds its section; a second deploy embeds nothing anew', async (t) => {
+  const standIn = await startOpenAiStandIn();
+  const dataDir = await makeTempDir('enclave-hybrid-');
+  const dataDir2 = await makeTempDir('enclave-hybrid-');
+  t.teardown(async () => {
+    await standIn.close();
+    for (const dir of [dataDir, dataDir2]) await rm(dir, { recursive: true, force: true });
+  });
+  const first = await start(standIn, dataDir);
+  t.true(await first.app.features.assistant.retriever.vectorsSettled(ASK_DOMAIN));
+  t.true(embeddingRequests(standIn) > 0, 'the sections were embedded');
+  const hybrid = await search(first, QUERY);
+  t.is(hybrid.status, 200);
+  t.is(hybrid.paths[0], 'guides/gate');
+  // Words that do match still lead: keyword and vector agree on the printers section.
+  t.is((await search(first, 'printers toner')).paths[0], 'guides/other');
+  await first.close();
+
+  // The same sections deployed again by a fresh appliance that has the first one's vector cache
+  // (the rest of the data dir, keys included, is new): every vector comes from the cache.
+  await cp(join(dataDir, 'assistant', 'embeddings'), join(dataDir2, 'assistant', 'embeddings'), { recursive: true });
+  const before = embeddingRequests(standIn);
+  const second = await start(standIn, dataDir2);
+  t.teardown(() => second.close());
+  t.true(await second.app.features.assistant.retriever.vectorsSettled(ASK_DOMAIN));
+  t.is(embeddingRequests(standIn), before, 'no section was sent to the endpoint again');
+  t.is((await search(second, QUERY)).paths[0], 'guides/gate');
+  t.is(embeddingRequests(standIn), before + 1, 'only the query was embedded');
+});
+
+test('an endpoint without embeddings (404) falls back to keyword ranking, with no error to the caller', async (t) => {
+  const standIn = await startOpenAiStandIn();
+  standIn.embeddingsOff = true;
+  const h = await start(standIn);
+  t.teardown(async () => {
+    await h.close();
+    await standIn.close();
+  });
+  t.false(await h.app.features.assistant.retriever.vectorsSettled(ASK_DOMAIN));
+  t.deepEqual(await search(h, QUERY), { status: 200, paths: [] }, 'keyword ranking: the words match nothing');
+  t.is((await search(h, 'printers toner')).paths[0], 'guides/other');
+  t.is(embeddingRequests(standIn), 1, 'one failed batch; queries are not embedded once the version has no vectors');
+});
+
+test('a stalled embeddings endpoint is given up on after the time limit: keyword ranking', async (t) => {
+  const standIn = await startOpenAiStandIn();
+  standIn.embeddingsStall = true;
+  const h = await start(standIn, undefined, 50);
+  t.teardown(async () => {
+    await h.close();
+    await standIn.close();
+  });
+  t.false(await h.app.features.assistant.retriever.vectorsSettled(ASK_DOMAIN));
+  const stalled = standIn.requests.find((r) => r.path === '/v1/embeddings');
+  await stalled?.ended;
+  t.true(stalled?.aborted, 'the stalled request was cut');
+  t.deepEqual(await search(h, QUERY), { status: 200, paths: [] });
+});
