@@ -1,4 +1,7 @@
 import anyTest, { type TestFn } from 'ava';
+import { readdirSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { type Browser, chromium } from 'playwright-core';
 import { CHROMIUM_PATH } from '../helpers/browser.js';
 import { type OpenAiStandIn, startOpenAiStandIn } from '../helpers/openAiStandIn.js';
@@ -106,6 +109,34 @@ test.serial('off: no button and no message request when the assistant is off for
   await page.waitForLoadState('networkidle');
   t.is(await page.locator('.enclave-ask-button').count(), 0);
   t.false(asked.includes('/_enclave/assistant/message'));
+  await page.close();
+});
+
+test.serial('from file:// nothing of the panel appears, and no request leaves the folder', async (t) => {
+  const { browser, harness } = t.context;
+  // The deployed export as files on disk, opened the way a reader opens an unzipped bundle.
+  const pageFile = readdirSync(harness.app.dataDir, { recursive: true, encoding: 'utf8' }).find((f) =>
+    f.endsWith(`files${sep}guides${sep}limits.html`),
+  );
+  t.truthy(pageFile, 'the deployed page is on disk');
+  const page = await browser.newPage();
+  const asked: string[] = [];
+  page.on('request', (r) => asked.push(r.url()));
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(pathToFileURL(join(harness.app.dataDir, pageFile!)).href);
+  await page.waitForLoadState('load');
+  // The panel's script is on every page: it loaded, so staying hidden is its own decision.
+  t.true(asked.some((u) => /\/_assets\/askAi\.[0-9a-f]+\.js$/.test(u)));
+  t.is(await page.locator('.enclave-ask-button').count(), 0);
+  await page.keyboard.press('Control+I');
+  t.is(await page.locator('#enclave-ask').count(), 0, 'the shortcut opens nothing');
+  t.deepEqual(
+    asked.filter((u) => !u.startsWith('file:')),
+    [],
+    'no probe, no message, nothing outside the folder',
+  );
+  t.deepEqual(errors, []);
   await page.close();
 });
 
