@@ -10,4 +10,6 @@ interface Window {
   __enclaveSearchIndex?: { pages?: any[] };
   /** The page's interface text in its language (set by theme.js): the string for `key`, else `english`. */
   __enclaveText?: (key: string, english: string) => string;
+  /** Copies text (clipboard API on a secure page, selection elsewhere); set by components.js. */
+  __enclaveCopyText?: (text: string) => Promise<unknown>;
 }

@@ -52,6 +52,12 @@ test.serial('ask with Ctrl+I, the answer streams as Markdown, the citation lands
   // The question went to the model with the page the reader is on.
   t.regex(JSON.stringify(standIn.requests.at(-1)!.body.messages), /reader is on the page \/guides\/limits/);
 
+  // Copy works on a plain-http intranet host too (no clipboard API there: it copies by selection).
+  t.false(await page.evaluate(() => window.isSecureContext), 'the site is not a secure context');
+  const copy = page.locator('.enclave-ask-actions button').first();
+  t.is(await copy.textContent(), 'Copy');
+  await copy.click();
+  await page.waitForFunction(() => document.querySelector('.enclave-ask-actions button')?.textContent === 'Copied');
   await page.locator('.enclave-ask-actions button[aria-label="Helpful answer"]').first().click();
   await page.locator('#enclave-ask textarea').fill('And the quokkadelay at most?');
   await page.keyboard.press('Enter');

@@ -183,7 +183,9 @@
       var copy = el('button', { type: 'button', text: uiString('copy', 'Copy') });
       copy.addEventListener('click', function () {
         var done = function () { copy.textContent = uiString('copied', 'Copied'); };
-        if (navigator.clipboard) navigator.clipboard.writeText(text).then(done, function () {});
+        // components.js copies with the clipboard API where the page is a secure context and
+        // by selection elsewhere (an intranet site on plain http has no navigator.clipboard).
+        if (window.__enclaveCopyText) window.__enclaveCopyText(text).then(done, function () {});
       });
       var rate = function (helpful, label, mark) {
         var b = el('button', { type: 'button', 'aria-label': label, 'aria-pressed': 'false', text: mark });

@@ -170,6 +170,8 @@
     }
     return copyWithSelection(text);
   }
+  // Shared with the Ask AI panel (askAi.js), whose answers copy the same way over plain http.
+  window.__enclaveCopyText = copyText;
 
   function textToCopy(button) {
     if (button.hasAttribute('data-enclave-copy-text')) return button.getAttribute('data-enclave-copy-text');
