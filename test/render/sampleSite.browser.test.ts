@@ -104,6 +104,8 @@ test('search opens with Ctrl+K, finds a term, and Enter opens the right page', a
 
   await page.keyboard.press('/');
   await page.locator('#enclave-search-input').fill('zzzz-nothing');
+  // A new page loads the index anew: the status reads "Loading search index…" until it is in.
+  await page.waitForFunction(() => !/Loading/.test(document.querySelector('#enclave-search-status')?.textContent ?? ''));
   t.regex((await page.locator('#enclave-search-status').textContent()) ?? '', /No results/);
   await page.keyboard.press('Escape');
   t.true(await page.locator('#enclave-search').isHidden());
