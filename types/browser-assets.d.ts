@@ -12,4 +12,9 @@ interface Window {
   __enclaveText?: (key: string, english: string) => string;
   /** Copies text (clipboard API on a secure page, selection elsewhere); set by components.js. */
   __enclaveCopyText?: (text: string) => Promise<unknown>;
+  /** Shared by feedback.js with askAi.js: its element builder, page path and same-origin probe. */
+  // biome-ignore lint/suspicious/noExplicitAny: callers use the element as the tag they asked for (a form, a textarea)
+  __enclaveEl?: (tag: string, attrs?: Record<string, unknown>, children?: (Node | null)[]) => any;
+  __enclavePagePath?: () => string;
+  __enclaveWhenServed?: (then: () => void) => void;
 }

@@ -13,25 +13,10 @@
 
   function uiString(key, english) { return window.__enclaveText ? window.__enclaveText(key, english) : english; }
 
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (name) {
-      var value = attrs[name];
-      if (value === false || value == null) return;
-      if (name === 'text') node.textContent = value;
-      else node.setAttribute(name, value === true ? '' : String(value));
-    });
-    (children || []).forEach(function (child) { if (child) node.appendChild(child); });
-    return node;
-  }
-
-  function pagePath() {
-    var own = document.querySelector('meta[name="enclave-page"][content]');
-    if (own && own.getAttribute('content').charAt(0) === '/') return own.getAttribute('content');
-    var path = location.pathname.replace(/\.html?$/i, '').replace(/\/index$/i, '/');
-    if (path.length > 1) path = path.replace(/\/+$/, '');
-    return path || '/';
-  }
+  // The element builder, the page's path and the "served by Enclave" probe are feedback.js's
+  // (on every page; it has run by the time this script starts, on DOMContentLoaded).
+  function el(tag, attrs, children) { return window.__enclaveEl(tag, attrs, children); }
+  function pagePath() { return window.__enclavePagePath(); }
 
   function escapeHtml(text) {
     return text.replace(/[&<>"']/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]; });
@@ -201,13 +186,13 @@
   }
 
   function start() {
-    fetch(location.href, { method: 'HEAD', credentials: 'same-origin', cache: 'no-store', mode: 'same-origin' })
-      .then(function (res) {
-        if (!res.headers.get('x-enclave-site')) return null;
-        return fetch('/_enclave/assistant', { credentials: 'same-origin', cache: 'no-store' }).then(function (r) { return r.ok ? r.json() : null; });
-      })
-      .then(function (state) { if (state && state.enabled) mount(); })
-      .catch(function () { /* offline or blocked: stay hidden */ });
+    if (!window.__enclaveWhenServed) return;
+    window.__enclaveWhenServed(function () {
+      fetch('/_enclave/assistant', { credentials: 'same-origin', cache: 'no-store' })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (state) { if (state && state.enabled) mount(); })
+        .catch(function () { /* offline or blocked: stay hidden */ });
+    });
   }
 
   if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);

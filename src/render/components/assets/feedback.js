@@ -74,6 +74,12 @@
       });
   }
 
+  // Shared with the Ask AI panel (askAi.js), so both agree on the page's path and on where
+  // Enclave serves the page; it starts on DOMContentLoaded, after this script has run.
+  window.__enclaveEl = el;
+  window.__enclavePagePath = pagePath;
+  window.__enclaveWhenServed = whenServedByEnclave;
+
   function trimToBytes(text, maxBytes) {
     if (typeof TextEncoder === 'undefined') return text.slice(0, maxBytes / 3);
     var encoder = new TextEncoder();
