@@ -1,6 +1,4 @@
-import { execFile, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { execFile, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,30 +6,16 @@ import { promisify } from 'node:util';
 import type { ExecutionContext } from 'ava';
 import type { Config } from '../../src/config/schema.js';
 import type { Clock } from '../../src/platform/Clock.js';
+import { startGitHttpServer as startSmartHttpServer } from '../helpers/gitHttpServer.js';
 import { checkAgainstOpenApi } from '../helpers/openApiConformance.js';
+import { gitAs } from '../helpers/testGit.js';
 import { projectRoot, type SpawnedAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance, type TestAppliance } from '../helpers/testAppliance.js';
 
 const run = promisify(execFile);
 
 /** Runs git in `cwd` as a test user (the tests' own commits, not the agent's). */
-export async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run('git', args, {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: cwd,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 'Test Writer',
-      GIT_AUTHOR_EMAIL: 'writer@test.local',
-      GIT_COMMITTER_NAME: 'Test Writer',
-      GIT_COMMITTER_EMAIL: 'writer@test.local',
-    },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return stdout.trim();
-}
+export const git = gitAs('Test Writer');
 
 /** A temp dir holding a bare repository `remote.git` whose `main` has one commit of docs. */
 export async function makeDocsRemote(t: ExecutionContext): Promise<{ dir: string; remote: string }> {
@@ -172,47 +156,7 @@ export function processGroupMembers(pgid: number): string[] {
  * docs recommend. Resolves with its base URL; closed when the test ends.
  */
 export async function startGitHttpServer(t: ExecutionContext, root: string, user: string, token: string): Promise<string> {
-  const expected = `Basic ${Buffer.from(`${user}:${token}`).toString('base64')}`;
-  const server = createServer((req, res) => {
-    if (req.headers.authorization !== expected) {
-      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="git"' }).end();
-      return;
-    }
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const cgi = spawn('git', ['http-backend'], {
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_PROJECT_ROOT: root,
-        GIT_HTTP_EXPORT_ALL: '1',
-        REMOTE_USER: user,
-        REQUEST_METHOD: req.method ?? 'GET',
-        PATH_INFO: decodeURIComponent(url.pathname),
-        QUERY_STRING: url.search.slice(1),
-        CONTENT_TYPE: req.headers['content-type'] ?? '',
-        HTTP_CONTENT_ENCODING: req.headers['content-encoding'] ?? '',
-        HTTP_GIT_PROTOCOL: (req.headers['git-protocol'] as string | undefined) ?? '',
-      },
-    });
-    req.pipe(cgi.stdin);
-    const chunks: Buffer[] = [];
-    cgi.stdout.on('data', (c: Buffer) => chunks.push(c));
-    cgi.on('close', () => {
-      const out = Buffer.concat(chunks);
-      const split = out.indexOf('\r\n\r\n');
-      const head = out.subarray(0, split).toString('latin1');
-      let status = 200;
-      for (const line of head.split('\r\n')) {
-        const [name, ...rest] = line.split(':');
-        const value = rest.join(':').trim();
-        if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
-        else if (name) res.setHeader(name, value);
-      }
-      res.writeHead(status).end(out.subarray(split + 4));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const server = await startSmartHttpServer(root, { basicAuth: { user, password: token } });
+  t.teardown(() => server.close());
+  return server.url;
 }

@@ -1,30 +1,11 @@
-import { execFile } from 'node:child_process';
 import { request } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { makeTempDir } from '../helpers/testAppliance.js';
-
-const run = promisify(execFile);
+import { gitAs } from '../helpers/testGit.js';
 
 /** Runs git in `cwd` as a docs writer (no config of the machine's). */
-export async function git(cwd: string, ...args: string[]): Promise<string> {
-  const { stdout } = await run('git', args, {
-    cwd,
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: cwd,
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-      GIT_AUTHOR_NAME: 'Docs Writer',
-      GIT_AUTHOR_EMAIL: 'writer@test.local',
-      GIT_COMMITTER_NAME: 'Docs Writer',
-      GIT_COMMITTER_EMAIL: 'writer@test.local',
-    },
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  return stdout.trim();
-}
+export const git = gitAs('Docs Writer');
 
 /** A bare repository `<root>/docs.git` (served by the test's git server) and a working copy that pushes to it. */
 export interface DocsRepo {
