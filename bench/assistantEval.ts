@@ -27,7 +27,7 @@ const totals = { n: 0, hit1: 0, hit5: 0, rr: 0 };
 const misses: string[] = [];
 for (const corpus of corpora) {
   const out = await renderedCorpus(corpus, resolve('../shared/corpora', corpus), (line) => process.stderr.write(`${line}\n`));
-  const retriever = new KeywordRetriever(() => ({ id: corpus, filesDir: out }), {
+  const retriever = new KeywordRetriever(() => ({ id: corpus, filesDir: out, access: null }), {
     maxIndexBytes: 256 * 1024 * 1024,
     logger: pino({ level: 'silent' }),
   });

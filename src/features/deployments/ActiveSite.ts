@@ -1,3 +1,5 @@
+import type { AccessMap } from '../../platform/access/PageAccess.js';
+
 /** The version of the docs site being served right now. */
 export interface ActiveSiteInfo {
   domain: string;
@@ -9,9 +11,10 @@ export interface ActiveSiteInfo {
   /**
    * The version's deployment id and the folder of its files (read-only: the bundle as
    * installed), for features that read export-time data such as the assistant's section chunks.
-   * Absent where no installed version backs the info (stand-ins in tests).
+   * Absent where no installed version backs the info (stand-ins in tests). `access` is the
+   * bundle's access map as the version loaded it (null: no page is marked).
    */
-  installed?: { id: string; filesDir: string };
+  installed?: { id: string; filesDir: string; access: AccessMap | null };
 }
 
 /** Read access to the live sites for other modules (feedback validates paths with it). */

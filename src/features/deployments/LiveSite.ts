@@ -76,7 +76,7 @@ export class LiveSite {
       projectId: this.sites.find(domain)?.projectId ?? null,
       version: live.version,
       pagePaths: live.pagePaths,
-      installed: { id: live.id, filesDir: versionLayout(dirname(live.dir), basename(live.dir)).files },
+      installed: { id: live.id, filesDir: versionLayout(dirname(live.dir), basename(live.dir)).files, access: live.access?.map ?? null },
     };
   }
 }

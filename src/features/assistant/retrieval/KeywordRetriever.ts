@@ -4,7 +4,6 @@ import type { Logger } from 'pino';
 import { mayAudienceSee } from '../../../platform/access/mayAudienceSee.js';
 import type { AccessMap } from '../../../platform/access/PageAccess.js';
 import { SECTION_CHUNKS_FILE } from '../../../render/index.js';
-import { readAccessMap } from './readAccessMap.js';
 import { buildSectionIndex } from './buildSectionIndex.js';
 import { queryTerms } from './queryTerms.js';
 import { readSections } from './readSections.js';
@@ -23,10 +22,12 @@ interface VectorState {
 /** How deep each list goes into the fusion: the largest page size a search may ask for. */
 const FUSE_DEPTH = 50;
 
-/** The installed version serving a domain: its deployment id and files folder. */
+/** The installed version serving a domain: its deployment id, files folder and access map. */
 export interface InstalledVersion {
   id: string;
   filesDir: string;
+  /** The bundle's access map as deployments loaded it (null: no page is marked). */
+  access: AccessMap | null;
 }
 
 /** Finds the installed live version of `domain` (exactly that site), or undefined. */
@@ -40,7 +41,7 @@ export type FindLiveVersion = (domain: string) => InstalledVersion | undefined;
 export class KeywordRetriever implements Retriever {
   private readonly indexes = new Map<
     string,
-    { id: string; file: string; index: Promise<SectionIndex>; map: Promise<AccessMap | null>; vectors: VectorState }
+    { id: string; file: string; index: Promise<SectionIndex>; map: AccessMap | null; vectors: VectorState }
   >();
 
   /** With `vectors`, sections are ranked hybrid once their version is embedded; keyword-only until then or without. */
@@ -152,23 +153,18 @@ export class KeywordRetriever implements Retriever {
         id: version.id,
         file,
         index: buildSectionIndex(file, this.options.maxIndexBytes),
-        map: readAccessMap(version.filesDir),
+        map: version.access,
         vectors: {},
       };
       this.indexes.set(domain, held);
       this.embedInBackground(held);
-      for (const [what, loading] of [
-        ['section chunks', held.index],
-        ['access map', held.map],
-      ] as const) {
-        loading.catch((err: unknown) => {
-          this.options.logger.warn({ domain, version: version.id, err: (err as Error).message }, `assistant: ${what} not loaded`);
-        });
-      }
+      held.index.catch((err: unknown) => {
+        this.options.logger.warn({ domain, version: version.id, err: (err as Error).message }, 'assistant: section chunks not loaded');
+      });
     }
     try {
-      const map = await held.map;
-      // A damaged map fails the load (above): retrieval then shows nothing rather than every page.
+      // A damaged map fails the version's load in deployments, so it never goes live here.
+      const map = held.map;
       const may = (page: string, audience: RetrievalAudience) => audience === 'all' || mayAudienceSee(map, audience, page);
       return { index: await held.index, file: held.file, may, vectors: held.vectors.ready ?? undefined };
     } catch {
