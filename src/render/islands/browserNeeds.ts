@@ -1,4 +1,5 @@
 import type * as ES from 'estree-jsx';
+import { visitChildren } from './visitChildren.js';
 
 /** Globals that exist only in a browser; a component that reads them needs one. */
 const BROWSER_GLOBALS = new Set([
@@ -20,14 +21,7 @@ const BROWSER_GLOBALS = new Set([
 
 const cache = new WeakMap<object, string[]>();
 
-function walk(node: unknown, found: Set<string>): void {
-  if (!node || typeof node !== 'object') return;
-  if (Array.isArray(node)) {
-    for (const n of node) walk(n, found);
-    return;
-  }
-  const n = node as ES.Node;
-  if (typeof n.type !== 'string') return;
+function walk(n: ES.Node, found: Set<string>): void {
   if (n.type === 'CallExpression') {
     const c = n.callee;
     const name =
@@ -45,7 +39,7 @@ function walk(node: unknown, found: Set<string>): void {
     walk(n.value, found);
     return;
   }
-  for (const [key, value] of Object.entries(n)) if (key !== 'loc' && value && typeof value === 'object') walk(value, found);
+  visitChildren(n, (child) => walk(child, found));
 }
 
 /**

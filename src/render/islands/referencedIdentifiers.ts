@@ -1,18 +1,12 @@
 import type * as ES from 'estree-jsx';
+import { visitChildren } from './visitChildren.js';
 
 const cache = new WeakMap<object, Set<string>>();
 
-function walk(node: unknown, found: Set<string>): void {
-  if (!node || typeof node !== 'object') return;
-  if (Array.isArray(node)) {
-    for (const n of node) walk(n, found);
-    return;
-  }
-  const n = node as ES.Node;
-  if (typeof n.type !== 'string') return;
+function walk(n: ES.Node, found: Set<string>): void {
   if (n.type === 'Identifier') found.add(n.name);
   else if (n.type === 'JSXIdentifier' && /^[A-Z]/.test(n.name)) found.add(n.name);
-  for (const [key, value] of Object.entries(n)) if (key !== 'loc' && value && typeof value === 'object') walk(value, found);
+  visitChildren(n, (child) => walk(child, found));
 }
 
 /** Every identifier a function body mentions (and capitalised JSX names): what it may use from its module. */
