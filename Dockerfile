@@ -19,9 +19,10 @@ COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim AS runtime
-# tini reaps zombies and forwards SIGTERM; git is what agent jobs clone and push with.
+# tini reaps zombies and forwards SIGTERM; git is what agent jobs clone and push with, and
+# openssh-client its ssh transport (git only recommends it, and recommends are not installed).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends tini git ca-certificates \
+ && apt-get install -y --no-install-recommends tini git openssh-client ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production \
     ENCLAVE_HOST=0.0.0.0 \

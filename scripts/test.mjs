@@ -29,6 +29,11 @@ const needs = (tier) => tiers.length === 0 || tiers.includes(tier);
 // The agent sandbox launcher (native/enclave-sandbox.c): agent tests run agents inside it.
 if (needs('int')) spawnSync(process.execPath, ['scripts/build-sandbox.mjs'], { cwd: root, stdio: 'inherit' });
 
+// The ssh git-source tests run a real sshd (test/helpers/sshGitServer.ts): Debian's, installed when missing.
+if (needs('int') && spawnSync('bash', ['scripts/ensure-sshd.sh'], { cwd: root, stdio: 'inherit' }).status !== 0) {
+  console.error('warning: sshd could not be installed; the ssh git-source tests will fail');
+}
+
 if (needs('browser')) {
   const chromium = spawnSync('bash', ['scripts/ensure-chromium.sh'], { cwd: root, stdio: 'inherit' });
   if (chromium.status !== 0) console.error('warning: chromium could not be installed; browser tests will fail');

@@ -22,15 +22,26 @@ export function isSshUrl(url: string): boolean {
  * Reads the source's secrets from their files (at each fetch, so a rotated token is picked up
  * without a restart) and turns them into git settings: an http `Authorization` header pinned
  * for this URL only, or an ssh command with that key and strict host-key checking against the
- * configured known_hosts. The URL itself can't be rewritten (`gitPins`).
+ * configured known_hosts (ssh reads both files at each fetch too). The URL itself can't be
+ * rewritten (`gitPins`).
  */
 export async function gitAccess(source: GitSourceConfig): Promise<GitAccess> {
   const pins = gitPins(source.git, []);
   pins.push(['protocol.file.allow', 'never'], ['submodule.recurse', 'false']);
   if (isSshUrl(source.git)) {
     if (!source.knownHostsFile) throw new Error('an ssh source needs knownHostsFile (host keys are never learnt on first use)');
-    const parts = ['ssh', '-o BatchMode=yes', '-o StrictHostKeyChecking=yes', `-o UserKnownHostsFile=${shellQuote(source.knownHostsFile)}`];
-    if (source.sshKeyFile) parts.push('-o IdentitiesOnly=yes', `-i ${shellQuote(source.sshKeyFile)}`);
+    // `-F /dev/null`: no ssh_config of the machine or the server's user (a ProxyCommand, a host
+    // alias, another key) applies; the only host keys trusted are the configured file's, and the
+    // only key offered is sshKeyFile's (`IdentityFile=none` stops ssh trying ~/.ssh/id_*).
+    const parts = [
+      'ssh -F /dev/null',
+      '-o BatchMode=yes',
+      '-o StrictHostKeyChecking=yes',
+      `-o UserKnownHostsFile=${shellQuote(source.knownHostsFile)}`,
+      '-o GlobalKnownHostsFile=/dev/null',
+      '-o IdentitiesOnly=yes',
+      source.sshKeyFile ? `-i ${shellQuote(source.sshKeyFile)}` : '-o IdentityFile=none',
+    ];
     return { pins, sshCommand: parts.join(' ') };
   }
   if (source.tokenFile) {

@@ -1,0 +1,140 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Where Debian's openssh-server puts the daemon (scripts/ensure-sshd.sh installs it). */
+export const SSHD = '/usr/sbin/sshd';
+
+/** A running OpenSSH server that serves git repositories by path, as a git host's sshd would. */
+export interface SshGitServer {
+  port: number;
+  /** The user the test logs in as (the one running the tests: sshd can only be someone else as root). */
+  user: string;
+  /** `ssh://<user>@127.0.0.1:<port><absolutePath>`: a repository on this machine, through this server. */
+  url(absolutePath: string): string;
+  /** A private key sshd accepts for `user` (no passphrase). */
+  clientKeyFile: string;
+  /** A known_hosts file naming this server's host key for `[127.0.0.1]:<port>`. */
+  knownHostsFile: string;
+  /** This server's known_hosts line (to write elsewhere, or to compare with). */
+  knownHostsLine: string;
+  /** Lets `publicKey` log in too (sshd reads authorized_keys at each login). */
+  authorize(publicKey: string): Promise<void>;
+  /** What sshd has logged so far (`-e`: its log on stderr): accepted and refused logins. */
+  log(): string;
+  close(): Promise<void>;
+}
+
+/** A new key pair `<dir>/<name>` (ed25519), optionally with a passphrase; resolves with the public key line. */
+export async function makeSshKey(dir: string, name: string, passphrase = ''): Promise<string> {
+  const file = join(dir, name);
+  await run('ssh-keygen', ['-q', '-t', 'ed25519', '-N', passphrase, '-C', name, '-f', file]);
+  return (await readFile(`${file}.pub`, 'utf8')).trim();
+}
+
+/** The known_hosts line for a host key `publicKey` ("type base64 comment") of 127.0.0.1 at `port`. */
+export function knownHostsEntry(port: number, publicKey: string): string {
+  const [type, key] = publicKey.split(' ');
+  return `[127.0.0.1]:${port} ${type} ${key}`;
+}
+
+/** A port nothing listens on right now (sshd takes no port 0); a race lost to another process is retried by the caller. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/**
+ * Starts `sshd -D -e` on 127.0.0.1 with a config, host key and authorized key of its own in
+ * `dir` (nothing of the machine's sshd setup is read or changed; no PAM, no password logins).
+ * Fails, rather than skips, when sshd is missing: `npm test` installs it (scripts/ensure-sshd.sh).
+ */
+export async function startSshGitServer(dir: string): Promise<SshGitServer> {
+  if (!existsSync(SSHD))
+    throw new Error(`${SSHD} is missing: run scripts/ensure-sshd.sh (npm test does) or apt-get install openssh-server`);
+  await mkdir(dir, { recursive: true });
+  const hostKey = await makeSshKey(dir, 'host_key');
+  const clientKey = await makeSshKey(dir, 'client_key');
+  await writeFile(join(dir, 'authorized_keys'), `${clientKey}\n`);
+  // Root's sshd drops privileges into this empty directory; Debian makes it only at service start.
+  if (process.getuid?.() === 0) await mkdir('/run/sshd', { recursive: true, mode: 0o755 });
+  const user = userInfo().username;
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const config = join(dir, 'sshd_config');
+    await writeFile(config, sshdConfig(dir, port, user));
+    const started = await startDaemon(config).catch((err: Error) => err);
+    if (started instanceof Error) {
+      if (/Address already in use/.test(started.message) && attempt < 5) continue;
+      throw started;
+    }
+    const knownHostsLine = knownHostsEntry(port, hostKey);
+    const knownHostsFile = join(dir, 'known_hosts');
+    await writeFile(knownHostsFile, `${knownHostsLine}\n`);
+    return {
+      port,
+      user,
+      url: (path) => `ssh://${user}@127.0.0.1:${port}${path}`,
+      clientKeyFile: join(dir, 'client_key'),
+      knownHostsFile,
+      knownHostsLine,
+      authorize: (publicKey) => appendFile(join(dir, 'authorized_keys'), `${publicKey}\n`),
+      log: () => started.log.join(''),
+      close: () => stopDaemon(started.child),
+    };
+  }
+}
+
+function sshdConfig(dir: string, port: number, user: string): string {
+  return [
+    `ListenAddress 127.0.0.1`,
+    `Port ${port}`,
+    `HostKey ${join(dir, 'host_key')}`,
+    `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+    'PidFile none',
+    'StrictModes no',
+    'UsePAM no',
+    'PubkeyAuthentication yes',
+    'PasswordAuthentication no',
+    'KbdInteractiveAuthentication no',
+    'PermitRootLogin prohibit-password',
+    `AllowUsers ${user}`,
+    'LogLevel VERBOSE',
+    '',
+  ].join('\n');
+}
+
+/** Spawns sshd and resolves once it listens; rejects with its log if it exits first. */
+function startDaemon(config: string): Promise<{ child: ChildProcess; log: string[] }> {
+  // An absolute path: sshd re-executes itself for every connection.
+  const child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const log: string[] = [];
+  return new Promise((resolve, reject) => {
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      log.push(chunk);
+      if (/Server listening on/.test(log.join(''))) resolve({ child, log });
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`sshd exited (${code}) before listening: ${log.join('')}`)));
+  });
+}
+
+function stopDaemon(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
