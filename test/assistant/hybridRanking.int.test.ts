@@ -1,45 +1,20 @@
 import test from 'ava';
 import { cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ManualClock } from '../../src/platform/Clock.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
-import { type OpenAiStandIn, standInEmbedding, startOpenAiStandIn } from '../helpers/openAiStandIn.js';
-import { ASK_DOMAIN, type AssistantHarness, startAssistantHarness } from './assistantHarness.js';
+import { type OpenAiStandIn, startOpenAiStandIn } from '../helpers/openAiStandIn.js';
+import { ASK_DOMAIN, type AssistantHarness } from './assistantHarness.js';
+import { embeddingRequests, searchPaths, startHybridHarness, VECTOR_ONLY_QUERY } from './hybridFixture.js';
 
-/**
- * A site where one section is nothing but a made-up word, so its stand-in vector is that word's
- * bucket; and a query word found (below) that the docs never use but that hashes to the same
- * bucket and sign: its words miss every section while its vector matches that one.
- */
-const SITE: Record<string, string> = {
-  'docs.json': JSON.stringify({
-    name: 'Hybrid fixture',
-    navigation: { groups: [{ group: 'Guides', pages: ['index', 'guides/gate', 'guides/other'] }] },
-  }),
-  'index.mdx': ['---', 'title: Welcome', '---', '', 'Start with the guides about cables and routers.', ''].join('\n'),
-  'guides/gate.mdx': ['---', 'title: Gate', '---', '', '## Wombatgate', '', 'wombatgate wombatgate wombatgate wombatgate', ''].join('\n'),
-  'guides/other.mdx': ['---', 'title: Other', '---', '', '## Printers', '', 'Printers need paper, toner and a cable.', ''].join('\n'),
-};
+const QUERY = VECTOR_ONLY_QUERY;
 
-/** A word no page uses whose stand-in vector equals that of `wombatgate` (same bucket and sign). */
-function collider(): string {
-  const target = standInEmbedding('wombatgate').join();
-  for (let i = 0; ; i++) if (standInEmbedding(`qx${i}`).join() === target) return `qx${i}`;
-}
-const QUERY = collider();
-
-const embeddingRequests = (s: OpenAiStandIn) => s.requests.filter((r) => r.path === '/v1/embeddings').length;
-
-async function start(standIn: OpenAiStandIn, dataDir?: string, timeoutMs = 60_000): Promise<AssistantHarness> {
-  return startAssistantHarness(SITE, {
-    dataDir,
-    overrides: { assistant: { endpoint: standIn.url, embeddingModel: 'stand-in-embed', embeddingTimeoutMs: timeoutMs } },
-  });
+/** The hybrid site on a clock of its own: the embedding breaker's back-off never ends by itself here. */
+function start(standIn: OpenAiStandIn, dataDir?: string, timeoutMs = 60_000): Promise<AssistantHarness> {
+  return startHybridHarness(standIn, { dataDir, clock: new ManualClock(), assistant: { embeddingTimeoutMs: timeoutMs } });
 }
 
-const search = async (h: AssistantHarness, query: string) => {
-  const res = await h.post(`/v1/search/${ASK_DOMAIN}`, { query });
-  return { status: res.status, paths: ((await res.json()) as { path: string }[]).map((hit) => hit.path) };
-};
+const search = searchPaths;
 
 test('a query whose words miss but whose vector matches finds its section; a second deploy embeds nothing anew', async (t) => {
   const standIn = await startOpenAiStandIn();

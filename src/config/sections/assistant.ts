@@ -26,6 +26,14 @@ export const assistantConfigSchema = z.strictObject({
     .int()
     .positive()
     .describe('Longest wait for one embeddings request (a query, or a batch of sections); slower falls back to keyword ranking.'),
+  embeddingBackoffMs: z
+    .number()
+    .int()
+    .positive()
+    .describe(
+      'After a failed embeddings request, searches rank by keywords only for this long without asking the endpoint; then one request probes it.',
+    ),
+  embeddingBackoffMaxMs: z.number().int().positive().describe('Each failed probe doubles the wait (from embeddingBackoffMs) up to this.'),
   maxEmbeddedSections: z
     .number()
     .int()

@@ -47,13 +47,14 @@ export interface AssistantFeature extends Feature {
  */
 export async function createAssistantFeature(ctx: FeatureContext, deps: AssistantDeps): Promise<AssistantFeature> {
   const settings = ctx.config.assistant;
+  const vectors = sectionVectors(ctx);
   const retriever = new KeywordRetriever(
     (domain) => {
       // current() falls back to the default site for a host without a site of its own: only an exact match counts.
       const info = deps.activeSite.current(domain);
       return info && info.domain.toLowerCase() === domain && info.installed ? info.installed : undefined;
     },
-    { maxIndexBytes: settings.maxIndexBytes, logger: ctx.logger, vectors: sectionVectors(ctx) },
+    { maxIndexBytes: settings.maxIndexBytes, logger: ctx.logger, vectors },
   );
   const searchLimits = searchLimiters(ctx);
   const threads = await ThreadLog.open({ dataDir: ctx.config.dataDir, logger: ctx.logger });
@@ -66,6 +67,8 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
       await threads.close();
     },
     tasks: retentionTasks(settings.threadRetentionDays, threads),
+    // Only with an embedding model: the endpoint's breaker (keyword-only ranking while it is open).
+    ...(vectors ? { readiness: () => vectors.readiness() } : {}),
     routes: [
       ...searchRoutes({
         retriever,
@@ -106,7 +109,8 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
 
 /** Hybrid ranking's section vectors, when the endpoint and an embedding model are set. */
 function sectionVectors(ctx: FeatureContext): SectionVectors | undefined {
-  const { endpoint, embeddingModel, apiKey, embeddingTimeoutMs, maxEmbeddedSections } = ctx.config.assistant;
+  const { endpoint, embeddingModel, apiKey, embeddingTimeoutMs, maxEmbeddedSections, embeddingBackoffMs, embeddingBackoffMaxMs } =
+    ctx.config.assistant;
   if (!endpoint || !embeddingModel) return undefined;
   return new SectionVectors(
     {
@@ -116,8 +120,10 @@ function sectionVectors(ctx: FeatureContext): SectionVectors | undefined {
       timeoutMs: embeddingTimeoutMs,
       dataDir: ctx.config.dataDir,
       maxSections: maxEmbeddedSections,
+      backoff: { firstMs: embeddingBackoffMs, maxMs: embeddingBackoffMaxMs },
     },
     ctx.logger,
+    ctx.clock,
   );
 }
 

@@ -16,6 +16,8 @@ import { cosineRanking, type SectionVectors } from './vectors/SectionVectors.js'
 /** A version's section vectors: `ready` is set (null: keyword only) once `settled` resolves. */
 interface VectorState {
   ready?: Float32Array[] | null;
+  /** Set while `ready` is null because the endpoint failed: a later search tries again once it may. */
+  retry?: boolean;
   settled?: Promise<void>;
 }
 
@@ -158,6 +160,9 @@ export class KeywordRetriever implements Retriever {
       };
       this.indexes.set(domain, held);
       this.embedInBackground(held);
+    } else if (held.vectors.retry && this.options.vectors?.endpointAdmitted()) {
+      // The endpoint failed while this version was embedded; the breaker's back-off is over.
+      this.embedInBackground(held);
       held.index.catch((err: unknown) => {
         this.options.logger.warn({ domain, version: version.id, err: (err as Error).message }, 'assistant: section chunks not loaded');
       });
@@ -174,16 +179,19 @@ export class KeywordRetriever implements Retriever {
 
   /**
    * Embeds a newly loaded version's sections off the request path: searches rank by keywords
-   * until the vectors are in, so no request waits for a whole version's embedding.
+   * until the vectors are in, so no request waits for a whole version's embedding. Sections
+   * embedded by an earlier, failed try come from the cache.
    */
   private embedInBackground(held: { file: string; index: Promise<SectionIndex>; vectors: VectorState }): void {
     const vectors = this.options.vectors;
     if (!vectors) return;
+    held.vectors.retry = false;
     held.vectors.settled = held.index
       .then((index) => vectors.load(held.file, index))
       .then(
-        (v) => {
-          held.vectors.ready = v;
+        (got) => {
+          held.vectors.ready = got.vectors;
+          held.vectors.retry = got.vectors === null && got.retry;
         },
         () => {
           held.vectors.ready = null;

@@ -1,6 +1,9 @@
 import type { Logger } from 'pino';
+import type { Clock } from '../../../../platform/Clock.js';
+import type { Readiness } from '../../../Feature.js';
 import { readSections } from '../readSections.js';
 import type { SectionIndex } from '../SectionIndex.js';
+import { type EmbeddingBackoff, EmbeddingBreaker } from './EmbeddingBreaker.js';
 import { type EmbeddingSettings, fetchEmbeddings } from './fetchEmbeddings.js';
 import { VectorCache } from './VectorCache.js';
 
@@ -12,10 +15,21 @@ export interface SectionVectorSettings extends EmbeddingSettings {
   dataDir: string;
   /** A version with more sections than this is ranked by keywords only (bounds memory and embedding time). */
   maxSections: number;
+  /** How long to leave the endpoint alone after a failure (EmbeddingBreaker). */
+  backoff: EmbeddingBackoff;
 }
 
-/** One version's section vectors (unit length, by section id), or null while keyword ranking only. */
-export type VersionVectors = Promise<Float32Array[] | null>;
+/**
+ * One version's section vectors (unit length, by section id), or null (keyword ranking) with
+ * whether a later try may get them (the endpoint failed) or never will (over the bound).
+ */
+export type VersionVectors = { vectors: Float32Array[] } | { vectors: null; retry: boolean };
+
+/** A version too big to embed: keyword ranking for good, not retried. */
+class OverBound extends Error {}
+
+/** Refused by the breaker: no request was sent. */
+class BreakerOpen extends Error {}
 
 /**
  * Embeds the sections of deployed versions (through the cache, so unchanged sections are never
@@ -23,36 +37,70 @@ export type VersionVectors = Promise<Float32Array[] | null>;
  * limit — is a log line and keyword ranking, never an error to the caller.
  */
 export class SectionVectors {
+  private readonly breaker: EmbeddingBreaker;
+
   constructor(
     private readonly settings: SectionVectorSettings,
     private readonly logger: Logger,
-  ) {}
-
-  /**
-   * Starts embedding the sections of the version whose chunks are in `file`; resolves to their
-   * vectors, or null when they cannot all be had. Runs in the background of the first search.
-   */
-  load(file: string, index: SectionIndex): VersionVectors {
-    return this.embedVersion(file, index).catch((err: unknown) => {
-      this.logger.warn({ err: (err as Error).message }, 'assistant: section embeddings unavailable, keyword ranking only');
-      return null;
-    });
+    clock: Clock,
+  ) {
+    this.breaker = new EmbeddingBreaker(clock, settings.backoff);
   }
 
-  /** The query's unit vector, or undefined (logged) when the endpoint fails or is too slow. */
+  /**
+   * Embeds the sections of the version whose chunks are in `file`; resolves to their vectors, or
+   * to null when they cannot all be had. Runs in the background of the first search.
+   */
+  async load(file: string, index: SectionIndex): Promise<VersionVectors> {
+    try {
+      return { vectors: await this.embedVersion(file, index) };
+    } catch (err) {
+      if (!(err instanceof BreakerOpen)) {
+        this.logger.warn({ err: (err as Error).message }, 'assistant: section embeddings unavailable, keyword ranking only');
+      }
+      return { vectors: null, retry: !(err instanceof OverBound) };
+    }
+  }
+
+  /** The query's unit vector, or undefined (keyword ranking) when the endpoint fails, is too slow or is being left alone. */
   async embedQuery(query: string): Promise<Float32Array | undefined> {
     try {
-      const [v] = await fetchEmbeddings(this.settings, [query]);
+      const [v] = await this.embed([query]);
       return unit(v!);
     } catch (err) {
-      this.logger.warn({ err: (err as Error).message }, 'assistant: query embedding failed, keyword ranking');
+      if (!(err instanceof BreakerOpen))
+        this.logger.warn({ err: (err as Error).message }, 'assistant: query embedding failed, keyword ranking');
       return undefined;
+    }
+  }
+
+  /** True when a request would be sent now (a version whose embedding failed is worth trying again). */
+  endpointAdmitted(): boolean {
+    return this.breaker.wouldAdmit();
+  }
+
+  /** The embedding endpoint's line of /_enclave/ready. */
+  readiness(): Readiness {
+    return this.breaker.readiness();
+  }
+
+  /** One embeddings request through the breaker; throws BreakerOpen, sending nothing, while it is open. */
+  private async embed(texts: string[]): Promise<Float32Array[]> {
+    const ticket = this.breaker.tryAcquire();
+    if (!ticket) throw new BreakerOpen('the embedding endpoint is being left alone after a failure');
+    try {
+      const vectors = await fetchEmbeddings(this.settings, texts);
+      if (this.breaker.succeeded(ticket)) this.logger.info('assistant: the embedding endpoint answers again, hybrid ranking');
+      return vectors;
+    } catch (err) {
+      this.breaker.failed(ticket, (err as Error).message);
+      throw err;
     }
   }
 
   private async embedVersion(file: string, index: SectionIndex): Promise<Float32Array[]> {
     const count = index.parts.sectionPage.length;
-    if (count > this.settings.maxSections) throw new Error(`${count} sections, over the bound of ${this.settings.maxSections}`);
+    if (count > this.settings.maxSections) throw new OverBound(`${count} sections, over the bound of ${this.settings.maxSections}`);
     // Opened per version and dropped after: memory then holds only the live versions' vectors.
     const cache = await VectorCache.open(this.settings.dataDir, this.settings.model);
     const vectors = new Array<Float32Array>(count);
@@ -62,10 +110,7 @@ export class SectionVectors {
       const keys = texts.map((t) => VectorCache.key(t));
       const missing = keys.flatMap((k, i) => (cache.get(k) ? [] : [i]));
       if (missing.length > 0) {
-        const got = await fetchEmbeddings(
-          this.settings,
-          missing.map((i) => texts[i]!),
-        );
+        const got = await this.embed(missing.map((i) => texts[i]!));
         await cache.add(missing.map((i, j) => [keys[i]!, got[j]!]));
       }
       keys.forEach((k, i) => {
