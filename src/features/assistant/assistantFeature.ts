@@ -67,7 +67,6 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
       await threads.close();
     },
     tasks: retentionTasks(settings.threadRetentionDays, threads),
-    // Only with an embedding model: the endpoint's breaker (keyword-only ranking while it is open).
     ...(vectors ? { readiness: () => vectors.readiness() } : {}),
     routes: [
       ...searchRoutes({
@@ -107,7 +106,10 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
   };
 }
 
-/** Hybrid ranking's section vectors, when the endpoint and an embedding model are set. */
+/**
+ * Hybrid ranking's section vectors, when the endpoint and an embedding model are set; only then
+ * has the feature a readiness line (the endpoint's breaker: keyword-only ranking while open).
+ */
 function sectionVectors(ctx: FeatureContext): SectionVectors | undefined {
   const { endpoint, embeddingModel, apiKey, embeddingTimeoutMs, maxEmbeddedSections, embeddingBackoffMs, embeddingBackoffMaxMs } =
     ctx.config.assistant;
