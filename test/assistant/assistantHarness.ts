@@ -20,6 +20,20 @@ export interface AssistantHarness {
   close(): Promise<void>;
 }
 
+/** Exports the docs in `sourceDir` for real (renderer, zip sink) as ASK_DOMAIN into the zip `zip`. */
+export async function renderAskBundle(sourceDir: string, zip: string, jobId = 'job-1'): Promise<void> {
+  const sink = createZipSink();
+  await renderSite({
+    sourceDir,
+    out: sink,
+    domain: ASK_DOMAIN,
+    jobId,
+    now: new Date('2026-03-04T05:06:07.000Z'),
+    generatorVersion: '9.9.9',
+  });
+  await sink.finish(zip, new Date());
+}
+
 /**
  * Exports `files` for real (renderer, zip sink), deploys the bundle, and creates an assistant
  * key through `POST /v1/keys`. For `test.before`: the export is the slow part, done once a file.
@@ -34,16 +48,7 @@ export async function startAssistantHarness(
   const dir = await makeTempDir('enclave-ask-');
   await mkdir(dir, { recursive: true });
   const zip = join(dir, 'site.zip');
-  const sink = createZipSink();
-  await renderSite({
-    sourceDir: src,
-    out: sink,
-    domain: ASK_DOMAIN,
-    jobId: 'job-1',
-    now: new Date('2026-03-04T05:06:07.000Z'),
-    generatorVersion: '9.9.9',
-  });
-  await sink.finish(zip, new Date());
+  await renderAskBundle(src, zip);
   const app = await startTestAppliance({
     clock: options.clock,
     dataDir: options.dataDir,

@@ -34,6 +34,13 @@ export const assistantConfigSchema = z.strictObject({
       'After a failed embeddings request, searches rank by keywords only for this long without asking the endpoint; then one request probes it.',
     ),
   embeddingBackoffMaxMs: z.number().int().positive().describe('Each failed probe doubles the wait (from embeddingBackoffMs) up to this.'),
+  vectorCacheMaxBytes: z
+    .number()
+    .int()
+    .positive()
+    .describe(
+      "Largest size of the section-vector cache under <dataDir>/assistant/embeddings/; it keeps only the live versions' sections (pruned daily, and at once when over this).",
+    ),
   maxEmbeddedSections: z
     .number()
     .int()

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { Middleware } from 'koa';
+import { SECTION_CHUNKS_FILE } from '../../render/index.js';
 import { RateLimiter } from '../../http/RateLimiter.js';
 import type { ActiveSite } from '../deployments/ActiveSite.js';
 import type { Feature, FeatureContext } from '../Feature.js';
@@ -22,6 +24,10 @@ import type { ReaderGate } from '../deployments/site/ReaderGate.js';
 
 /** Daily, in the quiet hours: thread retention drops whole day files. */
 const THREAD_RETENTION_CRON = '41 3 * * *';
+/** Daily, after it: the vector cache is pruned to the live versions' sections. */
+const VECTOR_CACHE_PRUNE_CRON = '47 3 * * *';
+/** The prune task's name (tests run it by name, as the scheduler would). */
+export const VECTOR_CACHE_PRUNE_TASK = 'assistant-vector-cache-prune';
 
 /** What the assistant is built from besides the context: the live sites and control's key check. */
 export interface AssistantDeps {
@@ -47,7 +53,7 @@ export interface AssistantFeature extends Feature {
  */
 export async function createAssistantFeature(ctx: FeatureContext, deps: AssistantDeps): Promise<AssistantFeature> {
   const settings = ctx.config.assistant;
-  const vectors = sectionVectors(ctx);
+  const vectors = sectionVectors(ctx, deps.activeSite);
   const retriever = new KeywordRetriever(
     (domain) => {
       // current() falls back to the default site for a host without a site of its own: only an exact match counts.
@@ -66,7 +72,7 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
     async stop() {
       await threads.close();
     },
-    tasks: retentionTasks(settings.threadRetentionDays, threads),
+    tasks: [...retentionTasks(settings.threadRetentionDays, threads), ...vectorCacheTasks(vectors)],
     ...(vectors ? { readiness: () => vectors.readiness() } : {}),
     routes: [
       ...searchRoutes({
@@ -110,9 +116,17 @@ export async function createAssistantFeature(ctx: FeatureContext, deps: Assistan
  * Hybrid ranking's section vectors, when the endpoint and an embedding model are set; only then
  * has the feature a readiness line (the endpoint's breaker: keyword-only ranking while open).
  */
-function sectionVectors(ctx: FeatureContext): SectionVectors | undefined {
-  const { endpoint, embeddingModel, apiKey, embeddingTimeoutMs, maxEmbeddedSections, embeddingBackoffMs, embeddingBackoffMaxMs } =
-    ctx.config.assistant;
+function sectionVectors(ctx: FeatureContext, activeSite: ActiveSite): SectionVectors | undefined {
+  const {
+    endpoint,
+    embeddingModel,
+    apiKey,
+    embeddingTimeoutMs,
+    maxEmbeddedSections,
+    embeddingBackoffMs,
+    embeddingBackoffMaxMs,
+    vectorCacheMaxBytes,
+  } = ctx.config.assistant;
   if (!endpoint || !embeddingModel) return undefined;
   return new SectionVectors(
     {
@@ -123,9 +137,13 @@ function sectionVectors(ctx: FeatureContext): SectionVectors | undefined {
       dataDir: ctx.config.dataDir,
       maxSections: maxEmbeddedSections,
       backoff: { firstMs: embeddingBackoffMs, maxMs: embeddingBackoffMaxMs },
+      cacheMaxBytes: vectorCacheMaxBytes,
     },
-    ctx.logger,
-    ctx.clock,
+    {
+      logger: ctx.logger,
+      clock: ctx.clock,
+      liveChunkFiles: () => activeSite.all().flatMap((s) => (s.installed ? [join(s.installed.filesDir, SECTION_CHUNKS_FILE)] : [])),
+    },
   );
 }
 
@@ -148,6 +166,20 @@ function searchLimiters(ctx: FeatureContext) {
 function retentionTasks(days: number, threads: ThreadLog): Task[] {
   if (days <= 0) return [];
   return [{ name: 'assistant-thread-retention', cron: THREAD_RETENTION_CRON, run: (now) => dropOldThreads(threads, days, now) }];
+}
+
+/** Daily, after thread retention: the vector cache keeps only what live versions use (none without embeddings). */
+function vectorCacheTasks(vectors: SectionVectors | undefined): Task[] {
+  if (!vectors) return [];
+  return [
+    {
+      name: VECTOR_CACHE_PRUNE_TASK,
+      cron: VECTOR_CACHE_PRUNE_CRON,
+      run: async () => {
+        await vectors.pruneCache();
+      },
+    },
+  ];
 }
 
 /** What answering needs, from the assistant settings. */

@@ -5,6 +5,9 @@ import { readSections } from '../readSections.js';
 import type { SectionIndex } from '../SectionIndex.js';
 import { type EmbeddingBackoff, EmbeddingBreaker } from './EmbeddingBreaker.js';
 import { type EmbeddingSettings, fetchEmbeddings } from './fetchEmbeddings.js';
+import { liveSectionKeys } from './liveSectionKeys.js';
+import { pruneVectorCache, type VectorCachePruned } from './pruneVectorCache.js';
+import { sectionEmbeddingText } from './sectionEmbeddingText.js';
 import { VectorCache } from './VectorCache.js';
 
 /** Sections sent to the endpoint per request: small enough for a CPU llama.cpp server's batch. */
@@ -17,6 +20,16 @@ export interface SectionVectorSettings extends EmbeddingSettings {
   maxSections: number;
   /** How long to leave the endpoint alone after a failure (EmbeddingBreaker). */
   backoff: EmbeddingBackoff;
+  /** The vector cache file's bound: a load that leaves it bigger prunes it at once. */
+  cacheMaxBytes: number;
+}
+
+/** What SectionVectors needs of the appliance: its log, clock, and the live versions' chunk files. */
+export interface SectionVectorDeps {
+  logger: Logger;
+  clock: Clock;
+  /** `sections.jsonl` of every live version: the sections whose vectors the cache keeps. */
+  liveChunkFiles(): string[];
 }
 
 /**
@@ -38,13 +51,36 @@ class BreakerOpen extends Error {}
  */
 export class SectionVectors {
   private readonly breaker: EmbeddingBreaker;
+  private readonly logger: Logger;
+  /** The cache file's appends and rewrites, one at a time: a prune must not lose lines appended meanwhile. */
+  private cacheTurn: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly settings: SectionVectorSettings,
-    private readonly logger: Logger,
-    clock: Clock,
+    private readonly deps: SectionVectorDeps,
   ) {
-    this.breaker = new EmbeddingBreaker(clock, settings.backoff);
+    this.breaker = new EmbeddingBreaker(deps.clock, settings.backoff);
+    this.logger = deps.logger;
+  }
+
+  /**
+   * Drops the cached vectors no live version uses any more (versions replaced or rolled away,
+   * other embedding models) and bounds the file by `cacheMaxBytes`: the prune task's body.
+   */
+  pruneCache(): Promise<VectorCachePruned> {
+    return this.exclusive(async () => {
+      const keep = await liveSectionKeys(this.deps.liveChunkFiles());
+      const { dataDir, model, cacheMaxBytes } = this.settings;
+      const pruned = await pruneVectorCache(dataDir, model, keep, cacheMaxBytes);
+      if (pruned.dropped > 0 || pruned.otherModels > 0) this.logger.info(pruned, 'assistant: vector cache pruned');
+      return pruned;
+    });
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const turn = this.cacheTurn.then(work, work);
+    this.cacheTurn = turn.catch(() => undefined);
+    return turn;
   }
 
   /**
@@ -106,16 +142,21 @@ export class SectionVectors {
     const vectors = new Array<Float32Array>(count);
     for (let start = 0; start < count; start += BATCH) {
       const ids = Array.from({ length: Math.min(BATCH, count - start) }, (_, i) => start + i);
-      const texts = readSections(file, index, ids).map((c) => `${c.title}\n${c.section}\n${c.content}`);
+      const texts = readSections(file, index, ids).map(sectionEmbeddingText);
       const keys = texts.map((t) => VectorCache.key(t));
       const missing = keys.flatMap((k, i) => (cache.get(k) ? [] : [i]));
       if (missing.length > 0) {
         const got = await this.embed(missing.map((i) => texts[i]!));
-        await cache.add(missing.map((i, j) => [keys[i]!, got[j]!]));
+        await this.exclusive(() => cache.add(missing.map((i, j) => [keys[i]!, got[j]!])));
       }
       keys.forEach((k, i) => {
         vectors[start + i] = unit(cache.get(k)!);
       });
+    }
+    // Over the bound between daily prunes (many deploys, a large site): prune now, while the
+    // vectors just fetched are the newest lines and so the first kept.
+    if (cache.bytes > this.settings.cacheMaxBytes) {
+      await this.pruneCache().catch((err: Error) => this.logger.warn({ err: err.message }, 'assistant: vector cache prune failed'));
     }
     return vectors;
   }

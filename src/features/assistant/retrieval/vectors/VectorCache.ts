@@ -12,13 +12,23 @@ export class VectorCache {
   private constructor(
     private readonly file: string,
     private readonly vectors: Map<string, Float32Array>,
+    private size: number,
   ) {}
+
+  /** The folder every model's cache file lives in. */
+  static dirOf(dataDir: string): string {
+    return join(dataDir, 'assistant', 'embeddings');
+  }
+
+  /** The cache file of `model` (named by a hash: model names may hold any character). */
+  static fileOf(dataDir: string, model: string): string {
+    return join(VectorCache.dirOf(dataDir), `${createHash('sha256').update(model).digest('hex').slice(0, 16)}.jsonl`);
+  }
 
   /** Opens (and reads) the cache of `model` under `dataDir`. */
   static async open(dataDir: string, model: string): Promise<VectorCache> {
-    const dir = join(dataDir, 'assistant', 'embeddings');
-    await mkdir(dir, { recursive: true });
-    const file = join(dir, `${createHash('sha256').update(model).digest('hex').slice(0, 16)}.jsonl`);
+    await mkdir(VectorCache.dirOf(dataDir), { recursive: true });
+    const file = VectorCache.fileOf(dataDir, model);
     const vectors = new Map<string, Float32Array>();
     const text = await readFile(file, 'utf8').catch(() => '');
     for (const line of text.split('\n')) {
@@ -30,7 +40,12 @@ export class VectorCache {
         // an empty or torn line
       }
     }
-    return new VectorCache(file, vectors);
+    return new VectorCache(file, vectors, Buffer.byteLength(text));
+  }
+
+  /** Bytes of the file as this cache read and appended it (pruning compares it with its bound). */
+  get bytes(): number {
+    return this.size;
   }
 
   /** The hash a text is cached under. */
@@ -50,6 +65,8 @@ export class VectorCache {
       this.vectors.set(h, v);
       lines += `${JSON.stringify({ h, v: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') })}\n`;
     }
-    if (lines) await appendFile(this.file, lines);
+    if (!lines) return;
+    await appendFile(this.file, lines);
+    this.size += Buffer.byteLength(lines);
   }
 }
