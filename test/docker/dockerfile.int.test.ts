@@ -32,6 +32,8 @@ test('Dockerfile: multi-stage, non-root numeric user, one data volume, healthche
   const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
   t.regex(runtime, /^COPY --from=build \/app\/build\/enclave-sandbox \.\/build\/enclave-sandbox$/m);
   t.notRegex(runtime, /\bgcc\b/);
+  // git only recommends ssh, and recommends are not installed: ssh:// sources need the client named.
+  t.regex(runtime, /apt-get install[^\n]*\bopenssh-client\b/);
 });
 
 test('the Dockerfile build and start steps succeed in a temp copy, and the HEALTHCHECK probe passes', async (t) => {
