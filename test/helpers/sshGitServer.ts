@@ -119,6 +119,10 @@ function sshdConfig(dir: string, port: number, user: string): string {
 function startDaemon(config: string): Promise<{ child: ChildProcess; log: string[] }> {
   // An absolute path: sshd re-executes itself for every connection.
   const child = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // A test file's process that ends without its teardown (a crash, a timeout) takes sshd with it.
+  const stop = () => child.kill('SIGTERM');
+  process.once('exit', stop);
+  child.once('exit', () => process.removeListener('exit', stop));
   const log: string[] = [];
   return new Promise((resolve, reject) => {
     child.stderr?.setEncoding('utf8');
