@@ -160,12 +160,12 @@ export class KeywordRetriever implements Retriever {
       };
       this.indexes.set(domain, held);
       this.embedInBackground(held);
-    } else if (held.vectors.retry && this.options.vectors?.endpointAdmitted()) {
-      // The endpoint failed while this version was embedded; the breaker's back-off is over.
-      this.embedInBackground(held);
       held.index.catch((err: unknown) => {
         this.options.logger.warn({ domain, version: version.id, err: (err as Error).message }, 'assistant: section chunks not loaded');
       });
+    } else if (held.vectors.retry && this.options.vectors?.endpointAdmitted()) {
+      // The endpoint failed while this version was embedded; the breaker's back-off is over.
+      this.embedInBackground(held);
     }
     try {
       // A damaged map fails the version's load in deployments, so it never goes live here.
