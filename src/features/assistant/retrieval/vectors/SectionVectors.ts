@@ -47,7 +47,8 @@ class BreakerOpen extends Error {}
 /**
  * Embeds the sections of deployed versions (through the cache, so unchanged sections are never
  * sent again) and the query of a search. Any failure — no embeddings route, an error, the time
- * limit — is a log line and keyword ranking, never an error to the caller.
+ * limit — is a log line and keyword ranking, never an error to the caller; after one, the
+ * endpoint is left alone for a back-off (EmbeddingBreaker). Owns the vector cache's pruning.
  */
 export class SectionVectors {
   private readonly breaker: EmbeddingBreaker;
