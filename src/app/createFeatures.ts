@@ -46,7 +46,7 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
     // Tells the site's search box to report to /_enclave/search-events (see theme.js); else it reports nothing.
     siteMark: ctx.config.analytics.collect ? 'search-events' : undefined,
   });
-  readerAuth = createReaderAuthFeature(ctx, { activeSite: deployments.activeSite });
+  readerAuth = await createReaderAuthFeature(ctx, { activeSite: deployments.activeSite });
   const exports = await createExportsFeature(ctx, { activeSite: deployments.activeSite, deploy: (bundle) => deployments.deploy(bundle) });
   // Every /v1/analytics endpoint, feedback or reading analytics, draws on one budget per project.
   const analyticsLimiter = new RateLimiter('analytics', ctx.config.analytics.requestsPerHour, 60 * 60_000, ctx.clock);

@@ -4,6 +4,7 @@ import type { Feature, FeatureContext } from '../Feature.js';
 import { createReaderGate } from './createReaderGate.js';
 import { readerAuthRoutes } from './readerAuthRoutes.js';
 import { ReaderSessions } from './ReaderSessions.js';
+import { SignedOutSessions } from './SignedOutSessions.js';
 
 /** Reader sign-in: the sign-in routes, and the gate the site handler asks about every request. */
 export interface ReaderAuthFeature extends Feature {
@@ -11,11 +12,12 @@ export interface ReaderAuthFeature extends Feature {
 }
 
 /**
- * Builds reader sign-in: sessions signed with the appliance's keyring, the gate (app/ hands it
+ * Builds reader sign-in: sessions signed with the appliance's keyring (sign-outs kept on disk), the gate (app/ hands it
  * to the site handler) and the sign-in and sign-out routes on each site's host.
  */
-export function createReaderAuthFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite }): ReaderAuthFeature {
-  const sessions = new ReaderSessions(ctx.keyring, ctx.clock);
+export async function createReaderAuthFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite }): Promise<ReaderAuthFeature> {
+  const signedOut = await SignedOutSessions.open(ctx.config.dataDir, ctx.clock);
+  const sessions = new ReaderSessions(ctx.keyring, ctx.clock, signedOut);
   const parts = createReaderGate({ sites: ctx.sites, sessions, clock: ctx.clock });
   return {
     name: 'readerAuth',

@@ -46,11 +46,12 @@ export function readerAuthRoutes(deps: SignInDeps & { activeSite: ActiveSite }):
 }
 
 /** Ends the session (its cookie is refused from now on, not only cleared), then to the provider's logout or the sign-in page. */
-function signOut(request: SignInRequest): void {
+async function signOut(request: SignInRequest): Promise<void> {
   const { ctx, deps, domain, setting } = request;
   const cookie = readerCookieValue(ctx.get('Cookie'));
   const session = cookie ? deps.sessions.verify(cookie, domain, settingKey(setting)) : null;
-  if (session) deps.sessions.signOut(session);
+  // On disk before the answer: a sign-out the reader saw must hold across a restart.
+  if (session) await deps.sessions.signOut(session);
   deps.gate.forget();
   ctx.append('Set-Cookie', readerSetCookie('', 0, request.secure));
   ctx.status = 303;
