@@ -45,7 +45,11 @@ test('a signed-out cookie stays refused after a restart on the same data directo
   // Past the cookie's own expiry the record is no longer needed: a later sign-out drops it.
   clock.advance(2 * 3_600_000 + 1000);
   const later = sessionCookie(await postSignIn(second, PASSWORD));
-  await fetch(`${second.url}/_enclave/auth/sign-out`, { method: 'POST', redirect: 'manual', headers: { cookie: later, Origin: second.url } });
+  await fetch(`${second.url}/_enclave/auth/sign-out`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: later, Origin: second.url },
+  });
   const kept = JSON.parse(await readFile(`${dataDir}/reader-sign-outs.json`, 'utf8')) as { sessions: Record<string, number> };
   t.is(Object.keys(kept.sessions).length, 1, 'expired sign-outs are pruned');
 });
