@@ -34,6 +34,8 @@ import { buildUtilityCss } from './style/buildUtilityCss.js';
 import { checkRequestedFonts } from './theme/checkRequestedFonts.js';
 import { loadSite } from './site/loadSite.js';
 import { AudienceOutputs } from './access/AudienceOutputs.js';
+import { SIGN_IN_SHELL_PATH } from '../platform/access/signInShell.js';
+import { renderSignInShell } from './theme/renderSignInShell.js';
 import { collectPageAccess } from './access/collectPageAccess.js';
 import { restrictToAudience } from './access/restrictToAudience.js';
 import { summarizeAccess } from './access/summarizeAccess.js';
@@ -351,6 +353,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   }
   if (selected.length === 0 && !site.redirects.has('index')) await out.write('index.html', shell.emptySite());
   await out.write('404.html', shell.notFoundPage());
+  await out.write(SIGN_IN_SHELL_PATH, renderSignInShell(shell.site));
   await searchIndexWritten;
   await chunksWritten;
   await out.write('sitemap.xml', buildSitemap(domain, sitemapPaths));

@@ -107,7 +107,7 @@ export async function finishOidcSignIn(request: SignInRequest<OidcReaderAuth>): 
     // The ID token's own expiry is about the token (minutes), not the session: sessionHours rules.
     finishSignIn(request, groups, null, safeReturnTo(flow.returnTo));
   } catch {
-    signInAnswer(request, 401, flow.returnTo, 'Sign-in did not succeed. Try again.');
+    await signInAnswer(request, 401, flow.returnTo, 'Sign-in did not succeed. Try again.');
   }
 }
 

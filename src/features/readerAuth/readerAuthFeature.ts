@@ -5,6 +5,7 @@ import { createReaderGate } from './createReaderGate.js';
 import { readerAuthRoutes } from './readerAuthRoutes.js';
 import { ReaderSessions } from './ReaderSessions.js';
 import { SignedOutSessions } from './SignedOutSessions.js';
+import { signInShells } from './signInShells.js';
 
 /** Reader sign-in: the sign-in routes, and the gate the site handler asks about every request. */
 export interface ReaderAuthFeature extends Feature {
@@ -30,6 +31,7 @@ export async function createReaderAuthFeature(ctx: FeatureContext, deps: { activ
         activeSite: deps.activeSite,
         clock: ctx.clock,
         httpsPublicUrl: () => ctx.publicUrl().startsWith('https:'),
+        signInShell: signInShells(deps.activeSite),
       }),
     ],
   };
