@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { ActiveReaderAuth } from '../../config/sections/readerAuth.js';
 import type { Clock } from '../../platform/Clock.js';
+import type { OidcFlows } from '../../platform/oidc/OidcFlows.js';
 import type { ReaderGateParts } from './createReaderGate.js';
 import { readerSetCookie } from './readerCookie.js';
 import type { ReaderSessions } from './ReaderSessions.js';
@@ -14,6 +15,8 @@ export interface SignInDeps {
   clock: Clock;
   /** True when the appliance's public URL is https: cookies are then Secure. */
   httpsPublicUrl: () => boolean;
+  /** OpenID Connect sign-ins in progress, and the providers they go to. */
+  oidc: OidcFlows;
   /** The sign-in page's frame in the theme of the site live on a host (see signInShells), or null. */
   signInShell: (host: string) => Promise<string | null>;
 }

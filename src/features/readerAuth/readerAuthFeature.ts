@@ -1,3 +1,4 @@
+import { OidcFlows } from '../../platform/oidc/OidcFlows.js';
 import type { ActiveSite } from '../deployments/ActiveSite.js';
 import type { ReaderGate } from '../deployments/site/ReaderGate.js';
 import type { Feature, FeatureContext } from '../Feature.js';
@@ -32,6 +33,7 @@ export async function createReaderAuthFeature(ctx: FeatureContext, deps: { activ
         clock: ctx.clock,
         httpsPublicUrl: () => ctx.publicUrl().startsWith('https:'),
         signInShell: signInShells(deps.activeSite),
+        oidc: new OidcFlows(ctx.clock),
       }),
     ],
   };
