@@ -10,7 +10,7 @@ export type IdTokenTamper = (claims: JWTPayload) => JWTPayload;
 /** A real OpenID Provider (the certified `oidc-provider`) on 127.0.0.1, with its development login form. */
 export interface TestOidcProvider {
   issuer: string;
-  /** Registers the relying party (Enclave) once its callback URL is known; every account gets `groups`. */
+  /** Registers the relying party (Enclave) once its callback URL is known; every account gets `groups` (or what it answers for the account). */
   register(redirectUri: string, groups: unknown, clientId?: string): void;
   /** Stops answering (a provider that is down), or starts again. */
   setDown(down: boolean): void;
@@ -58,7 +58,10 @@ export async function startOidcProvider(t: ExecutionContext): Promise<TestOidcPr
         // Claims in the ID token itself (not only from userinfo), as groupsSource id_token reads them.
         conformIdTokenClaims: false,
         features: { devInteractions: { enabled: true } },
-        findAccount: (_ctx, sub) => ({ accountId: sub, claims: () => ({ sub, groups }) }),
+        findAccount: (_ctx, sub) => ({
+          accountId: sub,
+          claims: () => ({ sub, groups: typeof groups === 'function' ? (groups as (sub: string) => unknown)(sub) : groups }),
+        }),
         loadExistingGrant: async (ctx) => {
           // Consent is given at once: the test is about Enclave, not the provider's consent screen.
           const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });

@@ -1,4 +1,4 @@
-import { OidcFlows } from '../../platform/oidc/OidcFlows.js';
+import type { OidcFlows } from '../../platform/oidc/OidcFlows.js';
 import type { ActiveSite } from '../deployments/ActiveSite.js';
 import type { ReaderGate } from '../deployments/site/ReaderGate.js';
 import type { Feature, FeatureContext } from '../Feature.js';
@@ -17,7 +17,10 @@ export interface ReaderAuthFeature extends Feature {
  * Builds reader sign-in: sessions signed with the appliance's keyring (sign-outs kept on disk), the gate (app/ hands it
  * to the site handler) and the sign-in and sign-out routes on each site's host.
  */
-export async function createReaderAuthFeature(ctx: FeatureContext, deps: { activeSite: ActiveSite }): Promise<ReaderAuthFeature> {
+export async function createReaderAuthFeature(
+  ctx: FeatureContext,
+  deps: { activeSite: ActiveSite; oidc: OidcFlows },
+): Promise<ReaderAuthFeature> {
   const signedOut = await SignedOutSessions.open(ctx.config.dataDir, ctx.clock);
   const sessions = new ReaderSessions(ctx.keyring, ctx.clock, signedOut);
   const parts = createReaderGate({ sites: ctx.sites, sessions, clock: ctx.clock });
@@ -33,7 +36,7 @@ export async function createReaderAuthFeature(ctx: FeatureContext, deps: { activ
         clock: ctx.clock,
         httpsPublicUrl: () => ctx.publicUrl().startsWith('https:'),
         signInShell: signInShells(deps.activeSite),
-        oidc: new OidcFlows(ctx.clock),
+        oidc: deps.oidc,
       }),
     ],
   };
