@@ -12,6 +12,8 @@ import { createDashboardFeature } from '../features/dashboard/dashboardFeature.j
 import { createSourcesFeature, type SourcesFeature } from '../features/sources/sourcesFeature.js';
 import { type AutomationsFeature, createAutomationsFeature } from '../features/automations/automationsFeature.js';
 import { createAssistantFeature, type AssistantFeature } from '../features/assistant/assistantFeature.js';
+import { createDashboardAuthFeature } from '../features/dashboardAuth/dashboardAuthFeature.js';
+import { OidcFlows } from '../platform/oidc/OidcFlows.js';
 import { createReaderAuthFeature, type ReaderAuthFeature } from '../features/readerAuth/readerAuthFeature.js';
 
 /** Every feature module, wired to the ones it depends on. */
@@ -46,7 +48,9 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
     // Tells the site's search box to report to /_enclave/search-events (see theme.js); else it reports nothing.
     siteMark: ctx.config.analytics.collect ? 'search-events' : undefined,
   });
-  readerAuth = createReaderAuthFeature(ctx, { activeSite: deployments.activeSite });
+  // One relying party for readers and the dashboard: their flows stay apart by owner.
+  const oidc = new OidcFlows(ctx.clock);
+  readerAuth = await createReaderAuthFeature(ctx, { activeSite: deployments.activeSite, oidc });
   const exports = await createExportsFeature(ctx, { activeSite: deployments.activeSite, deploy: (bundle) => deployments.deploy(bundle) });
   // Every /v1/analytics endpoint, feedback or reading analytics, draws on one budget per project.
   const analyticsLimiter = new RateLimiter('analytics', ctx.config.analytics.requestsPerHour, 60 * 60_000, ctx.clock);
@@ -58,6 +62,7 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
   analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
   const agent = await createAgentFeature(ctx);
   const dashboard = await createDashboardFeature();
+  const dashboardAuth = createDashboardAuthFeature(ctx, { oidc, keys: control.sessionKeys });
   // Git sources go live through the same export job and deploy port as scheduled re-exports.
   const sources = await createSourcesFeature(ctx, {
     exportAndBundle: (domain, options) => exports.exportAndBundle(domain, options),
@@ -93,6 +98,7 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
       analytics,
       agent,
       dashboard,
+      dashboardAuth,
       assistant,
       createSigningKeysFeature(ctx),
       sources,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { agentConfigSchema } from './sections/agent.js';
 import { automationsConfigSchema } from './sections/automations.js';
 import { assistantConfigSchema } from './sections/assistant.js';
+import { dashboardConfigSchema } from './sections/dashboardAuth.js';
 import { analyticsConfigSchema, feedbackConfigSchema } from './sections/feedback.js';
 import { limitsConfigSchema, serverConfigSchema } from './sections/server.js';
 import { siteConfigSchema } from './sections/sites.js';
@@ -27,6 +28,7 @@ export const configSchema = z.strictObject({
   sources: sourcesConfigSchema,
   automations: automationsConfigSchema,
   assistant: assistantConfigSchema,
+  dashboard: dashboardConfigSchema.default({ oidc: null }),
 });
 
 /** The validated configuration. */

@@ -33,7 +33,11 @@ import { createShellParts } from './site/createShellParts.js';
 import { buildUtilityCss } from './style/buildUtilityCss.js';
 import { checkRequestedFonts } from './theme/checkRequestedFonts.js';
 import { loadSite } from './site/loadSite.js';
+import { AssetAccess } from './access/AssetAccess.js';
 import { AudienceOutputs } from './access/AudienceOutputs.js';
+import { writeAccessMap } from './access/writeAccessMap.js';
+import { SIGN_IN_SHELL_PATH } from '../platform/access/signInShell.js';
+import { renderSignInShell } from './theme/renderSignInShell.js';
 import { collectPageAccess } from './access/collectPageAccess.js';
 import { restrictToAudience } from './access/restrictToAudience.js';
 import { summarizeAccess } from './access/summarizeAccess.js';
@@ -226,6 +230,8 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // All are awaited below; if the export fails first, nobody will be.
   for (const written of [llmsFullWritten, searchIndexWritten, chunksWritten]) written.catch(() => {});
   const audiences = AudienceOutputs.open(access, selected.length, out);
+  // Which pages use which of the source's files, so an image only restricted pages show is restricted too.
+  const assetAccess = opts.audience === undefined ? new AssetAccess(new Set(site.inventory.staticFiles)) : null;
 
   const onResult = (result: PageResult, reused = false) => {
     const { path } = result.manifest;
@@ -236,6 +242,8 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     searchEntries.put(result.position, searchEntry === null ? [] : [searchEntry]);
     chunkLines.put(result.position, result.indexed ? result.indexed.chunks.map(sectionChunkLine) : []);
     audiences?.put({ position: result.position, path, searchEntry, llmsFull: fullPart });
+    for (const [rel, data] of result.files)
+      if (rel === result.manifest.file) assetAccess?.addPage(rel, data, access?.pages[path] ?? 'signed-in');
     if (result.failedReason !== undefined) {
       if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
       failed++;
@@ -351,6 +359,10 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   }
   if (selected.length === 0 && !site.redirects.has('index')) await out.write('index.html', shell.emptySite());
   await out.write('404.html', shell.notFoundPage());
+  const signInShell = renderSignInShell(shell.site);
+  await out.write(SIGN_IN_SHELL_PATH, signInShell);
+  // The sign-in page is for everyone: the logo and favicon it shows stay public.
+  assetAccess?.addPage('index.html', signInShell, 'public');
   await searchIndexWritten;
   await chunksWritten;
   await out.write('sitemap.xml', buildSitemap(domain, sitemapPaths));
@@ -359,6 +371,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await llmsFullWritten;
   const cache = await incremental?.finish(selected.map((p) => p.path));
   await audiences?.finish(config.name, config.description, llmsPages);
+  if (assetAccess) await writeAccessMap(out, access, assetAccess.restricted());
   const final = { ...report.toJSON(), ...(fullAccess ? { access: summarizeAccess(fullAccess, access !== null) } : {}) };
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
   await out.writeManifest({

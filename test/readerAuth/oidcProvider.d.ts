@@ -16,6 +16,7 @@ declare module 'oidc-provider' {
   }
   interface Configuration {
     clients: Record<string, unknown>[];
+    jwks?: { keys: Record<string, unknown>[] };
     claims?: Record<string, string[]>;
     conformIdTokenClaims?: boolean;
     features?: Record<string, unknown>;

@@ -72,7 +72,9 @@ test('the provider down at sign-in: a clear page, and open pages still serve', a
   provider.setDown(true);
   const signIn = await fetch(`${app.url}/_enclave/auth/sign-in?returnTo=%2Fteam%2Fnotes`, { redirect: 'manual' });
   t.is(signIn.status, 503);
-  t.regex(await signIn.text(), /cannot be reached/);
+  const downPage = await signIn.text();
+  t.regex(downPage, /cannot be reached/);
+  t.regex(downPage, /Sign in to Access fixture/, "in the site's theme, with its name from docs.json");
   t.is((await fetch(`${app.url}/open/hello`)).status, 200);
   t.is((await fetch(`${app.url}/v1/sites`, { headers: { Authorization: `Bearer ${app.key}` } })).status, 200);
   provider.register(`${app.url}/_enclave/auth/oidc-callback`, []);

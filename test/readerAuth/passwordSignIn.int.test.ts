@@ -104,12 +104,24 @@ test('tampered, expired, signed-out and other-site cookies sign nobody in', asyn
 test('sign-in refuses other origins, never redirects off-site, and limits attempts per address', async (t) => {
   const { app } = await startReaderSite(t);
   t.is((await postSignIn(app, PASSWORD, '/', 'https://evil.example')).status, 403);
+  // Origin: null (a no-referrer page's post) passes only when the browser's Sec-Fetch-Site says same-origin.
+  const post = (headers: Record<string, string>) =>
+    fetch(`${app.url}/_enclave/auth/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams({ password: PASSWORD, returnTo: '/' }).toString(),
+    });
+  t.is((await post({ Origin: 'null' })).status, 403);
+  t.is((await post({ Origin: 'null', 'Sec-Fetch-Site': 'cross-site' })).status, 403);
+  t.is((await post({ Origin: app.url, 'Sec-Fetch-Site': 'same-site' })).status, 403);
   for (const target of ['//evil.example/x', 'https://evil.example/', '/\\evil.example', '/_enclave/admin']) {
     const res = await postSignIn(app, PASSWORD, target);
     t.is(res.status, 303);
     t.is(res.headers.get('location'), '/', target);
   }
-  // Ten attempts per window, whatever their outcome: four went to the redirect checks above.
+  // Ten attempts per window, whatever their outcome: four went to the redirect checks above
+  // (refused origins never reach the limiter).
   for (let i = 0; i < 6; i++) t.is((await postSignIn(app, 'nope')).status, 401);
   const limited = await postSignIn(app, PASSWORD);
   t.is(limited.status, 429);

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { stripHiddenLinks } from '../../src/features/deployments/site/stripHiddenLinks.js';
-import { readerGroups } from '../../src/features/readerAuth/readerGroups.js';
+import { readerGroups } from '../../src/platform/oidc/readerGroups.js';
 import { safeReturnTo } from '../../src/features/readerAuth/safeReturnTo.js';
 
 test('groups are read as the hosted product documents: arrays as they are, strings split only on the delimiter', (t) => {

@@ -18,6 +18,17 @@ export interface ControlFeature extends Feature {
   sites: SiteDirectory;
   /** Checks a key presented to an assistant endpoint (app/ hands it to the assistant feature). */
   verifyAssistantKey(presented: string | undefined): AssistantKeyCheck;
+  /** Keys minted for dashboard sign-ins (app/ hands them to dashboardAuth as its SessionKeys). */
+  sessionKeys: {
+    mint(input: {
+      projectId: string | null;
+      name: string;
+      scope: 'read' | 'write';
+      expiresAt: Date;
+    }): Promise<{ key: string; id: string; projectId: string }>;
+    nameOf(projectId: string, id: string): string | undefined;
+    revoke(projectId: string, id: string): Promise<void>;
+  };
 }
 
 /**
@@ -33,6 +44,17 @@ export function createControlFeature(ctx: Pick<FeatureContext, 'clock' | 'logger
     authenticate: authenticateAdmin({ keys: store.keys, clock: ctx.clock, logger: ctx.logger }),
     sites: createSiteDirectory(store),
     verifyAssistantKey: verifyAssistantKey(store.keys, ctx.clock),
+    sessionKeys: {
+      async mint(input) {
+        const projectId = input.projectId ?? store.projects.defaultProjectId() ?? '';
+        const { key, record } = await control.createKey({ projectId, name: input.name, scope: input.scope, expiresAt: input.expiresAt });
+        return { key, id: record.id, projectId };
+      },
+      nameOf: (projectId, id) => control.listKeys(projectId).find((k) => k.id === id)?.name,
+      async revoke(projectId, id) {
+        await control.revokeKey(projectId, id);
+      },
+    },
     async stop() {
       await store.document.flush();
     },

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../platform/Clock.js';
 import type { SigningKeyring } from '../../platform/SigningKeyring.js';
+import type { SignedOutSessions } from './SignedOutSessions.js';
 
 /** A signed-in reader as a verified session cookie says. */
 export interface ReaderSession {
@@ -22,8 +23,6 @@ interface Payload {
   sid: string;
 }
 
-/** Sign-outs remembered (until their cookies expire); beyond it the oldest are forgotten. */
-const MAX_SIGNED_OUT = 100_000;
 /** Keeps these signatures apart from the keyring's other uses (bundle links, feedback cursors). */
 const PURPOSE = 'enclave reader session v1\0';
 
@@ -34,12 +33,11 @@ const PURPOSE = 'enclave reader session v1\0';
  * the reader's groups and expiry, and is checked against a clock the caller injects.
  */
 export class ReaderSessions {
-  /** Signed-out session ids → their cookie's expiry (ms). */
-  private readonly signedOut = new Map<string, number>();
-
   constructor(
     private readonly keyring: SigningKeyring,
     private readonly clock: Clock,
+    /** Sessions ended by a sign-out (kept on disk: a restart does not bring them back). */
+    private readonly signedOut: SignedOutSessions,
   ) {}
 
   /** A fresh cookie value for a reader of `domain` (sign-in setting `setting`), valid until `expiresAt` (ms). */
@@ -78,12 +76,9 @@ export class ReaderSessions {
     return { sid: payload.sid, groups: payload.g.filter((g) => typeof g === 'string'), expiresAt: payload.exp };
   }
 
-  /** Refuses `session`'s cookie from now on (sign-out), though it is still signed and unexpired. */
-  signOut(session: ReaderSession): void {
-    const now = this.clock.now().getTime();
-    for (const [sid, exp] of this.signedOut) if (exp <= now) this.signedOut.delete(sid);
-    if (this.signedOut.size >= MAX_SIGNED_OUT) this.signedOut.delete(this.signedOut.keys().next().value as string);
-    this.signedOut.set(session.sid, session.expiresAt);
+  /** Refuses `session`'s cookie from now on (sign-out), though it is still signed and unexpired; resolves once that is on disk. */
+  signOut(session: ReaderSession): Promise<void> {
+    return this.signedOut.add(session.sid, session.expiresAt);
   }
 }
 

@@ -1,11 +1,12 @@
 import type { Context } from 'koa';
 import type { ActiveReaderAuth } from '../../config/sections/readerAuth.js';
 import type { Clock } from '../../platform/Clock.js';
+import type { OidcFlows } from '../../platform/oidc/OidcFlows.js';
 import type { ReaderGateParts } from './createReaderGate.js';
 import { readerSetCookie } from './readerCookie.js';
 import type { ReaderSessions } from './ReaderSessions.js';
 import { settingKey } from './settingKey.js';
-import { signInPage } from './signInPage.js';
+import { SIGN_IN_PAGE_POLICY, signInPage, THEMED_SIGN_IN_PAGE_POLICY } from './signInPage.js';
 
 /** What every sign-in handler shares: the appliance's parts and the site the request is for. */
 export interface SignInDeps {
@@ -14,6 +15,10 @@ export interface SignInDeps {
   clock: Clock;
   /** True when the appliance's public URL is https: cookies are then Secure. */
   httpsPublicUrl: () => boolean;
+  /** OpenID Connect sign-ins in progress, and the providers they go to. */
+  oidc: OidcFlows;
+  /** The sign-in page's frame in the theme of the site live on a host (see signInShells), or null. */
+  signInShell: (host: string) => Promise<string | null>;
 }
 
 /** One sign-in request on a site with reader sign-in. */
@@ -45,10 +50,12 @@ export function finishSignIn(request: SignInRequest, groups: readonly string[], 
   ctx.body = 'Signed in.\n';
 }
 
-/** Answers with the sign-in page (a password form, or a notice with a way to try again). */
-export function signInAnswer(request: SignInRequest, status: number, returnTo: string, message?: string): void {
+/** Answers with the sign-in page (a password form, or a notice with a way to try again), in the site's theme when its export has the frame. */
+export async function signInAnswer(request: SignInRequest, status: number, returnTo: string, message?: string): Promise<void> {
   const { ctx, domain, setting } = request;
+  const shell = await request.deps.signInShell(ctx.hostname);
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';
-  ctx.body = signInPage({ siteName: domain, returnTo, message, password: setting.mode === 'password' });
+  ctx.set('Content-Security-Policy', shell ? THEMED_SIGN_IN_PAGE_POLICY : SIGN_IN_PAGE_POLICY);
+  ctx.body = signInPage({ siteName: domain, returnTo, message, password: setting.mode === 'password', shell });
 }

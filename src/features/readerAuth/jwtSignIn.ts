@@ -5,7 +5,7 @@ import type { JWTPayload } from 'jose';
 type JwtKey = ReturnType<typeof import('jose').createRemoteJWKSet> | KeyObject;
 import type { JwtReaderAuth } from '../../config/sections/readerAuth.js';
 import { readForm } from './passwordSignIn.js';
-import { readerGroups } from './readerGroups.js';
+import { readerGroups } from '../../platform/oidc/readerGroups.js';
 import { safeReturnTo } from './safeReturnTo.js';
 import { finishSignIn, type SignInRequest, signInAnswer } from './SignInRequest.js';
 

@@ -46,11 +46,12 @@ export function readerAuthRoutes(deps: SignInDeps & { activeSite: ActiveSite }):
 }
 
 /** Ends the session (its cookie is refused from now on, not only cleared), then to the provider's logout or the sign-in page. */
-function signOut(request: SignInRequest): void {
+async function signOut(request: SignInRequest): Promise<void> {
   const { ctx, deps, domain, setting } = request;
   const cookie = readerCookieValue(ctx.get('Cookie'));
   const session = cookie ? deps.sessions.verify(cookie, domain, settingKey(setting)) : null;
-  if (session) deps.sessions.signOut(session);
+  // On disk before the answer: a sign-out the reader saw must hold across a restart.
+  if (session) await deps.sessions.signOut(session);
   deps.gate.forget();
   ctx.append('Set-Cookie', readerSetCookie('', 0, request.secure));
   ctx.status = 303;
@@ -58,10 +59,18 @@ function signOut(request: SignInRequest): void {
   ctx.set('Location', setting.mode === 'oidc' && setting.logoutUrl ? setting.logoutUrl : SIGN_IN_PATH);
 }
 
-/** A post's Origin (or, without one, its Referer) names this very host; a post with neither passes (not a browser's). */
+/**
+ * A post comes from this very host. Browsers say so in `Sec-Fetch-Site`, also when the page's
+ * `no-referrer` policy makes them send `Origin: null` (every exported page declares it, and the
+ * sign-in page inherits it): that header must then read `same-origin`. Otherwise the Origin (or,
+ * without one, the Referer) must name this host; a post with none of them passes (not a browser's).
+ */
 function sameOrigin(ctx: Context): boolean {
+  const fetchSite = ctx.get('Sec-Fetch-Site');
+  if (fetchSite && fetchSite !== 'same-origin') return false;
   const origin = ctx.get('Origin') || ctx.get('Referer');
   if (!origin) return true;
+  if (origin === 'null') return fetchSite === 'same-origin';
   try {
     return new URL(origin).host === ctx.host;
   } catch {

@@ -1,3 +1,5 @@
+import { SIGN_IN_FORM_MARK } from '../../platform/access/signInShell.js';
+
 /** What the sign-in page shows besides its form. */
 export interface SignInPageOptions {
   siteName: string;
@@ -6,19 +8,29 @@ export interface SignInPageOptions {
   message?: string;
   /** Show the password form (password mode); otherwise a button that starts sign-in again. */
   password: boolean;
+  /** The site's themed frame (see signInShells); null: the plain page. */
+  shell?: string | null;
 }
 
 /** The CSP of the sign-in page: its own inline style, a form posting to itself, nothing else. */
 export const SIGN_IN_PAGE_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
+/** The CSP of the themed sign-in page: also the site's own stylesheets, fonts, logo and colour-scheme script. */
+export const THEMED_SIGN_IN_PAGE_POLICY =
+  "default-src 'none'; style-src 'self' 'unsafe-inline'; font-src 'self'; img-src 'self' data:; script-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
 /**
  * The reader sign-in page: one password field, posting back to itself with where the reader
  * was going. No script, and nothing of the site's pages (their navigation would name pages to
- * someone not yet signed in); styled with the docs theme's neutral palette.
+ * someone not yet signed in). In the site's own theme when the live version has a frame for it
+ * (`shell`), else styled with the docs theme's neutral palette.
  */
 export function signInPage(options: SignInPageOptions): string {
   const message = options.message ? `<p class="message" role="alert">${escapeHtml(options.message)}</p>` : '';
+  const form = options.password ? passwordForm(options.returnTo) : retryForm(options.returnTo);
+  // The form goes where the export's frame marks it (its own text, so no `$` pattern of replace applies).
+  if (options.shell) return options.shell.replace(SIGN_IN_FORM_MARK, () => `${message}\n${form}`);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex"><title>Sign in · ${escapeHtml(options.siteName)}</title>
@@ -32,7 +44,7 @@ button{margin-top:1rem;width:100%;padding:.5rem;border:0;border-radius:.5rem;bac
 @media (prefers-color-scheme:dark){body{background:#0b0f19;color:#e5e7eb}main{background:#111827;border-color:#1f2937}input{background:#0b0f19;color:#e5e7eb;border-color:#374151}button{background:#e5e7eb;color:#111827}}
 </style></head>
 <body><main><h1>Sign in to ${escapeHtml(options.siteName)}</h1>${message}
-${options.password ? passwordForm(options.returnTo) : retryForm(options.returnTo)}</main></body></html>
+${form}</main></body></html>
 `;
 }
 

@@ -28,11 +28,17 @@ export interface BuiltAudience {
 
 const pageAccessSchema = z.union([z.literal('public'), z.literal('signed-in'), z.array(z.string().min(1).max(200)).min(1).max(100)]);
 
-/** `_enclave/access.json`: every page's access (by page path, as the manifest names pages) and the audiences built. */
+/**
+ * `_enclave/access.json`: every page's access (by page path, as the manifest names pages), the
+ * audiences built, and the restricted assets. A map with no audience marks no page (it is written
+ * for its assets alone): every page then needs a signed-in reader, as without a map.
+ */
 export const accessMapSchema = z.object({
   v: z.literal(1),
   pages: z.record(z.string().max(1024), pageAccessSchema),
   audiences: z.array(z.object({ id: z.string().regex(/^[a-z0-9-]{1,40}$/), groups: z.array(z.string()).nullable() })).max(1000),
+  /** The source's files (images, downloads) only some readers may load, by bundle path: as open as the most open page using them. */
+  assets: z.record(z.string().max(1024), pageAccessSchema).optional(),
 });
 
 /** The parsed access map of a bundle. */

@@ -1,6 +1,6 @@
 import type { BundleSink } from '../../bundle/BundleSink.js';
 import { mayOpenPage } from '../../platform/access/mayAudienceSee.js';
-import { type AccessMap, ACCESS_MAP_PATH, AUDIENCE_FILES, audienceFolder } from '../../platform/access/PageAccess.js';
+import { type AccessMap, AUDIENCE_FILES, audienceFolder } from '../../platform/access/PageAccess.js';
 import { buildLlmsTxt, type LlmsPage } from '../output/buildLlmsTxt.js';
 import { InOrderParts } from '../output/InOrderParts.js';
 import { searchIndexScript } from '../search/searchIndexScript.js';
@@ -72,13 +72,12 @@ export class AudienceOutputs {
     for (const s of this.streams) for (const parts of [s.search, s.full]) parts.fail(err);
   }
 
-  /** Waits for the streamed files, then writes each audience's llms.txt and the access map itself. */
+  /** Waits for the streamed files, then writes each audience's llms.txt (the access map is writeAccessMap's). */
   async finish(name: string, description: string | undefined, llmsPages: LlmsPage[]): Promise<void> {
     await Promise.all(this.written);
     for (const [i, audience] of this.map.audiences.entries()) {
       const visible = llmsPages.filter((p) => this.streams[i].see(p.path));
       await this.out.write(`${audienceFolder(audience.id)}/${AUDIENCE_FILES.llms}`, buildLlmsTxt(name, description, visible));
     }
-    await this.out.write(ACCESS_MAP_PATH, `${JSON.stringify(this.map)}\n`);
   }
 }

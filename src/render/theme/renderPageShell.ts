@@ -3,6 +3,7 @@ import type { TocEntry } from '../page/finalizeContent.js';
 import { escapeHtml } from './escapeHtml.js';
 import { interfaceText } from './interfaceText.js';
 import { ENGLISH_INTERFACE, type InterfaceText } from './interfaceTranslations.js';
+import { logoHtml } from './logoHtml.js';
 import { ROOT_MARK } from './renderSidebar.js';
 
 /** Site-wide parts of the shell, prepared once per render (hrefs may contain ROOT_MARK). */
@@ -212,13 +213,6 @@ function clientTextScript(ui: InterfaceText): string {
   if (ui === ENGLISH_INTERFACE) return '';
   const text = Object.fromEntries(CLIENT_KEYS.map((k) => [k, ui[k]]));
   return `<script type="application/json" id="enclave-interface-text">${JSON.stringify(text).replace(/</g, '\\u003c')}</script>`;
-}
-
-function logoHtml(site: ShellSite): string {
-  if (!site.logo) return `<span>${escapeHtml(site.name)}</span>`;
-  const alt = escapeHtml(site.name);
-  if (site.logo.light === site.logo.dark) return `<img src="${site.logo.light}" alt="${alt}">`;
-  return `<img class="enclave-logo-light" src="${site.logo.light}" alt="${alt}"><img class="enclave-logo-dark" src="${site.logo.dark}" alt="${alt}">`;
 }
 
 function navbarHtml(site: ShellSite): string {

@@ -556,7 +556,11 @@
     var key = $('key').value.trim();
     if (key) signIn(key);
   });
-  $('sign-out').addEventListener('click', function () { signOut(''); });
+  $('sign-out').addEventListener('click', function () {
+    // A key minted for a provider sign-in is revoked with its session; a pasted key is left valid.
+    if (session) api('/_enclave/admin/auth/sign-out', { method: 'POST' }).catch(function () { /* it expires anyway */ });
+    signOut('');
+  });
   $('refresh').addEventListener('click', loadAll);
   $('assistant-view').addEventListener('toggle', function () {
     if ($('assistant-view').open) loadAssistant().catch(function (/** @type {ApiError} */ err) { say('Assistant: ' + err.message); });
@@ -578,7 +582,22 @@
       Object.keys(charts).forEach(function (id) { var el = $(id); charts[id].setSize({ width: Math.max(260, el.clientWidth), height: 220 }); });
     }, 150);
   });
+  fetch('/_enclave/admin/auth/options', { cache: 'no-store', credentials: 'omit' })
+    .then(function (res) { return res.ok ? res.json() : { oidc: false }; })
+    .then(function (/** @type {{ oidc: boolean }} */ options) { $('sso').hidden = !options.oidc; })
+    .catch(function () { /* keys only */ });
   var saved = storedKey();
-  if (saved) signIn(saved);
+  if (location.hash === '#signed-in') {
+    // Back from the provider: collect the key minted for this sign-in (once, by its HttpOnly cookie).
+    history.replaceState(null, '', location.pathname + location.search);
+    fetch('/_enclave/admin/auth/handoff', { method: 'POST', cache: 'no-store', credentials: 'same-origin' })
+      .then(function (res) { return res.ok ? res.json() : null; })
+      .then(function (/** @type {{ key: string } | null} */ found) {
+        if (found) signIn(found.key);
+        else if (saved) signIn(saved);
+        else signOut('That sign-in was already used or has expired; sign in again.');
+      })
+      .catch(function () { signOut('Sign-in failed; try again.'); });
+  } else if (saved) signIn(saved);
   else show(false);
 })();

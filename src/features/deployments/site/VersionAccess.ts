@@ -1,6 +1,12 @@
 import type { ReaderAudience } from '../../../platform/access/mayAudienceSee.js';
 import { mayOpenPage } from '../../../platform/access/mayAudienceSee.js';
-import { type AccessMap, AUDIENCE_FILES, audienceFolder, type BuiltAudience } from '../../../platform/access/PageAccess.js';
+import {
+  type AccessMap,
+  AUDIENCE_FILES,
+  audienceFolder,
+  type BuiltAudience,
+  type PageAccess,
+} from '../../../platform/access/PageAccess.js';
 import type { ServedFile } from '../SiteVersion.js';
 
 /** Site-wide files an audience has its own copy of, by the name of that copy. */
@@ -25,6 +31,8 @@ export class VersionAccess {
     private readonly pageOfFile: ReadonlyMap<string, string>,
     /** `_enclave/audiences/…` files, by bundle path (never served under their own name). */
     private readonly audienceFiles: ReadonlyMap<string, ServedFile>,
+    /** Assets only some readers may load (the access map's `assets`), by bundle path. */
+    private readonly assets: Readonly<Record<string, PageAccess>> = {},
   ) {
     this.siteGroups = new Set(map?.audiences.flatMap((a) => a.groups ?? []) ?? []);
   }
@@ -32,6 +40,12 @@ export class VersionAccess {
   /** The page a bundle file shows, or undefined for an asset, a redirect stub or the 404 page. */
   pageOf(file: string): string | undefined {
     return this.pageOfFile.get(file);
+  }
+
+  /** May `reader` load the bundle file `file` as an asset: undefined when it is not a restricted one. */
+  mayLoadAsset(file: string, reader: ReaderAudience): boolean | undefined {
+    const access = Object.hasOwn(this.assets, file) ? this.assets[file] : undefined;
+    return access === undefined ? undefined : mayOpenPage(access, reader);
   }
 
   /** May `reader` open the page at page path `page`. */

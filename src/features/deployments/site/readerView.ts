@@ -24,10 +24,14 @@ const MAX_VIEWS = 20_000;
  * place of the site-wide search index and llms files, the sitemap and agent channel cut to the
  * pages they may open, a page without links to pages they may
  * not open, and for all of these a copy marked private (Cache-Control private, Vary: Cookie).
- * Assets (styles, scripts, images) are served as they are: public pages need them.
+ * Assets only restricted pages use (the access map's `assets`) are gated like those pages;
+ * other assets (styles, scripts, images public pages use) are served as they are.
  */
 export function fileForReader(version: SiteVersion, file: ServedFile, reader: ReaderAudience): ServedFile | null | Promise<ServedFile> {
   const access = version.access;
+  // An image or download only restricted pages use is theirs: missing to anyone else, private to the rest.
+  const mayLoad = access?.mayLoadAsset(file.path, reader);
+  if (mayLoad !== undefined) return mayLoad ? memo(version, `asset\0${file.path}`, async () => privateCopy(file)) : null;
   // No access map (no page marked, or a bundle from before them): every page needs a signed-in
   // reader, who sees it all; what they see is still theirs alone, never for a shared cache.
   if (!access?.map) {

@@ -1,0 +1,20 @@
+import test from 'ava';
+import { AssetAccess } from '../../src/render/access/AssetAccess.js';
+
+const FILES = new Set(['img/a.png', 'img/b c.png', 'files/report.pdf', 'img/open.png', 'img/wide.png']);
+
+test('an asset is as open as the most open page that references it; unreferenced and unknown files are not recorded', (t) => {
+  const assets = new AssetAccess(FILES);
+  assets.addPage('team/notes.html', '<img src="../img/a.png"><a href="/files/report.pdf?dl=1#x">r</a>', 'signed-in');
+  assets.addPage('oncall/runbook.html', '<img src="../img/b%20c.png" srcset="../img/wide.png 2x, ../img/a.png 1x">', ['oncall']);
+  assets.addPage('partner/guide.html', '<img src="/img/b%20c.png"><img src="https://cdn.example/img/open.png">', ['partners']);
+  assets.addPage('open/hello.html', '<img src="../img/open.png"><a href="../img/wide.png">', 'public');
+  assets.addPage('index.html', '<img src="img/nowhere.png"><a href="#top">top</a><a href="mailto:x@example.com">m</a>', 'public');
+  t.deepEqual(assets.restricted(), {
+    'files/report.pdf': 'signed-in',
+    // Used by a signed-in page and a group page: any signed-in reader.
+    'img/a.png': 'signed-in',
+    // Used by pages of two groups: readers of either.
+    'img/b c.png': ['oncall', 'partners'],
+  });
+});
