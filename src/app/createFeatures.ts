@@ -40,11 +40,14 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
   let analytics: AnalyticsFeature | null = null;
   // Reader sign-in needs deployments' ActiveSite (which site a host shows), deployments its gate.
   let readerAuth: ReaderAuthFeature | null = null;
+  // Previews are sources' (built after deployments); the site handler asks them first.
+  let sources: SourcesFeature | null = null;
   const deployments = await createDeploymentsFeature(ctx, {
     onPageServed: (page) => analytics?.onPageServed?.(page),
     readerGate: (domain, cookie) => readerAuth?.gate(domain, cookie) ?? null,
     // Tells the site's search box to report to /_enclave/search-events (see theme.js); else it reports nothing.
     siteMark: ctx.config.analytics.collect ? 'search-events' : undefined,
+    sitePreview: (request) => sources?.servePreview(request) ?? false,
   });
   readerAuth = createReaderAuthFeature(ctx, { activeSite: deployments.activeSite });
   const exports = await createExportsFeature(ctx, { activeSite: deployments.activeSite, deploy: (bundle) => deployments.deploy(bundle) });
@@ -59,9 +62,10 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
   const agent = await createAgentFeature(ctx);
   const dashboard = await createDashboardFeature();
   // Git sources go live through the same export job and deploy port as scheduled re-exports.
-  const sources = await createSourcesFeature(ctx, {
+  sources = await createSourcesFeature(ctx, {
     exportAndBundle: (domain, options) => exports.exportAndBundle(domain, options),
     deploy: (bundle) => deployments.deploy(bundle),
+    previewHosting: deployments.previews,
   });
   // Scheduled prompts: agent jobs told what the site's git source received since the last run.
   const automations = await createAutomationsFeature(ctx, {
