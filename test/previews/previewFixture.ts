@@ -1,7 +1,6 @@
 import type { ExecutionContext } from 'ava';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ReaderAuthSetting } from '../../src/config/sections/readerAuth.js';
 import type { Clock } from '../../src/platform/Clock.js';
 import { startGitHttpServer, type GitHttpServer } from '../helpers/gitHttpServer.js';
 import { fetchWithHost } from '../helpers/fetchWithHost.js';
@@ -30,7 +29,10 @@ export interface PreviewWorld {
 }
 
 /** Starts the world; `auth` gives the site reader sign-in. The appliance and server close when the test ends. */
-export async function previewWorld(t: ExecutionContext, options: { clock?: Clock; auth?: ReaderAuthSetting } = {}): Promise<PreviewWorld> {
+export async function previewWorld(
+  t: ExecutionContext,
+  options: { clock?: Clock; auth?: { mode: 'password'; password: string }; hostPattern?: string } = {},
+): Promise<PreviewWorld> {
   const repo = await makeDocsRepo();
   const server = await startGitHttpServer(repo.root, { basicAuth: { user: 'enclave', password: 'tok-p' } });
   const tokenFile = join(repo.root, 'token');
@@ -44,6 +46,11 @@ export async function previewWorld(t: ExecutionContext, options: { clock?: Clock
         ...(options.auth ? { auth: options.auth } : {}),
       },
     ],
+    ...(options.hostPattern
+      ? {
+          sources: { fetchTimeoutSeconds: 120, previews: { host: options.hostPattern, expireAfterHours: 168, expiryCron: '*/10 * * * *' } },
+        }
+      : {}),
   };
   const app = await startTestAppliance({ overrides, clock: options.clock, dataDir });
   const world: PreviewWorld = { app, repo, server, dataDir, overrides, site: fetchWithHost(DOMAIN) };

@@ -6,6 +6,7 @@ import type { UpdateSource } from '../UpdateStatusRecord.js';
 import { buildPreview, type PreviewBuildDeps } from './buildPreview.js';
 import { type PreviewUrls, previewSlug, previewUrls } from './previewAddress.js';
 import type { PreviewRecord } from './PreviewRecord.js';
+import { hasReaderSignIn } from './hasReaderSignIn.js';
 
 /** A requested (re)deploy: its update status and where the preview is opened. */
 export interface RequestedPreview {
@@ -33,7 +34,9 @@ export class GitPreviews {
 
   /** Where `preview` is opened. */
   urls(preview: Pick<PreviewRecord, 'domain' | 'slug'>): PreviewUrls {
-    return previewUrls(this.deps.publicUrl(), preview.domain, preview.slug, this.deps.config.host);
+    // A site with reader sign-in is previewed on its own host only (see servePreviewRequest).
+    const host = hasReaderSignIn(this.deps.sites, preview.domain) ? null : this.deps.config.host;
+    return previewUrls(this.deps.publicUrl(), preview.domain, preview.slug, host);
   }
 
   /** The URL a preview of `branch` of `site` has (or will have): known before it exists. */

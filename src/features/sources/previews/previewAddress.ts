@@ -73,7 +73,8 @@ export function matchPreviewRequest(host: string, path: string, hostPattern: str
     const after = hostPattern.slice(at + '{branch}'.length);
     if (host.length > before.length + after.length && host.startsWith(before) && host.endsWith(after)) {
       const slug = host.slice(before.length, host.length - after.length);
-      if (/^[a-z0-9-]+$/.test(slug)) return { slug, base: '', rest: path };
+      // Only a slug's shape (see previewSlug): a site's own name that fits the pattern stays the site's.
+      if (/^[a-z0-9-]+-[0-9a-f]{6}$/.test(slug)) return { slug, base: '', rest: path };
     }
   }
   if (!path.startsWith(PREVIEW_PREFIX)) return null;

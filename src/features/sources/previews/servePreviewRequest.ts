@@ -1,6 +1,7 @@
 import type { SiteRequest, SiteRequestHandler } from '../../../http/SiteRequestHandler.js';
 import type { SiteDirectory } from '../../control/SiteDirectory.js';
 import type { PreviewHosting } from '../../deployments/PreviewVersions.js';
+import { hasReaderSignIn } from './hasReaderSignIn.js';
 import { matchPreviewRequest } from './previewAddress.js';
 import type { PreviewRepository } from './PreviewRepository.js';
 
@@ -37,6 +38,13 @@ export function servePreviewRequest(deps: {
     const preview = deps.previews.bySlug(target.slug);
     const hostSite = target.base ? deps.sites.find(request.host) : undefined;
     if (!preview || (hostSite && hostSite.domain !== preview.domain)) return plain(request, 404, 'No such preview\n');
+    if (!target.base && hasReaderSignIn(deps.sites, preview.domain)) {
+      // A reader's session cookie belongs to the site's host: a preview of a site with sign-in
+      // is read under the site's own prefix, where the same sign-in and access map apply.
+      const port = /:(\d+)$/.exec(request.req.headers.host ?? '')?.[1];
+      const location = `//${preview.domain}${port ? `:${port}` : ''}/_preview/${preview.slug}${target.rest || '/'}`;
+      return plain(request, 302, `Moved to ${location}\n`, ['Location', location]);
+    }
     if (target.rest === '') {
       // Pages link relatively: the preview's root must end in a slash to resolve them.
       const location = `${target.base}/${request.query ? `?${request.query}` : ''}`;
