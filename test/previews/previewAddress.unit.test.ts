@@ -20,7 +20,7 @@ test('preview URLs keep the public scheme and port, on the site name or the host
   });
   const withHost = previewUrls('http://127.0.0.1:3000', 'docs.example', 'a-123abc', '{branch}.preview.docs.example');
   t.is(withHost.hostUrl, 'http://a-123abc.preview.docs.example:3000/');
-  t.is(withHost.url, withHost.hostUrl);
+  t.is(withHost.url, 'http://a-123abc.preview.docs.example:3000/');
 });
 
 test('a request names a preview by prefix or by host; anything else is the live site', (t) => {
