@@ -59,7 +59,13 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
     readerMayOpen: deployments.readerMayOpen,
   });
   analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
-  const agent = await createAgentFeature(ctx);
+  const agent = await createAgentFeature(ctx, {
+    // Sources are built later; a job only pushes once requests are served, when they exist.
+    previews: {
+      urlFor: (projectId, repository, branch) => sources?.agentPreviews.urlFor(projectId, repository, branch) ?? null,
+      request: async (projectId, repository, branch, jobId) => sources?.agentPreviews.request(projectId, repository, branch, jobId),
+    },
+  });
   const dashboard = await createDashboardFeature();
   // Git sources go live through the same export job and deploy port as scheduled re-exports.
   sources = await createSourcesFeature(ctx, {

@@ -31,7 +31,12 @@ export interface PreviewWorld {
 /** Starts the world; `auth` gives the site reader sign-in. The appliance and server close when the test ends. */
 export async function previewWorld(
   t: ExecutionContext,
-  options: { clock?: Clock; auth?: { mode: 'password'; password: string }; hostPattern?: string } = {},
+  options: {
+    clock?: Clock;
+    auth?: { mode: 'password'; password: string };
+    hostPattern?: string;
+    agent?: (gitUrl: string) => ConfigOverrides['agent'];
+  } = {},
 ): Promise<PreviewWorld> {
   const repo = await makeDocsRepo();
   const server = await startGitHttpServer(repo.root, { basicAuth: { user: 'enclave', password: 'tok-p' } });
@@ -51,6 +56,7 @@ export async function previewWorld(
           sources: { fetchTimeoutSeconds: 120, previews: { host: options.hostPattern, expireAfterHours: 168, expiryCron: '*/10 * * * *' } },
         }
       : {}),
+    ...(options.agent ? { agent: options.agent(server.url.replace('http://', 'http://enclave:tok-p@')) } : {}),
   };
   const app = await startTestAppliance({ overrides, clock: options.clock, dataDir });
   const world: PreviewWorld = { app, repo, server, dataDir, overrides, site: fetchWithHost(DOMAIN) };

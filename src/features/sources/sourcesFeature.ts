@@ -10,6 +10,7 @@ import type { SiteRequest, SiteRequestHandler } from '../../http/SiteRequestHand
 import { createGitPreviews } from './previews/createGitPreviews.js';
 import type { GitPreviews } from './previews/GitPreviews.js';
 import { previewRoutes } from './previews/routes/previewRoutes.js';
+import type { AgentPreviews } from '../agent/AgentPreviews.js';
 
 /** The git-sources feature, with its sync for tests and the other features app/ wires to it. */
 export interface SourcesFeature extends Feature {
@@ -17,6 +18,8 @@ export interface SourcesFeature extends Feature {
   state: SourceStateRepository;
   /** Previews of branches (requests, listing, expiry), for tests and the agent feature's pull requests. */
   previews: GitPreviews;
+  /** Previews of agent jobs' pushed branches (app/ hands it to the agent feature). */
+  agentPreviews: AgentPreviews;
   /** The site handler's preview hook (app/ hands it to deployments): false for a live-site request. */
   servePreview(request: SiteRequest): ReturnType<SiteRequestHandler> | false;
 }
@@ -48,7 +51,7 @@ export async function createSourcesFeature(ctx: FeatureContext, deps: SourcesDep
     logger,
     fetchTimeoutMs: ctx.config.sources.fetchTimeoutSeconds * 1000,
   });
-  const previewPart = await createGitPreviews(ctx, {
+  const { previews, servePreview, agentPreviews, expiry, records } = await createGitPreviews(ctx, {
     sync,
     state,
     logger,
@@ -56,16 +59,13 @@ export async function createSourcesFeature(ctx: FeatureContext, deps: SourcesDep
     hosting: deps.previewHosting,
   });
   const polls = sync.gitSites().flatMap((site) => (site.git?.pollCron ? [{ cron: site.git.pollCron, domain: site.domain }] : []));
-  const tasks: Task[] = [
-    ...polls.map((p) => ({ name: `git-poll ${p.domain}`, cron: p.cron, run: () => sync.poll(p.domain) })),
-    previewPart.expiry,
-  ];
-  const { previews, servePreview } = previewPart;
+  const tasks: Task[] = [...polls.map((p) => ({ name: `git-poll ${p.domain}`, cron: p.cron, run: () => sync.poll(p.domain) })), expiry];
   return {
     name: 'sources',
     sync,
     state,
     previews,
+    agentPreviews,
     servePreview,
     tasks,
     routes: [
@@ -92,7 +92,7 @@ export async function createSourcesFeature(ctx: FeatureContext, deps: SourcesDep
     async stop() {
       await sync.stop();
       await state.flush();
-      await previewPart.records.flush();
+      await records.flush();
     },
   };
 }

@@ -9,6 +9,8 @@ import type { SourceStateRepository } from '../SourceStateRepository.js';
 import { GitPreviews } from './GitPreviews.js';
 import { PreviewRepository } from './PreviewRepository.js';
 import { servePreviewRequest } from './servePreviewRequest.js';
+import { previewsForAgents } from './previewsForAgents.js';
+import type { AgentPreviews } from '../../agent/AgentPreviews.js';
 
 /** The previews part of the sources feature, as sourcesFeature mounts it. */
 export interface GitPreviewsPart {
@@ -16,6 +18,8 @@ export interface GitPreviewsPart {
   records: PreviewRepository;
   /** The site handler's hook (see servePreviewRequest). */
   servePreview(request: SiteRequest): ReturnType<SiteRequestHandler> | false;
+  /** Previews of agent jobs' pushed branches. */
+  agentPreviews: AgentPreviews;
   /** Deletes expired previews on `sources.previews.expiryCron`. */
   expiry: Task;
 }
@@ -46,6 +50,7 @@ export async function createGitPreviews(
   return {
     previews,
     records,
+    agentPreviews: previewsForAgents({ sites: ctx.sites, previews }),
     servePreview: servePreviewRequest({ previews: records, hosting: deps.hosting, sites: ctx.sites, hostPattern: config.host }),
     expiry: {
       name: 'preview-expiry',
