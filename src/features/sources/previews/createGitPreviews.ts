@@ -51,7 +51,13 @@ export async function createGitPreviews(
     previews,
     records,
     agentPreviews: previewsForAgents({ sites: ctx.sites, previews }),
-    servePreview: servePreviewRequest({ previews: records, hosting: deps.hosting, sites: ctx.sites, hostPattern: config.host }),
+    servePreview: servePreviewRequest({
+      previews: records,
+      hosting: deps.hosting,
+      sites: ctx.sites,
+      hostPattern: config.host,
+      logger: deps.logger,
+    }),
     expiry: {
       name: 'preview-expiry',
       cron: config.expiryCron,

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { SiteRequest, SiteRequestHandler } from '../../../http/SiteRequestHandler.js';
 import type { SiteDirectory } from '../../control/SiteDirectory.js';
 import type { PreviewHosting } from '../../deployments/PreviewVersions.js';
@@ -31,8 +32,9 @@ export function servePreviewRequest(deps: {
   hosting: PreviewHosting;
   sites: Pick<SiteDirectory, 'find'>;
   hostPattern: string | null;
+  logger: Logger;
 }): (request: SiteRequest) => ReturnType<SiteRequestHandler> | false {
-  return (request) => {
+  const answer = (request: SiteRequest): ReturnType<SiteRequestHandler> | false => {
     const target = matchPreviewRequest(request.host, request.path, deps.hostPattern);
     if (!target) return false;
     const preview = deps.previews.bySlug(target.slug);
@@ -55,6 +57,15 @@ export function servePreviewRequest(deps: {
       return plain(request, 503, 'This preview is being built; try again in a moment\n', ['Retry-After', '10']);
     }
     return deps.hosting.serve(preview.versionName, { ...request, path: target.rest, base: target.base });
+  };
+  return (request) => {
+    try {
+      return answer(request);
+    } catch (err) {
+      // A site request must always be answered (SiteRequestHandler): never a thrown error.
+      deps.logger.error({ err, requestId: request.requestId }, 'preview request failed');
+      return request.res.headersSent ? undefined : plain(request, 500, 'Internal server error\n');
+    }
   };
 }
 
