@@ -79,11 +79,21 @@ test('a branch preview: API errors, served under /_preview/ with working links a
   t.is(app.features.sources.state.site(DOMAIN).liveSha, liveSha);
   t.is(app.features.deployments.activeSite.current(DOMAIN)?.installed?.id, liveVersion);
 
-  // A second call redeploys the branch at the same URL.
+  // A second call redeploys the branch at the same URL; calls while that waits for the site's
+  // turn (held here by the test) share its status, as updates do.
   const sha2 = await repo.commit({ 'index.mdx': '---\ntitle: Welcome\n---\n\nSecond draft.\n' }, 'Second draft', 'feature/new-intro');
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  void app.features.sources.sync.inTurn(DOMAIN, () => held);
   const again = (await (await preview(app.projectId, { branch: 'feature/new-intro' })).json()) as typeof first;
   t.is(again.previewUrl, first.previewUrl);
   t.not(again.statusId, first.statusId);
+  const burst = (await (await preview(app.projectId, { branch: 'feature/new-intro' })).json()) as typeof first;
+  t.is(burst.statusId, again.statusId);
+  t.is(((await (await app.api(`/v1/project/update-status/${again.statusId}`)).json()) as { status: string }).status, 'queued');
+  release();
   t.is((await waitForStatus(app.api, again.statusId)).status, 'success');
   const redeployed = await (await site(`${app.url}${base}`)).text();
   t.true(redeployed.includes('Second draft.'));
