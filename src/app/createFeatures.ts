@@ -42,11 +42,14 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
   let analytics: AnalyticsFeature | null = null;
   // Reader sign-in needs deployments' ActiveSite (which site a host shows), deployments its gate.
   let readerAuth: ReaderAuthFeature | null = null;
+  // Previews are sources' (built after deployments); the site handler asks them first.
+  let sources: SourcesFeature | null = null;
   const deployments = await createDeploymentsFeature(ctx, {
     onPageServed: (page) => analytics?.onPageServed?.(page),
     readerGate: (domain, cookie) => readerAuth?.gate(domain, cookie) ?? null,
     // Tells the site's search box to report to /_enclave/search-events (see theme.js); else it reports nothing.
     siteMark: ctx.config.analytics.collect ? 'search-events' : undefined,
+    sitePreview: (request) => sources?.servePreview(request) ?? false,
   });
   // One relying party for readers and the dashboard: their flows stay apart by owner.
   const oidc = new OidcFlows(ctx.clock);
@@ -60,13 +63,20 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
     readerMayOpen: deployments.readerMayOpen,
   });
   analytics = await createAnalyticsFeature(ctx, { activeSite: deployments.activeSite, limiter: analyticsLimiter });
-  const agent = await createAgentFeature(ctx);
+  const agent = await createAgentFeature(ctx, {
+    // Sources are built later; a job only pushes once requests are served, when they exist.
+    previews: {
+      urlFor: (projectId, repository, branch) => sources?.agentPreviews.urlFor(projectId, repository, branch) ?? null,
+      request: async (projectId, repository, branch, jobId) => sources?.agentPreviews.request(projectId, repository, branch, jobId),
+    },
+  });
   const dashboard = await createDashboardFeature();
   const dashboardAuth = createDashboardAuthFeature(ctx, { oidc, keys: control.sessionKeys });
   // Git sources go live through the same export job and deploy port as scheduled re-exports.
-  const sources = await createSourcesFeature(ctx, {
+  sources = await createSourcesFeature(ctx, {
     exportAndBundle: (domain, options) => exports.exportAndBundle(domain, options),
     deploy: (bundle) => deployments.deploy(bundle),
+    previewHosting: deployments.previews,
   });
   // Scheduled prompts: agent jobs told what the site's git source received since the last run.
   const automations = await createAutomationsFeature(ctx, {

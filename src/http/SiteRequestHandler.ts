@@ -14,6 +14,11 @@ export interface SiteRequest {
   address: string;
   /** False when the page is not a secure context for the browser (see isTrustworthyOrigin); absent: it is. */
   trustworthy?: boolean;
+  /**
+   * The URL path the site is mounted under, without a trailing slash (a preview's
+   * `/_preview/<slug>`), when `path` is relative to it; absent: the site is at the root.
+   */
+  base?: string;
 }
 
 /**

@@ -15,12 +15,12 @@ export const agentConfigSchema = z.strictObject({
   prLinkTemplate: z
     .string()
     .min(1)
-    .refine((t) => [...t.matchAll(/\{(\w+)\}/g)].every((m) => ['repository', 'base', 'branch', 'id'].includes(m[1])), {
-      message: 'unknown placeholder; use {repository}, {base}, {branch} or {id}',
+    .refine((t) => [...t.matchAll(/\{(\w+)\}/g)].every((m) => ['repository', 'base', 'branch', 'id', 'preview'].includes(m[1])), {
+      message: 'unknown placeholder; use {repository}, {base}, {branch}, {id} or {preview}',
     })
     .nullable()
     .describe(
-      'PR link template: {repository} {base} {branch} {id}. Gitea: https://git.corp/{repository}/compare/{base}...{branch}; GitLab: https://gitlab.corp/{repository}/-/merge_requests/new?merge_request[source_branch]={branch}&merge_request[target_branch]={base}; GitHub Enterprise: https://github.corp/{repository}/compare/{base}...{branch}?expand=1. null: push the branch, no link.',
+      "PR link template: {repository} {base} {branch} {id} {preview} (the branch preview's URL, empty without one). Gitea: https://git.corp/{repository}/compare/{base}...{branch}; GitLab: https://gitlab.corp/{repository}/-/merge_requests/new?merge_request[source_branch]={branch}&merge_request[target_branch]={base}; GitHub Enterprise: https://github.corp/{repository}/compare/{base}...{branch}?expand=1. null: push the branch, no link.",
     ),
   timeoutSeconds: z.number().int().positive().describe('An agent run is killed after this long.'),
   archiveAfterDays: z.number().positive().describe('Completed/failed jobs are archived after this many days.'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** A branch name git accepts and that can't be read as an option or a refspec. */
-const BRANCH = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[A-Za-z0-9._/-]+(?<![./])$/;
+export const BRANCH_NAME = /^(?!-)(?!.*\.\.)(?!.*\/\/)(?!.*@\{)[A-Za-z0-9._/-]+(?<![./])$/;
 
 /**
  * A site whose docs live in a repository on the network's git server. Secrets are never
@@ -14,7 +14,7 @@ export const gitSourceSchema = z.strictObject({
     .regex(/^(https?:\/\/[^\s@/]+(?::\d+)?\/\S+|ssh:\/\/[^\s]+|[A-Za-z0-9._-]+@[A-Za-z0-9.-]+:[^\s]+)$/, 'must be an http(s):// or ssh URL')
     .refine((u) => !/^[a-z]+:\/\/[^/@]*@/i.test(u) || u.startsWith('ssh://'), 'credentials may not be written in the URL; use tokenFile')
     .describe('Repository URL: https://git.corp/docs/site.git, ssh://git@git.corp/docs/site.git or git@git.corp:docs/site.git.'),
-  branch: z.string().regex(BRANCH, 'must be a branch name').describe('Deployment branch: its commits go live.'),
+  branch: z.string().regex(BRANCH_NAME, 'must be a branch name').describe('Deployment branch: its commits go live.'),
   path: z
     .string()
     .regex(/^(?!\/)(?!.*\.\.)[A-Za-z0-9._/-]+(?<!\/)$/, 'must be a relative folder in the repository')

@@ -24,6 +24,8 @@ export interface AgentJobRecord {
   pushed: boolean;
   model: string;
   prLink: string | null;
+  /** The preview of the pushed branch (absent in records older than previews). */
+  previewUrl?: string | null;
   error: string | null;
   /** How many times the agent has been started for this job (1 + follow-up messages). */
   runs: number;

@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/Clock.js';
 import type { AgentJobStore } from './AgentJobStore.js';
 import type { AgentSandbox } from './AgentSandbox.js';
 import type { AgentPaths } from './agentPaths.js';
+import type { AgentPreviews } from './AgentPreviews.js';
 
 /** A run waiting for (or holding) a slot in the agent queue. */
 export interface AgentRunTask {
@@ -30,4 +31,6 @@ export interface AgentRuntime {
   clock: Clock;
   logger: Logger;
   queue: AgentRunScheduler;
+  /** Branch previews of pushed jobs (absent: none). */
+  previews?: AgentPreviews;
 }

@@ -14,6 +14,7 @@ import { archiveStaleAgentJobs } from './agentArchiveTask.js';
 import { recoverInterruptedAgentJobs } from './agentRecovery.js';
 import { AgentRunQueue } from './AgentRunQueue.js';
 import type { Feature, FeatureContext } from '../Feature.js';
+import type { AgentPreviews } from './AgentPreviews.js';
 
 /** How long stop() waits for killed agents to record their end before failing them itself. */
 const STOP_WAIT_MS = 3000;
@@ -33,7 +34,7 @@ export interface AgentFeature extends Feature {
  * recovery of jobs a crash left active, and the archive cron task.
  */
 // size: wires the feature's parts in order (stores, queue, routes, tasks); a straight list with no branching
-export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeature> {
+export async function createAgentFeature(ctx: FeatureContext, deps: { previews?: AgentPreviews } = {}): Promise<AgentFeature> {
   const settings = ctx.config.agent;
   const logger = ctx.logger.child({ module: 'agent' });
   const store = await AgentJobStore.open(ctx.config.dataDir);
@@ -50,7 +51,7 @@ export async function createAgentFeature(ctx: FeatureContext): Promise<AgentFeat
   if (plan.warning) logger.warn({ sandbox: settings.sandbox }, plan.warning);
   for (const note of plan.notes) logger.info(note);
   if (plan.sandbox) logger.info({ abi: plan.sandbox.abi, readOnly: plan.sandbox.readOnly }, 'agents run in a Landlock sandbox');
-  const base = { store, settings, paths, sandbox: plan.sandbox, reaper: plan.reaper, clock: ctx.clock, logger };
+  const base = { store, settings, paths, sandbox: plan.sandbox, reaper: plan.reaper, clock: ctx.clock, logger, previews: deps.previews };
   const queue: AgentRunQueue = new AgentRunQueue(
     settings.concurrency,
     (task, signal) => executeAgentRun(base, task, signal, (jobId) => queue.hasWaiting(jobId)),

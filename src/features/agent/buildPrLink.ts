@@ -6,6 +6,8 @@ export interface PrLinkValues {
   base: string;
   branch: string;
   id: string;
+  /** The URL of the branch's preview ('' without one), e.g. for a description parameter. */
+  preview?: string;
 }
 
 /**
@@ -37,7 +39,7 @@ function encodeValue(value: string): string {
  * URI as the hosted API types `prLink`; code hosts decode them alike.
  */
 export function buildPrLink(template: string, values: PrLinkValues): string {
-  const filled: Record<string, string> = { ...values, repository: repositoryPath(values.repository) };
-  const link = template.replace(/\{(repository|base|branch|id)\}/g, (_, name: string) => encodeValue(filled[name]));
+  const filled: Record<string, string> = { ...values, preview: values.preview ?? '', repository: repositoryPath(values.repository) };
+  const link = template.replace(/\{(repository|base|branch|id|preview)\}/g, (_, name: string) => encodeValue(filled[name]));
   return link.replace(/\?.*$/, (query) => query.replace(/\[/g, '%5B').replace(/\]/g, '%5D'));
 }

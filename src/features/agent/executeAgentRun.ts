@@ -17,6 +17,8 @@ export async function executeAgentRun(
   const { store, clock, logger } = runtime;
   const job = store.withStatus('active').find((j) => j.id === task.jobId);
   if (!job) return;
+  const branch = agentBranchName(job.id);
+  const previewUrl = runtime.previews?.urlFor(job.projectId, job.repository, branch) ?? null;
   const result: AgentRunResult = await runAgentJob({
     job,
     prompt: task.prompt,
@@ -25,6 +27,7 @@ export async function executeAgentRun(
     sandbox: runtime.sandbox,
     reaper: runtime.reaper,
     signal,
+    previewUrl,
     onSpawn(pid) {
       store.update(job.id, (j) => (j.pid = pid)).catch((err) => logger.warn({ err, jobId: job.id }, 'could not record the agent pid'));
     },
@@ -46,10 +49,17 @@ export async function executeAgentRun(
     j.pushed = result.pushed;
     j.branch = result.pushed ? agentBranchName(j.id) : null;
     j.prLink = result.prLink;
+    j.previewUrl = result.pushed ? previewUrl : null;
     j.error = result.status === 'failed' && j.status === 'failed' ? result.error : null;
     j.pid = null;
     j.updatedAt = clock.now().toISOString();
   });
+  if (result.status === 'completed' && result.pushed && previewUrl) {
+    // Not awaited: the preview builds in the site's turn; its status says how it went.
+    runtime.previews?.request(job.projectId, job.repository, branch, job.id).catch((err: unknown) => {
+      logger.warn({ err, jobId: job.id }, 'could not ask for a preview of the pushed branch');
+    });
+  }
   logger.info(
     { jobId: job.id, status: result.status, pushed: result.pushed, ...(result.status === 'failed' ? { error: result.error } : {}) },
     'agent run finished',

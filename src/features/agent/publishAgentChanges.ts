@@ -18,7 +18,7 @@ export function commitSubject(prompt: string, jobId: string): string {
  */
 export async function publishAgentChanges(
   git: GitContext,
-  options: { repository: string; branch: string; startHead: string | null; prompt: string; jobId: string },
+  options: { repository: string; branch: string; startHead: string | null; prompt: string; jobId: string; previewUrl?: string | null },
 ): Promise<{ pushed: boolean }> {
   await runGit(git, ['add', '--all']);
   const staged = await runGit(git, ['diff', '--cached', '--quiet'], { allowedExitCodes: [1] });
@@ -30,6 +30,8 @@ export async function publishAgentChanges(
       '-m',
       commitSubject(options.prompt, options.jobId),
       '-m',
+      // Code hosts take a one-commit pull request's description from its commit message.
+      ...(options.previewUrl ? [`Preview: ${options.previewUrl}`, '-m'] : []),
       `Enclave-Agent-Job: ${options.jobId}`,
     ]);
   }

@@ -40,6 +40,8 @@ export interface AgentRunRequest {
   signal: AbortSignal;
   /** The agent's process group id, once it runs. */
   onSpawn?(pid: number): void;
+  /** Where the pushed branch's preview will be (its commit and PR link name it), or null. */
+  previewUrl?: string | null;
 }
 
 /** What a run produced. `pushed` is whether the job's branch now exists on the remote. */
@@ -169,7 +171,13 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
   let pushed = job.pushed;
   const linkFor = () =>
     pushed && settings.prLinkTemplate
-      ? buildPrLink(settings.prLinkTemplate, { repository: job.repository, base: baseRef ?? '', branch, id: job.id })
+      ? buildPrLink(settings.prLinkTemplate, {
+          repository: job.repository,
+          base: baseRef ?? '',
+          branch,
+          id: job.id,
+          preview: request.previewUrl ?? '',
+        })
       : null;
   try {
     const clone = await prepareAgentClone(git, { workDir, repository: job.repository, requestedRef: job.requestedRef, branch });
@@ -192,7 +200,14 @@ export async function runAgentJob(request: AgentRunRequest): Promise<AgentRunRes
     await writeFile(join(repoDir, '.git', 'config'), gitConfig);
     const published = await publishAgentChanges(
       { ...git, pins: gitPins(job.repository, filterDrivers) },
-      { repository: job.repository, branch, startHead: clone.startHead, prompt: request.prompt, jobId: job.id },
+      {
+        repository: job.repository,
+        branch,
+        startHead: clone.startHead,
+        prompt: request.prompt,
+        jobId: job.id,
+        previewUrl: request.previewUrl,
+      },
     );
     pushed ||= published.pushed;
     log.write(`# completed; ${published.pushed ? `pushed ${branch}` : 'no changes to push'}\n`);

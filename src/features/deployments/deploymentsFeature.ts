@@ -8,6 +8,8 @@ import type { PageServedHook } from './site/PageServedHook.js';
 import type { ReaderGate } from './site/ReaderGate.js';
 import { type ReaderMayOpen, readerMayOpenPage } from './site/readerMayOpenPage.js';
 import type { ActiveSite } from './ActiveSite.js';
+import { type PreviewHosting, PreviewVersions } from './PreviewVersions.js';
+import type { SiteRequest, SiteRequestHandler } from '../../http/SiteRequestHandler.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 
 /** The deployment feature: fetch/verify/activate bundles and serve the live sites by Host. */
@@ -28,6 +30,8 @@ export interface DeploymentsFeature extends Feature {
   deploy(bundle: { domain: string; zipPath: string; jobId: string }): Promise<void>;
   /** Reader sign-in for other surfaces (feedback): may a request's reader open a page of a host's live site. */
   readerMayOpen: ReaderMayOpen;
+  /** Preview versions, apart from the live ones (app/ hands them to sources). */
+  previews: PreviewHosting;
 }
 
 /** What the deployment feature needs from the rest of the appliance, passed in by app/. */
@@ -38,6 +42,8 @@ export interface DeploymentsDeps {
   siteMark?: string;
   /** Reader sign-in's gate (see ReaderGate); absent: every site is open. */
   readerGate?: ReaderGate;
+  /** Answers a site request that is a preview's (sources' previews), or says false: the live site answers. */
+  sitePreview?: (request: SiteRequest) => ReturnType<SiteRequestHandler> | false;
 }
 
 /**
@@ -55,16 +61,12 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
     return started.done;
   };
 
+  const { siteHandler, previews } = buildSiteHandler(ctx, deps, sites);
   return {
     name: 'deployments',
     routes: deploymentRoutes(sites),
-    siteHandler: createSiteHandler(sites, {
-      logger,
-      onPageServed: deps.onPageServed,
-      siteMark: deps.siteMark,
-      readerGate: deps.readerGate,
-      tryItOrigins: config.staticExport.tryItOrigins.map((o) => o.toLowerCase()),
-    }),
+    siteHandler,
+    previews,
     activeSite: sites,
     sites,
     readerMayOpen: readerMayOpenPage(sites, deps.readerGate),
@@ -110,4 +112,40 @@ function startConfiguredFetch(deployer: SiteDeployer, bundleUrl: string | null, 
     .begin(bundleUrl, { origin: 'config', pin })
     .then((started) => started.done)
     .catch(() => {});
+}
+
+/**
+ * The site handler: the live sites', behind the preview hook when there is one (a preview's
+ * reserved prefix or host is taken first; everything else is the live site's), and the preview
+ * versions it serves from.
+ */
+function buildSiteHandler(
+  ctx: FeatureContext,
+  deps: DeploymentsDeps,
+  sites: SiteDeployments,
+): { siteHandler: SiteRequestHandler; previews: PreviewVersions } {
+  const { config, logger } = ctx;
+  const tryItOrigins = config.staticExport.tryItOrigins.map((o) => o.toLowerCase());
+  const liveHandler = createSiteHandler(sites, {
+    logger,
+    onPageServed: deps.onPageServed,
+    siteMark: deps.siteMark,
+    readerGate: deps.readerGate,
+    tryItOrigins,
+  });
+  const previews = new PreviewVersions({
+    dataDir: config.dataDir,
+    limits: config.staticExport,
+    sites: ctx.sites,
+    logger,
+    readerGate: deps.readerGate,
+    tryItOrigins,
+  });
+  const { sitePreview } = deps;
+  if (!sitePreview) return { siteHandler: liveHandler, previews };
+  const siteHandler: SiteRequestHandler = (request) => {
+    const answered = sitePreview(request);
+    return answered === false ? liveHandler(request) : answered;
+  };
+  return { siteHandler, previews };
 }

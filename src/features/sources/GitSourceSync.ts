@@ -5,7 +5,8 @@ import { randomId } from '../../platform/randomId.js';
 import type { Site, SiteDirectory } from '../control/SiteDirectory.js';
 import type { BuiltBundle, DeployBundle } from '../exports/reexportSite.js';
 import { describeCommit } from './describeCommit.js';
-import { fetchGitSource } from './fetchGitSource.js';
+import { type FetchedBranch, fetchGitSource } from './fetchGitSource.js';
+import type { GitSourceConfig } from '../../config/sections/gitSource.js';
 import { type CommitLine, listCommits } from './listCommits.js';
 import type { SourceStateRepository } from './SourceStateRepository.js';
 import type { UpdateSource } from './UpdateStatusRecord.js';
@@ -92,8 +93,21 @@ export class GitSourceSync {
     return this.deps.clock.now().toISOString();
   }
 
+  /**
+   * Runs `work` in `domain`'s turn, after the runs queued before it: a preview's fetch and
+   * export never run beside an update of the same site (they share its clone and its exports).
+   */
+  inTurn(domain: string, work: () => Promise<void>): Promise<void> {
+    return this.enqueue(domain, work);
+  }
+
+  /** Fetches `branch` of `site`'s repository into its clone (a preview's); throws GitFetchError. */
+  fetchBranch(site: Site & { git: GitSourceConfig }, branch: string): Promise<FetchedBranch> {
+    return fetchGitSource({ ...site.git, branch }, site.source, { timeoutMs: this.deps.fetchTimeoutMs, signal: this.stopping.signal });
+  }
+
   /** `work`, or a rejection as soon as the appliance stops (the export job itself is the export feature's to requeue). */
-  private untilStopped<T>(work: Promise<T>): Promise<T> {
+  untilStopped<T>(work: Promise<T>): Promise<T> {
     const { signal } = this.stopping;
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => reject(new Error('the appliance is shutting down'));

@@ -5,11 +5,23 @@ import { GitSourceSync } from './GitSourceSync.js';
 import { gitWebhookRoutes } from './routes/gitWebhookRoutes.js';
 import { projectUpdateRoutes } from './routes/projectUpdateRoutes.js';
 import { SourceStateRepository } from './SourceStateRepository.js';
+import type { PreviewHosting } from '../deployments/PreviewVersions.js';
+import type { SiteRequest, SiteRequestHandler } from '../../http/SiteRequestHandler.js';
+import { createGitPreviews } from './previews/createGitPreviews.js';
+import type { GitPreviews } from './previews/GitPreviews.js';
+import { previewRoutes } from './previews/routes/previewRoutes.js';
+import type { AgentPreviews } from '../agent/AgentPreviews.js';
 
 /** The git-sources feature, with its sync for tests and the other features app/ wires to it. */
 export interface SourcesFeature extends Feature {
   sync: GitSourceSync;
   state: SourceStateRepository;
+  /** Previews of branches (requests, listing, expiry), for tests and the agent feature's pull requests. */
+  previews: GitPreviews;
+  /** Previews of agent jobs' pushed branches (app/ hands it to the agent feature). */
+  agentPreviews: AgentPreviews;
+  /** The site handler's preview hook (app/ hands it to deployments): false for a live-site request. */
+  servePreview(request: SiteRequest): ReturnType<SiteRequestHandler> | false;
 }
 
 /** What the sources feature needs from the rest of the appliance, passed in by app/. */
@@ -18,6 +30,8 @@ export interface SourcesDeps {
   exportAndBundle(domain: string, options: { ref: string }): Promise<BuiltBundle>;
   /** The deployment feature's port: a built bundle goes live. */
   deploy: DeployBundle;
+  /** The deployment feature's preview versions, apart from the live ones. */
+  previewHosting: PreviewHosting;
 }
 
 /**
@@ -37,17 +51,25 @@ export async function createSourcesFeature(ctx: FeatureContext, deps: SourcesDep
     logger,
     fetchTimeoutMs: ctx.config.sources.fetchTimeoutSeconds * 1000,
   });
-  const tasks: Task[] = sync
-    .gitSites()
-    .flatMap((site) =>
-      site.git?.pollCron ? [{ name: `git-poll ${site.domain}`, cron: site.git.pollCron, run: () => sync.poll(site.domain) }] : [],
-    );
+  const { previews, servePreview, agentPreviews, expiry, records } = await createGitPreviews(ctx, {
+    sync,
+    state,
+    logger,
+    exportAndBundle: deps.exportAndBundle,
+    hosting: deps.previewHosting,
+  });
+  const polls = sync.gitSites().flatMap((site) => (site.git?.pollCron ? [{ cron: site.git.pollCron, domain: site.domain }] : []));
+  const tasks: Task[] = [...polls.map((p) => ({ name: `git-poll ${p.domain}`, cron: p.cron, run: () => sync.poll(p.domain) })), expiry];
   return {
     name: 'sources',
     sync,
     state,
+    previews,
+    agentPreviews,
+    servePreview,
     tasks,
     routes: [
+      ...previewRoutes({ sites: ctx.sites, previews }),
       ...gitWebhookRoutes({ sites: ctx.sites, sync }),
       ...projectUpdateRoutes({
         sites: ctx.sites,
@@ -64,11 +86,13 @@ export async function createSourcesFeature(ctx: FeatureContext, deps: SourcesDep
     async start() {
       const interrupted = await state.failInterrupted(ctx.clock.now().toISOString());
       if (interrupted) logger.warn({ interrupted }, 'updates cut short by a restart were marked failed');
+      await previews.restore();
       for (const site of sync.gitSites()) void sync.poll(site.domain);
     },
     async stop() {
       await sync.stop();
       await state.flush();
+      await records.flush();
     },
   };
 }

@@ -12,6 +12,12 @@ export const agentJobSchema = z.object({
   }),
   model: z.string(),
   prLink: z.url().nullable().describe('Link to open the pull/merge request, from agent.prLinkTemplate.'),
+  previewUrl: z
+    .url()
+    .nullable()
+    .describe(
+      'Enclave: the preview of the pushed branch, when a git-sourced site of the project builds from the repository (null while active).',
+    ),
   createdAt: z.iso.datetime(),
   archivedAt: z.iso.datetime().nullable(),
   error: z.string().optional().describe('Why the job failed (only when status is failed).'),
@@ -33,6 +39,7 @@ export function presentAgentJob(job: AgentJobRecord): z.infer<typeof agentJobSch
     model: job.model,
     // The hosted API: no pull request link while the agent is still at work.
     prLink: job.status === 'active' ? null : job.prLink,
+    previewUrl: job.status === 'active' ? null : (job.previewUrl ?? null),
     createdAt: job.createdAt,
     archivedAt: job.archivedAt,
     ...(job.status === 'failed' ? { error: job.error ?? 'failed' } : {}),

@@ -394,6 +394,47 @@
         cell(tr, u.summary);
         return [u.subdomain, commit, u.status, u.endedAt || u.createdAt, u.source, u.summary];
       }, 'No git updates' + (chosen ? ' of ' + chosen : '') + '.');
+      return loadPreviews(chosen);
+    });
+  }
+
+  /**
+   * The project's branch previews, each with a link to open it and a button to delete it (it
+   * stops being served at once; a later preview call for the branch builds it again).
+   * @param {string} chosen
+   */
+  function loadPreviews(chosen) {
+    return api('/v1/project/previews/' + encodeURIComponent(session && session.projectId || '')).then(function (body) {
+      var previews = body.previews.filter(function (/** @type {any} */ p) { return !chosen || p.subdomain === chosen; });
+      fill('previews', previews, function (tr, /** @type {any} */ p) {
+        cell(tr, p.subdomain);
+        cell(tr, p.branch);
+        cell(tr, p.commit ? p.commit.slice(0, 12) : '—');
+        cell(tr, p.error ? p.status + ': ' + p.error : p.status);
+        cell(tr, fmtDate(p.expiresAt));
+        var td = doc.createElement('td');
+        if (p.commit) {
+          var open = doc.createElement('a');
+          open.href = p.previewUrl;
+          open.target = '_blank';
+          open.rel = 'noopener noreferrer';
+          open.textContent = 'Open';
+          td.appendChild(open);
+          td.appendChild(doc.createTextNode(' '));
+        }
+        var del = doc.createElement('button');
+        del.type = 'button';
+        del.textContent = 'Delete ' + p.branch;
+        del.addEventListener('click', function () {
+          if (!window.confirm('Delete the preview of ' + p.branch + '?')) return;
+          api('/v1/project/preview/' + encodeURIComponent(p.projectId) + '/' + encodeURIComponent(p.id), { method: 'DELETE' })
+            .then(function () { say('Deleted the preview of ' + p.branch + '.'); return loadPreviews(chosen); })
+            .catch(function (err) { say('Delete failed: ' + err.message); });
+        });
+        td.appendChild(del);
+        tr.appendChild(td);
+        return [p.subdomain, p.branch, p.commit || '', p.status, p.expiresAt];
+      }, 'No previews' + (chosen ? ' of ' + chosen : '') + '.');
     });
   }
 

@@ -25,9 +25,12 @@ export interface SiteHandlerOptions {
   onPageServed?: PageServedHook;
   /**
    * The value of X-Enclave-Site, sent with every file: `1`, or `search-events` when the search
-   * box should report searches to /_enclave/search-events (analytics collects).
+   * box should report searches to /_enclave/search-events (analytics collects). Null sends no
+   * mark, so the page's feedback, Ask AI and search reporting stay off (previews).
    */
-  siteMark?: string;
+  siteMark?: string | null;
+  /** Headers sent with every page besides the mark (a preview's `X-Robots-Tag`). */
+  pageHeaders?: readonly string[];
   /** Origins every "Try it" page may also reach, beyond its spec's servers (`staticExport.tryItOrigins`). */
   tryItOrigins?: readonly string[];
   /** Reader sign-in: who the reader is on a site that has it (absent: every site is open). */
@@ -68,7 +71,8 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
   // X-Enclave-Site marks pages this appliance serves: the bundle's feedback widget reads it from a
   // same-origin HEAD and probes /_enclave/health only then, so other static hosts see no 404; the
   // search box reads whether to report searches from its value. One header carries both.
-  const pageHeaders: PageExtras = { headers: ['X-Enclave-Site', options.siteMark ?? '1'], tryItOrigins: options.tryItOrigins ?? [] };
+  const mark = options.siteMark === null ? [] : ['X-Enclave-Site', options.siteMark ?? '1'];
+  const pageHeaders: PageExtras = { headers: [...mark, ...(options.pageHeaders ?? [])], tryItOrigins: options.tryItOrigins ?? [] };
   const fail = (request: SiteRequest, err: unknown) => {
     // The site never answers with internals: log, then a bare 500 (or a cut connection mid-body).
     logger.error({ err, requestId: request.requestId, url: request.req.url }, 'site request failed');
@@ -129,8 +133,9 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
       return;
     }
     if (resolved.kind === 'redirect') {
-      const location = request.query ? `${resolved.to}?${request.query}` : resolved.to;
-      sendText(request, 301, `Moved to ${resolved.to}\n`, ['Location', location]);
+      const to = (request.base ?? '') + resolved.to;
+      const location = request.query ? `${to}?${request.query}` : to;
+      sendText(request, 301, `Moved to ${to}\n`, ['Location', location]);
       return;
     }
     if (resolved.kind === 'bad') {
@@ -160,8 +165,9 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
     if (target.kind === 'redirect') {
       const behind = version.memo(target.to, (path) => resolveIn(version, path));
       if (behind.kind !== 'file' || (await fileForReader(version, behind.file, gate.reader)) !== null) {
-        const location = request.query ? `${target.to}?${request.query}` : target.to;
-        sendText(request, 301, `Moved to ${target.to}\n`, ['Location', location, 'Vary', 'Cookie']);
+        const to = (request.base ?? '') + target.to;
+        const location = request.query ? `${to}?${request.query}` : to;
+        sendText(request, 301, `Moved to ${to}\n`, ['Location', location, 'Vary', 'Cookie']);
         return;
       }
       target = { kind: 'missing', firstCandidate: null };
@@ -180,7 +186,8 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
       return;
     }
     if (gate.reader === null && looksLikePage(request.path)) {
-      const wanted = request.query ? `${request.path}?${request.query}` : request.path;
+      const path = (request.base ?? '') + request.path;
+      const wanted = request.query ? `${path}?${request.query}` : path;
       sendText(request, 302, 'Sign in to read this site\n', ['Location', gate.signInPath(wanted), 'Vary', 'Cookie']);
       return;
     }
