@@ -6,7 +6,7 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { DOCUMENT_POLICY_META } from '../../platform/documentPolicyMeta.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
 import type { FileExtras } from './FileExtras.js';
-import { type LinkBase, linkOrCopy } from './LinkBase.js';
+import { type LinkBase, linkAll } from './LinkBase.js';
 import { siteFileType } from './siteFileType.js';
 
 export type { FileExtras } from './FileExtras.js';
@@ -42,8 +42,9 @@ export async function precompressSiteFiles(
   reuse?: { base: LinkBase; linked: ReadonlySet<string> },
 ): Promise<Record<string, FileExtras>> {
   const extras: Record<string, FileExtras> = {};
+  const taken = reuse ? await linkVariants(files, reuse, encodedDir, extras) : new Set<string>();
   await forEachConcurrently(files, COMPRESS_CONCURRENCY, async ({ path, size }) => {
-    if (reuse?.linked.has(path) && (await linkVariants(path, reuse.base, encodedDir, extras))) return;
+    if (taken.has(path)) return;
     const type = siteFileType(path);
     const isHtml = type.contentType.startsWith('text/html');
     if ((!type.compressible && !isHtml) || size > MAX_COMPRESS_BYTES) return;
@@ -100,22 +101,40 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /**
- * Links the base version's gzip and brotli variants of `path` into `encodedDir` and takes its
- * extras (they follow from the content, which is the same). False if a variant is missing there.
+ * Links the base version's gzip and brotli variants of the files linked from it into
+ * `encodedDir` and takes their extras (they follow from the content, which is the same). Returns
+ * the paths done; a file with a variant missing there is left to be compressed afresh.
  */
-async function linkVariants(path: string, base: LinkBase, encodedDir: string, extras: Record<string, FileExtras>): Promise<boolean> {
-  const found = base.extras[path];
-  if (found === undefined) return true;
-  const variants = [...(found.gzip === undefined ? [] : ['.gz']), ...(found.br === undefined ? [] : ['.br'])];
-  if (variants.length) await mkdir(dirname(join(encodedDir, path)), { recursive: true });
-  for (const ext of variants) {
-    if (await linkOrCopy(join(base.encodedDir, `${path}${ext}`), join(encodedDir, `${path}${ext}`))) continue;
-    // Compressed afresh instead: no half-linked pair may stand in the way of its writes.
-    await Promise.all(variants.map((e) => rm(join(encodedDir, `${path}${e}`), { force: true })));
-    return false;
+async function linkVariants(
+  files: readonly { path: string }[],
+  { base, linked }: { base: LinkBase; linked: ReadonlySet<string> },
+  encodedDir: string,
+  extras: Record<string, FileExtras>,
+): Promise<Set<string>> {
+  const taken = new Set<string>();
+  const pairs: { path: string; from: string; to: string }[] = [];
+  const dirs = new Set<string>();
+  for (const { path } of files) {
+    if (!linked.has(path)) continue;
+    const found = base.extras[path];
+    if (found === undefined) {
+      taken.add(path);
+      continue;
+    }
+    for (const ext of [...(found.gzip === undefined ? [] : ['.gz']), ...(found.br === undefined ? [] : ['.br'])]) {
+      pairs.push({ path, from: join(base.encodedDir, `${path}${ext}`), to: join(encodedDir, `${path}${ext}`) });
+      dirs.add(dirname(join(encodedDir, path)));
+    }
+    if (!pairs.length || pairs[pairs.length - 1].path !== path) taken.add(path);
   }
-  extras[path] = found;
-  return true;
+  for (const dir of dirs) await mkdir(dir, { recursive: true });
+  const done = await linkAll(pairs);
+  const missing = new Set(pairs.filter((_, i) => !done[i]).map((p) => p.path));
+  // Compressed afresh instead: no half-linked pair may stand in the way of its writes.
+  await Promise.all(pairs.filter((p, i) => missing.has(p.path) && done[i]).map((p) => rm(p.to, { force: true })));
+  for (const { path } of pairs) if (!missing.has(path)) taken.add(path);
+  for (const path of taken) if (base.extras[path] !== undefined) extras[path] = base.extras[path];
+  return taken;
 }
 
 async function writeNew(path: string, data: Buffer): Promise<void> {
