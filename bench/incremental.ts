@@ -199,16 +199,18 @@ try {
     (c.exportSeconds + c.deploySeconds).toFixed(2),
     c.exportSeconds.toFixed(2),
     c.deploySeconds.toFixed(2),
+    c.sample.renderSeconds.toFixed(2),
+    c.sample.zipSeconds.toFixed(2),
     `${c.sample.reusedPages}/${c.sample.renderedPages}`,
     c.sample.peakRssMb.toFixed(0),
     c.target,
   ];
   console.log(
     table(
-      ['case', 'export + deploy s', 'export s', 'deploy s', 'reused/rendered', 'worker peak RSS MB', 'target'],
+      ['case', 'export + deploy s', 'export s', 'deploy s', 'render s', 'zip s', 'reused/rendered', 'worker peak RSS MB', 'target'],
       [
         ...cases.map(row),
-        [`Hugo full build, ${PAGES}-page plain twin`, hugoLarge.seconds.toFixed(2), '', '', '', hugoLarge.peakRssMb.toFixed(0), ''],
+        [`Hugo full build, ${PAGES}-page plain twin`, hugoLarge.seconds.toFixed(2), '', '', '', '', '', hugoLarge.peakRssMb.toFixed(0), ''],
         row(mcp),
       ],
     ),
@@ -240,7 +242,7 @@ try {
   );
   console.log(`API p99 during that export at 200 req/s: ${full.api ? `${full.api.p99.toFixed(0)} ms` : 'n/a'}`);
   console.log(
-    '\nexport s: POST /v1/static-export/jobs until completed (after a 3 s pause, as admin scripts run minutes apart); deploy s: POST /v1/deployments of its zip until the changed page is served.',
+    "\nexport s: POST /v1/static-export/jobs until completed (after a 3 s pause, as admin scripts run minutes apart); render s and zip s: the worker's own figures for renderSite and packing (the rest of export s is the job's start, the worker's wait and the API); deploy s: POST /v1/deployments of its zip until the changed page is served.",
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,11 +1,12 @@
-// npx tsx bench/incrementalPhases.ts [--pages N] [--profile FILE]
+// npx tsx bench/incrementalPhases.ts [--pages N | --corpus DIR --edit FILE] [--profile FILE]
 // Where the time of a one-page change goes, in-process and without the HTTP server: a first export
 // of the synthetic site fills the incremental cache and a first version is installed; then one
 // page's body is edited and the second export is timed by stage (render and assemble, zip) and
-// installed beside the first (deploy). With --profile, a V8 CPU profile of the second export's
+// installed beside the first (deploy). --corpus copies DIR instead and edits its FILE. `sync -f`
+// is timed alone after the install: the install's durability step, which flushes the whole file system. With --profile, a V8 CPU profile of the second export's
 // render and zip is written to FILE and its heaviest functions (self time) are printed.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -70,7 +71,9 @@ function printHeaviest(profile: {
 
 try {
   const source = join(work, 'site');
-  execFileSync(process.execPath, [resolve('../shared/bin/gen-corpus.mjs'), source, String(PAGES)], { stdio: 'ignore' });
+  const corpus = arg('--corpus');
+  if (corpus) cpSync(resolve(corpus), source, { recursive: true });
+  else execFileSync(process.execPath, [resolve('../shared/bin/gen-corpus.mjs'), source, String(PAGES)], { stdio: 'ignore' });
   const first = await exportOnce(source, join(work, 'v1.zip'), null, null);
   const versions = join(work, 'versions');
   let t = performance.now();
@@ -78,13 +81,16 @@ try {
   console.log(
     `first export: render ${first.render.toFixed(2)} s, zip ${first.zip.toFixed(2)} s, install ${((performance.now() - t) / 1000).toFixed(2)} s`,
   );
+  const edit = arg('--edit');
   const section = join(source, 'part-1', 'section-1');
-  const page = join(
-    section,
-    readdirSync(section)
-      .filter((n) => n.endsWith('.mdx'))
-      .sort()[0],
-  );
+  const page = edit
+    ? join(source, edit)
+    : join(
+        section,
+        readdirSync(section)
+          .filter((n) => n.endsWith('.mdx'))
+          .sort()[0],
+      );
   appendFileSync(page, '\nAn edited sentence for the benchmark.\n');
   const session = profileFile ? new Session() : null;
   session?.connect();
@@ -92,6 +98,9 @@ try {
   t = performance.now();
   const installed = await installBundleVersion(join(work, 'v2.zip'), versions, 'v2', limits, null, undefined, 'v1');
   const install = (performance.now() - t) / 1000;
+  t = performance.now();
+  execFileSync('sync', ['-f', versions]);
+  console.log(`sync -f alone: ${((performance.now() - t) / 1000).toFixed(2)} s`);
   console.log(
     `one body changed: render ${second.render.toFixed(2)} s (reused ${second.result.reusedPages}, rendered ${second.result.renderedPages}), zip ${second.zip.toFixed(2)} s (${second.reusedEntries} entries copied), install ${install.toFixed(2)} s (${installed.linkedFiles} of ${installed.fileCount} files linked); load ${loadavg()[0].toFixed(1)}`,
   );
