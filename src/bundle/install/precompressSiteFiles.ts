@@ -21,6 +21,13 @@ const MAX_KEPT_RATIO = 0.9;
 const BROTLI_QUALITY_SMALL = 6;
 const BROTLI_QUALITY_LARGE = 5;
 const LARGE_FILE_BYTES = 1024 * 1024;
+/**
+ * gzip's level for files under and over LARGE_FILE_BYTES. The large ones are the site-wide files
+ * (search index, llms-full.txt) that change with any page: at level 9 they were most of a
+ * one-page change's activation on a large site; browsers take brotli, so gzip size matters less.
+ */
+const GZIP_LEVEL_SMALL = 9;
+const GZIP_LEVEL_LARGE = 4;
 /** Larger files are served uncompressed rather than held in memory to compress. */
 const MAX_COMPRESS_BYTES = 32 * 1024 * 1024;
 /** Two at a time: compression runs on the libuv pool, which requests' file reads also use. */
@@ -56,9 +63,10 @@ export async function precompressSiteFiles(
       if (declaresHeadPolicies(data)) found.headPolicies = true;
     }
     if (type.compressible && data.length >= MIN_COMPRESS_BYTES) {
-      const quality = data.length > LARGE_FILE_BYTES ? BROTLI_QUALITY_LARGE : BROTLI_QUALITY_SMALL;
+      const large = data.length > LARGE_FILE_BYTES;
+      const quality = large ? BROTLI_QUALITY_LARGE : BROTLI_QUALITY_SMALL;
       const [gz, br] = await Promise.all([
-        gzipAsync(data, { level: 9 }),
+        gzipAsync(data, { level: large ? GZIP_LEVEL_LARGE : GZIP_LEVEL_SMALL }),
         brotliAsync(data, {
           params: {
             [zlibConstants.BROTLI_PARAM_QUALITY]: quality,
