@@ -166,7 +166,14 @@ async function benchFull(source: string): Promise<Sample> {
 try {
   ensureDebianPackage('/usr/bin/time', 'time');
   ensureDebianPackage('hugo', 'hugo');
-  if (withVitePress) installVitePress();
+  // Without the network (or with --no-vitepress) the table says so instead of a figure.
+  let vitePressNote = withVitePress ? '' : 'not run (--no-vitepress)';
+  if (withVitePress)
+    try {
+      installVitePress();
+    } catch {
+      vitePressNote = 'could not be installed (offline?)';
+    }
   if (!fromSource) {
     process.stderr.write('building dist/\n');
     execFileSync('npm', ['run', '--silent', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -180,7 +187,7 @@ try {
   const mcp = await benchMcp();
   const full = await benchFull(small.dir);
   const hugoSmall = benchHugo(small.plainDir!);
-  const vitePress: Measured | null = withVitePress ? benchVitePress(small.plainDir!) : null;
+  const vitePress: Measured | null = vitePressNote ? null : benchVitePress(small.plainDir!);
 
   console.log(
     `\nbench:incremental — ${fromSource ? 'src/ under tsx' : 'dist/ (compiled)'}, node ${process.version}, ${cpus().length} CPUs, load average ${loadavg()
@@ -192,16 +199,18 @@ try {
     (c.exportSeconds + c.deploySeconds).toFixed(2),
     c.exportSeconds.toFixed(2),
     c.deploySeconds.toFixed(2),
+    c.sample.renderSeconds.toFixed(2),
+    c.sample.zipSeconds.toFixed(2),
     `${c.sample.reusedPages}/${c.sample.renderedPages}`,
     c.sample.peakRssMb.toFixed(0),
     c.target,
   ];
   console.log(
     table(
-      ['case', 'export + deploy s', 'export s', 'deploy s', 'reused/rendered', 'worker peak RSS MB', 'target'],
+      ['case', 'export + deploy s', 'export s', 'deploy s', 'render s', 'zip s', 'reused/rendered', 'worker peak RSS MB', 'target'],
       [
         ...cases.map(row),
-        [`Hugo full build, ${PAGES}-page plain twin`, hugoLarge.seconds.toFixed(2), '', '', '', hugoLarge.peakRssMb.toFixed(0), ''],
+        [`Hugo full build, ${PAGES}-page plain twin`, hugoLarge.seconds.toFixed(2), '', '', '', '', '', hugoLarge.peakRssMb.toFixed(0), ''],
         row(mcp),
       ],
     ),
@@ -227,13 +236,13 @@ try {
                 `${(vitePress.seconds / full.seconds).toFixed(1)}×`,
               ],
             ]
-          : []),
+          : [['VitePress 1.6', vitePressNote, '', '']]),
       ],
     ),
   );
   console.log(`API p99 during that export at 200 req/s: ${full.api ? `${full.api.p99.toFixed(0)} ms` : 'n/a'}`);
   console.log(
-    '\nexport s: POST /v1/static-export/jobs until completed (after a 3 s pause, as admin scripts run minutes apart); deploy s: POST /v1/deployments of its zip until the changed page is served.',
+    "\nexport s: POST /v1/static-export/jobs until completed (after a 3 s pause, as admin scripts run minutes apart); render s and zip s: the worker's own figures for renderSite and packing (the rest of export s is the job's start, the worker's wait and the API); deploy s: POST /v1/deployments of its zip until the changed page is served.",
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

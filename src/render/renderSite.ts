@@ -12,7 +12,6 @@ import { buildRedirectPage } from './output/buildRedirectPage.js';
 import { InOrderParts } from './output/InOrderParts.js';
 import { buildSitemap, canonicalUrl } from './output/buildSitemap.js';
 import type { BundleSink } from '../bundle/BundleSink.js';
-import { contentHash } from './output/writeHashedAsset.js';
 import { createPageRenderer } from './parallel/createPageRenderer.js';
 import { type CodeTokenizerThread, worthATokenizerThread } from './code/CodeTokenizerThread.js';
 import type { PageFeature, PageResult } from './parallel/PageResult.js';
@@ -24,13 +23,13 @@ import { createPageAssembler } from './incremental/assemblePage.js';
 import type { PageBody } from './incremental/PageBody.js';
 import { type ReportEvent, replayReportEvents } from './incremental/recordReportEvents.js';
 import { AGENT_SEARCH_FILE, type AgentSearchEntry, agentSearchJson } from './search/agentSearchChannel.js';
-import { searchEntryJson, searchIndexScript } from './search/searchIndexScript.js';
+import { SEARCH_INDEX_FILE, searchEntryJson, searchIndexScript } from './search/searchIndexScript.js';
 import { SECTION_CHUNKS_FILE, sectionChunkLine } from './search/sectionChunks.js';
 import { isRemoteUrl } from './offline/isRemoteUrl.js';
 import { reportRemoteConfigAssets } from './offline/reportRemoteConfigAssets.js';
 import { takeRemoteOutOfCustomFiles } from './offline/takeRemoteOutOfCustomFiles.js';
 import { createShellParts } from './site/createShellParts.js';
-import { buildUtilityCss } from './style/buildUtilityCss.js';
+import { buildUtilityCss, UTILITIES_FILE } from './style/buildUtilityCss.js';
 import { checkRequestedFonts } from './theme/checkRequestedFonts.js';
 import { loadSite } from './site/loadSite.js';
 import { AssetAccess } from './access/AssetAccess.js';
@@ -183,16 +182,12 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   if (!keepRemote) reportRemoteConfigAssets(config, report);
   const fonts = await checkRequestedFonts(sourceDir, site.inventory.customCss, offline.rewritten, config, fontUrl, report);
   const theme = await prepareThemeAssets(out, config, fontUrl, fonts);
-  // Pages link the search index and the utility classes before either is complete, so they are
-  // named from everything that decides their content: the source, the generator, the subset and
-  // the settings that change what pages hold (a page failed or shipped, a remote load kept or
-  // replaced). Author scripts are not among them: search text and classes never come from a
-  // script, and pages without scripts stay byte for byte the same either way. Each file has its
-  // own name so two different contents never share one hash.
-  const inputs = [sourceHash, opts.generatorVersion, opts.paths ?? null, keepRemote, shipWarnings];
-  const inputsHash = (file: string) => contentHash(JSON.stringify([file, ...inputs]));
-  const searchIndexPath = `_assets/search-index.${inputsHash('search-index')}.js`;
-  const utilitiesPath = `_assets/utilities.${inputsHash('utilities')}.css`;
+  // Every page links the search index and the utility stylesheet, whose contents follow every
+  // page: named by their content, one page's edit would change the <head> of all the others, and
+  // an incremental export would rewrite, zip and deploy the whole site again. They keep one name
+  // instead and are served for revalidation (ETag), not as immutable (docs/performance.md).
+  const searchIndexPath = SEARCH_INDEX_FILE;
+  const utilitiesPath = UTILITIES_FILE;
   theme.styles.push(utilitiesPath);
   const { droppedScripts } = offline;
   const shell = createShellParts(site, theme, searchIndexPath, { ...opts, droppedScripts, keepRemote });

@@ -43,6 +43,19 @@ test('a real export of the sample docs verifies, activates and serves with all i
     }
   }
   t.true(checked.size > 0, 'pages reference assets');
+  // Issue 32: the two files every page links keep one name in every export, so they are
+  // revalidated by ETag, never cached as immutable; content-hashed assets still are.
+  for (const name of ['/_assets/utilities.css', '/_assets/search-index.js']) {
+    const res = await fetch(`${app.url}${name}`);
+    t.is(res.status, 200, name);
+    t.is(res.headers.get('cache-control'), 'no-cache', name);
+    await res.arrayBuffer();
+    const again = await fetch(`${app.url}${name}`, { headers: { 'if-none-match': res.headers.get('etag') ?? '' } });
+    t.is(again.status, 304, name);
+  }
+  const hashed = [...checked].find((p) => /\.[0-9a-f]{10}\.css$/.test(p));
+  t.truthy(hashed, 'the theme stylesheet has a content-hashed name');
+  t.is((await fetch(`${app.url}${hashed}`)).headers.get('cache-control'), 'public, max-age=31536000, immutable');
   const missing = await fetch(`${app.url}/definitely/not/here`);
   t.is(missing.status, 404);
 });

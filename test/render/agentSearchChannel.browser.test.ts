@@ -28,7 +28,7 @@ const SITE = {
 const test = browserSuite(SITE);
 
 async function readerIndex(out: string): Promise<string> {
-  const name = (await readdir(join(out, '_assets'))).find((f) => /^search-index\.[0-9a-f]+\.js$/.test(f));
+  const name = (await readdir(join(out, '_assets'))).find((f) => /^search-index\.js$/.test(f));
   if (!name) throw new Error('no reader search index in the bundle');
   return readFile(join(out, '_assets', name), 'utf8');
 }

@@ -1,5 +1,4 @@
-import { constants } from 'node:fs';
-import { copyFile, link } from 'node:fs/promises';
+import { constants, copyFileSync, linkSync } from 'node:fs';
 import type { FileExtras } from './FileExtras.js';
 
 /**
@@ -23,13 +22,28 @@ export function fileFingerprint(file: { size: number; sha256: string }): string 
   return `${file.size}:${file.sha256}`;
 }
 
+/** Links made per turn of the event loop: a few milliseconds of work between the server's other events. */
+const LINKS_PER_TURN = 200;
+
 /**
- * Links `from` at `to` (which must not exist), or copies it where links are not possible (another
- * file system, a file system without them). False when `from` is gone: the caller writes the file.
+ * Links each `from` at its `to` (which must not exist), or copies it where links are not possible
+ * (another file system, a file system without them); an entry is false when its `from` is gone
+ * and the caller must write the file. Done synchronously in batches, not one thread-pool trip per
+ * file: a link is a few microseconds of kernel work, and tens of thousands of trips cost seconds
+ * of waiting on a busy machine (docs/performance.md, "Deploying a version").
  */
-export async function linkOrCopy(from: string, to: string): Promise<boolean> {
+export async function linkAll(pairs: readonly { from: string; to: string }[]): Promise<boolean[]> {
+  const done: boolean[] = [];
+  for (let i = 0; i < pairs.length; i++) {
+    done.push(linkOrCopySync(pairs[i].from, pairs[i].to));
+    if (i % LINKS_PER_TURN === LINKS_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return done;
+}
+
+function linkOrCopySync(from: string, to: string): boolean {
   try {
-    await link(from, to);
+    linkSync(from, to);
     return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -37,7 +51,7 @@ export async function linkOrCopy(from: string, to: string): Promise<boolean> {
     if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'EMLINK' && code !== 'ENOTSUP') throw err;
   }
   try {
-    await copyFile(from, to, constants.COPYFILE_EXCL);
+    copyFileSync(from, to, constants.COPYFILE_EXCL);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;

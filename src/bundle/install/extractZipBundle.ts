@@ -7,7 +7,7 @@ import { readZipDirectory } from '../zip/readZipDirectory.js';
 import { entryStages, locateEntryData, type LocatedEntry } from '../zip/zipEntryData.js';
 import { checkManifestAgainstEntries, MAX_MANIFEST_BYTES, parseManifest } from './checkBundleManifest.js';
 import type { ExtractedBundle } from './ExtractedBundle.js';
-import { fileFingerprint, type LinkBase, linkOrCopy } from './LinkBase.js';
+import { fileFingerprint, type LinkBase, linkAll } from './LinkBase.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
 import { makeTargetDirs, WRITE_FLAGS } from './makeTargetDirs.js';
 import { runStages, SizeAndHashMeter } from './SizeAndHashMeter.js';
@@ -45,20 +45,36 @@ export async function extractZipBundle(
   const ensureDir = await makeTargetDirs(filesDir);
   const toExtract = located.filter((l) => l.entry !== manifestEntry.entry);
   let extractedBytes = 0;
-  const linked = new Set<string>();
-  await forEachConcurrently(toExtract, EXTRACT_CONCURRENCY, async (item) => {
-    const want = expected.get(item.entry.name)!;
-    const target = join(filesDir, item.entry.name);
-    await ensureDir(dirname(target));
-    extractedBytes += want.size;
-    if (
-      base?.fingerprints.get(item.entry.name) === fileFingerprint(want) &&
-      (await linkOrCopy(join(base.filesDir, item.entry.name), target))
-    )
-      linked.add(item.entry.name);
-    else await writeEntry(handle, item, target, want);
-  });
+  for (const item of toExtract) extractedBytes += expected.get(item.entry.name)!.size;
+  const linked = await linkUnchanged(toExtract, expected, filesDir, ensureDir, base);
+  await forEachConcurrently(
+    toExtract.filter((item) => !linked.has(item.entry.name)),
+    EXTRACT_CONCURRENCY,
+    async (item) => {
+      const target = join(filesDir, item.entry.name);
+      await ensureDir(dirname(target));
+      await writeEntry(handle, item, target, expected.get(item.entry.name)!);
+    },
+  );
   return { manifest, fileCount: toExtract.length, extractedBytes, linked };
+}
+
+/**
+ * Links the entries `base` holds unchanged (same path, size and SHA-256) from it; returns the
+ * names linked. Those it no longer has are left for the caller to write.
+ */
+async function linkUnchanged(
+  items: readonly LocatedEntry[],
+  expected: ReadonlyMap<string, { size: number; sha256: string }>,
+  filesDir: string,
+  ensureDir: (dir: string) => Promise<void>,
+  base: LinkBase | undefined,
+): Promise<Set<string>> {
+  if (!base) return new Set();
+  const names = items.map((i) => i.entry.name).filter((name) => base.fingerprints.get(name) === fileFingerprint(expected.get(name)!));
+  await Promise.all([...new Set(names.map((name) => dirname(join(filesDir, name))))].map(ensureDir));
+  const done = await linkAll(names.map((name) => ({ from: join(base.filesDir, name), to: join(filesDir, name) })));
+  return new Set(names.filter((_, i) => done[i]));
 }
 
 async function readEntry(handle: FileHandle, item: LocatedEntry): Promise<Buffer> {

@@ -6,7 +6,7 @@ import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { DOCUMENT_POLICY_META } from '../../platform/documentPolicyMeta.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
 import type { FileExtras } from './FileExtras.js';
-import { type LinkBase, linkOrCopy } from './LinkBase.js';
+import { type LinkBase, linkAll } from './LinkBase.js';
 import { siteFileType } from './siteFileType.js';
 
 export type { FileExtras } from './FileExtras.js';
@@ -21,6 +21,13 @@ const MAX_KEPT_RATIO = 0.9;
 const BROTLI_QUALITY_SMALL = 6;
 const BROTLI_QUALITY_LARGE = 5;
 const LARGE_FILE_BYTES = 1024 * 1024;
+/**
+ * gzip's level for files under and over LARGE_FILE_BYTES. The large ones are the site-wide files
+ * (search index, llms-full.txt) that change with any page: at level 9 they were most of a
+ * one-page change's activation on a large site; browsers take brotli, so gzip size matters less.
+ */
+const GZIP_LEVEL_SMALL = 9;
+const GZIP_LEVEL_LARGE = 4;
 /** Larger files are served uncompressed rather than held in memory to compress. */
 const MAX_COMPRESS_BYTES = 32 * 1024 * 1024;
 /** Two at a time: compression runs on the libuv pool, which requests' file reads also use. */
@@ -42,8 +49,9 @@ export async function precompressSiteFiles(
   reuse?: { base: LinkBase; linked: ReadonlySet<string> },
 ): Promise<Record<string, FileExtras>> {
   const extras: Record<string, FileExtras> = {};
+  const taken = reuse ? await linkVariants(files, reuse, encodedDir, extras) : new Set<string>();
   await forEachConcurrently(files, COMPRESS_CONCURRENCY, async ({ path, size }) => {
-    if (reuse?.linked.has(path) && (await linkVariants(path, reuse.base, encodedDir, extras))) return;
+    if (taken.has(path)) return;
     const type = siteFileType(path);
     const isHtml = type.contentType.startsWith('text/html');
     if ((!type.compressible && !isHtml) || size > MAX_COMPRESS_BYTES) return;
@@ -55,9 +63,10 @@ export async function precompressSiteFiles(
       if (declaresHeadPolicies(data)) found.headPolicies = true;
     }
     if (type.compressible && data.length >= MIN_COMPRESS_BYTES) {
-      const quality = data.length > LARGE_FILE_BYTES ? BROTLI_QUALITY_LARGE : BROTLI_QUALITY_SMALL;
+      const large = data.length > LARGE_FILE_BYTES;
+      const quality = large ? BROTLI_QUALITY_LARGE : BROTLI_QUALITY_SMALL;
       const [gz, br] = await Promise.all([
-        gzipAsync(data, { level: 9 }),
+        gzipAsync(data, { level: large ? GZIP_LEVEL_LARGE : GZIP_LEVEL_SMALL }),
         brotliAsync(data, {
           params: {
             [zlibConstants.BROTLI_PARAM_QUALITY]: quality,
@@ -100,22 +109,40 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /**
- * Links the base version's gzip and brotli variants of `path` into `encodedDir` and takes its
- * extras (they follow from the content, which is the same). False if a variant is missing there.
+ * Links the base version's gzip and brotli variants of the files linked from it into
+ * `encodedDir` and takes their extras (they follow from the content, which is the same). Returns
+ * the paths done; a file with a variant missing there is left to be compressed afresh.
  */
-async function linkVariants(path: string, base: LinkBase, encodedDir: string, extras: Record<string, FileExtras>): Promise<boolean> {
-  const found = base.extras[path];
-  if (found === undefined) return true;
-  const variants = [...(found.gzip === undefined ? [] : ['.gz']), ...(found.br === undefined ? [] : ['.br'])];
-  if (variants.length) await mkdir(dirname(join(encodedDir, path)), { recursive: true });
-  for (const ext of variants) {
-    if (await linkOrCopy(join(base.encodedDir, `${path}${ext}`), join(encodedDir, `${path}${ext}`))) continue;
-    // Compressed afresh instead: no half-linked pair may stand in the way of its writes.
-    await Promise.all(variants.map((e) => rm(join(encodedDir, `${path}${e}`), { force: true })));
-    return false;
+async function linkVariants(
+  files: readonly { path: string }[],
+  { base, linked }: { base: LinkBase; linked: ReadonlySet<string> },
+  encodedDir: string,
+  extras: Record<string, FileExtras>,
+): Promise<Set<string>> {
+  const taken = new Set<string>();
+  const pairs: { path: string; from: string; to: string }[] = [];
+  const dirs = new Set<string>();
+  for (const { path } of files) {
+    if (!linked.has(path)) continue;
+    const found = base.extras[path];
+    if (found === undefined) {
+      taken.add(path);
+      continue;
+    }
+    for (const ext of [...(found.gzip === undefined ? [] : ['.gz']), ...(found.br === undefined ? [] : ['.br'])]) {
+      pairs.push({ path, from: join(base.encodedDir, `${path}${ext}`), to: join(encodedDir, `${path}${ext}`) });
+      dirs.add(dirname(join(encodedDir, path)));
+    }
+    if (!pairs.length || pairs[pairs.length - 1].path !== path) taken.add(path);
   }
-  extras[path] = found;
-  return true;
+  for (const dir of dirs) await mkdir(dir, { recursive: true });
+  const done = await linkAll(pairs);
+  const missing = new Set(pairs.filter((_, i) => !done[i]).map((p) => p.path));
+  // Compressed afresh instead: no half-linked pair may stand in the way of its writes.
+  await Promise.all(pairs.filter((p, i) => missing.has(p.path) && done[i]).map((p) => rm(p.to, { force: true })));
+  for (const { path } of pairs) if (!missing.has(path)) taken.add(path);
+  for (const path of taken) if (base.extras[path] !== undefined) extras[path] = base.extras[path];
+  return taken;
 }
 
 async function writeNew(path: string, data: Buffer): Promise<void> {

@@ -18,6 +18,12 @@ export type SearchEntry = [
  * tag, so search works from `file://` where fetch, modules and workers are blocked. It reads
  * `window.__enclaveSearchIndex={"v":1,"pages":[…]};`, each page one entry of that array.
  */
+/**
+ * The index's one name in every export: pages link it, and a name that followed its content
+ * would change every page whenever any page's text did (see renderSite).
+ */
+export const SEARCH_INDEX_FILE = '_assets/search-index.js';
+
 const OPENING = 'window.__enclaveSearchIndex={"v":1,"pages":[';
 const CLOSING = ']};\n';
 

@@ -8,6 +8,9 @@ export interface BrandColors {
   dark?: string;
 }
 
+/** The utility stylesheet's one name in every export, for the same reason as SEARCH_INDEX_FILE's. */
+export const UTILITIES_FILE = '_assets/utilities.css';
+
 const generators = new Map<string, Promise<UnoGenerator>>();
 
 /**

@@ -31,7 +31,7 @@ const SITE = {
 };
 
 async function utilitiesCss(out: string): Promise<{ name: string; css: string }> {
-  const name = (await readdir(join(out, '_assets'))).find((f) => /^utilities\.[0-9a-f]{10}\.css$/.test(f));
+  const name = (await readdir(join(out, '_assets'))).find((f) => /^utilities\.css$/.test(f));
   if (!name) throw new Error('no utilities stylesheet in the bundle');
   return { name, css: await readFile(join(out, '_assets', name), 'utf8') };
 }

@@ -12,8 +12,8 @@ import type { ServedFile } from '../SiteVersion.js';
 /** Site-wide files an audience has its own copy of, by the name of that copy. */
 type AudienceFileName = (typeof AUDIENCE_FILES)[keyof typeof AUDIENCE_FILES];
 
-/** The site-wide search index, whose name carries a hash of the export's inputs. */
-const SEARCH_INDEX = /^_assets\/search-index\.[0-9a-f]+\.js$/;
+/** The site-wide search index: one name since issue 32, a hash of the export's inputs in older bundles. */
+const SEARCH_INDEX = /^_assets\/search-index(?:\.[0-9a-f]+)?\.js$/;
 
 /**
  * What one version knows of reader access: each page's access (the bundle's access map, or
