@@ -39,7 +39,8 @@ const under = only ?? 'test';
 const files = tiers.length === 0 && !only ? [] : suffixes.map((tier) => `${under}/**/*.${tier}.test.ts`);
 // ava's own reporter, not TAP: its TAP writer dies on a failure whose details hold `undefined`
 // (supertap's YAML dump), which ended whole runs early.
-const avaArgs = [...files, ...args];
+// scripts/ava-suite.config.mjs: package.json's ava settings, with the longest files started first.
+const avaArgs = ['--config', 'scripts/ava-suite.config.mjs', ...files, ...args];
 // Every temp directory the run makes (data dirs with keys and secrets, sites, bundles, browser
 // profiles) goes under one directory of its own, removed when the run ends, however it ends:
 // a test that forgets its teardown, or a worker that crashes, can't leave them in /tmp.
