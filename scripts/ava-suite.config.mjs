@@ -13,26 +13,38 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { ava } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /**
- * The files that take longest from start to end, longest first, as measured file by file
- * (`node node_modules/ava/entrypoints/cli.mjs --verbose <file>`, wall time, 2 cores). A file
- * missing from the list runs after these, alphabetically; a listed file that no longer exists
- * is ignored, so the list only needs care when a new file becomes one of the longest.
+ * The files that take longest from start to end, longest first: each file's longest test in a
+ * whole quiet run (ava's verbose durations; 2 cores), with the files that wait on a niceness-10
+ * worker moved up, because machine load stretches them most. A file missing from the list runs
+ * after these, alphabetically; a listed file that no longer exists is ignored, so the list only
+ * needs care when a new file becomes one of the longest.
  */
 export const LONGEST_FIRST = [
+  'test/docker/dockerfile.int.test.ts',
   'test/faults/crashRecovery.int.test.ts',
   'test/export/restart.int.test.ts',
-  'test/core/dataDirLockNamespaces.int.test.ts',
   'test/export/spareWorker.int.test.ts',
+  'test/export/apiLatency.int.test.ts',
   'test/export/corpora.int.test.ts',
   'test/faults/damagedFiles.int.test.ts',
   'test/render/fastParse.int.test.ts',
+  'test/export/retention.int.test.ts',
+  'test/core/dataDirLockNamespaces.int.test.ts',
   'test/export/workerFailures.int.test.ts',
-  'test/render/themes/themeLayouts.browser.test.ts',
   'test/faults/slowClients.int.test.ts',
   'test/deploy/deployments.int.test.ts',
-  'test/core/firstStart.int.test.ts',
+  'test/render/offline/zeroOutbound.browser.test.ts',
+  'test/render/hastToHtml.int.test.ts',
   'test/render/renderSite.int.test.ts',
+  'test/incremental/exportJobReuse.int.test.ts',
+  'test/deploy/realExport.browser.test.ts',
+  'test/render/themes/themeLayouts.browser.test.ts',
   'test/agent/agentRun.int.test.ts',
+  'test/fuzz/api.int.test.ts',
+  'test/fuzz/shapedRequests.int.test.ts',
+  'test/export/queue.int.test.ts',
+  'test/export/brokenExpression.int.test.ts',
+  'test/docker/quickstart.int.test.ts',
   'test/faults/agentEscape.int.test.ts',
 ];
 
