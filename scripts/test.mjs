@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestFileSpans } from './testFileSpans.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -72,13 +73,17 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let buffer = '';
+const spans = createTestFileSpans();
 child.stdout.setEncoding('utf8');
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   buffer += chunk;
   const lines = buffer.split('\n');
   buffer = lines.pop() ?? '';
-  for (const line of lines) count(line);
+  for (const line of lines) {
+    count(line);
+    spans.record(line, performance.now());
+  }
 });
 /** Counts ✔ lines as passes, and failures and skips from ava's closing summary ("1 test failed", "2 uncaught exceptions", …). */
 function count(line) {
@@ -99,6 +104,12 @@ child.on('close', (code) => {
   // ava exits non-zero for failures it reports outside a test line too (a crashed file, a timeout).
   if (code !== 0 && failed === 0) failed = 1;
   removeRunTmp();
+  // Where the time went: the files to start first next time (scripts/ava-suite.config.mjs).
+  const longest = spans.longest(10);
+  if (longest.length > 1) {
+    console.log('\nlongest test files (first test start to last test end):');
+    for (const [file, seconds] of longest) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${file}`);
+  }
   console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code ?? 1);
 });
