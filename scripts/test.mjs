@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createTestFileSpans } from './testFileSpans.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
@@ -44,7 +45,8 @@ const under = only ?? 'test';
 const files = tiers.length === 0 && !only ? [] : suffixes.map((tier) => `${under}/**/*.${tier}.test.ts`);
 // ava's own reporter, not TAP: its TAP writer dies on a failure whose details hold `undefined`
 // (supertap's YAML dump), which ended whole runs early.
-const avaArgs = [...files, ...args];
+// scripts/ava-suite.config.mjs: package.json's ava settings, with the longest files started first.
+const avaArgs = ['--config', 'scripts/ava-suite.config.mjs', ...files, ...args];
 // Every temp directory the run makes (data dirs with keys and secrets, sites, bundles, browser
 // profiles) goes under one directory of its own, removed when the run ends, however it ends:
 // a test that forgets its teardown, or a worker that crashes, can't leave them in /tmp.
@@ -76,13 +78,17 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 let buffer = '';
+const spans = createTestFileSpans();
 child.stdout.setEncoding('utf8');
 child.stdout.on('data', (chunk) => {
   process.stdout.write(chunk);
   buffer += chunk;
   const lines = buffer.split('\n');
   buffer = lines.pop() ?? '';
-  for (const line of lines) count(line);
+  for (const line of lines) {
+    count(line);
+    spans.record(line, performance.now());
+  }
 });
 /** Counts ✔ lines as passes, and failures and skips from ava's closing summary ("1 test failed", "2 uncaught exceptions", …). */
 function count(line) {
@@ -103,6 +109,12 @@ child.on('close', (code) => {
   // ava exits non-zero for failures it reports outside a test line too (a crashed file, a timeout).
   if (code !== 0 && failed === 0) failed = 1;
   removeRunTmp();
+  // Where the time went: the files to start first next time (scripts/ava-suite.config.mjs).
+  const longest = spans.longest(10);
+  if (longest.length > 1) {
+    console.log('\nlongest test files (first test start to last test end):');
+    for (const [file, seconds] of longest) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${file}`);
+  }
   console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code ?? 1);
 });

@@ -14,8 +14,13 @@ function quantile(values: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
 }
 
+/** Samples taken 10 ms apart; after that, 100 ms apart (see the loop). */
+const CLOSE_SAMPLES = 200;
+
 test('the API keeps answering while a 1,000-page export runs, whose worker yields the CPU to it (health latency logged)', async (t) => {
-  t.timeout(5 * 60_000);
+  // Bounds against a hang only: beside CPU hogs a niceness-10 worker gets a few percent of a
+  // core, and this export then takes minutes instead of seconds.
+  t.timeout(12 * 60_000);
   const source = await makeSyntheticCorpus(1000);
   const app = await startTestAppliance({ overrides: { sites: [{ domain: 'big.test', source }] } });
   t.teardown(() => app.close());
@@ -25,7 +30,7 @@ test('the API keeps answering while a 1,000-page export runs, whose worker yield
   let workerPriority: number | null = null;
   let status = 'queued';
   let polls = 0;
-  const deadline = Date.now() + 4 * 60_000;
+  const deadline = Date.now() + 11 * 60_000;
   while (Date.now() < deadline && status !== 'completed' && status !== 'failed') {
     const t0 = performance.now();
     const res = await fetch(`${app.url}/_enclave/health`);
@@ -38,7 +43,10 @@ test('the API keeps answering while a 1,000-page export runs, whose worker yield
     // Check the job now and then (the job's own GET is also an API call that must stay quick).
     if (++polls % 10 === 0)
       status = ((await (await app.api(`/v1/static-export/jobs/${started.jobId}`)).json()) as { status: string }).status;
-    await new Promise((r) => setTimeout(r, 10));
+    // The health checks go on until the export ends, but further apart once there are enough
+    // close ones: on a loaded machine the export runs long, and a poller at nice 0 that never
+    // rests takes the CPU the niceness-10 worker needs to finish.
+    await new Promise((r) => setTimeout(r, latencies.length < CLOSE_SAMPLES ? 10 : 100));
   }
   t.is(status, 'completed');
   // The worker yields the CPU to the API process (a lower priority than the server's own).

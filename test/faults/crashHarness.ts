@@ -48,7 +48,8 @@ export async function crashRepeatedly<A>(t: ExecutionContext, scenario: CrashSce
   let key = '';
   let projectId = '';
   for (let round = 0; round < scenario.rounds; round++) {
-    const server = await spawnAppliance({ ENCLAVE_DATA_DIR: scenario.dataDir, ...scenario.env(round) }, 60_000);
+    // spawnAppliance's own bound (a hang guard): a start beside CPU hogs can take over a minute.
+    const server = await spawnAppliance({ ENCLAVE_DATA_DIR: scenario.dataDir, ...scenario.env(round) });
     t.teardown(() => void server.child.kill('SIGKILL'));
     key ||= /ENCLAVE_ADMIN_KEY=(\S+)/.exec(server.stdout())?.[1] ?? '';
     projectId ||= /ENCLAVE_PROJECT_ID=(\S+)/.exec(server.stdout())?.[1] ?? '';

@@ -43,7 +43,8 @@ function childPids(pid: number): number[] {
 }
 
 test(`kill -9 during export jobs (${ROUNDS} rounds): no job is left running, acknowledged jobs survive and finish with a valid bundle`, async (t) => {
-  t.timeout(6 * 60_000);
+  // A hang guard: three rounds of a 250-page export and two restarts each take minutes under load.
+  t.timeout(15 * 60_000);
   const dir = await makeTempDir('enclave-crash-export-');
   t.teardown(() => rm(dir, { recursive: true, force: true }));
   const dataDir = join(dir, 'data');
@@ -63,10 +64,15 @@ test(`kill -9 during export jobs (${ROUNDS} rounds): no job is left running, ack
       if (res.status !== 202) throw new Error(`POST job → ${res.status} ${await res.text()}`);
       const { jobId } = (await res.json()) as { jobId: string };
       acknowledged.push(jobId);
-      await waitUntil('the job to render pages', async () => {
-        const job = (await (await victim.api(`/v1/static-export/jobs/${jobId}`)).json()) as { status: string; pageCount: number };
-        return job.status !== 'queued' && (job.status !== 'running' || job.pageCount > 0);
-      });
+      // A hang guard: in npm run test:load the first pages took over waitUntil's default 150 s.
+      await waitUntil(
+        'the job to render pages',
+        async () => {
+          const job = (await (await victim.api(`/v1/static-export/jobs/${jobId}`)).json()) as { status: string; pageCount: number };
+          return job.status !== 'queued' && (job.status !== 'running' || job.pageCount > 0);
+        },
+        4 * 60_000,
+      );
       return { jobId, workers: childPids(victim.server.child.pid!) };
     },
     async check(app: Restarted, acted, round) {

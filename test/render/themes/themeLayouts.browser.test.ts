@@ -110,6 +110,23 @@ async function open(t: { context: { browser: Browser; outs: Map<Theme, string> }
 const DESKTOP = 1440;
 const PHONE = 390;
 
+/**
+ * Each theme's page measured at desktop width, once: its own test and the comparison with mint
+ * read the same numbers, so the page is loaded and measured a single time for both.
+ */
+const desktopMeasures = new Map<Theme, Promise<{ box: Record<string, Box>; overflow: number }>>();
+function measureDesktop(t: Parameters<typeof open>[0], theme: Theme) {
+  let measured = desktopMeasures.get(theme);
+  if (!measured) {
+    measured = open(t, theme, DESKTOP).then(async ({ context, box, overflow }) => {
+      await context.close();
+      return { box, overflow };
+    });
+    desktopMeasures.set(theme, measured);
+  }
+  return measured;
+}
+
 /** What each theme's layout must show at desktop width (1440 px). */
 const DESKTOP_CHECKS: Record<Theme, (b: Record<string, Box>) => [boolean, string][]> = {
   mint: (b) => [
@@ -168,11 +185,10 @@ const PHONE_CHECKS: Partial<Record<Theme, (b: Record<string, Box>) => [boolean, 
 
 for (const theme of THEMES) {
   test(`${theme}: its header, sidebar and content framing at desktop and phone width`, async (t) => {
-    const desktop = await open(t, theme, DESKTOP);
+    const desktop = await measureDesktop(t, theme);
     for (const [ok, what] of DESKTOP_CHECKS[theme](desktop.box)) t.true(ok, `${theme} desktop: ${what} ${JSON.stringify(desktop.box)}`);
     t.true(desktop.box['#enclave-sidebar'].display !== 'none', 'sidebar shown on desktop');
     t.true(desktop.overflow <= 0, 'no sideways scrolling');
-    await desktop.context.close();
 
     const phone = await open(t, theme, PHONE);
     t.is(phone.box['#enclave-sidebar'].display, 'none', `${theme} phone: sidebar behind the menu`);
@@ -191,17 +207,14 @@ for (const theme of THEMES) {
 }
 
 test('every theme differs from mint in at least one measured part of its layout', async (t) => {
-  const base = await open(t, 'mint', DESKTOP);
-  const baseBox = base.box;
-  await base.context.close();
+  const baseBox = (await measureDesktop(t, 'mint')).box;
   for (const theme of THEMES.filter((x) => x !== 'mint')) {
-    const other = await open(t, theme, DESKTOP);
+    const other = await measureDesktop(t, theme);
     t.notDeepEqual(other.box, baseBox, theme);
     // A theme's own checks fail on mint's layout: each check measures something mint doesn't do.
     t.true(
       DESKTOP_CHECKS[theme](baseBox).some(([ok]) => !ok),
       `${theme}'s checks would pass on mint`,
     );
-    await other.context.close();
   }
 });
