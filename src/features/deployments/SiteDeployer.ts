@@ -17,11 +17,12 @@ import { checkFailedPages } from './readFailedPages.js';
 import { checkBundleDomain } from './checkBundleDomain.js';
 import { installBundleVersion } from './installBundleVersion.js';
 import { LiveSite } from './LiveSite.js';
+import { announceLiveVersion } from './announceLiveVersion.js';
 import { loadSiteVersion } from './loadSiteVersion.js';
 import { restoreSiteVersions } from './restoreSiteVersions.js';
 import { retireSiteVersions } from './retireSiteVersions.js';
 import { siteReadiness } from './siteReadiness.js';
-import { deploymentRefusal } from './deploymentRefusal.js';
+import { recordRefusal } from './recordRefusal.js';
 import type { SiteVersion } from './SiteVersion.js';
 import type { SiteDirs } from './versionLayout.js';
 
@@ -54,6 +55,8 @@ export class SiteDeployer {
   private readonly versions = new Map<string, SiteVersion>();
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
+  /** Deployments already live whose old versions are still being pruned: not "in progress". */
+  private settling = 0;
   private readonly dirs: SiteDirs;
   private readonly deployments: DeploymentRepository;
 
@@ -100,7 +103,7 @@ export class SiteDeployer {
 
   /** Switches back to a kept version: the named one (version label or deployment id), else the previous. */
   async rollback(target: string | null): Promise<DeploymentRecord> {
-    if (this.queued > 0)
+    if (this.busy())
       throw AppError.conflict('A deployment is in progress; try again when it has finished', { deploymentId: this.running()?.id ?? null });
     return this.exclusive(async () => {
       const kept = this.deployments.kept().filter((d) => this.versions.has(d.id));
@@ -150,7 +153,7 @@ export class SiteDeployer {
   }
 
   private async enqueue(source: string, request: DeployRequest, obtain: () => Promise<ObtainedBundle>): Promise<StartedDeployment> {
-    if (request.failIfBusy && this.queued > 0) {
+    if (request.failIfBusy && this.busy()) {
       throw AppError.conflict('Another deployment is in progress', { deploymentId: this.running()?.id ?? null });
     }
     const record = newDeploymentRecord(randomId('dp_'), this.deps.site, source, request, this.now());
@@ -178,7 +181,7 @@ export class SiteDeployer {
       fetched = await obtain();
       return (await this.reuseVersionOnDisk(record, fetched.sha256)) ?? (await this.install(record, fetched, started));
     } catch (err) {
-      throw await this.refuse(record, fetched, err);
+      throw await recordRefusal(this.deps.logger, this.deployments, { record, fetched, err, at: this.now() });
     } finally {
       if (fetched?.owned) await rm(fetched.path, { force: true });
     }
@@ -201,53 +204,31 @@ export class SiteDeployer {
     const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, inspect, live);
     const { failedPages } = report;
     const version = await loadSiteVersion(id, installed.layout);
-    await this.deployments.activate(
-      id,
-      {
-        version: installed.manifest.version,
-        domain: installed.manifest.domain,
-        jobId: installed.manifest.jobId ?? null,
-        bundleSha256: bundle.sha256,
-        bundleBytes: bundle.sizeBytes,
-        fileCount: installed.fileCount,
-        extractedBytes: installed.extractedBytes,
-        failedPages,
-      },
-      this.now(),
-    );
+    // Serve the new version before the record says "active", so that a client who polls the
+    // record and then fetches a page never gets the old one; a failed write switches back.
+    // From here a new deployment queues behind the write and the pruning instead of a 409.
     this.versions.set(id, version);
-    this.publish();
-    const { logger } = this.deps;
-    if (failedPages && record.allowFailed)
-      logger.warn({ deploymentId: id, failedPages }, `version ${version.version} went live with ${failedPages} failed pages (allowFailed)`);
-    logger.info(
-      {
-        deploymentId: id,
-        site: this.deps.site,
-        version: version.version,
-        domain: version.domain,
-        files: installed.fileCount,
-        linkedFromLive: installed.linkedFiles,
-        ms: Date.now() - started,
-      },
-      `site version ${version.version} is live`,
-    );
-    await this.prune();
+    this.publish(version);
+    this.settling++;
+    try {
+      const { manifest } = installed;
+      const facts = { version: manifest.version, domain: manifest.domain, jobId: manifest.jobId ?? null };
+      const sizes = { bundleBytes: bundle.sizeBytes, fileCount: installed.fileCount, extractedBytes: installed.extractedBytes };
+      await this.deployments
+        .activate(id, { ...facts, ...sizes, bundleSha256: bundle.sha256, failedPages }, this.now())
+        .catch((err: unknown) => {
+          this.versions.delete(id);
+          this.publish();
+          throw err;
+        });
+      this.publish();
+      const allowFailed = record.allowFailed ?? false;
+      announceLiveVersion(this.deps.logger, { id, site: this.deps.site, version, installed, failedPages, allowFailed, started });
+      await this.prune();
+    } finally {
+      this.settling--;
+    }
     return { record: this.record(id)!, outcome: 'activated' };
-  }
-
-  /** Records a refused deployment (the live site is unchanged) and returns the error to throw. */
-  private async refuse(record: DeploymentRecord, fetched: ObtainedBundle | null, err: unknown): Promise<Error> {
-    const { logger } = this.deps;
-    const { reason, error, internal } = deploymentRefusal(err);
-    logger.warn(
-      { deploymentId: record.id, source: record.source, reason, ...(internal ? { err } : {}) },
-      `bundle refused, the live site is unchanged: ${reason}`,
-    );
-    await this.deployments
-      .fail(record.id, { reason, bundleSha256: fetched?.sha256 ?? null, bundleBytes: fetched?.sizeBytes ?? null }, this.now())
-      .catch((storeErr) => logger.error({ err: storeErr }, 'could not record the failed deployment'));
-    return error;
   }
 
   /**
@@ -269,16 +250,21 @@ export class SiteDeployer {
     return { record: target, outcome: folded.outcome };
   }
 
-  /** Points the live site at the recorded active version, with the kept ones as asset fallbacks. */
-  private publish(): void {
+  /** Points the live site at the active version, or at `incoming` (about to be), with older ones as asset fallbacks. */
+  private publish(incoming: SiteVersion | null = null): void {
     const active = this.deployments.active();
-    this.live.switchTo(
-      (active && this.versions.get(active.id)) ?? null,
-      this.deployments
-        .kept()
-        .map((d) => this.versions.get(d.id))
-        .filter((v): v is SiteVersion => v !== undefined),
-    );
+    const current = (active && this.versions.get(active.id)) ?? null;
+    const kept = this.deployments
+      .kept()
+      .map((d) => this.versions.get(d.id))
+      .filter((v): v is SiteVersion => v !== undefined);
+    if (incoming) this.live.switchTo(incoming, current ? [current, ...kept] : kept);
+    else this.live.switchTo(current, kept);
+  }
+
+  /** A deployment is queued or running (one that is live and only pruning does not count). */
+  private busy(): boolean {
+    return this.queued - this.settling > 0;
   }
 
   /** Keeps the newest `keepVersions` versions (the live one always) and deletes the rest once idle. */
