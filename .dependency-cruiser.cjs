@@ -78,10 +78,10 @@ module.exports = {
     },
     {
       name: 'features-see-control-through-site-directory',
-      comment: "Other features know the control plane only by its SiteDirectory port, never its store, repositories or operations.",
+      comment: "Other features know the control plane only by its ports (SiteDirectory, SessionKeys), never its store, repositories or operations.",
       severity: 'error',
       from: { path: '^src/features/', pathNot: '^src/features/control/' },
-      to: { path: '^src/features/control/', pathNot: '^src/features/control/SiteDirectory\\.ts$' },
+      to: { path: '^src/features/control/', pathNot: '^src/features/control/(SiteDirectory|SessionKeys)\\.ts$' },
     },
     {
       name: 'one-scheduler',

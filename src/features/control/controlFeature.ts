@@ -7,6 +7,7 @@ import { createSiteDirectory } from './createSiteDirectory.js';
 import { keyRoutes } from './routes/keyRoutes.js';
 import { projectRoutes } from './routes/projectRoutes.js';
 import { siteRoutes } from './routes/siteRoutes.js';
+import type { SessionKeys } from './SessionKeys.js';
 import type { SiteDirectory } from './SiteDirectory.js';
 import { type AssistantKeyCheck, verifyAssistantKey } from './verifyAssistantKey.js';
 
@@ -19,16 +20,7 @@ export interface ControlFeature extends Feature {
   /** Checks a key presented to an assistant endpoint (app/ hands it to the assistant feature). */
   verifyAssistantKey(presented: string | undefined): AssistantKeyCheck;
   /** Keys minted for dashboard sign-ins (app/ hands them to dashboardAuth as its SessionKeys). */
-  sessionKeys: {
-    mint(input: {
-      projectId: string | null;
-      name: string;
-      scope: 'read' | 'write';
-      expiresAt: Date;
-    }): Promise<{ key: string; id: string; projectId: string }>;
-    nameOf(projectId: string, id: string): string | undefined;
-    revoke(projectId: string, id: string): Promise<void>;
-  };
+  sessionKeys: SessionKeys;
 }
 
 /**

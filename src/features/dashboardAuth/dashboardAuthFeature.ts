@@ -5,7 +5,7 @@ import type { OidcFlows } from '../../platform/oidc/OidcFlows.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Feature, FeatureContext } from '../Feature.js';
 import { DASHBOARD_CALLBACK_PATH, DASHBOARD_HANDOFF_PATH, type DashboardSignIn, dashboardSignIn } from './dashboardSignIn.js';
-import type { SessionKeys } from './SessionKeys.js';
+import type { SessionKeys } from '../control/SessionKeys.js';
 
 /**
  * The dashboard's sign-in through the OpenID Provider (`dashboard.oidc`), on the dashboard's

@@ -3,7 +3,7 @@ import type { Context } from 'koa';
 import type { DashboardOidc } from '../../config/sections/dashboardAuth.js';
 import type { Clock } from '../../platform/Clock.js';
 import { OIDC_FLOW_MS, type OidcFlows, OidcSignInError } from '../../platform/oidc/OidcFlows.js';
-import type { SessionKeys } from './SessionKeys.js';
+import type { SessionKeys } from '../control/SessionKeys.js';
 
 /** Where the provider sends an administrator back, on the dashboard's own listener. */
 export const DASHBOARD_CALLBACK_PATH = '/_enclave/admin/auth/callback';
