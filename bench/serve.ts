@@ -8,7 +8,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { join } from 'node:path';
@@ -19,6 +18,7 @@ import { projectRoot } from '../test/helpers/spawnAppliance.js';
 import { startTestAppliance } from '../test/helpers/testAppliance.js';
 import { makeManifest } from '../test/deploy/helpers/testBundles.js';
 import { printTable, runAutocannon, type LoadResult } from './runAutocannon.js';
+import { freePort } from '../test/helpers/freePort.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -31,16 +31,6 @@ process.on('exit', () => {
   for (const child of children) child.kill('SIGKILL');
   rmSync(work, { recursive: true, force: true });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitFor200(url: string, timeoutMs: number): Promise<number> {
   const started = performance.now();

@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import test from 'ava';
 import { startAnalyticsAppliance } from '../analytics/analyticsAppliance.js';
@@ -10,6 +9,7 @@ import { applianceFetch, makeTempDir } from '../helpers/testAppliance.js';
 import { deployAndWait } from '../deploy/helpers/loggedAppliance.js';
 import { writeBundle } from '../deploy/helpers/testBundles.js';
 import { waitUntil } from '../helpers/waitUntil.js';
+import { freePort } from '../helpers/freePort.js';
 
 // Issue 33 item 6: the nginx example of docs/operations.md, taken from the guide as written
 // (only ports, certificate paths and the operators' network are swapped for the test's), in
@@ -17,16 +17,6 @@ import { waitUntil } from '../helpers/waitUntil.js';
 // npm run bench:serve); without it this test is skipped, and says so.
 const NGINX = '/usr/sbin/nginx';
 const run = existsSync(NGINX) ? test : test.skip;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** An HTTPS request to the proxy naming `host` (SNI and Host), the test's certificate accepted. */
 function viaProxy(

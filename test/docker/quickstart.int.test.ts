@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFile, mkdir, readFile, rm, symlink } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { projectRoot } from '../helpers/spawnAppliance.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
+import { freePort } from '../helpers/freePort.js';
 
 /** The first ```sh block under "## Quick start" in the README, line by line. */
 async function quickStartLines(): Promise<string[]> {
@@ -13,14 +13,6 @@ async function quickStartLines(): Promise<string[]> {
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1];
   if (!block) throw new Error('no ```sh block in the README quick start');
   return block.trimEnd().split('\n');
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A fresh clone of the working tree: every file git tracks, and nothing else. */

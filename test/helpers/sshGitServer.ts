@@ -1,10 +1,10 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './freePort.js';
 
 const run = promisify(execFile);
 
@@ -42,17 +42,6 @@ export async function makeSshKey(dir: string, name: string, passphrase = ''): Pr
 export function knownHostsEntry(port: number, publicKey: string): string {
   const [type, key] = publicKey.split(' ');
   return `[127.0.0.1]:${port} ${type} ${key}`;
-}
-
-/** A port nothing listens on right now (sshd takes no port 0); a race lost to another process is retried by the caller. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 /**
