@@ -14,17 +14,10 @@ async function dashboardWithProvider(t: Parameters<typeof startOidcProvider>[0])
     overrides: {
       dashboard: {
         oidc: {
-          issuer: provider.issuer,
-          clientId: 'enclave-dashboard',
-          clientSecret: 'a-client-secret-for-tests',
-          scopes: ['openid', 'groups'],
-          authorizationParams: {},
-          groupsSource: 'id_token',
-          groupsClaim: 'groups',
+          ...provider.client('enclave-dashboard'),
           adminGroup: ADMINS,
           scope: 'write',
           sessionHours: 1,
-          allowInsecureIssuer: true,
         },
       },
     },

@@ -14,21 +14,7 @@ const ATTACKS: [string, IdTokenTamper][] = [
 
 test('an ID token with a wrong nonce, issuer or audience, or a replayed code, ends on the sign-in error page with no session', async (t) => {
   const provider = await startOidcProvider(t);
-  const { app } = await startReaderSite(
-    t,
-    {
-      mode: 'oidc',
-      issuer: provider.issuer,
-      clientId: 'enclave-docs',
-      clientSecret: 'a-client-secret-for-tests',
-      scopes: ['openid', 'groups'],
-      authorizationParams: {},
-      groupsSource: 'id_token',
-      groupsClaim: 'groups',
-      allowInsecureIssuer: true,
-    },
-    systemClock,
-  );
+  const { app } = await startReaderSite(t, { mode: 'oidc', ...provider.client() }, systemClock);
   provider.register(`${app.url}/_enclave/auth/oidc-callback`, ['oncall']);
   const browser = await launchBrowser();
   t.teardown(() => browser.close());

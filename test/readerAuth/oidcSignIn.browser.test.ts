@@ -8,22 +8,7 @@ import { startOidcProvider } from './startOidcProvider.js';
 
 test('Chromium signs in through the provider login form and lands on the page it asked for; state is single-use', async (t) => {
   const provider = await startOidcProvider(t);
-  const { app } = await startReaderSite(
-    t,
-    {
-      mode: 'oidc',
-      issuer: provider.issuer,
-      clientId: 'enclave-docs',
-      clientSecret: 'a-client-secret-for-tests',
-      scopes: ['openid', 'groups'],
-      authorizationParams: {},
-      groupsSource: 'id_token',
-      groupsClaim: 'groups',
-      groupsDelimiter: ',',
-      allowInsecureIssuer: true,
-    },
-    systemClock,
-  );
+  const { app } = await startReaderSite(t, { mode: 'oidc', ...provider.client(), groupsDelimiter: ',' }, systemClock);
   provider.register(`${app.url}/_enclave/auth/oidc-callback`, ' oncall , ,other');
   const browser = await launchBrowser();
   t.teardown(() => browser.close());
@@ -54,21 +39,7 @@ test('Chromium signs in through the provider login form and lands on the page it
 
 test('the provider down at sign-in: a clear page, and open pages still serve', async (t) => {
   const provider = await startOidcProvider(t);
-  const { app } = await startReaderSite(
-    t,
-    {
-      mode: 'oidc',
-      issuer: provider.issuer,
-      clientId: 'enclave-docs',
-      clientSecret: 'a-client-secret-for-tests',
-      scopes: ['openid'],
-      authorizationParams: {},
-      groupsSource: 'id_token',
-      groupsClaim: 'groups',
-      allowInsecureIssuer: true,
-    },
-    systemClock,
-  );
+  const { app } = await startReaderSite(t, { mode: 'oidc', ...provider.client(), scopes: ['openid'] }, systemClock);
   provider.setDown(true);
   const signIn = await fetch(`${app.url}/_enclave/auth/sign-in?returnTo=%2Fteam%2Fnotes`, { redirect: 'manual' });
   t.is(signIn.status, 503);

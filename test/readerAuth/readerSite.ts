@@ -17,9 +17,21 @@ export async function startReaderSite(
   files: Record<string, string> = READER_ACCESS_SITE,
   overrides: ConfigOverrides = {},
 ): Promise<{ app: TestAppliance; clock: Clock }> {
-  const { src, zip } = await renderFilesAndZip(t, files);
   const app = await startTestAppliance({ clock, overrides });
   t.teardown(() => app.close());
+  await installReaderSite(t, app, clock, auth, files);
+  return { app, clock };
+}
+
+/** Renders `files`, adds them to `app` (running on `clock`) as docs.example.com with reader sign-in `auth`, and makes that version live. */
+export async function installReaderSite(
+  t: ExecutionContext,
+  app: TestAppliance,
+  clock: Clock,
+  auth: ReaderAuthSetting,
+  files: Record<string, string> = READER_ACCESS_SITE,
+): Promise<void> {
+  const { src, zip } = await renderFilesAndZip(t, files);
   await app.control.sites.upsert({
     domain: 'docs.example.com',
     source: src,
@@ -29,7 +41,6 @@ export async function startReaderSite(
     auth,
   });
   await app.features.deployments.activateBundleFile(zip, { source: 'test' });
-  return { app, clock };
 }
 
 /** Signs in with `password` from the site's own origin; the raw answer (no redirect followed). */

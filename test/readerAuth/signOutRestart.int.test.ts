@@ -3,9 +3,7 @@ import test from 'ava';
 import { ManualClock } from '../../src/platform/Clock.js';
 import { hashPassword } from '../../src/platform/passwordHash.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
-import { renderFilesAndZip } from '../render/renderFixture.js';
-import { READER_ACCESS_SITE } from './readerAccessSite.js';
-import { PASSWORD, postSignIn, sessionCookie } from './readerSite.js';
+import { installReaderSite, PASSWORD, postSignIn, sessionCookie } from './readerSite.js';
 
 const get = (url: string, cookie: string) => fetch(url, { redirect: 'manual', headers: { cookie } });
 
@@ -13,19 +11,10 @@ test('a signed-out cookie stays refused after a restart on the same data directo
   const dataDir = await makeTempDir();
   t.teardown(() => rm(dataDir, { recursive: true, force: true }));
   const clock = new ManualClock('2026-05-01T10:00:00.000Z');
-  const { src, zip } = await renderFilesAndZip(t, READER_ACCESS_SITE);
   const first = await startTestAppliance({ clock, dataDir });
   let running = true;
   t.teardown(() => (running ? first.close() : undefined));
-  await first.control.sites.upsert({
-    domain: 'docs.example.com',
-    source: src,
-    ref: null,
-    projectId: first.projectId,
-    createdAt: clock.now().toISOString(),
-    auth: { mode: 'password', passwordHash: hashPassword(PASSWORD), sessionHours: 2 },
-  });
-  await first.features.deployments.activateBundleFile(zip, { source: 'test' });
+  await installReaderSite(t, first, clock, { mode: 'password', passwordHash: hashPassword(PASSWORD), sessionHours: 2 });
   const leaving = sessionCookie(await postSignIn(first, PASSWORD));
   const staying = sessionCookie(await postSignIn(first, PASSWORD));
   const out = await fetch(`${first.url}/_enclave/auth/sign-out`, {

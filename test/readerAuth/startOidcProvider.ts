@@ -10,6 +10,8 @@ export type IdTokenTamper = (claims: JWTPayload) => JWTPayload;
 /** A real OpenID Provider (the certified `oidc-provider`) on 127.0.0.1, with its development login form. */
 export interface TestOidcProvider {
   issuer: string;
+  /** The relying-party settings (readers' `auth` or `dashboard.oidc`) of a client registered here, ID-token groups. */
+  client(clientId?: string): typeof CLIENT_DEFAULTS & { issuer: string; clientId: string; clientSecret: string };
   /** Registers the relying party (Enclave) once its callback URL is known; every account gets `groups` (or what it answers for the account). */
   register(redirectUri: string, groups: unknown, clientId?: string): void;
   /** Stops answering (a provider that is down), or starts again. */
@@ -21,6 +23,15 @@ export interface TestOidcProvider {
    */
   tamperIdToken(tamper: IdTokenTamper | null): void;
 }
+
+const CLIENT_SECRET = 'a-client-secret-for-tests';
+const CLIENT_DEFAULTS = {
+  scopes: ['openid', 'groups'],
+  authorizationParams: {},
+  groupsSource: 'id_token' as const,
+  groupsClaim: 'groups',
+  allowInsecureIssuer: true,
+};
 
 /** Starts the provider's listener first, so its issuer URL is known before the appliance is configured with it. */
 export async function startOidcProvider(t: ExecutionContext): Promise<TestOidcProvider> {
@@ -42,12 +53,13 @@ export async function startOidcProvider(t: ExecutionContext): Promise<TestOidcPr
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     issuer,
+    client: (clientId = 'enclave-docs') => ({ ...CLIENT_DEFAULTS, issuer, clientId, clientSecret: CLIENT_SECRET }),
     register(redirectUri, groups, clientId = 'enclave-docs') {
       const provider = new Provider(issuer, {
         clients: [
           {
             client_id: clientId,
-            client_secret: 'a-client-secret-for-tests',
+            client_secret: CLIENT_SECRET,
             redirect_uris: [redirectUri],
             grant_types: ['authorization_code'],
             response_types: ['code'],
