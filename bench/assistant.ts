@@ -1,13 +1,3 @@
-// npm run bench:assistant [-- --seconds N]
-// The assistant's search, measured on the real server and on the index alone:
-//  1. POST /v1/search at a steady 50 req/s (open loop, runSteadyLoad) against a real appliance
-//     serving an export of the mcp corpus, in a child process; each request asks one of the eval
-//     questions in turn (bench/assistant/questions.json), pageSize 10: p50, p99, errors.
-//  2. Index memory and build time for the mcp corpus and the synthetic 10,000-page site
-//     (../shared/bin/gen-corpus.mjs), measured in a child with --expose-gc: heap and array
-//     buffers after a full GC, before and after building the index, with the index held.
-// Exports are cached in the temp directory (bench/assistant/renderedCorpus.ts).
-import AdmZip from 'adm-zip';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -15,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { renderedCorpus } from './assistant/renderedCorpus.js';
+import { serveBenchAppliance } from './assistant/serveBenchAppliance.js';
 import { printTable } from './runAutocannon.js';
 import { runSteadyLoad } from './runSteadyLoad.js';
 
@@ -28,26 +19,12 @@ if (process.argv[2] === '--serve') await serve(process.argv[3], process.argv[4])
 else if (process.argv[2] === '--memory') await memory(process.argv[3]);
 else await main();
 
-/** Child: an appliance serving the export in `out` (zipped as a bundle) as DOMAIN; prints its URL and an assistant key. */
-async function serve(out: string, source: string): Promise<void> {
-  const { startTestAppliance } = await import('../test/helpers/testAppliance.js');
-  const zip = join(tmpdir(), `enclave-bench-assistant-${process.pid}.zip`);
-  const bundle = new AdmZip();
-  bundle.addLocalFolder(out);
-  await bundle.writeZipPromise(zip);
-  const app = await startTestAppliance({
-    overrides: {
-      sites: [{ domain: DOMAIN, source }],
-      assistant: { searchPerKeyPerMinute: 1e6, searchPerAddressPerMinute: 1e6 },
-    },
+/** Child: an appliance serving the export in `out` as DOMAIN; prints its URL and an assistant key. */
+function serve(out: string, source: string): Promise<void> {
+  return serveBenchAppliance(out, {
+    sites: [{ domain: DOMAIN, source }],
+    assistant: { searchPerKeyPerMinute: 1e6, searchPerAddressPerMinute: 1e6 },
   });
-  await app.features.deployments.activateBundleFile(zip, { source: 'bench' });
-  const made = await app.api('/v1/keys', { method: 'POST', json: { name: 'bench', kind: 'assistant' } });
-  const { key } = (await made.json()) as { key: string };
-  process.stdout.write(`${JSON.stringify({ url: app.url, key })}\n`);
-  for await (const _ of createInterface({ input: process.stdin })) break;
-  await app.close();
-  process.exit(0);
 }
 
 /** Child: builds the index of `out`'s chunk file and reports what it holds. */

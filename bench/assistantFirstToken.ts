@@ -1,20 +1,12 @@
-// npm run bench:assistant-first-token [-- --seconds N --rate R]
-// The appliance's own time before the first token: from the moment the bench sends an assistant
-// message (POST /v1/assistant/{domain}/message) to the moment the OpenAI stand-in receives the
-// upstream chat request — retrieval, prompt building, thread bookkeeping, plus two loopback hops.
-// A real appliance (child process) serves an export of the mcp corpus; the stand-in and the
-// sender share this process, so both timestamps come from one clock. Open loop at a steady rate,
-// one eval question (bench/assistant/questions.json) per message in turn; run once with hybrid
-// ranking off and once on (stand-in embeddings; vectors embedded before measuring).
-import AdmZip from 'adm-zip';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startOpenAiStandIn } from '../test/helpers/openAiStandIn.js';
 import { renderedCorpus } from './assistant/renderedCorpus.js';
+import { serveBenchAppliance } from './assistant/serveBenchAppliance.js';
 import { printTable } from './runAutocannon.js';
 
 const here = fileURLToPath(import.meta.url);
@@ -28,34 +20,22 @@ if (process.argv[2] === '--serve') await serve(process.argv[3]!, process.argv[4]
 else await main();
 
 /** Child: an appliance answering through the stand-in at `model`, serving `out` as DOMAIN; prints its URL and a key. */
-async function serve(out: string, source: string, model: string, hybrid: boolean): Promise<void> {
-  const { startTestAppliance } = await import('../test/helpers/testAppliance.js');
-  const zip = join(tmpdir(), `enclave-bench-first-token-${process.pid}.zip`);
-  const bundle = new AdmZip();
-  bundle.addLocalFolder(out);
-  await bundle.writeZipPromise(zip);
+function serve(out: string, source: string, model: string, hybrid: boolean): Promise<void> {
   const many = 1e6;
-  const app = await startTestAppliance({
-    overrides: {
-      sites: [{ domain: DOMAIN, source }],
-      assistant: {
-        enabled: true,
-        endpoint: model,
-        embeddingModel: hybrid ? 'stand-in-embed' : null,
-        messagesPerKeyPerMinute: many,
-        messagesPerAddressPerMinute: many,
-        messagesGlobalPerMinute: many,
-      },
+  const overrides = {
+    sites: [{ domain: DOMAIN, source }],
+    assistant: {
+      enabled: true,
+      endpoint: model,
+      embeddingModel: hybrid ? 'stand-in-embed' : null,
+      messagesPerKeyPerMinute: many,
+      messagesPerAddressPerMinute: many,
+      messagesGlobalPerMinute: many,
     },
+  };
+  return serveBenchAppliance(out, overrides, async (app) => {
+    if (hybrid && !(await app.features.assistant.retriever.vectorsSettled(DOMAIN))) throw new Error('sections not embedded');
   });
-  await app.features.deployments.activateBundleFile(zip, { source: 'bench' });
-  if (hybrid && !(await app.features.assistant.retriever.vectorsSettled(DOMAIN))) throw new Error('sections not embedded');
-  const made = await app.api('/v1/keys', { method: 'POST', json: { name: 'bench', kind: 'assistant' } });
-  const { key } = (await made.json()) as { key: string };
-  process.stdout.write(`${JSON.stringify({ url: app.url, key })}\n`);
-  for await (const _ of createInterface({ input: process.stdin })) break;
-  await app.close();
-  process.exit(0);
 }
 
 /** Sends `count` messages at RATE, each tagged; resolves to the send→upstream times in ms, and failures. */
