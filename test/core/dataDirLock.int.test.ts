@@ -40,8 +40,13 @@ test('a lock whose holder process is killed is reported lost and is free again',
   const lost = new Promise<void>((resolve) => lock.onLost(resolve));
   const [holder] = flockHolders(join(dir, 'enclave.lock'));
   t.truthy(holder, 'a flock child holds it');
+  // The lock's child is unref'd, so nothing else keeps this process's event loop alive while
+  // the kill is reaped: a ref'd timer does, and bounds the wait.
+  let guard: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => (guard = setTimeout(resolve, 10_000, 'timeout')));
   process.kill(holder, 'SIGKILL');
-  await lost;
+  t.not(await Promise.race([lost, timedOut]), 'timeout', 'the loss is reported');
+  clearTimeout(guard);
   // flock's own child (cat) may outlive it for a moment and still hold the lock: wait for it.
   for (let i = 0; i < 100 && (await DataDirLock.owner(dir)); i++) await new Promise((r) => setTimeout(r, 50));
   const next = await DataDirLock.acquire(dir);
