@@ -10,7 +10,8 @@ declare module 'autocannon' {
     body?: string;
   }
   interface Result {
-    requests: { average: number };
+    /** `total`: requests answered (any status). */
+    requests: { average: number; total: number };
     latency: { p50: number; p99: number };
     errors: number;
     timeouts: number;

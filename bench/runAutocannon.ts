@@ -7,6 +7,8 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Requests answered, whatever their status (to divide a server's CPU time by). */
+  answered: number;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function runAutocannon(options: {
     p99: result.latency.p99,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
+    answered: result.requests.total,
   };
 }
 

@@ -86,5 +86,12 @@ export async function runSteadyLoad(options: {
   const at = (q: number) =>
     latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)] * 10) / 10 : NaN;
   const elapsedS = (performance.now() - start) / 1000;
-  return { rps: latencies.length / Math.max(elapsedS, options.seconds), p50: at(0.5), p99: at(0.99), errors, non2xx };
+  return {
+    rps: latencies.length / Math.max(elapsedS, options.seconds),
+    p50: at(0.5),
+    p99: at(0.99),
+    errors,
+    non2xx,
+    answered: latencies.length + non2xx,
+  };
 }

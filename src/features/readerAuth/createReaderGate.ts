@@ -1,9 +1,9 @@
 import type { ActiveReaderAuth } from '../../config/sections/readerAuth.js';
 import type { Clock } from '../../platform/Clock.js';
 import type { SiteDirectory } from '../control/SiteDirectory.js';
-import type { ReaderGate } from '../deployments/site/ReaderGate.js';
+import type { ReaderAtGate, ReaderGate } from '../deployments/site/ReaderGate.js';
 import { readerCookieValue } from './readerCookie.js';
-import type { ReaderSession, ReaderSessions } from './ReaderSessions.js';
+import type { ReaderSessions } from './ReaderSessions.js';
 import { settingKey } from './settingKey.js';
 import { signInPath } from './signInPath.js';
 
@@ -11,6 +11,15 @@ import { signInPath } from './signInPath.js';
 const MAX_REMEMBERED = 10_000;
 /** The memo starts over this often, so a cookie of a key retired meanwhile is refused within a minute. */
 const REMEMBER_MS = 60_000;
+
+/** A request to a site with sign-in from a reader who is not signed in (one object for all of them). */
+const NOT_SIGNED_IN: ReaderAtGate = Object.freeze({ reader: null, signInPath });
+
+/** A verified cookie: its session's answer (one object per session, so memos keyed by the reader hold), until its expiry. */
+interface Remembered {
+  at: ReaderAtGate;
+  expiresAt: number;
+}
 
 /** The reader gate and what the sign-in routes share with it. */
 export interface ReaderGateParts {
@@ -24,15 +33,23 @@ export interface ReaderGateParts {
 /**
  * The site handler's reader gate: per request, the site's sign-in setting (cached per domain,
  * dropped when a site changes) and the reader from the session cookie (verified once, then
- * remembered until it expires), so a signed-in page view costs two map lookups.
+ * remembered until it expires, the memo starting over after a sign-out, a site change or a
+ * minute), so a signed-in page view costs a clock read and three map lookups, and the same
+ * reader object comes back for the same session (VersionAccess and the views memoise on it).
  */
 export function createReaderGate(deps: { sites: SiteDirectory; sessions: ReaderSessions; clock: Clock }): ReaderGateParts {
   const settings = new Map<string, ActiveReaderAuth | null>();
-  let verified = new Map<string, ReaderSession | null>();
+  // domain → cookie value → the verified session (null: refused); no key is built per request.
+  let verified = new Map<string, Map<string, Remembered | null>>();
+  let remembered = 0;
   let since = deps.clock.now().getTime();
+  const forget = () => {
+    verified = new Map();
+    remembered = 0;
+  };
   deps.sites.onChange(() => {
     settings.clear();
-    verified = new Map();
+    forget();
   });
   const settingFor = (domain: string) => {
     let setting = settings.get(domain);
@@ -47,23 +64,22 @@ export function createReaderGate(deps: { sites: SiteDirectory; sessions: ReaderS
     const setting = settingFor(domain);
     if (!setting) return null;
     const cookie = readerCookieValue(cookieHeader);
-    let session: ReaderSession | null = null;
-    if (cookie) {
-      const now = deps.clock.now().getTime();
-      if (now - since > REMEMBER_MS || now < since) {
-        verified = new Map();
-        since = now;
-      }
-      const key = `${domain}\0${cookie}`;
-      const known = verified.get(key);
-      session = known === undefined ? deps.sessions.verify(cookie, domain, settingKey(setting)) : known;
-      if (known === undefined) {
-        if (verified.size >= MAX_REMEMBERED) verified = new Map();
-        verified.set(key, session);
-      }
-      if (session && session.expiresAt <= now) session = null;
+    if (!cookie) return NOT_SIGNED_IN;
+    const now = deps.clock.now().getTime();
+    if (now - since > REMEMBER_MS || now < since || remembered >= MAX_REMEMBERED) {
+      forget();
+      since = now;
     }
-    return { reader: session ? { groups: session.groups } : null, signInPath };
+    let byCookie = verified.get(domain);
+    if (!byCookie) verified.set(domain, (byCookie = new Map()));
+    let known = byCookie.get(cookie);
+    if (known === undefined) {
+      const session = deps.sessions.verify(cookie, domain, settingKey(setting));
+      known = session && { at: { reader: { groups: session.groups }, signInPath }, expiresAt: session.expiresAt };
+      byCookie.set(cookie, known);
+      remembered++;
+    }
+    return known && known.expiresAt > now ? known.at : NOT_SIGNED_IN;
   };
-  return { gate, settingFor, forget: () => (verified = new Map()) };
+  return { gate, settingFor, forget };
 }

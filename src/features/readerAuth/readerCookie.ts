@@ -1,12 +1,20 @@
 /** The reader session cookie's name. */
 export const READER_COOKIE = 'enclave_reader';
 
-/** The reader session cookie's value in a Cookie header, or undefined. */
+/**
+ * The reader session cookie's value in a Cookie header, or undefined: the first `name=value`
+ * pair (split at `;`, name and value trimmed) whose name is READER_COOKIE. It runs on every
+ * request to a site with sign-in, so it looks for the name instead of splitting the header.
+ */
 export function readerCookieValue(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  for (const pair of header.split(';')) {
-    const at = pair.indexOf('=');
-    if (at > 0 && pair.slice(0, at).trim() === READER_COOKIE) return pair.slice(at + 1).trim();
+  for (let at = header.indexOf(READER_COOKIE); at >= 0; at = header.indexOf(READER_COOKIE, at + 1)) {
+    const start = header.lastIndexOf(';', at - 1) + 1;
+    const eq = header.indexOf('=', at);
+    const end = header.indexOf(';', at);
+    // A match inside another pair's value, or a pair without '=', is no name.
+    if (eq < 0 || (end >= 0 && end < eq) || header.slice(start, eq).trim() !== READER_COOKIE) continue;
+    return header.slice(eq + 1, end < 0 ? undefined : end).trim();
   }
   return undefined;
 }

@@ -24,6 +24,10 @@ const SEARCH_INDEX = /^_assets\/search-index(?:\.[0-9a-f]+)?\.js$/;
 export class VersionAccess {
   /** Group names any page of the version is limited to. */
   private readonly siteGroups: ReadonlySet<string>;
+  /** Every group name an access rule of the version names (pages and assets): what keyOf tells apart. */
+  private readonly ruleGroups: ReadonlySet<string>;
+  /** keyOf's answers by reader object: the gate hands out one object per session, so a page view computes none. */
+  private readonly keys = new WeakMap<NonNullable<ReaderAudience>, string>();
 
   constructor(
     readonly map: AccessMap | null,
@@ -35,6 +39,8 @@ export class VersionAccess {
     private readonly assets: Readonly<Record<string, PageAccess>> = {},
   ) {
     this.siteGroups = new Set(map?.audiences.flatMap((a) => a.groups ?? []) ?? []);
+    const named = [...Object.values(map?.pages ?? {}), ...Object.values(assets)].flatMap((a) => (Array.isArray(a) ? a : []));
+    this.ruleGroups = new Set([...this.siteGroups, ...named]);
   }
 
   /** The page a bundle file shows, or undefined for an asset, a redirect stub or the 404 page. */
@@ -67,13 +73,22 @@ export class VersionAccess {
     return this.audienceFiles.get(`${audienceFolder(audience.id)}/${name}`) ?? null;
   }
 
-  /** A key naming what `reader` may see, for memos of per-reader answers ('' for the public). */
+  /**
+   * A key naming what `reader` may see, for memos of per-reader answers ('' for the public):
+   * readers with the same key get the same answer for every file of the version, as no rule of
+   * it names a group that tells them apart.
+   */
   keyOf(reader: ReaderAudience): string {
     if (reader === null) return '';
-    return `+${reader.groups
-      .filter((g) => this.siteGroups.has(g))
-      .sort()
-      .join('\n')}`;
+    let key = this.keys.get(reader);
+    if (key === undefined) {
+      key = `+${reader.groups
+        .filter((g) => this.ruleGroups.has(g))
+        .sort()
+        .join('\n')}`;
+      this.keys.set(reader, key);
+    }
+    return key;
   }
 
   /**

@@ -13,7 +13,7 @@ import { openVersionFile } from './openVersionFile.js';
 import type { PageServedHook } from './PageServedHook.js';
 import { resolveSitePath } from './resolveSitePath.js';
 import type { ReaderAtGate, ReaderGate } from './ReaderGate.js';
-import { fileForReader } from './readerView.js';
+import { fileForReader, type ReaderView } from './readerView.js';
 import { isDocumentType, SITE_SECURITY_HEADERS, securityHeadersFor } from './siteSecurityHeaders.js';
 import { PLAIN_PAGE_POLICY, siteSecurityPolicy } from './siteSecurityPolicy.js';
 import { COMING_SOON_RETRY_SECONDS, comingSoonPage, UNAVAILABLE_PAGE } from './unavailablePage.js';
@@ -153,48 +153,53 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
    * A request to a site with reader sign-in: a file showing a page the reader may not open is
    * answered exactly as a missing one (a redirect to such a page too), and a reader not signed
    * in who asks for a page that is missing or not for them goes to sign-in, whichever it is.
+   * Synchronous, like the open path, once the reader's view of the file is known (fileForReader
+   * memoises it): a signed-in page view then costs no promise.
    */
-  async function answerReader(
+  function answerReader(
     request: SiteRequest,
     live: LiveSite,
     version: SiteVersion,
     resolved: Resolved,
     gate: ReaderAtGate,
-  ): Promise<void> {
-    let target = resolved;
-    if (target.kind === 'redirect') {
-      const behind = version.memo(target.to, (path) => resolveIn(version, path));
-      if (behind.kind !== 'file' || (await fileForReader(version, behind.file, gate.reader)) !== null) {
-        const to = (request.base ?? '') + target.to;
-        const location = request.query ? `${to}?${request.query}` : to;
-        sendText(request, 301, `Moved to ${to}\n`, ['Location', location, 'Vary', 'Cookie']);
-        return;
-      }
-      target = { kind: 'missing', firstCandidate: null };
+  ): Promise<void> | undefined {
+    if (resolved.kind === 'redirect') {
+      const to = resolved.to;
+      const behind = version.memo(to, (path) => resolveIn(version, path));
+      if (behind.kind !== 'file') return redirectReader(request, to);
+      return whenKnown(fileForReader(version, behind.file, gate.reader), (view) =>
+        view !== null ? redirectReader(request, to) : answerReaderMissing(request, version, gate),
+      );
     }
-    if (target.kind === 'bad') return sendText(request, 400, 'Bad request\n');
+    if (resolved.kind === 'bad') return sendText(request, 400, 'Bad request\n');
     const found =
-      target.kind === 'file'
-        ? { version, file: target.file }
-        : target.firstCandidate === null
+      resolved.kind === 'file'
+        ? { version, file: resolved.file }
+        : resolved.firstCandidate === null
           ? null
-          : live.olderAsset(target.firstCandidate);
-    const file = found && (await fileForReader(found.version, found.file, gate.reader));
-    if (found && file) {
-      const status = await sendFile(request, found.version, file, 200, pageHeaders);
-      if (found.version === version) served(request, live, version, file, status);
-      return;
-    }
+          : live.olderAsset(resolved.firstCandidate);
+    if (!found) return answerReaderMissing(request, version, gate);
+    return whenKnown(fileForReader(found.version, found.file, gate.reader), (file) => {
+      if (!file) return answerReaderMissing(request, version, gate);
+      const status = sendFile(request, found.version, file, 200, pageHeaders);
+      if (found.version !== version) return settle(status);
+      if (typeof status !== 'number') return status.then((sent) => served(request, live, version, file, sent));
+      served(request, live, version, file, status);
+      return undefined;
+    });
+  }
+  /** A page missing or not for the reader: sign-in for a reader not signed in who wanted a page, else the 404 page as they may see it. */
+  function answerReaderMissing(request: SiteRequest, version: SiteVersion, gate: ReaderAtGate): Promise<void> | undefined {
     if (gate.reader === null && looksLikePage(request.path)) {
       const path = (request.base ?? '') + request.path;
       const wanted = request.query ? `${path}?${request.query}` : path;
-      sendText(request, 302, 'Sign in to read this site\n', ['Location', gate.signInPath(wanted), 'Vary', 'Cookie']);
-      return;
+      return sendText(request, 302, 'Sign in to read this site\n', ['Location', gate.signInPath(wanted), 'Vary', 'Cookie']);
     }
     const notFoundPage = version.file('404.html');
-    const view = notFoundPage && (await fileForReader(version, notFoundPage, gate.reader));
-    if (view) await sendFile(request, version, view, 404, pageHeaders);
-    else sendText(request, 404, 'Not found\n', ['Vary', 'Cookie']);
+    if (!notFoundPage) return sendText(request, 404, 'Not found\n', ['Vary', 'Cookie']);
+    return whenKnown(fileForReader(version, notFoundPage, gate.reader), (view) =>
+      view ? settle(sendFile(request, version, view, 404, pageHeaders)) : sendText(request, 404, 'Not found\n', ['Vary', 'Cookie']),
+    );
   }
   return function siteHandler(request: SiteRequest): Promise<void> | undefined {
     try {
@@ -204,6 +209,19 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
       return undefined;
     }
   };
+}
+
+/** A 301 to `to` (a path within the site) that depends on who asks. */
+function redirectReader(request: SiteRequest, to: string): undefined {
+  const target = (request.base ?? '') + to;
+  const location = request.query ? `${target}?${request.query}` : target;
+  sendText(request, 301, `Moved to ${target}\n`, ['Location', location, 'Vary', 'Cookie']);
+  return undefined;
+}
+
+/** `then` of a reader's view of a file: at once when it is known, else once it is built. */
+function whenKnown(view: ReaderView, then: (file: ServedFile | null) => Promise<void> | undefined): Promise<void> | undefined {
+  return view instanceof Promise ? view.then(then) : then(view);
 }
 
 /** A status, or the promise of one, as a completion without a value. */
@@ -362,7 +380,7 @@ function withHeaders(headers: string[], name: string, value: string, extra: stri
   return out;
 }
 
-function sendText(request: SiteRequest, status: number, text: string, extra: string[] = []): void {
+function sendText(request: SiteRequest, status: number, text: string, extra: string[] = []): undefined {
   send(
     request,
     status,

@@ -18,6 +18,16 @@ const views = new WeakMap<SiteVersion, Map<string, Promise<ServedFile>>>();
 /** Files remembered per version (pages × kinds of reader); beyond it the oldest go. */
 const MAX_VIEWS = 20_000;
 
+/** What a reader gets for a file: the file to send, null (answered as missing), or that file once it is built. */
+export type ReaderView = ServedFile | null | Promise<ServedFile>;
+
+/**
+ * Per version, per kind of reader (VersionAccess.keyOf), per requested file: the answer
+ * fileForReader gave, the built file itself once its promise settled. A signed-in page view is
+ * then two map lookups and no promise: the access rules run once per file and kind of reader.
+ */
+const decided = new WeakMap<SiteVersion, { size: number; byKind: Map<string, Map<string, ReaderView>> }>();
+
 /**
  * `file` of `version` as `reader` may have it on a site with reader sign-in: null when it shows
  * a page they may not open (answered exactly like a missing file), their audience's copy in
@@ -25,9 +35,41 @@ const MAX_VIEWS = 20_000;
  * pages they may open, a page without links to pages they may
  * not open, and for all of these a copy marked private (Cache-Control private, Vary: Cookie).
  * Assets only restricted pages use (the access map's `assets`) are gated like those pages;
- * other assets (styles, scripts, images public pages use) are served as they are.
+ * other assets (styles, scripts, images public pages use) are served as they are. Synchronous
+ * once the answer for this file and kind of reader is known (see `decided`).
  */
-export function fileForReader(version: SiteVersion, file: ServedFile, reader: ReaderAudience): ServedFile | null | Promise<ServedFile> {
+export function fileForReader(version: SiteVersion, file: ServedFile, reader: ReaderAudience): ReaderView {
+  let memo = decided.get(version);
+  if (!memo) decided.set(version, (memo = { size: 0, byKind: new Map() }));
+  // Without an access map the only distinction is signed in or not (keyOf says the same then).
+  const kind = version.access ? version.access.keyOf(reader) : reader === null ? '' : '+';
+  let byFile = memo.byKind.get(kind);
+  if (!byFile) memo.byKind.set(kind, (byFile = new Map()));
+  const known = byFile.get(file.path);
+  if (known !== undefined) return known;
+  // Bounded like the views: past the limit the memo starts over (a miss only costs the rules again).
+  if (memo.size >= MAX_VIEWS) {
+    memo.size = 0;
+    memo.byKind.clear();
+    memo.byKind.set(kind, byFile);
+    byFile.clear();
+  }
+  const view = decide(version, file, reader);
+  byFile.set(file.path, view);
+  memo.size++;
+  if (view instanceof Promise) {
+    const files = byFile;
+    // Settled, the entry holds the file itself; a failed build is forgotten, to be tried again.
+    view.then(
+      (built) => files.get(file.path) === view && files.set(file.path, built),
+      () => files.get(file.path) === view && files.delete(file.path),
+    );
+  }
+  return view;
+}
+
+/** The access rules of fileForReader, run once per file and kind of reader. */
+function decide(version: SiteVersion, file: ServedFile, reader: ReaderAudience): ReaderView {
   const access = version.access;
   // An image or download only restricted pages use is theirs: missing to anyone else, private to the rest.
   const mayLoad = access?.mayLoadAsset(file.path, reader);
