@@ -18,3 +18,20 @@ test('an asset is as open as the most open page that references it; unreferenced
     'img/b c.png': ['oncall', 'partners'],
   });
 });
+
+test('references are matched as a browser resolves them, whatever shape their last segment has', (t) => {
+  const assets = new AssetAccess(new Set(['img/a.png', 'img/b c.png', 'x/%41.png', 'dir/é.svg', 'img/q.png']));
+  const refs = [
+    'img%2Fa.png', // an encoded slash: decoded, it names img/a.png
+    '..\\img\\b%20c.png', // backslashes are slashes to a URL parser
+    '../x/%2541.png', // a literal % in the file's name
+    '/dir/%C3%A9.svg',
+    '../img/q.png?v=2#top',
+    '../img/nothing.png',
+    '../img/a.png/..', // a dot segment last: a folder, not the file
+  ];
+  assets.addPage('team/notes.html', refs.map((r) => `<a href="${r}">x</a>`).join(''), 'signed-in');
+  t.deepEqual(Object.keys(assets.restricted()), ['dir/é.svg', 'img/b c.png', 'img/q.png', 'x/%41.png']);
+  assets.addPage('index.html', '<img src="img%2Fa.png">', ['oncall']);
+  t.deepEqual(assets.restricted()['img/a.png'], ['oncall']);
+});

@@ -15,9 +15,13 @@ const BASE = 'http://bundle.invalid/';
  */
 export class AssetAccess {
   private readonly access = new Map<string, PageAccess>();
+  /** The last path segment of every file: a reference ending otherwise names none of them. */
+  private readonly names: ReadonlySet<string>;
 
   /** `files`: the bundle paths of the source's own files (as copied into the bundle). */
-  constructor(private readonly files: ReadonlySet<string>) {}
+  constructor(private readonly files: ReadonlySet<string>) {
+    this.names = new Set([...files].map((f) => f.slice(f.lastIndexOf('/') + 1)));
+  }
 
   /** Records the references of `html`, the bundle file `file`, a page with access `access`. */
   addPage(file: string, html: string, access: PageAccess): void {
@@ -36,12 +40,14 @@ export class AssetAccess {
 
   private referencedFiles(file: string, html: string): Set<string> {
     const found = new Set<string>();
+    // A source with no files of its own (many are pages only) has nothing to find.
+    if (this.files.size === 0) return found;
     const base = new URL(file, BASE);
     for (const m of html.matchAll(REFERENCE)) {
       for (const candidate of m[1].replace(/&amp;/g, '&').split(',')) {
         // A srcset entry is "url width"; other attributes hold one URL.
         const ref = candidate.trim().split(/\s+/)[0];
-        if (!ref || ref.startsWith('#')) continue;
+        if (!ref || ref.startsWith('#') || !this.mayName(ref)) continue;
         let url: URL;
         try {
           url = new URL(ref, base);
@@ -59,6 +65,25 @@ export class AssetAccess {
       }
     }
     return found;
+  }
+
+  /**
+   * False when `ref` cannot resolve to one of the files, judged from its last segment alone: a
+   * page links hundreds of pages (its navigation), and parsing each link as a URL was most of
+   * this class's cost. Resolving only drops dot segments before it and decodes it, so a
+   * reference whose decoded last segment is no file's name names no file; undecodable ones go
+   * on to the full check.
+   */
+  private mayName(ref: string): boolean {
+    const end = ref.search(/[?#]/);
+    const path = (end < 0 ? ref : ref.slice(0, end)).replaceAll('\\', '/');
+    let last: string;
+    try {
+      last = decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+    } catch {
+      return true;
+    }
+    return this.names.has(last.slice(last.lastIndexOf('/') + 1));
   }
 }
 
