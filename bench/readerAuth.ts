@@ -8,7 +8,8 @@
 // process, so the generator's own work took event-loop time from the server and the ratio
 // understated a cheap path and overstated a dear one. Besides requests per second, the child
 // reports its CPU time around each run, giving the server's CPU µs per request: unlike req/s,
-// that barely moves with the machine's load. Medians of the per-round ratios.
+// that moves less with the machine's load. Medians of the per-round ratios. Last, the site
+// handler alone (no sockets: a stand-in request, 200,000 calls, in the child) for both paths.
 // (2) Export: the synthetic 1,000-page site rendered in-process as it is and with access marks
 // giving three audiences (public, signed-in, one group: a third of the pages each), alternating,
 // BENCH_EXPORT_ROUNDS (5) times each after a warm-up render; wall time and CPU time (all threads).
@@ -42,7 +43,7 @@ interface Run {
   cpuPerRequest: number;
 }
 
-async function benchServing(): Promise<{ rps: number; cpu: number }> {
+async function benchServing(): Promise<{ rps: number; cpu: number; handler: { off: number; on: number } }> {
   const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
   const child = spawn(process.execPath, [...flags, '--import', 'tsx', here, '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
@@ -54,6 +55,20 @@ async function benchServing(): Promise<{ rps: number; cpu: number }> {
   const ask = async (command: string) => {
     child.stdin!.write(`${command}\n`);
     return (await next<{ cpuMicros: number }>()).cpuMicros;
+  };
+  // The site handler alone in the child, both paths in turn, three times.
+  const handlerAlone = async () => {
+    const got = { off: [] as number[], on: [] as number[] };
+    for (let i = 0; i < 3; i++)
+      for (const mode of ['off', 'on'] as const) {
+        child.stdin!.write(`handler ${mode}\n`);
+        got[mode].push((await next<{ micros: number }>()).micros);
+      }
+    const [off, on] = [median(got.off), median(got.on)];
+    console.log(
+      `site handler alone (no sockets, 200,000 calls, median of 3): auth off ${off.toFixed(2)} µs, signed in ${on.toFixed(2)} µs per request\n`,
+    );
+    return { off, on };
   };
   try {
     const { url: base, cookie } = await next<ReaderSiteReady>();
@@ -97,7 +112,7 @@ async function benchServing(): Promise<{ rps: number; cpu: number }> {
     console.log(
       `serving: signed-in / auth off, median of ${rounds} rounds: req/s ${median(rpsRatios).toFixed(3)}×, CPU per request (inverse) ${median(cpuRatios).toFixed(3)}×\n`,
     );
-    return { rps: median(rpsRatios), cpu: median(cpuRatios) };
+    return { rps: median(rpsRatios), cpu: median(cpuRatios), handler: await handlerAlone() };
   } finally {
     child.stdin!.end('stop\n');
     await new Promise((done) => child.once('exit', done));
@@ -195,6 +210,8 @@ async function main(): Promise<void> {
   if (serve) {
     rows.push([`serve: signed-in / auth off req/s (${rounds} rounds)`, serve.rps.toFixed(3), '≥ 0.900', met(serve.rps >= 0.9)]);
     rows.push(['serve: auth off / signed-in CPU per request', serve.cpu.toFixed(3), '≥ 0.900', met(serve.cpu >= 0.9)]);
+    const extra = `${serve.handler.off.toFixed(2)} → ${serve.handler.on.toFixed(2)} µs`;
+    rows.push(['serve: the site handler alone, off → signed in', extra, '', '']);
   }
   if (exported) {
     rows.push([
