@@ -49,7 +49,8 @@ export async function createFeatures(base: Omit<FeatureContext, 'sites'>, store:
     readerGate: (domain, cookie) => readerAuth?.gate(domain, cookie) ?? null,
     // Tells the site's search box to report to /_enclave/search-events (see theme.js); else it reports nothing.
     siteMark: ctx.config.analytics.collect ? 'search-events' : undefined,
-    sitePreview: (request) => sources?.servePreview(request) ?? false,
+    // Not `?? false`: a preview answered at once returns undefined, and must not be answered again.
+    sitePreview: (request) => (sources ? sources.servePreview(request) : false),
   });
   // One relying party for readers and the dashboard: their flows stay apart by owner.
   const oidc = new OidcFlows(ctx.clock);
