@@ -109,9 +109,10 @@ export function inlineScriptHashes(html: string): string[] {
 }
 
 /**
- * Links the base version's gzip and brotli variants of the files linked from it into
- * `encodedDir` and takes their extras (they follow from the content, which is the same). Returns
- * the paths done; a file with a variant missing there is left to be compressed afresh.
+ * Takes the base version's gzip and brotli variants of the files taken from it (linked into
+ * `encodedDir`; with `base.refer` left where they are, which extraction checked with the file)
+ * and their extras (they follow from the content, which is the same). Returns the paths done; a
+ * file with a variant missing there is left to be compressed afresh.
  */
 async function linkVariants(
   files: readonly { path: string }[],
@@ -119,6 +120,10 @@ async function linkVariants(
   encodedDir: string,
   extras: Record<string, FileExtras>,
 ): Promise<Set<string>> {
+  if (base.refer) {
+    for (const path of linked) if (base.extras[path] !== undefined) extras[path] = base.extras[path];
+    return new Set(linked);
+  }
   const taken = new Set<string>();
   const pairs: { path: string; from: string; to: string }[] = [];
   const dirs = new Set<string>();
@@ -129,8 +134,9 @@ async function linkVariants(
       taken.add(path);
       continue;
     }
+    const from = base.locate(path).encodedDir;
     for (const ext of [...(found.gzip === undefined ? [] : ['.gz']), ...(found.br === undefined ? [] : ['.br'])]) {
-      pairs.push({ path, from: join(base.encodedDir, `${path}${ext}`), to: join(encodedDir, `${path}${ext}`) });
+      pairs.push({ path, from: join(from, `${path}${ext}`), to: join(encodedDir, `${path}${ext}`) });
       dirs.add(dirname(join(encodedDir, path)));
     }
     if (!pairs.length || pairs[pairs.length - 1].path !== path) taken.add(path);
