@@ -1,4 +1,4 @@
-// npx tsx bench/deployPhases.ts [--pages N] [--work DIR] [--rounds N]
+// npx tsx bench/deployPhases.ts [--pages N] [--work DIR] [--rounds N] [--links]
 // Where a deploy's time goes, phase by phase, in-process (no HTTP, no export worker). The
 // synthetic site is exported four times with the real renderer and zip sink (incremental, as an
 // export job would): v1, then nothing changed (a new job id), one page's body changed, and one
@@ -7,7 +7,8 @@
 // steps (reported by installBundleVersion's `phase`), loading the version table, and the first
 // serve of the changed page (read through the version table). Wall and CPU (user + system) time
 // per phase; CPU time is the steadier figure on a shared machine. With --work DIR the site and
-// the zips are kept there and reused by the next run (delete DIR to start afresh).
+// the zips are kept there and reused by the next run (delete DIR to start afresh). --links
+// installs with hard links to unchanged files (the earlier way) instead of a layered version.
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -83,8 +84,12 @@ async function deployTimed(zip: string, versions: string, id: string, liveId: st
   };
   await sha256OfFile(zip);
   phase('zip sha256');
-  const installed = await installBundleVersion(zip, versions, id, limits, null, { liveId, phase });
-  const version = await loadSiteVersion(id, installed.layout);
+  const installed = await installBundleVersion(zip, versions, id, limits, null, {
+    liveId,
+    phase,
+    layered: !process.argv.includes('--links'),
+  });
+  const version = await loadSiteVersion(id, installed.layout, installed);
   phase('version table');
   const served = version.file(probe);
   if (!served) throw new Error(`${probe} is not served`);

@@ -1,5 +1,4 @@
 import { constants, copyFileSync, linkSync, lstatSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FileExtras } from './FileExtras.js';
 
 /**
@@ -10,7 +9,7 @@ import type { FileExtras } from './FileExtras.js';
  *
  * Taken means hard-linked into the new version's folder, or, with `refer`, left where they are:
  * the new version is then layered (only its changed files in its own folder, the rest read from
- * the folders `locate` names), which costs one size check per file instead of three links.
+ * the folders `locate` names), which costs nothing per unchanged file.
  */
 export interface LinkBase {
   /** Where the base keeps a file's bytes and its variants (its own folders, or those of a version it is layered over). */
@@ -28,7 +27,7 @@ export function fileFingerprint(file: { size: number; sha256: string }): string 
   return `${file.size}:${file.sha256}`;
 }
 
-/** Links (or checks) made per turn of the event loop: a few milliseconds of work between the server's other events. */
+/** Links made per turn of the event loop: a few milliseconds of work between the server's other events. */
 const FILES_PER_TURN = 200;
 
 /**
@@ -38,44 +37,25 @@ const FILES_PER_TURN = 200;
  * file: a link is a few microseconds of kernel work, and tens of thousands of trips cost seconds
  * of waiting on a busy machine (docs/performance.md, "Deploying a version").
  */
-export function linkAll(pairs: readonly { from: string; to: string }[]): Promise<boolean[]> {
-  return inBatches(pairs, (p) => linkOrCopySync(p.from, p.to));
-}
-
-/**
- * For a layered version, whether each file it would refer to is still where `base` keeps it, at
- * the size its manifest says, with the gzip and brotli variants `base.extras` lists: false where
- * any is gone or differs, and the caller must write that file (and compress it) instead. The
- * content was verified when its version was installed; this catches a folder damaged since.
- */
-export function checkAll(base: LinkBase, files: readonly { path: string; size: number }[]): Promise<boolean[]> {
-  return inBatches(files, ({ path, size }) => {
-    const where = base.locate(path);
-    const extras = base.extras[path] ?? {};
-    return (
-      sizeIs(join(where.filesDir, path), size) &&
-      (extras.gzip === undefined || sizeIs(join(where.encodedDir, `${path}.gz`), extras.gzip)) &&
-      (extras.br === undefined || sizeIs(join(where.encodedDir, `${path}.br`), extras.br))
-    );
-  });
-}
-
-async function inBatches<T>(items: readonly T[], each: (item: T) => boolean): Promise<boolean[]> {
+export async function linkAll(pairs: readonly { from: string; to: string }[]): Promise<boolean[]> {
   const done: boolean[] = [];
-  for (let i = 0; i < items.length; i++) {
-    done.push(each(items[i]));
+  for (let i = 0; i < pairs.length; i++) {
+    done.push(linkOrCopySync(pairs[i].from, pairs[i].to));
     if (i % FILES_PER_TURN === FILES_PER_TURN - 1) await new Promise((resolve) => setImmediate(resolve));
   }
   return done;
 }
 
-function sizeIs(path: string, size: number): boolean {
-  try {
-    const info = lstatSync(path, { throwIfNoEntry: false });
-    return info?.isFile() === true && info.size === size;
-  } catch {
-    return false;
-  }
+/**
+ * For a layered version: whether the folders `base` keeps files in are all still there (one
+ * check per folder, not per file, so the install costs what changed). Each file in them was
+ * verified against its manifest when its version was installed, and versions are never written
+ * once complete; the served size is checked again whenever a file is read (SiteVersion).
+ */
+export function foldersPresent(base: LinkBase, paths: readonly string[]): boolean {
+  const folders = new Set<string>();
+  for (const path of paths) folders.add(base.locate(path).filesDir);
+  return [...folders].every((dir) => lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() === true);
 }
 
 function linkOrCopySync(from: string, to: string): boolean {

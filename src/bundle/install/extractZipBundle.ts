@@ -7,7 +7,7 @@ import { readZipDirectory } from '../zip/readZipDirectory.js';
 import { entryStages, locateEntryData, type LocatedEntry } from '../zip/zipEntryData.js';
 import { checkManifestAgainstEntries, MAX_MANIFEST_BYTES, parseManifest } from './checkBundleManifest.js';
 import type { ExtractedBundle } from './ExtractedBundle.js';
-import { checkAll, fileFingerprint, type LinkBase, linkAll } from './LinkBase.js';
+import { fileFingerprint, foldersPresent, type LinkBase, linkAll } from './LinkBase.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
 import type { InstallPhase } from './InstallPhase.js';
 import { makeTargetDirs, WRITE_FLAGS } from './makeTargetDirs.js';
@@ -78,8 +78,9 @@ export async function extractZipBundle(
 
 /**
  * Takes the entries `base` holds unchanged (same path, size and SHA-256) from it: links them, or
- * with `base.refer` checks they are still there; returns the names taken. Those it no longer has
- * are left for the caller to write.
+ * with `base.refer` leaves them where they are (when the folders holding them are all there;
+ * else none is taken); returns the names taken. Those it no longer has are left for the caller
+ * to write.
  */
 async function linkUnchanged(
   entries: readonly string[],
@@ -94,16 +95,9 @@ async function linkUnchanged(
   const names = entries.filter(
     (name) => base.fingerprints.get(name) === fileFingerprint(expected.get(name)!) && !(base.refer && name.startsWith(OWN_PREFIX)),
   );
-  let done: boolean[];
-  if (base.refer)
-    done = await checkAll(
-      base,
-      names.map((path) => ({ path, size: expected.get(path)!.size })),
-    );
-  else {
-    await Promise.all([...new Set(names.map((name) => dirname(join(filesDir, name))))].map(ensureDir));
-    done = await linkAll(names.map((name) => ({ from: join(base.locate(name).filesDir, name), to: join(filesDir, name) })));
-  }
+  if (base.refer) return new Set(foldersPresent(base, names) ? names : []);
+  await Promise.all([...new Set(names.map((name) => dirname(join(filesDir, name))))].map(ensureDir));
+  const done = await linkAll(names.map((name) => ({ from: join(base.locate(name).filesDir, name), to: join(filesDir, name) })));
   return new Set(names.filter((_, i) => done[i]));
 }
 

@@ -210,7 +210,7 @@ export class SiteDeployer {
       layered: true,
     });
     const { failedPages } = report;
-    const version = await loadSiteVersion(id, installed.layout);
+    const version = await loadSiteVersion(id, installed.layout, installed);
     // Serve the new version before the record says "active", so that a client who polls the
     // record and then fetches a page never gets the old one; a failed write switches back.
     // From here a new deployment queues behind the write and the pruning instead of a 409.

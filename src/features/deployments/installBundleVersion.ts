@@ -4,6 +4,7 @@ import type { BundleManifest } from '../../bundle/bundleManifest.js';
 import { extractBundle } from '../../bundle/install/extractBundle.js';
 import { precompressSiteFiles } from '../../bundle/install/precompressSiteFiles.js';
 import { syncTree } from '../../bundle/install/syncTree.js';
+import type { FileExtras } from '../../bundle/install/FileExtras.js';
 import type { InstallPhase } from '../../bundle/install/InstallPhase.js';
 import type { BundleLimits } from '../../bundle/install/verifyBundle.js';
 import { liveLinkBase } from './liveLinkBase.js';
@@ -15,6 +16,8 @@ import { versionOrigins, writeVersionOrigins } from './VersionOrigins.js';
 export interface InstalledVersion {
   layout: VersionLayout;
   manifest: BundleManifest;
+  /** FileExtras by path, as stored in the version's extras.json. */
+  extras: Record<string, FileExtras>;
   fileCount: number;
   extractedBytes: number;
   /** Files linked from the live version, or left in the folders it reads them from, rather than written (0 without one). */
@@ -94,6 +97,7 @@ export async function installBundleVersion(
     return {
       layout,
       manifest: extracted.manifest,
+      extras,
       fileCount: extracted.fileCount,
       extractedBytes: extracted.extractedBytes,
       linkedFiles: extracted.linked.size,

@@ -25,9 +25,14 @@ export function isHashedAsset(path: string): boolean {
  * hashes, variants), so serving never stats the disk. Reads two small JSON files: this is
  * what makes a restart serve at once without refetching or re-hashing.
  */
-export async function loadSiteVersion(id: string, layout: VersionLayout): Promise<SiteVersion> {
-  const manifest: BundleManifest = storedManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
-  const extras = JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>;
+export async function loadSiteVersion(
+  id: string,
+  layout: VersionLayout,
+  /** The manifest and extras just installed, when the caller holds them: not read and parsed again. */
+  known?: { manifest: BundleManifest; extras: Record<string, FileExtras> },
+): Promise<SiteVersion> {
+  const manifest: BundleManifest = known?.manifest ?? storedManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
+  const extras = known?.extras ?? (JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>);
   const files = new Map<string, ServedFile>();
   // Served only in place of the site-wide search index and llms files, by reader (VersionAccess).
   const audienceFiles = new Map<string, ServedFile>();
