@@ -2,7 +2,7 @@
 // Where a deploy's time goes, phase by phase, in-process (no HTTP, no export worker). The
 // synthetic site is exported four times with the real renderer and zip sink (incremental, as an
 // export job would): v1, then nothing changed (a new job id), one page's body changed, and one
-// page's title changed (every page's sidebar differs). Each zip is then installed over the one
+// page's title changed (the pages of its section differ). Each zip is then installed over the one
 // before it as the live version, the way SiteDeployer does: sha256 of the zip, the install's own
 // steps (reported by installBundleVersion's `phase`), loading the version table, and the first
 // serve of the changed page (read through the version table). Wall and CPU (user + system) time
@@ -106,7 +106,7 @@ const probe = readdirSync(join(work, 'site', 'part-1', 'section-1'))
 const cases = [
   { name: 'nothing changed', zip: 'nothing.zip' },
   { name: 'one body changed', zip: 'body.zip' },
-  { name: 'every HTML file changed (a title)', zip: 'title.zip' },
+  { name: 'one title changed', zip: 'title.zip' },
 ];
 for (let round = 0; round < ROUNDS; round++) {
   const versions = join(work, `versions-${process.pid}-${round}`);

@@ -54,7 +54,7 @@ export async function extractZipBundle(
   for (const entry of entries) extractedBytes += expected.get(entry.name)!.size;
   // Unchanged files are told from the central directory and the manifest alone: their stored
   // bytes are never read, so only the entries to extract have their local headers checked.
-  const linked = await linkUnchanged(
+  const { linked, referred } = await linkUnchanged(
     entries.map((e) => e.name),
     expected,
     filesDir,
@@ -73,14 +73,14 @@ export async function extractZipBundle(
     await writeEntry(handle, item, target, expected.get(item.entry.name)!);
   });
   phase('extract');
-  return { manifest, fileCount: entries.length, extractedBytes, linked };
+  return { manifest, fileCount: entries.length, extractedBytes, linked, referred };
 }
 
 /**
  * Takes the entries `base` holds unchanged (same path, size and SHA-256) from it: links them, or
  * with `base.refer` leaves them where they are (when the folders holding them are all there;
- * else none is taken); returns the names taken. Those it no longer has are left for the caller
- * to write.
+ * else none is taken). Returns the names taken (`linked`) and, of those, the ones left in the
+ * base (`referred`); those the base no longer has are left for the caller to write.
  */
 async function linkUnchanged(
   entries: readonly string[],
@@ -88,17 +88,18 @@ async function linkUnchanged(
   filesDir: string,
   ensureDir: (dir: string) => Promise<void>,
   base: LinkBase | undefined,
-): Promise<Set<string>> {
-  if (!base) return new Set();
+): Promise<{ linked: Set<string>; referred: Set<string> }> {
+  if (!base) return { linked: new Set(), referred: new Set() };
+  const unchanged = entries.filter((name) => base.fingerprints.get(name) === fileFingerprint(expected.get(name)!));
   // A layered version keeps the bundle's own metadata (`_enclave/`: the report, the section
-  // chunks, the access map) in its folder: other features read those by path from there.
-  const names = entries.filter(
-    (name) => base.fingerprints.get(name) === fileFingerprint(expected.get(name)!) && !(base.refer && name.startsWith(OWN_PREFIX)),
-  );
-  if (base.refer) return new Set(foldersPresent(base, names) ? names : []);
+  // chunks, the access map) in its folder, linked when unchanged: other features read those by
+  // path from there. Every other unchanged file stays where the base keeps it.
+  const referred = base.refer ? unchanged.filter((name) => !name.startsWith(OWN_PREFIX)) : [];
+  if (referred.length > 0 && !foldersPresent(base, referred)) return { linked: new Set(), referred: new Set() };
+  const names = base.refer ? unchanged.filter((name) => name.startsWith(OWN_PREFIX)) : unchanged;
   await Promise.all([...new Set(names.map((name) => dirname(join(filesDir, name))))].map(ensureDir));
   const done = await linkAll(names.map((name) => ({ from: join(base.locate(name).filesDir, name), to: join(filesDir, name) })));
-  return new Set(names.filter((_, i) => done[i]));
+  return { referred: new Set(referred), linked: new Set([...referred, ...names.filter((_, i) => done[i])]) };
 }
 
 async function readEntry(handle: FileHandle, item: LocatedEntry): Promise<Buffer> {

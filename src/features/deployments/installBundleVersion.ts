@@ -73,7 +73,8 @@ export async function installBundleVersion(
     const extras = await precompressSiteFiles(staging.files, staging.encoded, served, base && { base, linked: extracted.linked });
     phase('precompress');
     await writeFileDurably(staging.extras, JSON.stringify(extras), 0o644);
-    const origins = base?.refer ? versionOrigins(new Map([...extracted.linked].map((path) => [path, base.holderOf(path)]))) : null;
+    const referred = [...(extracted.referred ?? [])];
+    const origins = base ? versionOrigins(new Map(referred.map((path) => [path, base.holderOf(path)]))) : null;
     if (origins) await writeVersionOrigins(staging.origins, origins);
     phase('manifest, extras written');
     // Nothing so far was fsynced one by one: the whole tree is made durable in one step.
