@@ -94,13 +94,13 @@ export class SiteDeployer {
     return this.enqueue(redactUrl(source), request, async () => ({ ...(await obtain()), owned: true }));
   }
 
-  /** Records a deployment of a zip already on local disk (an export of this appliance); it is read in place. */
-  async beginLocal(zipPath: string, label: string, request: DeployRequest): Promise<StartedDeployment> {
+  /** Records a deployment of a local zip (an export of ours, read in place; `sha256` as its job recorded it). */
+  async beginLocal(zipPath: string, label: string, request: DeployRequest, sha256?: string): Promise<StartedDeployment> {
     return this.enqueue(label, request, async () => {
       const info = await stat(zipPath).catch((err: NodeJS.ErrnoException) => {
         throw new BundleRefusedError(`cannot read bundle ${zipPath}: ${err.code ?? err.message}`, 'fetch');
       });
-      return { path: zipPath, sizeBytes: info.size, sha256: await sha256OfFile(zipPath), owned: false };
+      return { path: zipPath, sizeBytes: info.size, sha256: sha256 ?? (await sha256OfFile(zipPath)), owned: false };
     });
   }
 

@@ -180,7 +180,7 @@ export class GitSourceSync {
       return fail(`export ${built.jobId} of ${fetched.sha.slice(0, 12)} has ${built.failedPages} failed page(s); the live version stays`);
     }
     try {
-      await this.deps.deploy({ domain, zipPath: built.zipPath, jobId: built.jobId });
+      await this.deps.deploy({ domain, zipPath: built.zipPath, jobId: built.jobId, sha256: built.sha256 });
     } catch (err) {
       return fail(`deploy of export ${built.jobId} failed: ${(err as Error).message}; the live version stays`);
     }
