@@ -96,7 +96,7 @@ try {
   session?.connect();
   const second = await exportOnce(source, join(work, 'v2.zip'), join(work, 'v1.zip'), session);
   t = performance.now();
-  const installed = await installBundleVersion(join(work, 'v2.zip'), versions, 'v2', limits, null, undefined, 'v1');
+  const installed = await installBundleVersion(join(work, 'v2.zip'), versions, 'v2', limits, null, { liveId: 'v1' });
   const install = (performance.now() - t) / 1000;
   t = performance.now();
   execFileSync('sync', ['-f', versions]);

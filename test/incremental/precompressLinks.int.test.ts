@@ -50,7 +50,7 @@ test('files linked from a base version link its variants in one pass; a file who
   await rm(join(base.encoded, 'deep/b.html.br'));
   const next = await version(join(dir, 'two'), files);
   const extras = await precompressSiteFiles(next.served, next.encoded, next.list, {
-    base: { filesDir: base.served, encodedDir: base.encoded, fingerprints: new Map(), extras: baseExtras },
+    base: { locate: () => ({ filesDir: base.served, encodedDir: base.encoded }), fingerprints: new Map(), extras: baseExtras },
     linked: new Set(Object.keys(files)),
   });
   const inode = async (p: string) => (await stat(p)).ino;

@@ -5,6 +5,8 @@ export interface ExtractedBundle {
   manifest: BundleManifest;
   fileCount: number;
   extractedBytes: number;
-  /** Files linked (or copied) from the base version rather than extracted. */
+  /** Files taken from the base version rather than extracted: linked (or copied), or referred to. */
   linked: Set<string>;
+  /** Of those, the ones left where the base keeps them (a layered version; see LinkBase.refer). */
+  referred?: Set<string>;
 }

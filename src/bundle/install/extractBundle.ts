@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { BundleRefusedError } from '../BundleRefusedError.js';
 import type { ExtractedBundle } from './ExtractedBundle.js';
+import type { InstallPhase } from './InstallPhase.js';
 import type { LinkBase } from './LinkBase.js';
 import { extractTarBundle } from './extractTarBundle.js';
 import { extractZipBundle } from './extractZipBundle.js';
@@ -23,6 +24,7 @@ export async function extractBundle(
   pin: string | null,
   /** A version to link unchanged files from (see LinkBase); zip bundles only. */
   base?: LinkBase,
+  phase?: InstallPhase,
 ): Promise<ExtractedBundle> {
   const size = (await stat(path)).size;
   if (size > limits.maxBundleBytes) throw new BundleRefusedError(`bundle is ${size} bytes (limit ${limits.maxBundleBytes})`);
@@ -31,7 +33,7 @@ export async function extractBundle(
     const head = Buffer.alloc(2);
     await handle.read(head, 0, 2, 0);
     if (head.equals(GZIP_MAGIC)) return await extractTarBundle(path, size, filesDir, limits, pin);
-    return await extractZipBundle(handle, size, filesDir, limits, pin, base);
+    return await extractZipBundle(handle, size, filesDir, limits, pin, base, phase);
   } finally {
     await handle.close();
   }

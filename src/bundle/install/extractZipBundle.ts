@@ -7,12 +7,15 @@ import { readZipDirectory } from '../zip/readZipDirectory.js';
 import { entryStages, locateEntryData, type LocatedEntry } from '../zip/zipEntryData.js';
 import { checkManifestAgainstEntries, MAX_MANIFEST_BYTES, parseManifest } from './checkBundleManifest.js';
 import type { ExtractedBundle } from './ExtractedBundle.js';
-import { fileFingerprint, type LinkBase, linkAll } from './LinkBase.js';
+import { fileFingerprint, foldersPresent, type LinkBase, linkAll } from './LinkBase.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
+import type { InstallPhase } from './InstallPhase.js';
 import { makeTargetDirs, WRITE_FLAGS } from './makeTargetDirs.js';
 import { runStages, SizeAndHashMeter } from './SizeAndHashMeter.js';
 import { type BundleLimits, verifyBundleEntries } from './verifyBundle.js';
 
+/** Files a layered version always holds itself (see linkUnchanged). */
+const OWN_PREFIX = '_enclave/';
 /** Entries written at once: enough to overlap disk latency, few enough to leave the thread pool to requests. */
 const EXTRACT_CONCURRENCY = 3;
 
@@ -32,49 +35,71 @@ export async function extractZipBundle(
   pin: string | null,
   /** A version to link unchanged files from (see LinkBase). */
   base?: LinkBase,
+  phase: InstallPhase = () => {},
 ): Promise<ExtractedBundle> {
   const directory = await readZipDirectory(handle, size, limits.maxEntries);
   const { files } = verifyBundleEntries(directory.entries, limits);
-  const located = await locateEntryData(handle, files, directory.centralDirectoryOffset);
-  const manifestEntry = located.find((l) => l.entry.name === MANIFEST_PATH);
-  if (!manifestEntry) throw new BundleRefusedError(`manifest ${MANIFEST_PATH} is missing`);
-  if (manifestEntry.entry.uncompressedSize > MAX_MANIFEST_BYTES) throw new BundleRefusedError('manifest is too large');
+  phase('zip directory');
+  const manifestRecord = files.find((f) => f.name === MANIFEST_PATH);
+  if (!manifestRecord) throw new BundleRefusedError(`manifest ${MANIFEST_PATH} is missing`);
+  if (manifestRecord.uncompressedSize > MAX_MANIFEST_BYTES) throw new BundleRefusedError('manifest is too large');
+  const [manifestEntry] = await locateEntryData(handle, [manifestRecord], directory.centralDirectoryOffset);
   const manifest = parseManifest(await readEntry(handle, manifestEntry));
   const expected = checkManifestAgainstEntries(manifest, files, pin);
+  phase('manifest');
 
   const ensureDir = await makeTargetDirs(filesDir);
-  const toExtract = located.filter((l) => l.entry !== manifestEntry.entry);
+  const entries = files.filter((f) => f !== manifestRecord);
   let extractedBytes = 0;
-  for (const item of toExtract) extractedBytes += expected.get(item.entry.name)!.size;
-  const linked = await linkUnchanged(toExtract, expected, filesDir, ensureDir, base);
-  await forEachConcurrently(
-    toExtract.filter((item) => !linked.has(item.entry.name)),
-    EXTRACT_CONCURRENCY,
-    async (item) => {
-      const target = join(filesDir, item.entry.name);
-      await ensureDir(dirname(target));
-      await writeEntry(handle, item, target, expected.get(item.entry.name)!);
-    },
+  for (const entry of entries) extractedBytes += expected.get(entry.name)!.size;
+  // Unchanged files are told from the central directory and the manifest alone: their stored
+  // bytes are never read, so only the entries to extract have their local headers checked.
+  const { linked, referred } = await linkUnchanged(
+    entries.map((e) => e.name),
+    expected,
+    filesDir,
+    ensureDir,
+    base,
   );
-  return { manifest, fileCount: toExtract.length, extractedBytes, linked };
+  phase('links');
+  // The manifest is located again with them, so no entry to extract may overlap it either.
+  const toExtract = (
+    await locateEntryData(handle, [manifestRecord, ...entries.filter((e) => !linked.has(e.name))], directory.centralDirectoryOffset)
+  ).filter((l) => l.entry !== manifestRecord);
+  phase('local headers');
+  await forEachConcurrently(toExtract, EXTRACT_CONCURRENCY, async (item) => {
+    const target = join(filesDir, item.entry.name);
+    await ensureDir(dirname(target));
+    await writeEntry(handle, item, target, expected.get(item.entry.name)!);
+  });
+  phase('extract');
+  return { manifest, fileCount: entries.length, extractedBytes, linked, referred };
 }
 
 /**
- * Links the entries `base` holds unchanged (same path, size and SHA-256) from it; returns the
- * names linked. Those it no longer has are left for the caller to write.
+ * Takes the entries `base` holds unchanged (same path, size and SHA-256) from it: links them, or
+ * with `base.refer` leaves them where they are (when the folders holding them are all there;
+ * else none is taken). Returns the names taken (`linked`) and, of those, the ones left in the
+ * base (`referred`); those the base no longer has are left for the caller to write.
  */
 async function linkUnchanged(
-  items: readonly LocatedEntry[],
+  entries: readonly string[],
   expected: ReadonlyMap<string, { size: number; sha256: string }>,
   filesDir: string,
   ensureDir: (dir: string) => Promise<void>,
   base: LinkBase | undefined,
-): Promise<Set<string>> {
-  if (!base) return new Set();
-  const names = items.map((i) => i.entry.name).filter((name) => base.fingerprints.get(name) === fileFingerprint(expected.get(name)!));
+): Promise<{ linked: Set<string>; referred: Set<string> }> {
+  if (!base) return { linked: new Set(), referred: new Set() };
+  const unchanged = entries.filter((name) => base.fingerprints.get(name) === fileFingerprint(expected.get(name)!));
+  // A layered version keeps the bundle's own metadata (`_enclave/`: the report, the section
+  // chunks, the access map) in its folder, linked when unchanged: other features read those by
+  // path from there. Every other unchanged file stays where the base keeps it.
+  const referred = base.refer ? unchanged.filter((name) => !name.startsWith(OWN_PREFIX)) : [];
+  if (referred.length > 0 && !foldersPresent(base, referred)) return { linked: new Set(), referred: new Set() };
+  const names = base.refer ? unchanged.filter((name) => name.startsWith(OWN_PREFIX)) : unchanged;
   await Promise.all([...new Set(names.map((name) => dirname(join(filesDir, name))))].map(ensureDir));
-  const done = await linkAll(names.map((name) => ({ from: join(base.filesDir, name), to: join(filesDir, name) })));
-  return new Set(names.filter((_, i) => done[i]));
+  const done = await linkAll(names.map((name) => ({ from: join(base.locate(name).filesDir, name), to: join(filesDir, name) })));
+  return { referred: new Set(referred), linked: new Set([...referred, ...names.filter((_, i) => done[i])]) };
 }
 
 async function readEntry(handle: FileHandle, item: LocatedEntry): Promise<Buffer> {

@@ -12,9 +12,11 @@ export interface ActiveSiteInfo {
    * The version's deployment id and the folder of its files (read-only: the bundle as
    * installed), for features that read export-time data such as the assistant's section chunks.
    * Absent where no installed version backs the info (stand-ins in tests). `access` is the
-   * bundle's access map as the version loaded it (null: no page is marked).
+   * bundle's access map as the version loaded it (null: no page is marked). `filesDir` holds
+   * every `_enclave/` file; a served file (a page's Markdown copy) may be in an older version's
+   * folder when the version is layered: `pathOf` says where.
    */
-  installed?: { id: string; filesDir: string; access: AccessMap | null };
+  installed?: { id: string; filesDir: string; access: AccessMap | null; pathOf?: (path: string) => string };
 }
 
 /** Read access to the live sites for other modules (feedback validates paths with it). */

@@ -2,7 +2,7 @@ import type { ActiveSiteInfo } from './ActiveSite.js';
 import type { SiteDirectory } from '../control/SiteDirectory.js';
 import { isHashedAsset } from './loadSiteVersion.js';
 import type { ServedFile, SiteVersion } from './SiteVersion.js';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { versionLayout } from './versionLayout.js';
 
 /**
@@ -71,12 +71,18 @@ export class LiveSite {
     const live = this.active;
     if (!live) return null;
     const domain = this.site ?? live.domain;
+    const filesDir = versionLayout(dirname(live.dir), basename(live.dir)).files;
     return {
       domain,
       projectId: this.sites.find(domain)?.projectId ?? null,
       version: live.version,
       pagePaths: live.pagePaths,
-      installed: { id: live.id, filesDir: versionLayout(dirname(live.dir), basename(live.dir)).files, access: live.access?.map ?? null },
+      installed: {
+        id: live.id,
+        filesDir,
+        access: live.access?.map ?? null,
+        pathOf: (path) => live.file(path)?.identity.absPath ?? join(filesDir, path),
+      },
     };
   }
 }

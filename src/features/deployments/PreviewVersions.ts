@@ -75,8 +75,8 @@ export class PreviewVersions implements PreviewHosting {
 
   /** @inheritdoc */
   async install(name: string, zipPath: string, rewrite: PreviewRewrite): Promise<void> {
-    const installed = await installBundleVersion(zipPath, this.dir, name, this.deps.limits, null, rewrite);
-    this.show(name, await loadSiteVersion(name, installed.layout));
+    const installed = await installBundleVersion(zipPath, this.dir, name, this.deps.limits, null, { inspect: rewrite });
+    this.show(name, await loadSiteVersion(name, installed.layout, installed));
   }
 
   /** @inheritdoc */

@@ -20,8 +20,8 @@ import { LiveSite } from './LiveSite.js';
 import { announceLiveVersion } from './announceLiveVersion.js';
 import { loadSiteVersion } from './loadSiteVersion.js';
 import { restoreSiteVersions } from './restoreSiteVersions.js';
-import { retireSiteVersions } from './retireSiteVersions.js';
 import { siteReadiness } from './siteReadiness.js';
+import { collapseAndRetire } from './collapseHolders.js';
 import { recordRefusal } from './recordRefusal.js';
 import type { SiteVersion } from './SiteVersion.js';
 import type { SiteDirs } from './versionLayout.js';
@@ -77,6 +77,9 @@ export class SiteDeployer {
     const loaded = await restoreSiteVersions(deps.deployments, deployer.dirs, deps.clock, deps.logger);
     for (const version of loaded) deployer.versions.set(version.id, version);
     deployer.publish();
+    // A crash between a prune's record and its flattening leaves layered versions reading from
+    // folders no record keeps: finish that before serving, then delete those folders.
+    await deployer.collapse([]);
     return deployer;
   }
 
@@ -91,13 +94,13 @@ export class SiteDeployer {
     return this.enqueue(redactUrl(source), request, async () => ({ ...(await obtain()), owned: true }));
   }
 
-  /** Records a deployment of a zip already on local disk (an export of this appliance); it is read in place. */
-  async beginLocal(zipPath: string, label: string, request: DeployRequest): Promise<StartedDeployment> {
+  /** Records a deployment of a local zip (an export of ours, read in place; `sha256` as its job recorded it). */
+  async beginLocal(zipPath: string, label: string, request: DeployRequest, sha256?: string): Promise<StartedDeployment> {
     return this.enqueue(label, request, async () => {
       const info = await stat(zipPath).catch((err: NodeJS.ErrnoException) => {
         throw new BundleRefusedError(`cannot read bundle ${zipPath}: ${err.code ?? err.message}`, 'fetch');
       });
-      return { path: zipPath, sizeBytes: info.size, sha256: await sha256OfFile(zipPath), owned: false };
+      return { path: zipPath, sizeBytes: info.size, sha256: sha256 ?? (await sha256OfFile(zipPath)), owned: false };
     });
   }
 
@@ -201,9 +204,13 @@ export class SiteDeployer {
       report.failedPages = await checkFailedPages(files, record.allowFailed ?? false);
     };
     const live = this.live.version()?.id;
-    const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, inspect, live);
+    const installed = await installBundleVersion(bundle.path, this.dirs.versions, id, config.staticExport, record.pin, {
+      inspect,
+      liveId: live,
+      layered: true,
+    });
     const { failedPages } = report;
-    const version = await loadSiteVersion(id, installed.layout);
+    const version = await loadSiteVersion(id, installed.layout, installed);
     // Serve the new version before the record says "active", so that a client who polls the
     // record and then fetches a page never gets the old one; a failed write switches back.
     // From here a new deployment queues behind the write and the pruning instead of a 409.
@@ -277,7 +284,13 @@ export class SiteDeployer {
     if (doomed.size === 0) return;
     await this.deployments.markRemoved(doomed, this.now());
     this.publish();
-    await retireSiteVersions(doomed, this.versions, this.dirs.versions, this.deps.logger);
+    await this.collapse(doomed);
+  }
+
+  /** Flattens layered versions off unkept ones and deletes what no kept version reads (see collapseAndRetire). */
+  private async collapse(doomed: Iterable<string>): Promise<void> {
+    const deps = { versions: this.versions, versionsDir: this.dirs.versions, logger: this.deps.logger, publish: () => this.publish() };
+    await collapseAndRetire({ ...deps, onDisk: new Set(this.deployments.onDisk().map((d) => d.id)) }, doomed);
   }
 
   private now(): string {

@@ -64,6 +64,8 @@ export class SiteVersion {
     readonly pagePaths: ReadonlySet<string>,
     /** Reader access (the bundle's access map and per-audience files); null for a bundle from before it. */
     readonly access: VersionAccess | null = null,
+    /** Versions whose folders hold some of this one's files (a layered version; see VersionOrigins). */
+    readonly holders: readonly string[] = [],
   ) {}
 
   /** The file stored at bundle-relative `path`, if this version has it. */

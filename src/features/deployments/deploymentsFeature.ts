@@ -27,7 +27,7 @@ export interface DeploymentsFeature extends Feature {
    * deployments (recorded with origin `reexport`); resolves once it is live. app/ hands it to the
    * export feature as its deploy port.
    */
-  deploy(bundle: { domain: string; zipPath: string; jobId: string }): Promise<void>;
+  deploy(bundle: { domain: string; zipPath: string; jobId: string; sha256?: string }): Promise<void>;
   /** Reader sign-in for other surfaces (feedback): may a request's reader open a page of a host's live site. */
   readerMayOpen: ReaderMayOpen;
   /** Preview versions, apart from the live ones (app/ hands them to sources). */
@@ -55,9 +55,9 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
   const { config, logger } = ctx;
   const sites = await SiteDeployments.open({ config, logger, clock: ctx.clock, sites: ctx.sites });
   // A zip this appliance built, activated in place (no copy) on `domain`'s site; resolves once live.
-  const activateLocal = async (zipPath: string, label: string, domain: string | null, request: DeployRequest) => {
+  const activateLocal = async (zipPath: string, label: string, domain: string | null, request: DeployRequest, sha256?: string) => {
     const deployer = await sites.ensure(domain);
-    const started = await deployer.beginLocal(zipPath, label, request);
+    const started = await deployer.beginLocal(zipPath, label, request, sha256);
     return started.done;
   };
 
@@ -78,7 +78,7 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
       return { version: record.version ?? '' };
     },
     async deploy(bundle) {
-      await activateLocal(bundle.zipPath, `export ${bundle.jobId}`, bundle.domain, { origin: 'reexport', pin: null });
+      await activateLocal(bundle.zipPath, `export ${bundle.jobId}`, bundle.domain, { origin: 'reexport', pin: null }, bundle.sha256);
     },
     readiness: () => sites.readiness(),
     async start() {

@@ -2,24 +2,41 @@ import { readFile } from 'node:fs/promises';
 import { storedManifestSchema } from '../../bundle/bundleManifest.js';
 import { fileFingerprint, type LinkBase } from '../../bundle/install/LinkBase.js';
 import type { FileExtras } from '../../bundle/install/precompressSiteFiles.js';
+import { readVersionOrigins } from './VersionOrigins.js';
 import { versionLayout } from './versionLayout.js';
 
+/** The live version as a LinkBase, and which version folder holds each of its files. */
+export type LiveLinkBase = LinkBase & {
+  /** The id of the version whose folder holds `path`'s bytes (the live one, or one it is layered over). */
+  holderOf(path: string): string;
+};
+
 /**
- * The live version as the base a new one links its unchanged files from (see LinkBase), read
- * from the manifest and extras stored with it; undefined without a live version or when those
- * can't be read (the new version is then written in full, as before).
+ * The live version as the base a new one takes its unchanged files from (see LinkBase), read
+ * from the manifest, extras and origins stored with it; undefined without a live version or when
+ * those can't be read (the new version is then written in full, as before). With `refer`, the
+ * new version is layered over it rather than linking.
  */
-export async function liveLinkBase(versionsDir: string, liveId: string | undefined): Promise<LinkBase | undefined> {
+export async function liveLinkBase(versionsDir: string, liveId: string | undefined, refer = false): Promise<LiveLinkBase | undefined> {
   if (liveId === undefined) return undefined;
   const layout = versionLayout(versionsDir, liveId);
   try {
     const manifest = storedManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
     const extras = JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>;
+    const origins = await readVersionOrigins(layout.origins);
+    const holderOf = (path: string) => {
+      const index = origins?.files[path];
+      return index === undefined ? liveId : origins!.holders[index];
+    };
     return {
-      filesDir: layout.files,
-      encodedDir: layout.encoded,
+      locate: (path) => {
+        const holder = versionLayout(versionsDir, holderOf(path));
+        return { filesDir: holder.files, encodedDir: holder.encoded };
+      },
+      holderOf,
       fingerprints: new Map(manifest.files.map((f) => [f.path, fileFingerprint(f)])),
       extras,
+      refer,
     };
   } catch {
     return undefined;

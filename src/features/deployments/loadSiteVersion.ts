@@ -1,11 +1,13 @@
 import { loadVersionAccess } from './site/loadVersionAccess.js';
+import { ACCESS_MAP_PATH } from '../../platform/access/PageAccess.js';
 import { readFile, realpath } from 'node:fs/promises';
-import { isAbsolute, join, posix, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { storedManifestSchema, type BundleManifest } from '../../bundle/bundleManifest.js';
 import type { FileExtras } from '../../bundle/install/precompressSiteFiles.js';
 import { siteFileType } from '../../bundle/install/siteFileType.js';
 import { SiteVersion, type ServedFile } from './SiteVersion.js';
-import type { VersionLayout } from './versionLayout.js';
+import { versionLayout, type VersionLayout } from './versionLayout.js';
+import { readVersionOrigins } from './VersionOrigins.js';
 
 /** Long-lived caching is only safe for names that change whenever the content does. */
 const HASHED_ASSET = /^_assets\/(?:.*\/)?[^/]*[.-][0-9a-f]{8,64}\.[A-Za-z0-9]+$/;
@@ -23,18 +25,27 @@ export function isHashedAsset(path: string): boolean {
  * hashes, variants), so serving never stats the disk. Reads two small JSON files: this is
  * what makes a restart serve at once without refetching or re-hashing.
  */
-export async function loadSiteVersion(id: string, layout: VersionLayout): Promise<SiteVersion> {
-  const manifest: BundleManifest = storedManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
-  const extras = JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>;
+export async function loadSiteVersion(
+  id: string,
+  layout: VersionLayout,
+  /** The manifest and extras just installed, when the caller holds them: not read and parsed again. */
+  known?: { manifest: BundleManifest; extras: Record<string, FileExtras> },
+): Promise<SiteVersion> {
+  const manifest: BundleManifest = known?.manifest ?? storedManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
+  const extras = known?.extras ?? (JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>);
   const files = new Map<string, ServedFile>();
   // Served only in place of the site-wide search index and llms files, by reader (VersionAccess).
   const audienceFiles = new Map<string, ServedFile>();
   const tryIt = tryItPages(manifest);
   // Served paths are built on the version directory's real path: openVersionFile then refuses
   // any file whose opened path differs, i.e. one reached through a symlink inside the version.
-  const root = await realpath(layout.dir);
-  const real = { files: join(root, relative(layout.dir, layout.files)), encoded: join(root, relative(layout.dir, layout.encoded)) };
+  const own = await realFolders(layout);
+  // A layered version reads its unchanged files from the folders of the versions holding them.
+  const origins = await readVersionOrigins(layout.origins);
+  const held = await Promise.all((origins?.holders ?? []).map((id) => realFolders(versionLayout(dirname(layout.dir), id))));
   for (const entry of manifest.files) {
+    const index = origins?.files[entry.path];
+    const real = index === undefined ? own : held[index];
     // The verifier already refused unsafe names; the resolve-and-prefix check is done again
     // here, once per file, so no request can ever be answered from outside the version.
     const audienceFile = entry.path.startsWith(AUDIENCES_PREFIX);
@@ -57,8 +68,15 @@ export async function loadSiteVersion(id: string, layout: VersionLayout): Promis
     });
   }
   const pagePaths = new Set(manifest.pages.map((p) => normalizePagePath(p.path)));
-  const access = await loadVersionAccess(manifest, real.files, audienceFiles);
-  return new SiteVersion(id, manifest.version, manifest.domain, layout.dir, files, pagePaths, access);
+  const mapAt = origins?.files[ACCESS_MAP_PATH];
+  const access = await loadVersionAccess(manifest, mapAt === undefined ? own.files : held[mapAt].files, audienceFiles);
+  return new SiteVersion(id, manifest.version, manifest.domain, layout.dir, files, pagePaths, access, origins?.holders ?? []);
+}
+
+/** The real paths of a version's served and encoded folders (the version folder must exist). */
+async function realFolders(layout: VersionLayout): Promise<{ files: string; encoded: string }> {
+  const root = await realpath(layout.dir);
+  return { files: join(root, relative(layout.dir, layout.files)), encoded: join(root, relative(layout.dir, layout.encoded)) };
 }
 
 /** A CSP source for one origin: scheme, host name or bracketed IPv6 address, optional port; nothing else. */

@@ -5,6 +5,7 @@ import type { DeploymentRepository } from './DeploymentRepository.js';
 import { loadSiteVersion } from './loadSiteVersion.js';
 import type { SiteVersion } from './SiteVersion.js';
 import { versionLayout } from './versionLayout.js';
+import { readVersionOrigins } from './VersionOrigins.js';
 
 /**
  * Startup recovery of the site area: deployments left `running` by a crash are marked
@@ -23,9 +24,14 @@ export async function restoreSiteVersions(
   await rm(dirs.incoming, { recursive: true, force: true });
   const onDisk = deployments.onDisk();
   const claimed = new Set(onDisk.map((d) => d.id));
-  for (const name of await readdir(dirs.versions)) {
-    if (!claimed.has(name)) await rm(versionLayout(dirs.versions, name).dir, { recursive: true, force: true });
+  // Versions layered over others read files from their folders (VersionOrigins): those stay.
+  const held = new Set<string>();
+  for (const { id } of onDisk) {
+    const origins = await readVersionOrigins(versionLayout(dirs.versions, id).origins).catch(() => null);
+    for (const holder of origins?.holders ?? []) held.add(holder);
   }
+  for (const name of await unclaimedFolders(dirs.versions, claimed, held))
+    await rm(versionLayout(dirs.versions, name).dir, { recursive: true, force: true });
   const loaded: SiteVersion[] = [];
   const broken: { id: string; reason: string }[] = [];
   for (const record of onDisk) {
@@ -39,4 +45,10 @@ export async function restoreSiteVersions(
   }
   await deployments.recoverAfterRestart(now, broken);
   return loaded;
+}
+
+/** Folders under `versionsDir` that no record claims and no kept version reads from (staging ones included). */
+export async function unclaimedFolders(versionsDir: string, claimed: ReadonlySet<string>, held: ReadonlySet<string>): Promise<string[]> {
+  const names = await readdir(versionsDir).catch(() => [] as string[]);
+  return names.filter((name) => !claimed.has(name) && !held.has(name));
 }

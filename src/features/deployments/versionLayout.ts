@@ -11,6 +11,8 @@ export interface VersionLayout {
   manifest: string;
   /** FileExtras per path (variant sizes, inline-script hashes). */
   extras: string;
+  /** A layered version's record of which other versions hold its unchanged files (VersionOrigins). */
+  origins: string;
 }
 
 /** Where one site's deployments live: its state file, extracted versions and incoming downloads. */
@@ -46,6 +48,7 @@ export function versionLayout(versionsDir: string, dirName: string): VersionLayo
     encoded: join(dir, 'encoded'),
     manifest: join(dir, 'manifest.json'),
     extras: join(dir, 'extras.json'),
+    origins: join(dir, 'origins.json'),
   };
 }
 

@@ -17,7 +17,7 @@ export interface BuiltBundle {
 export type Reexporter = (domain: string) => Promise<BuiltBundle>;
 
 /** Activates a built bundle as `domain`'s live version (the deployment feature's port); resolves once it is live. */
-export type DeployBundle = (bundle: { domain: string; zipPath: string; jobId: string }) => Promise<void>;
+export type DeployBundle = (bundle: { domain: string; zipPath: string; jobId: string; sha256?: string }) => Promise<void>;
 
 /** One `config.export.reexport` entry. */
 export interface ReexportEntry {

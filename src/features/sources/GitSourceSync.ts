@@ -161,6 +161,10 @@ export class GitSourceSync {
       await state.queue({ id: statusId, projectId: site.projectId, domain, source: 'poll', at: this.now() });
       await step({ status: 'in_progress', log: `poll found ${git.branch} at ${fetched.sha}` });
     }
+    await step({ summary: `Exporting ${fetched.sha.slice(0, 12)}`, log: `exporting ${fetched.sha}` });
+    // The commit is described (a git process or two) while the export runs, not before it.
+    const exporting = this.untilStopped(this.deps.exportAndBundle(domain, { ref: gitSourceTree(fetched.sha, git.path) }));
+    exporting.catch(() => {}); // awaited below; must not go unhandled meanwhile
     const commit = await describeCommit(site.source, {
       sha: fetched.sha,
       since: liveSha,
@@ -168,10 +172,10 @@ export class GitSourceSync {
       path: git.path,
       timeoutMs: this.deps.fetchTimeoutMs,
     }).catch(() => undefined);
-    await step({ summary: `Exporting ${fetched.sha.slice(0, 12)}`, log: `exporting ${fetched.sha}`, commit });
+    if (commit) await step({ commit });
     let built: BuiltBundle;
     try {
-      built = await this.untilStopped(this.deps.exportAndBundle(domain, { ref: gitSourceTree(fetched.sha, git.path) }));
+      built = await exporting;
     } catch (err) {
       return fail(`export of ${fetched.sha.slice(0, 12)} failed: ${(err as Error).message}; the live version stays`);
     }
@@ -180,7 +184,7 @@ export class GitSourceSync {
       return fail(`export ${built.jobId} of ${fetched.sha.slice(0, 12)} has ${built.failedPages} failed page(s); the live version stays`);
     }
     try {
-      await this.deps.deploy({ domain, zipPath: built.zipPath, jobId: built.jobId });
+      await this.deps.deploy({ domain, zipPath: built.zipPath, jobId: built.jobId, sha256: built.sha256 });
     } catch (err) {
       return fail(`deploy of export ${built.jobId} failed: ${(err as Error).message}; the live version stays`);
     }

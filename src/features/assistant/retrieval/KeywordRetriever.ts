@@ -27,7 +27,10 @@ const FUSE_DEPTH = 50;
 /** The installed version serving a domain: its deployment id, files folder and access map. */
 export interface InstalledVersion {
   id: string;
+  /** The version's own folder: `_enclave/` files are always here. */
   filesDir: string;
+  /** Where a served file's bytes are (a layered version reads unchanged files from older versions' folders). */
+  pathOf?: (path: string) => string;
   /** The bundle's access map as deployments loaded it (null: no page is marked). */
   access: AccessMap | null;
 }
@@ -119,7 +122,7 @@ export class KeywordRetriever implements Retriever {
     const held = await this.indexOf(domain);
     if (!held?.index.page(page) || !held.may(page, audience)) return undefined;
     try {
-      return { path: page, content: await readFile(join(version.filesDir, `${page}.md`), 'utf8') };
+      return { path: page, content: await readFile(version.pathOf?.(`${page}.md`) ?? join(version.filesDir, `${page}.md`), 'utf8') };
     } catch {
       return undefined;
     }
