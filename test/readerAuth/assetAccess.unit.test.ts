@@ -18,3 +18,13 @@ test('an asset is as open as the most open page that references it; unreferenced
     'img/b c.png': ['oncall', 'partners'],
   });
 });
+
+test('the extension shortcut only skips refs that can name no file: escapes and dropped characters still match', (t) => {
+  const assets = new AssetAccess(FILES);
+  // `%2E` decodes to a dot and the URL parser reads backslashes as slashes: both still name a file.
+  assets.addPage('guide/one.html', '<a href="../img/a%2Epng">a</a><img src="..\\img\\open.png"><a href="../guide/two.html">two</a>', [
+    'crew',
+  ]);
+  t.deepEqual(assets.addPage('guide/two.html', '<a href="../guide/one.html#top">one</a><a href="../files/">f</a>', ['crew']), []);
+  t.deepEqual(assets.restricted(), { 'img/a.png': ['crew'], 'img/open.png': ['crew'] });
+});

@@ -16,8 +16,13 @@ const BASE = 'http://bundle.invalid/';
 export class AssetAccess {
   private readonly access = new Map<string, PageAccess>();
 
+  /** The extensions (after the last dot of the last segment, '' for none) of `files`. */
+  private readonly extensions = new Set<string>();
+
   /** `files`: the bundle paths of the source's own files (as copied into the bundle). */
-  constructor(private readonly files: ReadonlySet<string>) {}
+  constructor(private readonly files: ReadonlySet<string>) {
+    for (const file of files) this.extensions.add(extensionOf(file));
+  }
 
   /** Records the references of `html`, the bundle file `file`, a page with access `access`; returns them. */
   addPage(file: string, html: string, access: PageAccess): string[] {
@@ -48,7 +53,7 @@ export class AssetAccess {
       for (const candidate of m[1].replace(/&amp;/g, '&').split(',')) {
         // A srcset entry is "url width"; other attributes hold one URL.
         const ref = candidate.trim().split(/\s+/)[0];
-        if (!ref || ref.startsWith('#')) continue;
+        if (!ref || ref.startsWith('#') || cannotBeAFile(ref, this.extensions)) continue;
         let url: URL;
         try {
           url = new URL(ref, base);
@@ -74,4 +79,23 @@ function widest(a: PageAccess, b: PageAccess): PageAccess {
   if (a === 'public' || b === 'public') return 'public';
   if (a === 'signed-in' || b === 'signed-in') return 'signed-in';
   return [...new Set([...a, ...b])].sort();
+}
+
+/** What follows the last dot of a path's last segment ('' without one). */
+function extensionOf(path: string): string {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1);
+}
+
+/**
+ * Whether `ref` surely names none of the files, told from its extension alone: every page links
+ * the whole sidebar, and parsing each link as a URL was most of what scanning a page cost. Refs
+ * whose path the URL parser could still change (escapes, tabs and newlines it drops, backslashes)
+ * are left to the full check.
+ */
+function cannotBeAFile(ref: string, extensions: ReadonlySet<string>): boolean {
+  if (/[%\\\t\n\r]/.test(ref)) return false;
+  const path = ref.replace(/[?#].*$/s, '');
+  return !extensions.has(extensionOf(path));
 }
