@@ -134,6 +134,8 @@ export interface RenderSiteResult {
   pagesByWorkers?: number;
   /** Languages named on the site's code fences (what the highlighter had to load). */
   languages: string[];
+  /** The hash of the source as this export read it (see hashDocsSource). */
+  sourceHash: string;
   /** Pages whose bodies came from the incremental cache, and pages rendered afresh. */
   reusedPages: number;
   renderedPages: number;
@@ -408,6 +410,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     fallbackPages,
     pagesByWorkers,
     languages,
+    sourceHash,
     reusedPages: cache?.reusedPages ?? 0,
     renderedPages: cache?.renderedPages ?? rendered + failed,
     copiedPages,
