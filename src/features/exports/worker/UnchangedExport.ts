@@ -24,10 +24,15 @@ interface LastExportRecord {
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Whether this job may skip its export when nothing changed: a whole-site export, with an incremental cache, not asked to be full. */
+/**
+ * Whether this job may skip its export when nothing changed: a whole-site export of the folder
+ * as it is (not of a git ref: each run checks the ref out afresh, so no stat would ever match and
+ * reading the checkout twice would only slow git sources, which export only new commits anyway),
+ * with an incremental cache, not asked to be full.
+ */
 export function mayBeUnchanged(input: ExportTaskInput): boolean {
   const { render } = input;
-  return !!render.incremental && !render.incremental.full && !render.paths && render.audience === undefined;
+  return !input.ref && !!render.incremental && !render.incremental.full && !render.paths && render.audience === undefined;
 }
 
 /** Everything of the job besides the source that shapes its bundle (the job id and version are checked apart). */
