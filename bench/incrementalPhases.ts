@@ -102,7 +102,7 @@ try {
   execFileSync('sync', ['-f', versions]);
   console.log(`sync -f alone: ${((performance.now() - t) / 1000).toFixed(2)} s`);
   console.log(
-    `one body changed: render ${second.render.toFixed(2)} s (reused ${second.result.reusedPages}, rendered ${second.result.renderedPages}), zip ${second.zip.toFixed(2)} s (${second.reusedEntries} entries copied), install ${install.toFixed(2)} s (${installed.linkedFiles} of ${installed.fileCount} files linked); load ${loadavg()[0].toFixed(1)}`,
+    `one body changed: render ${second.render.toFixed(2)} s (reused ${second.result.reusedPages}, rendered ${second.result.renderedPages}, copied unassembled ${second.result.copiedPages}), zip ${second.zip.toFixed(2)} s (${second.reusedEntries} entries copied), install ${install.toFixed(2)} s (${installed.linkedFiles} of ${installed.fileCount} files linked); load ${loadavg()[0].toFixed(1)}`,
   );
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -22,6 +22,12 @@ export interface BundleSink {
    * while pages render (llms-full.txt, the search index), which never sits in memory whole.
    */
   writeParts(rel: string, parts: AsyncIterable<string>): Promise<void>;
+  /**
+   * Adds `file` as the previous bundle of the site holds it (same path, size and SHA-256),
+   * without its bytes: for a page the incremental export knows came out the same. False when
+   * this sink has no previous bundle or it holds something else; the caller then writes the file.
+   */
+  reuse?(file: BundleFile): boolean;
   /** Adds a copy of a file on disk. */
   copy(from: string, rel: string): Promise<void>;
   /** The bytes of a file written earlier. */

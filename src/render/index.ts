@@ -9,6 +9,7 @@ import type { RenderSiteOptions, RenderSiteResult } from './renderSite.js';
 export { checkDocsSource } from './source/checkDocsSource.js';
 export { findUnknownPages } from './source/findUnknownPages.js';
 export { hashDocsSource } from './hashDocsSource.js';
+export { listSourceFiles } from './source/listSourceFiles.js';
 export { preloadRenderer } from './preloadRenderer.js';
 export { prepareRenderer, type PreparedRenderer, type RendererPreparation } from './prepareRenderer.js';
 export type { RenderSettings, RenderSiteOptions, RenderSiteResult } from './renderSite.js';

@@ -134,9 +134,13 @@ export interface RenderSiteResult {
   pagesByWorkers?: number;
   /** Languages named on the site's code fences (what the highlighter had to load). */
   languages: string[];
+  /** The hash of the source as this export read it (see hashDocsSource). */
+  sourceHash: string;
   /** Pages whose bodies came from the incremental cache, and pages rendered afresh. */
   reusedPages: number;
   renderedPages: number;
+  /** Of the reused pages, those whose files were taken from the previous bundle without assembling them (see PageOutputs). */
+  copiedPages: number;
   /** What became of the incremental cache (absent when the export used none). */
   cache?: Omit<IncrementalOutcome, 'reusedPages' | 'renderedPages'>;
 }
@@ -209,6 +213,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   let rendered = 0;
   let failed = 0;
   let pagesByWorkers = 0;
+  let copiedPages = 0;
 
   // llms-full.txt (every page's Markdown copy in nav order) is written while pages render: the
   // copies stream into it as pages finish. Assembled at the end, reading the copies back from the
@@ -237,8 +242,10 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     searchEntries.put(result.position, searchEntry === null ? [] : [searchEntry]);
     chunkLines.put(result.position, result.indexed ? result.indexed.chunks.map(sectionChunkLine) : []);
     audiences?.put({ position: result.position, path, searchEntry, llmsFull: fullPart });
-    for (const [rel, data] of result.files)
-      if (rel === result.manifest.file) assetAccess?.addPage(rel, data, access?.pages[path] ?? 'signed-in');
+    const pageAccess = access?.pages[path] ?? 'signed-in';
+    let refs = result.copied?.refs ?? [];
+    if (result.copied) assetAccess?.addReferences(refs, pageAccess);
+    for (const [rel, data] of result.files) if (rel === result.manifest.file) refs = assetAccess?.addPage(rel, data, pageAccess) ?? [];
     if (result.failedReason !== undefined) {
       if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
       failed++;
@@ -259,12 +266,21 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
       ids: result.failedReason === undefined ? result.ids : undefined,
       anchorChecks: result.anchorChecks,
       classes: result.classes,
+      refs,
+      outputKey:
+        result.failedReason === undefined ? (result.copied?.key ?? incremental?.outputKey(result.position, result.body)) : undefined,
     };
     opts.onProgress?.(++done, selected.length);
   };
 
   try {
-    const positions = await reuseKeptPages(selected.length, incremental, (position, body) => onResult(assemble(position, body), true));
+    const positions = await reuseKeptPages(selected.length, incremental, (position, body) => {
+      // A page whose output key is unchanged keeps its files from the previous bundle, unassembled and unhashed.
+      const prior = incremental?.priorOutput(position, body);
+      const copied = prior && out.reuse && prior.files.every((f) => out.reuse?.(f)) ? prior : undefined;
+      if (copied) copiedPages++;
+      onResult(assemble(position, body, copied), true);
+    });
     // Nothing left to render: the highlighter and threads are not even started.
     if (positions.length > 0) {
       // Threads load the site anew and would see every page: an audience's export renders on this one.
@@ -340,7 +356,12 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const sitemapPaths = finished.flatMap((r) => (r.llms ? [r.manifest.path] : []));
   const fallbackPages = finished.flatMap((r) => (r.fellBack ? [r.manifest.path] : []));
 
-  await checkAnchors(out, anchorChecks, ids, report);
+  const rewritten = await checkAnchors(out, anchorChecks, ids, report);
+  const outputsSaved = incremental?.saveOutputs(
+    out.files(),
+    finished.map((r) => ({ path: r.manifest.path, file: r.manifest.file, key: r.outputKey, refs: r.refs })),
+    rewritten,
+  );
   for (const [source, destination] of site.redirects) {
     const target = resolveLink(destination, source, index);
     if (target.kind === 'broken') report.warning(`redirect ${source} points to ${destination}, which is not in this export`);
@@ -364,6 +385,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await out.write('llms.txt', buildLlmsTxt(config.name, config.description, llmsPages));
   await out.write(AGENT_SEARCH_FILE, agentSearchJson(finished.flatMap((r) => (r.agents ? [r.agents] : []))));
   await llmsFullWritten;
+  await outputsSaved;
   const cache = await incremental?.finish(selected.map((p) => p.path));
   await audiences?.finish(config.name, config.description, llmsPages);
   if (assetAccess) await writeAccessMap(out, access, assetAccess.restricted());
@@ -388,8 +410,10 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     fallbackPages,
     pagesByWorkers,
     languages,
+    sourceHash,
     reusedPages: cache?.reusedPages ?? 0,
     renderedPages: cache?.renderedPages ?? rendered + failed,
+    copiedPages,
     ...(cache ? { cache: { discarded: cache.discarded, cacheBytes: cache.cacheBytes, reachedBound: cache.reachedBound } } : {}),
   };
 }
@@ -408,6 +432,10 @@ interface Kept {
   ids?: string[];
   anchorChecks: AnchorCheck[];
   classes: string[];
+  /** The source files the page's HTML references (recorded with its output key). */
+  refs: string[];
+  /** See IncrementalRender.outputKey (absent without a cache, and for a failed page). */
+  outputKey?: string;
 }
 
 /** Tells the report what each page reported, and which pages failed, in page order. */

@@ -35,3 +35,13 @@ test('references are matched as a browser resolves them, whatever shape their la
   assets.addPage('index.html', '<img src="img%2Fa.png">', ['oncall']);
   t.deepEqual(assets.restricted()['img/a.png'], ['oncall']);
 });
+
+test('the name shortcut only skips refs that can name no file: escapes and backslashes still match', (t) => {
+  const assets = new AssetAccess(FILES);
+  // `%2E` decodes to a dot and the URL parser reads backslashes as slashes: both still name a file.
+  assets.addPage('guide/one.html', '<a href="../img/a%2Epng">a</a><img src="..\\img\\open.png"><a href="../guide/two.html">two</a>', [
+    'crew',
+  ]);
+  t.deepEqual(assets.addPage('guide/two.html', '<a href="../guide/one.html#top">one</a><a href="../files/">f</a>', ['crew']), []);
+  t.deepEqual(assets.restricted(), { 'img/a.png': ['crew'], 'img/open.png': ['crew'] });
+});

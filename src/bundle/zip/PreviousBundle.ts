@@ -3,10 +3,25 @@ import { open } from 'node:fs/promises';
 import { inflateRawSync } from 'node:zlib';
 import type { BundleFile } from '../BundleSink.js';
 import { MANIFEST_PATH, storedManifestSchema } from '../bundleManifest.js';
-import { DEFLATED, STORED, type ZipEntryData } from './prepareZipEntry.js';
+import { DEFLATED, STORED } from './prepareZipEntry.js';
 import { readExactly, readZipDirectory, type ZipEntryRecord } from './readZipDirectory.js';
 
+/**
+ * An entry of the previous zip going into the new one as it is: its header fields, and its
+ * compressed bytes, read from the previous zip only when the new archive is written (they never
+ * pass through memory or the scratch file in between).
+ */
+export interface CopiedEntry {
+  file: BundleFile;
+  crc: number;
+  method: number;
+  compressedSize: number;
+  /** Puts the entry's compressed bytes into `target` at `at`; throws when the previous zip no longer holds them. */
+  copyInto(target: Uint8Array, at: number): void;
+}
+
 const LOCAL_HEADER_SIZE = 30;
+const LOCAL_SIGNATURE = 0x04034b50;
 /** A previous bundle bigger than this many entries is not worth reading for reuse. */
 const MAX_ENTRIES = 500_000;
 
@@ -57,22 +72,39 @@ export class PreviousBundle {
     return this.hashes.has(rel);
   }
 
-  /** The previous entry for `file` (same path, size, SHA-256 and CRC-32), ready to go into the new archive; else undefined. */
-  reuse(file: BundleFile, crc: number): ZipEntryData | undefined {
+  /**
+   * The previous entry of `file` when the previous manifest lists the same path, size and
+   * SHA-256 (a file given by its description only: the caller knows its bytes are the same
+   * without having them), ready to go into the new archive; else undefined.
+   */
+  lookup(file: BundleFile): CopiedEntry | undefined {
     const entry = this.entries.get(file.path);
     if (!entry || this.hashes.get(file.path) !== `${file.size}:${file.sha256}`) return undefined;
-    if (entry.crc32 !== crc || entry.uncompressedSize !== file.size || (entry.method !== DEFLATED && entry.method !== STORED))
-      return undefined;
-    try {
-      const header = Buffer.alloc(LOCAL_HEADER_SIZE);
-      if (readSync(this.fd, header, 0, LOCAL_HEADER_SIZE, entry.localHeaderOffset) !== LOCAL_HEADER_SIZE) return undefined;
-      const start = entry.localHeaderOffset + LOCAL_HEADER_SIZE + header.readUInt16LE(26) + header.readUInt16LE(28);
-      const data = new Uint8Array(entry.compressedSize);
-      if (readSync(this.fd, data, 0, data.length, start) !== data.length) return undefined;
-      return { file, crc, method: entry.method, data };
-    } catch {
-      return undefined;
-    }
+    if (entry.uncompressedSize !== file.size || (entry.method !== DEFLATED && entry.method !== STORED)) return undefined;
+    const { fd } = this;
+    return {
+      file,
+      crc: entry.crc32,
+      method: entry.method,
+      compressedSize: entry.compressedSize,
+      copyInto(target, at) {
+        const header = Buffer.alloc(LOCAL_HEADER_SIZE);
+        if (
+          readSync(fd, header, 0, LOCAL_HEADER_SIZE, entry.localHeaderOffset) !== LOCAL_HEADER_SIZE ||
+          header.readUInt32LE(0) !== LOCAL_SIGNATURE
+        )
+          throw new Error(`the previous bundle lost its entry ${file.path}`);
+        const start = entry.localHeaderOffset + LOCAL_HEADER_SIZE + header.readUInt16LE(26) + header.readUInt16LE(28);
+        if (readSync(fd, target, at, entry.compressedSize, start) !== entry.compressedSize)
+          throw new Error(`the previous bundle lost its entry ${file.path}`);
+      },
+    };
+  }
+
+  /** The previous entry for `file` (same path, size, SHA-256 and CRC-32), ready to go into the new archive; else undefined. */
+  reuse(file: BundleFile, crc: number): CopiedEntry | undefined {
+    const entry = this.lookup(file);
+    return entry?.crc === crc ? entry : undefined;
   }
 
   /** Lets go of the zip. */

@@ -1,14 +1,15 @@
 import { inflateRawSync } from 'node:zlib';
 import { sortedFiles, type BundleFile } from '../BundleSink.js';
 import { DEFLATED, type ZipEntryData } from './prepareZipEntry.js';
+import type { CopiedEntry } from './PreviousBundle.js';
 import type { SpillFile, SpillSlice } from './SpillFile.js';
 import type { ArchiveEntry } from './writeZipArchive.js';
 
 /** The same bytes as a Buffer, without a copy (entries come back from the thread as plain Uint8Arrays). */
 const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
-/** An entry's compressed bytes: in memory, or in the spill file. */
-type Stored = ZipEntryData | (Omit<ZipEntryData, 'data'> & { spilled: SpillSlice });
+/** An entry's compressed bytes: in memory, in the spill file, or still in the previous zip. */
+type Stored = ZipEntryData | (Omit<ZipEntryData, 'data'> & { spilled: SpillSlice }) | CopiedEntry;
 
 /**
  * The compressed entries of a zip being built, by path: the newest write of each wins, even when
@@ -26,12 +27,12 @@ export class ZipEntryStore {
   constructor(private readonly spill: SpillFile | null) {}
 
   /** Records the newest write of `rel` once its entry is ready (in the scratch file, with one). */
-  store(rel: string, prepared: Promise<ZipEntryData>): Promise<void> {
+  store(rel: string, prepared: Promise<ZipEntryData | CopiedEntry>): Promise<void> {
     const seq = ++this.writes;
     this.latest.set(rel, seq);
     const done = prepared.then((entry) => {
       if (this.latest.get(rel) !== seq) return;
-      if (!this.spill) return void this.entries.set(rel, entry);
+      if (!this.spill || 'copyInto' in entry) return void this.entries.set(rel, entry);
       const { data, ...rest } = entry;
       this.entries.set(rel, { ...rest, spilled: this.spill.append(data) });
     });
@@ -65,6 +66,7 @@ export class ZipEntryStore {
     return this.files().map(({ path }) => {
       const stored = this.entries.get(path)!;
       const header = { path, method: stored.method, crc: stored.crc, size: stored.file.size };
+      if ('copyInto' in stored) return { ...header, compressedSize: stored.compressedSize, copyInto: stored.copyInto };
       if ('data' in stored)
         return { ...header, compressedSize: stored.data.length, copyInto: (target: Uint8Array, at: number) => target.set(stored.data, at) };
       return {
@@ -83,6 +85,11 @@ export class ZipEntryStore {
   /** An entry's compressed bytes, in memory or read from the scratch file. */
   private bytesOf(entry: Stored): Buffer {
     if ('data' in entry) return asBuffer(entry.data);
+    if ('copyInto' in entry) {
+      const bytes = Buffer.allocUnsafe(entry.compressedSize);
+      entry.copyInto(bytes, 0);
+      return bytes;
+    }
     const bytes = Buffer.allocUnsafe(entry.spilled.length);
     this.spill!.readInto(entry.spilled, bytes);
     return bytes;

@@ -63,6 +63,13 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string; p
 
   const sink: ZipSink = {
     write: put,
+    reuse(file) {
+      const entry = previous?.lookup(file);
+      if (!entry) return false;
+      reused++;
+      void entries.store(file.path, Promise.resolve(entry));
+      return true;
+    },
     writeParts: (rel, parts) => entries.store(rel, prepareStreamedEntry(rel, parts)),
     copy: async (from, rel) => put(rel, await readFile(from)),
     read: (rel) => entries.read(rel),

@@ -23,9 +23,16 @@ export class AssetAccess {
     this.names = new Set([...files].map((f) => f.slice(f.lastIndexOf('/') + 1)));
   }
 
-  /** Records the references of `html`, the bundle file `file`, a page with access `access`. */
-  addPage(file: string, html: string, access: PageAccess): void {
-    for (const asset of this.referencedFiles(file, html)) {
+  /** Records the references of `html`, the bundle file `file`, a page with access `access`; returns them. */
+  addPage(file: string, html: string, access: PageAccess): string[] {
+    const found = [...this.referencedFiles(file, html)];
+    this.addReferences(found, access);
+    return found;
+  }
+
+  /** Records references found earlier (a page taken unassembled from the previous bundle). */
+  addReferences(assets: readonly string[], access: PageAccess): void {
+    for (const asset of assets) {
       const before = this.access.get(asset);
       this.access.set(asset, before === undefined ? access : widest(before, access));
     }

@@ -1,6 +1,8 @@
+import type { BundleFile } from '../../bundle/BundleSink.js';
 import { PAGE_CACHE_FORMAT, PageCache } from './PageCache.js';
 import type { PageBody } from './PageBody.js';
-import { type BodySettings, type PageInputKeys, pageInputKeys } from './pageInputKeys.js';
+import { PAGE_OUTPUTS_FORMAT, type PageOutput, PageOutputs } from './PageOutputs.js';
+import { type BodySettings, hashParts, type PageInputKeys, pageInputKeys } from './pageInputKeys.js';
 import type { LoadedSite } from '../site/loadSite.js';
 import type { DocsSource } from '../source/readDocsSource.js';
 
@@ -40,6 +42,8 @@ export class IncrementalRender {
     private readonly opened: { cache: PageCache; discarded?: string },
     private readonly inputs: PageInputKeys,
     private readonly paths: readonly string[],
+    private readonly outputs: PageOutputs,
+    private readonly dir: string,
   ) {}
 
   /** Opens the site's cache for an export of `site` with these settings. */
@@ -57,11 +61,54 @@ export class IncrementalRender {
       maxBytes: settings.maxBytes ?? DEFAULT_MAX_BYTES,
       full: settings.full,
     });
+    const outputs = await PageOutputs.open(settings.dir, settings.full || opened.discarded !== undefined);
     return new IncrementalRender(
       opened,
       inputs,
       site.selected.map((p) => p.path),
+      outputs,
+      settings.dir,
     );
+  }
+
+  /**
+   * The key of everything the files of the page at `position` depend on, made from `body`: its
+   * body's inputs (the page key and its modules), and what its shell shows of the other pages
+   * (navKey; the site key inside the page key covers the config, theme, files and settings).
+   * A title change elsewhere changes it for every page: they are assembled again, not rendered.
+   */
+  outputKey(position: number, body: PageBody): string {
+    const pageKey = this.keys.get(position) ?? this.inputs.pageKey(position);
+    return hashParts(String(PAGE_OUTPUTS_FORMAT), pageKey, this.inputs.modulesKey(body.modules), this.inputs.navKey);
+  }
+
+  /** What the last export made of the page at `position` from the same inputs, if it recorded it. */
+  priorOutput(position: number, body: PageBody): PageOutput | undefined {
+    if (body.failedReason !== undefined) return undefined;
+    return this.outputs.get(this.paths[position], this.outputKey(position, body));
+  }
+
+  /**
+   * Records what this export made of its pages, for the next export's `priorOutput`: each page's
+   * output key, references and its HTML and Markdown copy as `listed` (the bundle's files once
+   * every page is written). Pages the anchor check rewrote (`rewritten`) are left out: their
+   * HTML depends on other pages' headings, which no output key covers.
+   */
+  saveOutputs(
+    listed: readonly BundleFile[],
+    pages: readonly { path: string; file: string; key?: string; refs: string[] }[],
+    rewritten: ReadonlySet<string>,
+  ): Promise<void> {
+    const byPath = new Map(listed.map((f) => [f.path, f]));
+    const record = new Map<string, PageOutput>();
+    for (const page of pages) {
+      if (page.key === undefined || rewritten.has(page.path)) continue;
+      const html = byPath.get(page.file);
+      const markdown = byPath.get(`${page.path}.md`);
+      if (html && markdown) record.set(page.path, { key: page.key, refs: page.refs, files: [html, markdown] });
+    }
+    // A record that could not be written only costs the next export its assembling.
+    return PageOutputs.save(this.dir, record).catch(() => {});
   }
 
   /** The kept body of the page at `position`, if its inputs are unchanged. */

@@ -15,14 +15,14 @@ const loose = (id: string) =>
  * Checks `#fragment` links once every page's ids are known. A fragment that only differs from a
  * real id in punctuation (authors often link `#tasks%2Fget` or `#meta` to the heading
  * `tasks/get` / `_meta`) is repaired in the written page instead of being reported; anything
- * else is a broken link.
+ * else is a broken link. Returns the pages it rewrote.
  */
 export async function checkAnchors(
   out: BundleSink,
   checks: AnchorCheck[],
   ids: Map<string, Set<string>>,
   report: ReportCollector,
-): Promise<number> {
+): Promise<ReadonlySet<string>> {
   const looseIds = new Map<string, Map<string, string>>();
   const fixes = new Map<string, [string, string][]>();
   for (const c of checks) {
@@ -52,7 +52,7 @@ export async function checkAnchors(
       html = replaceAll(html, Buffer.from(`href="${escapeAttributeValue(from)}"`), Buffer.from(`href="${escapeAttributeValue(to)}"`));
     await out.write(file, html);
   }
-  return fixes.size;
+  return new Set(fixes.keys());
 }
 
 /** `bytes` with every occurrence of `from` replaced by `to` (the same buffer when there is none). */

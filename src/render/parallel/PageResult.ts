@@ -1,4 +1,5 @@
 import type { PageBody } from '../incremental/PageBody.js';
+import type { PageOutput } from '../incremental/PageOutputs.js';
 import type { AnchorCheck } from '../links/createPageContext.js';
 import type { LlmsPage } from '../output/buildLlmsTxt.js';
 import type { AgentSearchEntry } from '../search/agentSearchChannel.js';
@@ -18,6 +19,11 @@ export interface PageResult {
   body: PageBody;
   /** The page's bundle files: bundle-relative path and content. */
   files: [string, string][];
+  /**
+   * Set instead of `files` when the page's files were taken from the previous bundle unassembled
+   * (its output key was unchanged): what they are, and the source files its HTML references.
+   */
+  copied?: PageOutput;
   /** `tryIt`: the page carries a "Try it" form; `connect` lists the origins its spec names (see tryItOrigins). */
   manifest: { path: string; title: string; file: string; tryIt?: { connect: string[] } };
   /** Set when the page failed and got an error page instead. */

@@ -18,6 +18,8 @@ import {
 import { exportSourceAtRef } from './exportSourceAtRef.js';
 import { summarizeReport } from './summarizeReport.js';
 import { relaxHeapGrowthWhileSmall } from './heapGrowthPolicy.js';
+import { type SourceStats, takeSourceStats } from './sourceStats.js';
+import { mayBeUnchanged, recordExport, reuseUnchangedExport } from './UnchangedExport.js';
 import type { ExportTaskInput, ExportTaskResult, FromExportWorker, ToExportWorker } from './exportWorkerProtocol.js';
 
 /** Progress messages are coalesced to this interval (the server persists even less often). */
@@ -51,18 +53,14 @@ function bundleFileName(domain: string, version: string): string {
 
 async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
   const now = new Date(input.now);
-  let sourceDir = input.sourceDir;
-  if (input.ref) {
-    sourceDir = join(input.runDir, 'source');
-    await exportSourceAtRef(input.sourceDir, input.ref, sourceDir);
-  }
-  const notDocs = await checkDocsSource(sourceDir);
-  if (notDocs) throw new Error(notDocs);
-  let lastSent = 0;
+  const sourceDir = await checkedSource(input);
   const renderStart = performance.now();
+  await mkdir(input.runDir, { recursive: true });
+  const { stats, result: unchanged } = await exportIfChanged(input, sourceDir, renderStart);
+  if (unchanged) return unchanged;
+  let lastSent = 0;
   // Pages go straight into the zip (deflated on a thread of its own as they arrive, then kept in a
   // scratch file until the archive is written); no site folder is written.
-  await mkdir(input.runDir, { recursive: true });
   const previous = input.previousBundle ? await PreviousBundle.open(input.previousBundle) : null;
   const out = createZipSink({ thread: true, spillPath: join(input.runDir, 'zip-entries.spill'), previous });
   const rendered = await renderSite({
@@ -93,7 +91,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
   const packed = await out.finish(join(input.bundleDir, file), now);
   const packMs = performance.now() - packStart;
   await rm(input.workDir, { recursive: true, force: true });
-  return {
+  const result: ExportTaskResult = {
     version: rendered.version,
     pageCount: rendered.pageCount,
     expected: rendered.report.pages.expected,
@@ -101,14 +99,51 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     file,
     sizeBytes: packed.sizeBytes,
     sha256: packed.sha256,
-    peakRssBytes: process.resourceUsage().maxRSS * 1024,
+    peakRssBytes: peakRss(),
     renderMs: Math.round(packStart - renderStart),
     packMs: Math.round(packMs),
     languages: rendered.languages,
     ...incrementalFields(rendered),
     reusedZipEntries: out.reusedEntries(),
   };
+  if (stats && rendered.failed === 0) await recordExport(input, stats, rendered.sourceHash, result);
+  return result;
 }
+
+/** The folder to export (the source, or a checkout of its ref), once it is seen to hold docs. */
+async function checkedSource(input: ExportTaskInput): Promise<string> {
+  let sourceDir = input.sourceDir;
+  if (input.ref) {
+    sourceDir = join(input.runDir, 'source');
+    await exportSourceAtRef(input.sourceDir, input.ref, sourceDir);
+  }
+  const notDocs = await checkDocsSource(sourceDir);
+  if (notDocs) throw new Error(notDocs);
+  return sourceDir;
+}
+
+/**
+ * Takes the source's stats for the record (before the source is read: a file changed during the
+ * export then differs next time) and, when nothing changed since the last export, finishes the
+ * job with its bundle (see reuseUnchangedExport).
+ */
+async function exportIfChanged(
+  input: ExportTaskInput,
+  sourceDir: string,
+  started: number,
+): Promise<{ stats: SourceStats | null; result?: ExportTaskResult }> {
+  if (!mayBeUnchanged(input)) return { stats: null };
+  const stats = await takeSourceStats(sourceDir, input.runDir);
+  const unchanged = await reuseUnchangedExport(input, sourceDir, stats);
+  if (!unchanged) return { stats };
+  const result = { ...unchanged.result, peakRssBytes: peakRss(), renderMs: Math.round(performance.now() - started), packMs: 0 };
+  await recordExport(input, stats, unchanged.sourceHash, result);
+  await rm(input.workDir, { recursive: true, force: true });
+  return { stats, result };
+}
+
+/** Peak resident memory of this process in bytes. */
+const peakRss = () => process.resourceUsage().maxRSS * 1024;
 
 /** What the job result says of the incremental cache: pages reused and rendered, and what the server should log. */
 function incrementalFields(
