@@ -1,9 +1,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { LINE_TIME_LIMIT_VARIABLE } from '../../src/render/code/lineTimeLimit.js';
+import { nodeScriptArgs } from './nodeScriptArgs.js';
+import { projectRoot } from './projectRoot.js';
 
-/** The project root (where package.json is). */
-export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+export { projectRoot };
+
+/**
+ * Node's arguments for `src/main.ts` (the `npm start` entry), or for its compiled twin when the
+ * suite runs compiled (see nodeScriptArgs).
+ */
+export function applianceMainArgs(): string[] {
+  return nodeScriptArgs(new URL('../../src/main.ts', import.meta.url));
+}
 
 /**
  * What every appliance a test starts in a process of its own inherits: PATH, HOME, and the code
@@ -40,7 +48,7 @@ export function spawnAppliance(
   timeoutMs = 90_000,
   as: { uid?: number; gid?: number } = {},
 ): Promise<SpawnedAppliance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, applianceMainArgs(), {
     cwd: projectRoot,
     ...as,
     env: { ...childBaseEnv(), ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'warn', ...env },
@@ -78,7 +86,7 @@ export function runApplianceExpectingFailure(
   timeoutMs = 90_000,
 ): Promise<{ code: number | string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, applianceMainArgs(), {
       cwd: projectRoot,
       env: { ...childBaseEnv(), ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
