@@ -269,7 +269,11 @@ test('size cap and timeout on downloads', async (t) => {
   const zip = join(dir, 'b.zip');
   await writeBundle(zip, 'c1');
   const size = (await readFile(zip)).length;
-  const app = await startLoggedAppliance({ overrides: { staticExport: { maxBundleBytes: size - 1, fetchTimeoutSeconds: 1 } } });
+  // The answer waits as long as a test may take, so that the refusal (422) is what comes back
+  // even when machine load makes it late: the default 10 s wait would answer 202 then.
+  const app = await startLoggedAppliance({
+    overrides: { staticExport: { maxBundleBytes: size - 1, fetchTimeoutSeconds: 1, deployWaitSeconds: 150 } },
+  });
   t.teardown(() => app.close());
   const server = await startBundleServer(zip);
   t.teardown(() => server.close());
