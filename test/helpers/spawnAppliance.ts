@@ -16,13 +16,16 @@ export function applianceMainArgs(): string[] {
 /**
  * What every appliance a test starts in a process of its own inherits: PATH, HOME, and the code
  * tokenizer's per-line time limit of the test run (none: see src/render/code/lineTimeLimit.ts),
- * so that machine load can't change what a spawned appliance renders either.
+ * so that machine load can't change what a spawned appliance renders either. No spare export
+ * worker, as in the in-process appliances (testAppliance.ts): each would load the renderer and
+ * warm grammars in a process of its own, for nothing (test/export/spareWorker.int covers it).
  */
 export function childBaseEnv(): Record<string, string> {
   const limit = process.env[LINE_TIME_LIMIT_VARIABLE];
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
+    ENCLAVE_EXPORT__SPARE_WORKER: 'false',
     ...(limit === undefined ? {} : { [LINE_TIME_LIMIT_VARIABLE]: limit }),
   };
 }
