@@ -6,12 +6,25 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMPILED_DIR } from './ava-suite.config.mjs';
+import { buildTestJs } from './build-test-js.mjs';
+import { readTestCpu, childrenCpuSeconds } from './testCpuReport.mjs';
 import { createTestFileSpans } from './testFileSpans.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const args = process.argv.slice(2);
 const onlyAt = args.indexOf('--only');
 const only = onlyAt >= 0 ? args.splice(onlyAt, 2)[1] : null;
+/** Takes `name` out of the arguments; true when it was there. */
+function flag(name) {
+  const at = args.indexOf(name);
+  if (at >= 0) args.splice(at, 1);
+  return at >= 0;
+}
+// --tsx: run the .ts files through tsx, as `npx ava` does, instead of compiling them first.
+const fromSources = flag('--tsx');
+// --docker: the Docker build replay alone (`npm run test:docker`); every other run leaves it out.
+const docker = flag('--docker');
 // Tiers, named by the file suffix (see docs/architecture.md, "Tests"):
 //   --unit     *.unit.test.ts     hermetic: in-process, no server, browser, child process,
 //                                 ../shared or wall clock (a private temp dir is fine)
@@ -40,9 +53,21 @@ if (needs('browser')) {
   if (chromium.status !== 0) console.error('warning: chromium could not be installed; browser tests will fail');
 }
 
+// The suite runs compiled (scripts/build-test-js.mjs): without tsx every test file, export
+// worker, thread and child appliance starts about a second of CPU sooner.
+if (!fromSources) {
+  const started = performance.now();
+  const count = buildTestJs();
+  console.log(`test: ${count} TypeScript files compiled to ${COMPILED_DIR}/ in ${Math.round(performance.now() - started)} ms`);
+}
+/** A test file or folder named as in the sources (test/…), as this run has it. */
+const asRun = (path) => (fromSources ? path : `${COMPILED_DIR}/${path.replace(/\.ts$/, '.js')}`);
+const ext = fromSources ? 'ts' : 'js';
 const suffixes = tiers.length === 0 ? ['*'] : tiers;
-const under = only ?? 'test';
-const files = tiers.length === 0 && !only ? [] : suffixes.map((tier) => `${under}/**/*.${tier}.test.ts`);
+const under = asRun(only ?? 'test');
+const files = tiers.length === 0 && !only ? [] : suffixes.map((tier) => `${under}/**/*.${tier}.test.${ext}`);
+// Test files named on the command line, as in the sources (`npm test -- test/x.int.test.ts`).
+for (let i = 0; i < args.length; i++) if (/^test\/.*\.test\.ts$/.test(args[i])) args[i] = asRun(args[i]);
 // ava's own reporter, not TAP: its TAP writer dies on a failure whose details hold `undefined`
 // (supertap's YAML dump), which ended whole runs early.
 // scripts/ava-suite.config.mjs: package.json's ava settings, with the longest files started first.
@@ -60,10 +85,18 @@ const removeRunTmp = () => rmSync(runTmp, { recursive: true, force: true, maxRet
 const tsxCache = `tsx-${process.getuid?.() ?? 0}`;
 mkdirSync(join(tmpdir(), tsxCache), { recursive: true, mode: 0o700 });
 symlinkSync(join(tmpdir(), tsxCache), join(runTmp, tsxCache));
+// Each test file's worker notes the CPU it burnt here (scripts/testCpuMeter.mjs).
+const cpuLog = join(runTmp, 'test-cpu.jsonl');
 const child = spawn(process.execPath, ['node_modules/ava/entrypoints/cli.mjs', ...avaArgs], {
   cwd: root,
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, TMPDIR: runTmp },
+  env: {
+    ...process.env,
+    TMPDIR: runTmp,
+    ENCLAVE_TEST_CPU_LOG: cpuLog,
+    ENCLAVE_TEST_FROM: fromSources ? 'ts' : 'js',
+    ENCLAVE_TEST_DOCKER: docker ? '1' : '0',
+  },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.once(signal, () => {
@@ -108,12 +141,21 @@ child.on('close', (code) => {
   if (buffer) count(buffer);
   // ava exits non-zero for failures it reports outside a test line too (a crashed file, a timeout).
   if (code !== 0 && failed === 0) failed = 1;
+  const cpu = readTestCpu(cpuLog);
   removeRunTmp();
   // Where the time went: the files to start first next time (scripts/ava-suite.config.mjs).
   const longest = spans.longest(10);
   if (longest.length > 1) {
     console.log('\nlongest test files (first test start to last test end):');
     for (const [file, seconds] of longest) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${file}`);
+  }
+  // And what it cost: CPU is what a loaded 2-core machine runs short of, not wall time.
+  if (cpu.files.length > 1) {
+    console.log("\nmost CPU-hungry test files (each file's process and its children, user + system):");
+    for (const { file, seconds } of cpu.files.slice(0, 10)) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${file}`);
+    console.log(
+      `CPU: ${childrenCpuSeconds().toFixed(0)} s in all (test files ${cpu.total.toFixed(0)} s) over ${(performance.now() / 1000).toFixed(0)} s of wall time`,
+    );
   }
   console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(code ?? 1);

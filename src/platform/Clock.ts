@@ -1,6 +1,17 @@
 /** Where the appliance reads the time; tests pass a controllable one instead of patching Date. */
 export interface Clock {
   now(): Date;
+  /**
+   * A signal that aborts once `ms` have passed on this clock. Optional: without it a time limit
+   * is the wall clock's (see `timeLimit`). A test's clock may give one that fires only when the
+   * test moves it, so that machine load can neither fire a limit early nor hold it back.
+   */
+  timeLimit?(ms: number): AbortSignal;
+}
+
+/** A time limit of `ms` on `clock`: its own when it has one, else the wall clock's. */
+export function timeLimit(clock: Clock, ms: number): AbortSignal {
+  return clock.timeLimit?.(ms) ?? AbortSignal.timeout(ms);
 }
 
 /** One day in milliseconds, for retention and archive ages. */

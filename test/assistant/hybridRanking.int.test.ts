@@ -2,6 +2,8 @@ import test from 'ava';
 import { cp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ManualClock } from '../../src/platform/Clock.js';
+import { ManualClockWithTimeLimits } from '../helpers/ManualClockWithTimeLimits.js';
+import { waitUntil } from '../helpers/waitUntil.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 import { type OpenAiStandIn, startOpenAiStandIn } from '../helpers/openAiStandIn.js';
 import { ASK_DOMAIN, type AssistantHarness } from './assistantHarness.js';
@@ -10,8 +12,8 @@ import { embeddingRequests, searchPaths, startHybridHarness, VECTOR_ONLY_QUERY }
 const QUERY = VECTOR_ONLY_QUERY;
 
 /** The hybrid site on a clock of its own: the embedding breaker's back-off never ends by itself here. */
-function start(standIn: OpenAiStandIn, dataDir?: string, timeoutMs = 60_000): Promise<AssistantHarness> {
-  return startHybridHarness(standIn, { dataDir, clock: new ManualClock(), assistant: { embeddingTimeoutMs: timeoutMs } });
+function start(standIn: OpenAiStandIn, dataDir?: string, clock = new ManualClock()): Promise<AssistantHarness> {
+  return startHybridHarness(standIn, { dataDir, clock, assistant: { embeddingTimeoutMs: 60_000 } });
 }
 
 const search = searchPaths;
@@ -63,14 +65,24 @@ test('an endpoint without embeddings (404) falls back to keyword ranking, with n
 test('a stalled embeddings endpoint is given up on after the time limit: keyword ranking', async (t) => {
   const standIn = await startOpenAiStandIn();
   standIn.embeddingsStall = true;
-  const h = await start(standIn, undefined, 50);
+  // The 60 s limit passes on the appliance's clock once the request is held by the stand-in: a
+  // short wall-clock limit instead could fire before a loaded machine had even sent it.
+  const clock = new ManualClockWithTimeLimits();
+  const h = await start(standIn, undefined, clock);
   t.teardown(async () => {
     await h.close();
     await standIn.close();
   });
-  t.false(await h.app.features.assistant.retriever.vectorsSettled(ASK_DOMAIN));
-  const stalled = standIn.requests.find((r) => r.path === '/v1/embeddings');
-  await stalled?.ended;
-  t.true(stalled?.aborted, 'the stalled request was cut');
+  const settled = h.app.features.assistant.retriever.vectorsSettled(ASK_DOMAIN);
+  const stalled = await waitUntil('the sections batch to reach the stand-in', async () =>
+    standIn.requests.find((r) => r.path === '/v1/embeddings'),
+  );
+  clock.advance(60_000 - 1);
+  t.is(clock.pendingTimeLimits, 1, 'the request runs under the 60 s limit, on the clock: not yet');
+  clock.advance(1);
+  t.is(clock.pendingTimeLimits, 0, 'a millisecond later it fired');
+  t.false(await settled);
+  await stalled.ended;
+  t.true(stalled.aborted, 'the stalled request was cut');
   t.deepEqual(await search(h, QUERY), { status: 200, paths: [] });
 });

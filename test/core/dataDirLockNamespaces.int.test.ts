@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import test from 'ava';
-import { projectRoot, spawnAppliance } from '../helpers/spawnAppliance.js';
+import { applianceMainArgs, projectRoot, spawnAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 
 // The README's Docker line runs the CLI in a second container: another PID namespace, where the
@@ -52,7 +52,7 @@ test('from another PID namespace the CLI manages a running server through its AP
   const withKey = await fetch(`${server.url}/v1/keys`, { headers: { Authorization: `Bearer ${key}` } });
   t.is(withKey.status, 200, 'the server knows the key: it was made through its API, not behind its back');
 
-  const second = await inNamespace([], ['--import', 'tsx', 'src/main.ts'], env);
+  const second = await inNamespace([], applianceMainArgs(), env);
   t.is(second.code, 1, second.stderr);
   t.regex(second.stderr, /Another Enclave process \(pid \d+\) is using the data directory/);
   t.is((await fetch(`${server.url}/_enclave/health`)).status, 200, 'the first server is unaffected');

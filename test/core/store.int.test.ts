@@ -8,6 +8,7 @@ import { JsonStore } from '../../src/platform/store/JsonStore.js';
 import { StoreFileError } from '../../src/platform/store/StoreFileError.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { projectRoot, runApplianceExpectingFailure, spawnAppliance } from '../helpers/spawnAppliance.js';
+import { nodeScriptArgs } from '../helpers/nodeScriptArgs.js';
 
 test('a damaged store file stops startup, is named, and is left byte-identical', async (t) => {
   const dir = await makeTempDir();
@@ -50,7 +51,7 @@ test('a lock left by a killed process is taken over on restart', async (t) => {
 test('kill -9 during a burst of writes loses no acknowledged write and leaves a loadable store', async (t) => {
   for (let round = 0; round < 4; round++) {
     const dir = await makeTempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/core/fixtures/keyBurst.ts', dir], {
+    const child = spawn(process.execPath, [...nodeScriptArgs(new URL('./fixtures/keyBurst.ts', import.meta.url)), dir], {
       cwd: projectRoot,
       stdio: ['ignore', 'pipe', 'inherit'],
     });

@@ -28,12 +28,17 @@ export interface ExportJobBody {
 /** The bundle link body. */
 export type BundleBody = IssuedBundleLink;
 
-/** Polls the job until `until` holds (or throws after `timeoutMs`), returning every state seen. */
+/**
+ * Polls the job until `until` holds (or throws after `timeoutMs`), returning every state seen.
+ * The default bound is only a hang guard: the test's own time limit (ava's 3 minutes, or the
+ * t.timeout of a test that exports a corpus) is the one that counts. It was 4 minutes, which an
+ * export of the mcp corpus outlasted beside four CPU hogs while its test allowed 10.
+ */
 export async function waitForJob(
   app: TestAppliance,
   jobId: string,
   until: (job: ExportJobBody) => boolean,
-  timeoutMs = 240_000,
+  timeoutMs = 15 * 60_000,
 ): Promise<{ job: ExportJobBody; seen: ExportJobBody[] }> {
   const seen: ExportJobBody[] = [];
   const deadline = Date.now() + timeoutMs;

@@ -1,9 +1,13 @@
 import test from 'ava';
 import { execFile } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { nodeScript } from '../helpers/nodeScriptArgs.js';
 
 const run = promisify(execFile);
-const policy = new URL('../../src/features/exports/worker/heapGrowthPolicy.ts', import.meta.url).href;
+// The policy module as this run has it: the .ts through tsx, or its compiled twin (nodeScriptArgs).
+const policyScript = nodeScript(new URL('../../src/features/exports/worker/heapGrowthPolicy.ts', import.meta.url));
+const policy = pathToFileURL(policyScript.file).href;
 
 /**
  * In a process of its own (the policy changes V8 flags process-wide), with a budget of 40 MiB
@@ -29,7 +33,7 @@ console.log(JSON.stringify({ small, large: heapGrowth.tight, kept: kept.length }
 test('heap growth is generous while the process is small and V8 default after a full collection finds it above its budget', async (t) => {
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', '--expose-gc', '--max-old-space-size=160', '--input-type=module', '-e', script],
+    [...policyScript.loader, '--expose-gc', '--max-old-space-size=160', '--input-type=module', '-e', script],
     { timeout: 60_000 },
   );
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as { small: boolean; large: boolean };

@@ -7,7 +7,7 @@ import type { ExportsData } from '../../src/features/exports/ExportJobRecord.js'
 import { spawnAppliance } from '../helpers/spawnAppliance.js';
 import { makeTempDir, startTestAppliance } from '../helpers/testAppliance.js';
 import { finished, makeSyntheticCorpus, startExport, waitForJob } from './exportTestHelpers.js';
-import { processAlive } from '../helpers/waitUntil.js';
+import { processAlive, waitUntil } from '../helpers/waitUntil.js';
 
 async function readJobs(dataDir: string): Promise<ExportsData['jobs']> {
   return (JSON.parse(await readFile(join(dataDir, 'exports.json'), 'utf8')) as ExportsData).jobs;
@@ -81,7 +81,10 @@ test('kill -9 of the server during a running job: on boot the job is resumed, it
   t.true(workers.length > 0 && workers.every(processAlive), 'a worker process is rendering');
   spawned.child.kill('SIGKILL');
   await spawned.exited;
-  for (let i = 0; i < 50 && workers.some(processAlive); i++) await new Promise((r) => setTimeout(r, 100));
+  // The worker exits on its IPC channel's 'disconnect', which it sees between the work it is
+  // doing: beside CPU hogs that took longer than the 5 s this waited before. waitUntil's bound
+  // is a hang guard only; a worker that never exits still fails below.
+  await waitUntil('the orphaned worker to exit', async () => !workers.some(processAlive)).catch(() => {});
   t.false(workers.some(processAlive), 'the orphaned worker exits once its server is gone');
   const crashed = (await readJobs(dataDir)).find((j) => j.id === queued.jobId)!;
   t.is(crashed.status, 'running', `the crash left the job running on disk (last seen ${JSON.stringify(seen)})`);

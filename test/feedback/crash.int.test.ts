@@ -1,16 +1,16 @@
 import test from 'ava';
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { createLogger } from '../../src/platform/logging/createLogger.js';
 import { FeedbackLog } from '../../src/features/feedback/log/FeedbackLog.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 import { projectRoot } from '../helpers/spawnAppliance.js';
+import { nodeScriptArgs } from '../helpers/nodeScriptArgs.js';
 
-const serverScript = fileURLToPath(new URL('./fixtures/feedbackServer.ts', import.meta.url));
+const serverScript = nodeScriptArgs(new URL('./fixtures/feedbackServer.ts', import.meta.url));
 
 function startServer(dataDir: string): Promise<{ url: string; projectId: string; kill: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverScript, dataDir], {
+  const child = spawn(process.execPath, [...serverScript, dataDir], {
     cwd: projectRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

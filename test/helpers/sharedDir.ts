@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { projectRoot } from './projectRoot.js';
 
 /** `../shared` beside the project root: the corpora and the corpus generator (CI checks it out there too). */
-const SHARED_DIR = fileURLToPath(new URL('../../../shared', import.meta.url));
+const SHARED_DIR = join(projectRoot, '..', 'shared');
 
 /** A path inside `../shared`, wherever the checkout is. */
 export function sharedPath(...parts: string[]): string {

@@ -1,20 +1,31 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { LINE_TIME_LIMIT_VARIABLE } from '../../src/render/code/lineTimeLimit.js';
+import { nodeScriptArgs } from './nodeScriptArgs.js';
+import { projectRoot } from './projectRoot.js';
 
-/** The project root (where package.json is). */
-export const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+export { projectRoot };
+
+/**
+ * Node's arguments for `src/main.ts` (the `npm start` entry), or for its compiled twin when the
+ * suite runs compiled (see nodeScriptArgs).
+ */
+export function applianceMainArgs(): string[] {
+  return nodeScriptArgs(new URL('../../src/main.ts', import.meta.url));
+}
 
 /**
  * What every appliance a test starts in a process of its own inherits: PATH, HOME, and the code
  * tokenizer's per-line time limit of the test run (none: see src/render/code/lineTimeLimit.ts),
- * so that machine load can't change what a spawned appliance renders either.
+ * so that machine load can't change what a spawned appliance renders either. No spare export
+ * worker, as in the in-process appliances (testAppliance.ts): each would load the renderer and
+ * warm grammars in a process of its own, for nothing (test/export/spareWorker.int covers it).
  */
 export function childBaseEnv(): Record<string, string> {
   const limit = process.env[LINE_TIME_LIMIT_VARIABLE];
   return {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
+    ENCLAVE_EXPORT__SPARE_WORKER: 'false',
     ...(limit === undefined ? {} : { [LINE_TIME_LIMIT_VARIABLE]: limit }),
   };
 }
@@ -40,7 +51,7 @@ export function spawnAppliance(
   timeoutMs = 90_000,
   as: { uid?: number; gid?: number } = {},
 ): Promise<SpawnedAppliance> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, applianceMainArgs(), {
     cwd: projectRoot,
     ...as,
     env: { ...childBaseEnv(), ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'warn', ...env },
@@ -78,7 +89,7 @@ export function runApplianceExpectingFailure(
   timeoutMs = 90_000,
 ): Promise<{ code: number | string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, applianceMainArgs(), {
       cwd: projectRoot,
       env: { ...childBaseEnv(), ENCLAVE_PORT: '0', ENCLAVE_LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,6 +14,13 @@ export const staticExportConfigSchema = z
       ),
     keepVersions: z.number().int().min(1).max(50).describe('Extracted versions kept on disk for rollback.'),
     fetchTimeoutSeconds: z.number().int().positive().describe('Give up a bundle download after this long.'),
+    deployWaitSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .describe(
+        'How long POST /v1/deployments waits for the outcome before answering 202 with the running record (the deployment goes on either way).',
+      ),
     maxBundleBytes: z.number().int().positive().describe('Largest bundle zip accepted.'),
     maxEntries: z.number().int().positive().describe('Most entries a bundle may hold.'),
     maxExtractedBytes: z.number().int().positive().describe('Largest total uncompressed size.'),

@@ -64,7 +64,7 @@ export async function createDeploymentsFeature(ctx: FeatureContext, deps: Deploy
   const { siteHandler, previews } = buildSiteHandler(ctx, deps, sites);
   return {
     name: 'deployments',
-    routes: deploymentRoutes(sites),
+    routes: deploymentRoutes(sites, config.staticExport.deployWaitSeconds * 1000),
     siteHandler,
     previews,
     activeSite: sites,

@@ -7,9 +7,6 @@ import { defineRoute, type RouteSpec } from '../../../http/defineRoute.js';
 import { deploymentSchema, presentDeployment } from './presentDeployment.js';
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 
-/** How long POST /v1/deployments waits for the result before answering 202. */
-export const DEPLOY_WAIT_MS = 10_000;
-
 const outcomeSchema = deploymentSchema.extend({ outcome: z.enum(['activated', 'unchanged', 'reactivated']) });
 const refusedSchema = errorBodySchema.extend({ deploymentId: z.string().nullable().optional() });
 const bundleSource = z
@@ -36,17 +33,19 @@ const statusSchema = z.object({
 /**
  * The deployment API. Deployments belong to the appliance's sites (the default site unless a
  * `domain` is named), not to projects, so any project's key may use it: a read key may look, a
- * write key may deploy or roll back. POST /v1/deployments waits up to 10 s: 200 when the bundle
- * went live (or was already live), 422 when it was refused, 409 when its build report lists
- * failed pages (unless allowFailed), else 202 with the running record (poll GET /v1/deployments/{id}).
+ * write key may deploy or roll back. POST /v1/deployments waits up to `waitMs`
+ * (staticExport.deployWaitSeconds, 10 s by default): 200 when the bundle went live (or was
+ * already live), 422 when it was refused, 409 when its build report lists failed pages (unless
+ * allowFailed), else 202 with the running record (poll GET /v1/deployments/{id}).
  */
 // size: a list of route declarations (method, path, schemas for /openapi.json, a short handler each), read as a table
-export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
+export function deploymentRoutes(sites: SiteDeployments, waitMs: number): RouteSpec[] {
   return [
     defineRoute({
       method: 'POST',
       path: '/v1/deployments',
-      summary: 'Deploy a bundle (fetch, verify, activate); waits up to 10 s, then answers 202 (write key of any project)',
+      summary:
+        'Deploy a bundle (fetch, verify, activate); waits up to staticExport.deployWaitSeconds (10 s), then answers 202 (write key of any project)',
       tag: 'deployments',
       auth: 'admin',
       body: z.strictObject({
@@ -92,7 +91,7 @@ export function deploymentRoutes(sites: SiteDeployments): RouteSpec[] {
         const started = await deployer.begin(body.bundleUrl, request);
         started.finished.catch(() => {}); // the outcome is recorded either way; a late failure must not go unhandled
         let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), DEPLOY_WAIT_MS)));
+        const timeout = new Promise<'pending'>((resolve) => (timer = setTimeout(() => resolve('pending'), waitMs)));
         try {
           const finished = await Promise.race([started.finished, timeout]);
           if (finished === 'pending') {

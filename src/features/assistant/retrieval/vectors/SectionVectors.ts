@@ -126,7 +126,7 @@ export class SectionVectors {
     const ticket = this.breaker.tryAcquire();
     if (!ticket) throw new BreakerOpen('the embedding endpoint is being left alone after a failure');
     try {
-      const vectors = await fetchEmbeddings(this.settings, texts);
+      const vectors = await fetchEmbeddings(this.settings, this.deps.clock, texts);
       if (this.breaker.succeeded(ticket)) this.logger.info('assistant: the embedding endpoint answers again, hybrid ranking');
       return vectors;
     } catch (err) {

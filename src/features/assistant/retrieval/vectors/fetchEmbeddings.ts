@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { type Clock, timeLimit } from '../../../../platform/Clock.js';
 
-/** Where embeddings come from: `{endpoint}/v1/embeddings` with this model, within `timeoutMs` per request. */
+/** Where embeddings come from: `{endpoint}/v1/embeddings` with this model, within `timeoutMs` per request (on the appliance's clock). */
 export interface EmbeddingSettings {
   endpoint: string;
   model: string;
@@ -16,7 +17,7 @@ const embeddingsBody = z.object({
  * The vectors of `texts`, in order, from an OpenAI-compatible embeddings endpoint. Throws on a
  * non-2xx answer, a malformed body or the time limit; callers fall back to keyword ranking.
  */
-export async function fetchEmbeddings(settings: EmbeddingSettings, texts: string[]): Promise<Float32Array[]> {
+export async function fetchEmbeddings(settings: EmbeddingSettings, clock: Clock, texts: string[]): Promise<Float32Array[]> {
   const res = await fetch(`${settings.endpoint.replace(/\/+$/, '')}/v1/embeddings`, {
     method: 'POST',
     headers: {
@@ -24,7 +25,7 @@ export async function fetchEmbeddings(settings: EmbeddingSettings, texts: string
       ...(settings.apiKey ? { Authorization: `Bearer ${settings.apiKey}` } : {}),
     },
     body: JSON.stringify({ model: settings.model, input: texts }),
-    signal: AbortSignal.timeout(settings.timeoutMs),
+    signal: timeLimit(clock, settings.timeoutMs),
   });
   if (!res.ok) {
     await res.body?.cancel();
