@@ -8,7 +8,7 @@ export interface SshTarget {
 }
 
 const USER = /^[A-Za-z0-9._-]+$/;
-const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/;
+const HOST = /^(?:(?!-)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])$/;
 
 /**
  * The user, host and port git's ssh transport would pass to ssh for `url`
