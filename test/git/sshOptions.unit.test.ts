@@ -1,4 +1,6 @@
 import test from 'ava';
+import { loadConfig } from '../../src/config/loadConfig.js';
+import { agentSharesServerUser } from '../../src/features/sources/ssh/createSshConnections.js';
 import { sshClientOptions, sshCommandLine, sshConfigText, sshPath } from '../../src/features/sources/ssh/sshClientOptions.js';
 import { sshTarget } from '../../src/features/sources/ssh/sshTarget.js';
 
@@ -57,4 +59,18 @@ test('one set of options for direct logins and the shared connection’s config 
   t.true(line.includes(` -o 'UserKnownHostsFile="/k/known hosts"' `));
   t.true(sshConfigText(options).includes('UserKnownHostsFile "/k/known hosts"\n'));
   t.is(sshCommandLine([], "/data/it's/ssh/conf"), "ssh -F '/data/it'\\''s/ssh/conf'");
+});
+
+test('no shared connection where an agent may run as the server’s user (it could connect to the socket)', (t) => {
+  const agent = (command: string[], runAsUser: string) => ({
+    ...loadConfig({ env: { ENCLAVE_DATA_DIR: '/nowhere' } }).agent,
+    command,
+    runAsUser,
+  });
+  t.false(agentSharesServerUser(agent([], 'server'), 10001), 'no agent jobs at all');
+  t.true(agentSharesServerUser(agent(['agent'], 'auto'), 10001), 'the image: the agent is the server’s uid, sandboxed');
+  t.false(agentSharesServerUser(agent(['agent'], 'auto'), 0), 'a root server: the agent has a uid of its own');
+  t.true(agentSharesServerUser(agent(['agent'], 'server'), 0));
+  t.false(agentSharesServerUser(agent(['agent'], '10002:10002'), 0));
+  t.true(agentSharesServerUser(agent(['agent'], '10001:10001'), 10001));
 });

@@ -14,14 +14,31 @@ export function sshConnectionsDir(dataDir: string): string {
 }
 
 /**
+ * True when agent jobs may run as the server's own user. Such an agent can connect to any
+ * socket that user can (Landlock does not restrict connecting to a named unix socket) and
+ * `/proc/net/unix` lists every socket's path, so a shared connection would lend it the deploy
+ * key's access to the git server, which the sandbox otherwise keeps from it.
+ */
+export function agentSharesServerUser(agent: Config['agent'], serverUid: number): boolean {
+  if (agent.command.length === 0) return false;
+  if (agent.runAsUser === 'server') return true;
+  if (agent.runAsUser === 'auto') return serverUid !== 0;
+  return Number(agent.runAsUser.split(':')[0]) === serverUid;
+}
+
+/**
  * The sources feature's shared ssh connections, or null when `sources.sshConnectionIdleSeconds`
- * is 0. Masters are started through `setpriv --pdeathsig TERM` where it exists, so a master
+ * is 0 or an agent may run as the server's user (agentSharesServerUser). Masters are started through `setpriv --pdeathsig TERM` where it exists, so a master
  * ends with the appliance even when the appliance is killed without its shutdown; the
  * directory is emptied here of what an earlier run left.
  */
 export async function createSshConnections(config: Config, clock: Clock, logger: Logger): Promise<SshConnections | null> {
   const idleSeconds = config.sources.sshConnectionIdleSeconds;
   if (idleSeconds === 0) return null;
+  if (agentSharesServerUser(config.agent, process.getuid?.() ?? -1)) {
+    logger.info('ssh sources: every fetch logs in; no shared connection while agent jobs may run as the server user');
+    return null;
+  }
   const setpriv = SETPRIV.find((path) => existsSync(path));
   const connections = new SshConnections({
     dir: sshConnectionsDir(config.dataDir),
