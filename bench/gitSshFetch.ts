@@ -16,6 +16,7 @@ import pino from 'pino';
 import type { GitSourceConfig } from '../src/config/sections/gitSource.js';
 import { fetchGitSource } from '../src/features/sources/fetchGitSource.js';
 import { gitAccess } from '../src/features/sources/gitAccess.js';
+import { masterLauncher } from '../src/features/sources/ssh/createSshConnections.js';
 import { SshConnections } from '../src/features/sources/ssh/SshConnections.js';
 import { systemClock } from '../src/platform/Clock.js';
 import { git, makeDocsRepo } from '../test/git/gitSourceFixture.js';
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
     clock: systemClock,
     logger: pino({ level: 'warn' }),
     idleMs: 600_000,
-    launcher: ['/usr/bin/setpriv', '--pdeathsig', 'TERM', '--'],
+    launcher: masterLauncher(),
   });
   await shared.prepare();
   const sshSource: GitSourceConfig = {

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import pino from 'pino';
 import type { Clock } from '../../src/platform/Clock.js';
+import { masterLauncher } from '../../src/features/sources/ssh/createSshConnections.js';
 import { SshConnections } from '../../src/features/sources/ssh/SshConnections.js';
 
 /** True while `pid` runs (a zombie, exited but not yet reaped, counts as gone). */
@@ -33,7 +34,7 @@ export async function sharedConnections(dir: string, clock: Clock, idleMs = 300_
     clock,
     logger: pino({ level: 'silent' }),
     idleMs,
-    launcher: ['/usr/bin/setpriv', '--pdeathsig', 'TERM', '--'],
+    launcher: masterLauncher(),
   });
   await connections.prepare();
   return connections;

@@ -1,4 +1,4 @@
-import { copyFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import type { GitSourceConfig } from '../../src/config/sections/gitSource.js';
@@ -98,6 +98,22 @@ test('a master killed between fetches: the next fetch still works, and a fresh m
   const logins = sshd.logins();
   await fetch();
   t.is(sshd.logins(), logins, 'the fresh master is shared in turn');
+});
+
+test('a socket removed under a running master: the next fetch replaces the master instead of logging in alone ever after', async (t) => {
+  const { repo, sshd, shared, dir, fetch } = await world(t);
+  await fetch();
+  const first = await onlyMaster(t, shared);
+  for (const name of await readdir(dir)) {
+    if ((await stat(join(dir, name))).isSocket()) await rm(join(dir, name));
+  }
+  t.deepEqual(await fetch(), { sha: await git(repo.bare, 'rev-parse', 'main') });
+  const second = await onlyMaster(t, shared);
+  t.not(second, first);
+  t.false(await processRuns(first));
+  const logins = sshd.logins();
+  await fetch();
+  t.is(sshd.logins(), logins);
 });
 
 test('sshd restarted (every connection cut): the next fetch works and logs in again', async (t) => {

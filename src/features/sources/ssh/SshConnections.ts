@@ -82,7 +82,7 @@ export class SshConnections implements SharedSsh {
     }
     if (entry) {
       const master = await entry.master;
-      if (master?.alive()) return this.leaseOf(key, entry, master);
+      if (master && (await master.usable())) return this.leaseOf(key, entry, master);
       if (master && this.entries.get(key) === entry) void this.drop(key, entry);
       entry = undefined;
       // It failed to log in with these very files: no second try until they change or the

@@ -101,6 +101,11 @@ export class SshMaster {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
+  /** True while it runs and its socket is there (a socket removed by hand would send every fetch to a login of its own). */
+  async usable(): Promise<boolean> {
+    return this.alive() && (await isSocket(this.spec.socketPath));
+  }
+
   /** What ssh said on stderr, trimmed (its reason when it failed to log in). */
   reason(): string {
     return this.stderr.trim();

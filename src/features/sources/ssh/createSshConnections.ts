@@ -8,6 +8,15 @@ import { SshConnections } from './SshConnections.js';
 /** Where setpriv(1) (util-linux, beside the `flock` the data-dir lock runs) may be. */
 const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'];
 
+/**
+ * The prefix a master is started with: `setpriv --pdeathsig TERM --` where setpriv exists, so
+ * the kernel ends the master when the appliance dies, shutdown or not; else none.
+ */
+export function masterLauncher(): string[] {
+  const setpriv = SETPRIV.find((path) => existsSync(path));
+  return setpriv ? [setpriv, '--pdeathsig', 'TERM', '--'] : [];
+}
+
 /** The shared connections' directory in the data directory. */
 export function sshConnectionsDir(dataDir: string): string {
   return join(dataDir, 'ssh');
@@ -28,9 +37,8 @@ export function agentSharesServerUser(agent: Config['agent'], serverUid: number)
 
 /**
  * The sources feature's shared ssh connections, or null when `sources.sshConnectionIdleSeconds`
- * is 0 or an agent may run as the server's user (agentSharesServerUser). Masters are started through `setpriv --pdeathsig TERM` where it exists, so a master
- * ends with the appliance even when the appliance is killed without its shutdown; the
- * directory is emptied here of what an earlier run left.
+ * is 0 or an agent may run as the server's user (agentSharesServerUser). Masters start
+ * through masterLauncher; the directory is emptied here of what an earlier run left.
  */
 export async function createSshConnections(config: Config, clock: Clock, logger: Logger): Promise<SshConnections | null> {
   const idleSeconds = config.sources.sshConnectionIdleSeconds;
@@ -39,13 +47,12 @@ export async function createSshConnections(config: Config, clock: Clock, logger:
     logger.info('ssh sources: every fetch logs in; no shared connection while agent jobs may run as the server user');
     return null;
   }
-  const setpriv = SETPRIV.find((path) => existsSync(path));
   const connections = new SshConnections({
     dir: sshConnectionsDir(config.dataDir),
     clock,
     logger,
     idleMs: idleSeconds * 1000,
-    launcher: setpriv ? [setpriv, '--pdeathsig', 'TERM', '--'] : [],
+    launcher: masterLauncher(),
   });
   await connections.prepare();
   return connections;
