@@ -61,11 +61,14 @@ export class SshConnections implements SharedSsh {
 
   constructor(private readonly options: SshConnectionsOptions) {}
 
-  /** Empties the directory (a crash's leftovers) and makes it 0700; call before the first lease. */
+  /**
+   * Empties the directory of what an earlier run left (a crash's configs and sockets); call
+   * before the first lease. The directory itself is made when a first master needs it, so an
+   * appliance without ssh sources never has one.
+   */
   async prepare(): Promise<void> {
-    await mkdir(this.options.dir, { recursive: true, mode: 0o700 });
-    await chmod(this.options.dir, 0o700);
-    for (const name of await readdir(this.options.dir)) await rm(join(this.options.dir, name), { force: true, recursive: true });
+    const names = await readdir(this.options.dir).catch(() => [] as string[]);
+    for (const name of names) await rm(join(this.options.dir, name), { force: true, recursive: true });
   }
 
   /** @inheritdoc */
@@ -158,8 +161,10 @@ export class SshConnections implements SharedSsh {
     }
     const configFile = join(dir, randomName());
     const options = [...sshClientOptions(source), ['ControlMaster', 'no'] as const, ['ControlPath', sshPath(socketPath)] as const];
-    await writeFile(configFile, sshConfigText(options), { mode: 0o600 });
     try {
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      await chmod(dir, 0o700); // whatever made it before, nobody else may reach the socket
+      await writeFile(configFile, sshConfigText(options), { mode: 0o600 });
       return await SshMaster.start({ target, configFile, socketPath, launcher, ...limits });
     } catch (err) {
       logger.warn({ host: target.host, reason: (err as Error).message }, 'ssh: no shared connection; fetches log in directly');

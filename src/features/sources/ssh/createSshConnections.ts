@@ -54,6 +54,7 @@ export async function createSshConnections(config: Config, clock: Clock, logger:
     idleMs: idleSeconds * 1000,
     launcher: masterLauncher(),
   });
-  await connections.prepare();
+  // Leftovers can't stop the appliance: a master never reuses a name, so they only take room.
+  await connections.prepare().catch((err: Error) => logger.warn({ err: err.message }, 'ssh: could not clear what an earlier run left'));
   return connections;
 }
