@@ -83,6 +83,16 @@ test('a second fetch goes through the first one’s connection: sshd sees one lo
   t.is((await stat(join(dir, names.find((n) => n !== socket)!))).mode & 0o777, 0o600);
 });
 
+test('fetches at the same time wait for one master and share it', async (t) => {
+  const { repo, sshd, shared, source } = await world(t);
+  const dir = await makeTempDir('enclave-ssh-together-');
+  const fetches = [1, 2, 3].map((i) => fetchGitSource(source, join(dir, `clone-${i}`), { timeoutMs: FETCH_GUARD_MS, ssh: shared }));
+  const head = await git(repo.bare, 'rev-parse', 'main');
+  t.deepEqual(await Promise.all(fetches), [{ sha: head }, { sha: head }, { sha: head }]);
+  await onlyMaster(t, shared);
+  t.is(sshd.logins(), 1);
+});
+
 test('a master killed between fetches: the next fetch still works, and a fresh master takes over', async (t) => {
   const { repo, sshd, shared, fetch } = await world(t);
   const head = await git(repo.bare, 'rev-parse', 'main');

@@ -78,21 +78,22 @@ export class SshConnections implements SharedSsh {
     const key = JSON.stringify([target.user ?? null, target.host, target.port ?? 22, source.sshKeyFile ?? null, source.knownHostsFile]);
     const fingerprint = await filesFingerprint([source.knownHostsFile, source.sshKeyFile]);
     if (!fingerprint) return null; // a file is missing: the direct login says so in ssh's words
-    let entry = this.entries.get(key);
-    if (entry && entry.fingerprint !== fingerprint) {
-      this.drop(key, entry);
-      entry = undefined;
-    }
-    if (entry) {
+    // Re-read after every wait: a lease running beside this one may have replaced the entry.
+    for (let entry = this.entries.get(key); entry; entry = this.entries.get(key)) {
+      if (entry.fingerprint !== fingerprint) {
+        await this.drop(key, entry); // logged in under other files: it must not serve this fetch
+        continue;
+      }
       const master = await entry.master;
-      if (master && (await master.usable())) return this.leaseOf(key, entry, master);
-      if (master && this.entries.get(key) === entry) void this.drop(key, entry);
-      entry = undefined;
+      if (this.entries.get(key) !== entry) continue;
       // It failed to log in with these very files: no second try until they change or the
       // idle task clears the failure (within a minute), so a bad key costs one login, not two.
       if (!master) return null;
+      if (await master.usable()) return this.leaseOf(key, entry, master);
+      await this.drop(key, entry); // died (server restart, killed) or lost its socket
     }
-    entry = { fingerprint, master: this.startMaster(source, target, limits), lastUsed: this.options.clock.now().getTime() };
+    if (this.stopped) return null;
+    const entry: Entry = { fingerprint, master: this.startMaster(source, target, limits), lastUsed: this.options.clock.now().getTime() };
     this.entries.set(key, entry);
     const master = await entry.master;
     return master?.alive() ? this.leaseOf(key, entry, master) : null;
