@@ -41,7 +41,7 @@ test('ssh needs a known_hosts file and checks host keys strictly with the given 
   const access = await gitAccess({ git: 'git@git.corp:docs.git', branch: 'main', knownHostsFile: "/etc/it's/known", sshKeyFile: '/k/id' });
   t.is(
     access.sshCommand,
-    "ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=yes -o UserKnownHostsFile='/etc/it'\\''s/known' -o GlobalKnownHostsFile=/dev/null -o IdentitiesOnly=yes -i '/k/id'",
+    "ssh -F /dev/null -o BatchMode=yes -o StrictHostKeyChecking=yes -o 'UserKnownHostsFile=/etc/it'\\''s/known' -o GlobalKnownHostsFile=/dev/null -o UpdateHostKeys=no -o GSSAPIAuthentication=no -o IdentitiesOnly=yes -o IdentityFile=/k/id",
   );
   const keyless = await gitAccess({ git: 'ssh://git@git.corp/docs.git', branch: 'main', knownHostsFile: '/k/known' });
   t.regex(keyless.sshCommand ?? '', / -o IdentityFile=none$/, "no key file: ssh offers none of the server user's ~/.ssh keys");

@@ -34,6 +34,14 @@ export const sourcesConfigSchema = z.strictObject({
     .positive()
     .max(3600)
     .describe('Give up a fetch of a git source after this long (the live version stays).'),
+  sshConnectionIdleSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(86_400)
+    .describe(
+      'ssh sources: fetches share one ssh connection per server, key and known_hosts file, closed after this long unused (0: every fetch logs in).',
+    ),
   previews: previewsConfigSchema,
 });
 

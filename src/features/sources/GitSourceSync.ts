@@ -10,6 +10,7 @@ import type { GitSourceConfig } from '../../config/sections/gitSource.js';
 import { type CommitLine, listCommits } from './listCommits.js';
 import type { SourceStateRepository } from './SourceStateRepository.js';
 import type { UpdateSource } from './UpdateStatusRecord.js';
+import type { SharedSsh } from './ssh/SshConnections.js';
 
 /** What a sync needs from the rest of the appliance (ports app/ hands over). */
 export interface GitSourceSyncDeps {
@@ -21,6 +22,8 @@ export interface GitSourceSyncDeps {
   clock: Clock;
   logger: Logger;
   fetchTimeoutMs: number;
+  /** Shared ssh connections for ssh sources (null: every fetch logs in). */
+  ssh: SharedSsh | null;
 }
 
 /**
@@ -69,7 +72,7 @@ export class GitSourceSync {
     let result: { head: string; commits: CommitLine[] } | null = null;
     const timeoutMs = this.deps.fetchTimeoutMs;
     const done = this.enqueue(domain, async () => {
-      const { sha } = await fetchGitSource(git, site.source, { timeoutMs, signal: this.stopping.signal });
+      const { sha } = await fetchGitSource(git, site.source, { timeoutMs, signal: this.stopping.signal, ssh: this.deps.ssh ?? undefined });
       result = { head: sha, commits: await listCommits(site.source, { head: sha, since, timeoutMs }) };
     });
     return done.then(() => {
@@ -103,7 +106,11 @@ export class GitSourceSync {
 
   /** Fetches `branch` of `site`'s repository into its clone (a preview's); throws GitFetchError. */
   fetchBranch(site: Site & { git: GitSourceConfig }, branch: string): Promise<FetchedBranch> {
-    return fetchGitSource({ ...site.git, branch }, site.source, { timeoutMs: this.deps.fetchTimeoutMs, signal: this.stopping.signal });
+    return fetchGitSource({ ...site.git, branch }, site.source, {
+      timeoutMs: this.deps.fetchTimeoutMs,
+      signal: this.stopping.signal,
+      ssh: this.deps.ssh ?? undefined,
+    });
   }
 
   /** `work`, or a rejection as soon as the appliance stops (the export job itself is the export feature's to requeue). */
@@ -145,7 +152,11 @@ export class GitSourceSync {
     await step({ status: 'in_progress', summary: `Fetching ${git.branch}`, log: `fetching ${git.branch} of ${git.git}` });
     let fetched: Awaited<ReturnType<typeof fetchGitSource>>;
     try {
-      fetched = await fetchGitSource(git, site.source, { timeoutMs: this.deps.fetchTimeoutMs, signal: this.stopping.signal });
+      fetched = await fetchGitSource(git, site.source, {
+        timeoutMs: this.deps.fetchTimeoutMs,
+        signal: this.stopping.signal,
+        ssh: this.deps.ssh ?? undefined,
+      });
     } catch (err) {
       await state.recordSite(domain, { lastFetchAt: this.now() });
       return fail((err as Error).message);

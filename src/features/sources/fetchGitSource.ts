@@ -7,6 +7,7 @@ import { GitTextLog } from '../../platform/git/GitTextLog.js';
 import { redactCredentials } from '../../platform/git/redactCredentials.js';
 import { GitCommandError, runGit, type GitContext } from '../../platform/git/runGit.js';
 import { gitAccess } from './gitAccess.js';
+import type { SharedSsh } from './ssh/SshConnections.js';
 
 /** A fetch that did not bring the branch; `message` says why, fit for the API and the log. */
 export class GitFetchError extends Error {
@@ -35,7 +36,7 @@ export function trackingRef(branch: string): string {
 export async function fetchGitSource(
   source: GitSourceConfig,
   cloneDir: string,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: { timeoutMs: number; signal?: AbortSignal; ssh?: SharedSsh },
 ): Promise<FetchedBranch> {
   const log = new GitTextLog();
   const git: GitContext = { cwd: cloneDir, home: tmpdir(), timeoutMs: options.timeoutMs, log, signal: options.signal };
@@ -55,17 +56,25 @@ export async function fetchGitSource(
   } catch (err) {
     throw new GitFetchError(`cannot read the source's credentials: ${(err as Error).message}`);
   }
+  const args = [
+    'fetch',
+    '--quiet',
+    '--no-tags',
+    '--no-recurse-submodules',
+    '--no-write-fetch-head',
+    '--',
+    source.git,
+    `+refs/heads/${source.branch}:${ref}`,
+  ];
   try {
-    await runGit({ ...git, pins: access.pins, sshCommand: access.sshCommand }, [
-      'fetch',
-      '--quiet',
-      '--no-tags',
-      '--no-recurse-submodules',
-      '--no-write-fetch-head',
-      '--',
-      source.git,
-      `+refs/heads/${source.branch}:${ref}`,
-    ]);
+    await fetchOverSsh(
+      options.ssh,
+      source,
+      options,
+      (sshCommand) => runGit({ ...git, pins: access.pins, sshCommand }, args),
+      access.sshCommand,
+      log,
+    );
   } catch (err) {
     if (!(err instanceof GitCommandError)) throw err;
     const said = log.reason();
@@ -91,4 +100,35 @@ async function looseRef(cloneDir: string, ref: string): Promise<string | null> {
 async function commitOf(git: GitContext, rev: string): Promise<string | null> {
   const { code, stdout } = await runGit(git, ['rev-parse', '--verify', '--quiet', `${rev}^{commit}`], { allowedExitCodes: [1] });
   return code === 0 && stdout ? stdout : null;
+}
+
+/**
+ * Runs `fetch` through the source's shared ssh connection when there is one (ssh's own
+ * fallback covers a master that is gone), else with the direct command. A fetch that fails
+ * through the connection (its master died mid-fetch: the server restarted) stops that master
+ * and runs once more, logging in directly, so the error, if any, is ssh's own from a fresh
+ * login. A timeout or abort is not retried.
+ */
+async function fetchOverSsh(
+  ssh: SharedSsh | undefined,
+  source: GitSourceConfig,
+  limits: { timeoutMs: number; signal?: AbortSignal },
+  fetch: (sshCommand: string | undefined) => Promise<unknown>,
+  directCommand: string | undefined,
+  log: GitTextLog,
+): Promise<void> {
+  const lease = directCommand && ssh ? await ssh.lease(source, limits).catch(() => null) : null;
+  if (!lease) {
+    await fetch(directCommand);
+    return;
+  }
+  try {
+    await fetch(lease.sshCommand);
+    lease.release();
+  } catch (err) {
+    await lease.discard();
+    if (!(err instanceof GitCommandError) || err.reason === 'timed out' || err.reason === 'interrupted') throw err;
+    log.write('the shared ssh connection failed; fetching once more with a login of its own\n');
+    await fetch(directCommand);
+  }
 }

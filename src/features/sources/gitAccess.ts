@@ -1,16 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import type { GitSourceConfig } from '../../config/sections/gitSource.js';
 import { gitPins } from '../../platform/git/runGit.js';
+import { sshClientOptions, sshCommandLine } from './ssh/sshClientOptions.js';
 
 /** What a fetch of one git source needs beyond the hardened defaults: pins and the ssh command. */
 export interface GitAccess {
   pins: Array<[string, string]>;
   sshCommand?: string;
-}
-
-/** Quotes a path for the shell git runs `core.sshCommand` / GIT_SSH_COMMAND through. */
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 /** True for ssh:// and scp-like (`git@host:path`) URLs. */
@@ -29,20 +25,9 @@ export async function gitAccess(source: GitSourceConfig): Promise<GitAccess> {
   const pins = gitPins(source.git, []);
   pins.push(['protocol.file.allow', 'never'], ['submodule.recurse', 'false']);
   if (isSshUrl(source.git)) {
-    if (!source.knownHostsFile) throw new Error('an ssh source needs knownHostsFile (host keys are never learnt on first use)');
     // `-F /dev/null`: no ssh_config of the machine or the server's user (a ProxyCommand, a host
-    // alias, another key) applies; the only host keys trusted are the configured file's, and the
-    // only key offered is sshKeyFile's (`IdentityFile=none` stops ssh trying ~/.ssh/id_*).
-    const parts = [
-      'ssh -F /dev/null',
-      '-o BatchMode=yes',
-      '-o StrictHostKeyChecking=yes',
-      `-o UserKnownHostsFile=${shellQuote(source.knownHostsFile)}`,
-      '-o GlobalKnownHostsFile=/dev/null',
-      '-o IdentitiesOnly=yes',
-      source.sshKeyFile ? `-i ${shellQuote(source.sshKeyFile)}` : '-o IdentityFile=none',
-    ];
-    return { pins, sshCommand: parts.join(' ') };
+    // alias, another key) applies; the options themselves are sshClientOptions'.
+    return { pins, sshCommand: sshCommandLine(sshClientOptions(source)) };
   }
   if (source.tokenFile) {
     const token = (await readFile(source.tokenFile, 'utf8')).trim();

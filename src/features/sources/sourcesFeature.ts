@@ -11,11 +11,15 @@ import { createGitPreviews } from './previews/createGitPreviews.js';
 import type { GitPreviews } from './previews/GitPreviews.js';
 import { previewRoutes } from './previews/routes/previewRoutes.js';
 import type { AgentPreviews } from '../agent/AgentPreviews.js';
+import { createSshConnections } from './ssh/createSshConnections.js';
+import type { SshConnections } from './ssh/SshConnections.js';
 
 /** The git-sources feature, with its sync for tests and the other features app/ wires to it. */
 export interface SourcesFeature extends Feature {
   sync: GitSourceSync;
   state: SourceStateRepository;
+  /** Shared ssh connections of ssh sources (null: `sources.sshConnectionIdleSeconds` is 0). */
+  ssh: SshConnections | null;
   /** Previews of branches (requests, listing, expiry), for tests and the agent feature's pull requests. */
   previews: GitPreviews;
   /** Previews of agent jobs' pushed branches (app/ hands it to the agent feature). */
@@ -42,6 +46,7 @@ export interface SourcesDeps {
 export async function createSourcesFeature(ctx: FeatureContext, deps: SourcesDeps): Promise<SourcesFeature> {
   const logger = ctx.logger.child({ module: 'sources' });
   const state = await SourceStateRepository.open(ctx.config.dataDir);
+  const ssh = await createSshConnections(ctx.config, ctx.clock, logger);
   const sync = new GitSourceSync({
     sites: ctx.sites,
     state,
@@ -50,6 +55,7 @@ export async function createSourcesFeature(ctx: FeatureContext, deps: SourcesDep
     clock: ctx.clock,
     logger,
     fetchTimeoutMs: ctx.config.sources.fetchTimeoutSeconds * 1000,
+    ssh,
   });
   const { previews, servePreview, agentPreviews, expiry, records } = await createGitPreviews(ctx, {
     sync,
@@ -58,12 +64,12 @@ export async function createSourcesFeature(ctx: FeatureContext, deps: SourcesDep
     exportAndBundle: deps.exportAndBundle,
     hosting: deps.previewHosting,
   });
-  const polls = sync.gitSites().flatMap((site) => (site.git?.pollCron ? [{ cron: site.git.pollCron, domain: site.domain }] : []));
-  const tasks: Task[] = [...polls.map((p) => ({ name: `git-poll ${p.domain}`, cron: p.cron, run: () => sync.poll(p.domain) })), expiry];
+  const tasks: Task[] = [...pollTasks(sync), expiry, ...(ssh ? [ssh.idleTask()] : [])];
   return {
     name: 'sources',
     sync,
     state,
+    ssh,
     previews,
     agentPreviews,
     servePreview,
@@ -91,8 +97,17 @@ export async function createSourcesFeature(ctx: FeatureContext, deps: SourcesDep
     },
     async stop() {
       await sync.stop();
+      await ssh?.stop();
       await state.flush();
       await records.flush();
     },
   };
+}
+
+/** A poll task for every site with a `pollCron`. */
+function pollTasks(sync: GitSourceSync): Task[] {
+  return sync.gitSites().flatMap((site) => {
+    const cron = site.git?.pollCron;
+    return cron ? [{ name: `git-poll ${site.domain}`, cron, run: () => sync.poll(site.domain) }] : [];
+  });
 }
