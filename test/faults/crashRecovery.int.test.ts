@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INTERRUPTED_MESSAGE } from '../../src/features/exports/recoverInterruptedJobs.js';
+import { readVersionOrigins } from '../../src/features/deployments/VersionOrigins.js';
 import { siteDirs, versionLayout } from '../../src/features/deployments/versionLayout.js';
 import { exportPaths } from '../../src/features/exports/ExportPaths.js';
 import { makeDocsRemote, processGroupMembers, writeAgentScript, PRINT_HOST_PGID } from '../agent/agentFixture.js';
@@ -275,9 +276,14 @@ async function assertWholeVersion(
   const layout = versionLayout(siteDirs(app.dataDir).versions, status.active.id);
   const manifest = JSON.parse(await readFile(layout.manifest, 'utf8')) as { version: string; files: { path: string; sha256: string }[] };
   t.is(manifest.version, version, `round ${round}: the kept manifest names the live version`);
+  // A layered version holds only what changed; the rest is read from the holders it names.
+  const versions = siteDirs(app.dataDir).versions;
+  const origins = await readVersionOrigins(layout.origins);
   const mismatched: string[] = [];
   for (const file of manifest.files) {
-    const bytes = await readFile(join(layout.files, file.path)).catch(() => null);
+    const holder = origins?.files[file.path];
+    const dir = holder === undefined ? layout.files : versionLayout(versions, origins!.holders[holder]).files;
+    const bytes = await readFile(join(dir, file.path)).catch(() => null);
     if (!bytes || sha256(bytes) !== file.sha256) mismatched.push(file.path);
   }
   t.deepEqual(mismatched, [], `round ${round}: every extracted file matches the manifest`);

@@ -202,11 +202,9 @@ test('an export job on a full disk: refused with 507 when even the record cannot
   t.teardown(() => app.stop());
   const exportsFile = join(dataDir, 'exports.json');
 
-  disk.fill();
   // A write the appliance began before the fill (a checkpoint replaced by rename, a temp file
-  // removed after ENOSPC) can hand a few blocks back: take them too before asking.
-  await new Promise((r) => setTimeout(r, 500));
-  disk.fill();
+  // removed after ENOSPC) can hand a few blocks back: the disk must stay full before asking.
+  await disk.fillAndSettle();
   const before = await readFile(exportsFile).catch(() => null);
   const refused = await app.api('/v1/static-export/jobs', { method: 'POST', json: { domain: 'disk.test' } });
   t.is(refused.status, 507);

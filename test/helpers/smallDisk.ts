@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, openSync, closeSync, writeSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -8,6 +8,11 @@ export interface SmallDisk {
   dir: string;
   /** Writes a filler file until the disk refuses (ENOSPC). */
   fill(): void;
+  /**
+   * Fills the disk and keeps it full until it has stayed full for `quietChecks` checks 200 ms
+   * apart (bounded): a write the appliance began before the fill can hand blocks back late.
+   */
+  fillAndSettle(quietChecks?: number): Promise<void>;
   /** Deletes the filler, freeing the space again. */
   free(): void;
   unmount(): void;
@@ -23,8 +28,16 @@ export function mountSmallDisk(sizeMb: number): SmallDisk | null {
     return null;
   }
   const filler = join(dir, 'filler.bin');
-  return {
+  const disk: SmallDisk = {
     dir,
+    async fillAndSettle(quietChecks = 3) {
+      let quiet = 0;
+      for (let i = 0; i < 50 && quiet < quietChecks; i++) {
+        disk.fill();
+        await new Promise((r) => setTimeout(r, 200));
+        quiet = statfsSync(dir).bavail === 0 ? quiet + 1 : 0;
+      }
+    },
     fill() {
       const fd = openSync(filler, 'a');
       const chunk = Buffer.alloc(64 * 1024, 1);
@@ -56,4 +69,5 @@ export function mountSmallDisk(sizeMb: number): SmallDisk | null {
       }
     },
   };
+  return disk;
 }
