@@ -3,12 +3,8 @@ import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
-import { createZipSink } from '../../src/bundle/zip/createZipSink.js';
-import { PreviousBundle } from '../../src/bundle/zip/PreviousBundle.js';
-import { renderSite } from '../../src/render/renderSite.js';
 import { EDIT_KINDS, GeneratedSite, readTree, seededRandom } from './generatedSite.js';
-
-const NOW = new Date('2026-03-04T05:06:07.000Z');
+import { packSite } from './packSite.js';
 
 /** A generated site of `pages` pages (2 more with its API pages) in a temp folder removed when the test ends. */
 async function generated(t: ExecutionContext, pages: number): Promise<{ root: string; site: GeneratedSite; cache: string }> {
@@ -17,23 +13,6 @@ async function generated(t: ExecutionContext, pages: number): Promise<{ root: st
   const site = new GeneratedSite(join(root, 'src'));
   await site.create(pages);
   return { root, site, cache: join(root, 'cache') };
-}
-
-/** Exports the site into `zip`, taking unchanged entries from `previous` and page bodies from `cache` when given. */
-async function pack(src: string, zip: string, options: { previous?: string; cache?: string } = {}) {
-  const out = createZipSink({ previous: options.previous ? await PreviousBundle.open(options.previous) : null });
-  const result = await renderSite({
-    sourceDir: src,
-    out,
-    domain: 'docs.example.com',
-    jobId: 'job-1',
-    now: NOW,
-    version: 'v',
-    generatorVersion: '9.9.9',
-    ...(options.cache ? { incremental: { dir: options.cache } } : {}),
-  });
-  await out.finish(zip, NOW);
-  return result;
 }
 
 /** Asserts the two zips hold the same bytes. */
@@ -45,21 +24,21 @@ for (const seed of [7, 19]) {
   test(`after random edits (seed ${seed}), pages taken unassembled from the previous zip leave it byte-identical to a full export`, async (t) => {
     const { root, site, cache } = await generated(t, 8);
     let previous = join(root, 'v0.zip');
-    await pack(site.dir, previous, { cache });
+    await packSite(site.dir, previous, { cache });
     const random = seededRandom(seed);
     let copiedInAll = 0;
     for (let step = 1; step <= 6; step++) {
       const kind = EDIT_KINDS[Math.floor(random() * EDIT_KINDS.length)];
       await site.edit(kind, random);
       const zip = join(root, `v${step}.zip`);
-      const incremental = await pack(site.dir, zip, { previous, cache });
-      await pack(site.dir, join(root, `full${step}.zip`));
+      const incremental = await packSite(site.dir, zip, { previous, cache });
+      await packSite(site.dir, join(root, `full${step}.zip`));
       await sameZip(t, zip, join(root, `full${step}.zip`), `step ${step} (${kind})`);
       copiedInAll += incremental.copiedPages;
       previous = zip;
     }
     // Nothing changed: every page's files come from the previous zip.
-    const last = await pack(site.dir, join(root, 'again.zip'), { previous, cache });
+    const last = await packSite(site.dir, join(root, 'again.zip'), { previous, cache });
     t.is(last.copiedPages, site.pages.length + 2);
     await sameZip(t, join(root, 'again.zip'), join(root, 'full6.zip'), 'nothing changed');
     t.true(copiedInAll > 0, 'some steps took pages unassembled');
@@ -69,7 +48,7 @@ for (const seed of [7, 19]) {
 test('output keys follow each kind of change: a body edit re-assembles one page, a title or shared input all of them', async (t) => {
   const { root, site, cache } = await generated(t, 8);
   let previous = join(root, 'start.zip');
-  await pack(site.dir, previous, { cache });
+  await packSite(site.dir, previous, { cache });
   const total = () => site.pages.length + 2;
   const snippetUsers = () => site.pages.filter((p) => /-\d*[02468]$/.test(p)).length;
   // What each kind of change leaves copied: a title shows in every sidebar; colours, the image
@@ -91,8 +70,8 @@ test('output keys follow each kind of change: a body edit re-assembles one page,
     // An edit may happen to change nothing (the same colour drawn again): then every page is copied.
     const unchanged = before === (await snapshot());
     const zip = join(root, `${kind}.zip`);
-    const result = await pack(site.dir, zip, { previous, cache });
-    await pack(site.dir, join(root, `${kind}-full.zip`));
+    const result = await packSite(site.dir, zip, { previous, cache });
+    await packSite(site.dir, join(root, `${kind}-full.zip`));
     await sameZip(t, zip, join(root, `${kind}-full.zip`), kind);
     const want = expected[kind];
     if (want) t.is(result.copiedPages, unchanged ? total() : want(), `${kind}: pages taken unassembled`);
@@ -104,13 +83,13 @@ test('output keys follow each kind of change: a body edit re-assembles one page,
 test('a damaged, forged or mismatched output record only costs assembling: the zip still matches a full export', async (t) => {
   const { root, site, cache } = await generated(t, 6);
   const record = join(cache, 'outputs.json');
-  await pack(site.dir, join(root, 'a.zip'), { cache });
-  await pack(site.dir, join(root, 'full.zip'));
+  await packSite(site.dir, join(root, 'a.zip'), { cache });
+  await packSite(site.dir, join(root, 'full.zip'));
 
   // Truncated: its checksum fails, nothing is copied.
   const whole = await readFile(record, 'utf8');
   await writeFile(record, whole.slice(0, Math.floor(whole.length / 2)));
-  const cut = await pack(site.dir, join(root, 'b.zip'), { previous: join(root, 'a.zip'), cache });
+  const cut = await packSite(site.dir, join(root, 'b.zip'), { previous: join(root, 'a.zip'), cache });
   t.is(cut.copiedPages, 0);
   await sameZip(t, join(root, 'b.zip'), join(root, 'full.zip'), 'truncated record');
 
@@ -122,16 +101,16 @@ test('a damaged, forged or mismatched output record only costs assembling: the z
   payload.pages[forgedPath][2][0][2] = '0'.repeat(64);
   const forged = JSON.stringify(payload);
   await writeFile(record, `${createHash('sha256').update(forged).digest('hex')}\n${forged}`);
-  const c = await pack(site.dir, join(root, 'c.zip'), { previous: join(root, 'b.zip'), cache });
+  const c = await packSite(site.dir, join(root, 'c.zip'), { previous: join(root, 'b.zip'), cache });
   t.is(c.copiedPages, site.pages.length + 2 - 1);
   await sameZip(t, join(root, 'c.zip'), join(root, 'full.zip'), 'forged record');
 
   // A record newer than the previous zip (an export whose bundle is not the one handed over):
   // the edited page's hashes differ from the older zip's, so it is assembled, never copied stale.
   await site.edit('body', seededRandom(2));
-  await pack(site.dir, join(root, 'd.zip'), { previous: join(root, 'c.zip'), cache });
-  const e = await pack(site.dir, join(root, 'e.zip'), { previous: join(root, 'c.zip'), cache });
+  await packSite(site.dir, join(root, 'd.zip'), { previous: join(root, 'c.zip'), cache });
+  const e = await packSite(site.dir, join(root, 'e.zip'), { previous: join(root, 'c.zip'), cache });
   t.is(e.copiedPages, site.pages.length + 2 - 1);
-  await pack(site.dir, join(root, 'full2.zip'));
+  await packSite(site.dir, join(root, 'full2.zip'));
   await sameZip(t, join(root, 'e.zip'), join(root, 'full2.zip'), 'record newer than the previous zip');
 });

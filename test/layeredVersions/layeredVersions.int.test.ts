@@ -2,7 +2,7 @@ import { access, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import AdmZip from 'adm-zip';
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { makeTempDir } from '../helpers/testAppliance.js';
 import { deployAndWait, type LoggedAppliance, startLoggedAppliance } from '../deploy/helpers/loggedAppliance.js';
 import { makeManifest, makeSiteFiles, type SiteFiles, writeBundle } from '../deploy/helpers/testBundles.js';
@@ -27,6 +27,16 @@ function twoSites(): { one: SiteFiles; two: SiteFiles } {
 
 const PATHS = ['/', '/reference', '/guides/start', '/guides/new', '/guides/start.md', '/llms.txt', '/sitemap.xml', '/_assets/logo.png'];
 
+/** A temp folder (removed when the test ends) holding the two sites as `one.zip` and `two.zip`. */
+async function twoBundles(t: ExecutionContext): Promise<string> {
+  const dir = await makeTempDir('enclave-layered-');
+  t.teardown(() => rm(dir, { recursive: true, force: true }));
+  const { one, two } = twoSites();
+  await writeBundle(join(dir, 'one.zip'), 'one', { files: one });
+  await writeBundle(join(dir, 'two.zip'), 'two', { files: two });
+  return dir;
+}
+
 /** Status, ETag, encoding and bytes of every path in every encoding: what a reader can observe. */
 async function observe(url: string): Promise<Record<string, unknown>> {
   const seen: Record<string, unknown> = {};
@@ -49,11 +59,7 @@ async function observe(url: string): Promise<Record<string, unknown>> {
 }
 
 test('a layered version serves exactly what a full install of the same bundle serves, and rolls back and forth', async (t) => {
-  const dir = await makeTempDir('enclave-layered-');
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const { one, two } = twoSites();
-  await writeBundle(join(dir, 'one.zip'), 'one', { files: one });
-  await writeBundle(join(dir, 'two.zip'), 'two', { files: two });
+  const dir = await twoBundles(t);
   const layered = await startLoggedAppliance();
   t.teardown(() => layered.close());
   const full = await startLoggedAppliance();
@@ -101,11 +107,7 @@ test('a layered bundle whose changed file does not match its manifest is refused
 });
 
 test('a live version whose folder is damaged is not layered over: the next version is written whole', async (t) => {
-  const dir = await makeTempDir('enclave-layered-');
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const { one, two } = twoSites();
-  await writeBundle(join(dir, 'one.zip'), 'one', { files: one });
-  await writeBundle(join(dir, 'two.zip'), 'two', { files: two });
+  const dir = await twoBundles(t);
   const app = await startLoggedAppliance();
   t.teardown(() => app.close());
   const first = await deployFile(app, join(dir, 'one.zip'));
@@ -119,11 +121,7 @@ test('a live version whose folder is damaged is not layered over: the next versi
 });
 
 test('a restart after a prune was recorded but before its flattening finishes it: the layered version serves, the old folder goes', async (t) => {
-  const dir = await makeTempDir('enclave-layered-');
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  const { one, two } = twoSites();
-  await writeBundle(join(dir, 'one.zip'), 'one', { files: one });
-  await writeBundle(join(dir, 'two.zip'), 'two', { files: two });
+  const dir = await twoBundles(t);
   const app = await startLoggedAppliance();
   const first = await deployFile(app, join(dir, 'one.zip'));
   const second = await deployFile(app, join(dir, 'two.zip'));
