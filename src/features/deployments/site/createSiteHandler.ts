@@ -172,21 +172,33 @@ export function createSiteHandler(sites: LiveSites, options: SiteHandlerOptions)
       );
     }
     if (resolved.kind === 'bad') return sendText(request, 400, 'Bad request\n');
-    const found =
-      resolved.kind === 'file'
-        ? { version, file: resolved.file }
-        : resolved.firstCandidate === null
-          ? null
-          : live.olderAsset(resolved.firstCandidate);
-    if (!found) return answerReaderMissing(request, version, gate);
-    return whenKnown(fileForReader(found.version, found.file, gate.reader), (file) => {
-      if (!file) return answerReaderMissing(request, version, gate);
-      const status = sendFile(request, found.version, file, 200, pageHeaders);
-      if (found.version !== version) return settle(status);
-      if (typeof status !== 'number') return status.then((sent) => served(request, live, version, file, sent));
-      served(request, live, version, file, status);
-      return undefined;
-    });
+    if (resolved.kind === 'file') {
+      // The common case, a page of the live version: no object or closure per request once the view is known.
+      const view = fileForReader(version, resolved.file, gate.reader);
+      if (view instanceof Promise) return view.then((file) => answerReaderFile(request, live, version, version, file, gate));
+      return answerReaderFile(request, live, version, version, view, gate);
+    }
+    const older = resolved.firstCandidate === null ? null : live.olderAsset(resolved.firstCandidate);
+    if (!older) return answerReaderMissing(request, version, gate);
+    return whenKnown(fileForReader(older.version, older.file, gate.reader), (file) =>
+      answerReaderFile(request, live, version, older.version, file, gate),
+    );
+  }
+  /** Sends a reader's view `file` of a file of `from` (the live `version` or an older one holding an asset), or answers it as missing. */
+  function answerReaderFile(
+    request: SiteRequest,
+    live: LiveSite,
+    version: SiteVersion,
+    from: SiteVersion,
+    file: ServedFile | null,
+    gate: ReaderAtGate,
+  ): Promise<void> | undefined {
+    if (!file) return answerReaderMissing(request, version, gate);
+    const status = sendFile(request, from, file, 200, pageHeaders);
+    if (from !== version) return settle(status);
+    if (typeof status !== 'number') return status.then((sent) => served(request, live, version, file, sent));
+    served(request, live, version, file, status);
+    return undefined;
   }
   /** A page missing or not for the reader: sign-in for a reader not signed in who wanted a page, else the 404 page as they may see it. */
   function answerReaderMissing(request: SiteRequest, version: SiteVersion, gate: ReaderAtGate): Promise<void> | undefined {
@@ -354,8 +366,11 @@ function responseHeaders(file: ServedFile, variant: FileVariant, status: 200 | 3
     const connect = file.tryItOrigins && [...file.tryItOrigins, ...pageHeaders.tryItOrigins];
     headers.push('Content-Security-Policy', (file.csp ??= siteSecurityPolicy(file.scriptHashes, { connect })));
   }
-  if (file.br || file.gzip) headers.push('Vary', 'Accept-Encoding');
-  if (file.readerPrivate) headers.push('Vary', 'Cookie');
+  // One Vary line naming both: each header line costs every response's serialisation and every
+  // client's parser (a reader's page used to carry two, measurably dearer under load).
+  const vary =
+    file.br || file.gzip ? (file.readerPrivate ? 'Accept-Encoding, Cookie' : 'Accept-Encoding') : file.readerPrivate ? 'Cookie' : null;
+  if (vary) headers.push('Vary', vary);
   if (status !== 404) headers.push('ETag', variant.etag);
   if (status !== 304) {
     headers.push('Content-Type', file.contentType, 'Content-Length', String(variant.size));

@@ -1,4 +1,5 @@
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { brotliCompress, gzip as gzipCallback, constants as zlibConstants } from 'node:zlib';
 import type { ReaderAudience } from '../../../platform/access/mayAudienceSee.js';
 import type { FileVariant, ServedFile, SiteVersion } from '../SiteVersion.js';
 import { AGENT_SEARCH_FILE } from '../../../render/index.js';
@@ -12,6 +13,14 @@ import type { VersionAccess } from './VersionAccess.js';
 export const READER_CACHE_CONTROL = 'private, no-cache';
 
 const SITEMAP_FILE = 'sitemap.xml';
+
+const gzipAsync = promisify(gzipCallback);
+const brotliAsync = promisify(brotliCompress);
+/**
+ * Brotli's quality for a reader's copy of a page: it is compressed once per page and kind of
+ * reader on first view, on the thread pool; between the install's 6 (small files) and 4 (large).
+ */
+const READER_BROTLI_QUALITY = 5;
 
 /** Per-version memo of what each kind of reader gets for a file, so a page is rewritten once per kind. */
 const views = new WeakMap<SiteVersion, Map<string, Promise<ServedFile>>>();
@@ -121,14 +130,14 @@ async function readerPage(version: SiteVersion, access: VersionAccess, file: Ser
   const original = await readIdentity(version, file.identity);
   const hidden = (page: string) => hiddenFrom(access, page, reader) || hiddenFrom(access, `${page}/index`, reader);
   const html = stripHiddenLinks(original.toString('utf8'), urlPathOf(file.path), hidden);
-  return bodyCopy(file, Buffer.from(html), access.keyOf(reader));
+  return await bodyCopy(file, Buffer.from(html), access.keyOf(reader));
 }
 
 /** sitemap.xml for this kind of reader: no URL of a page hidden from them. */
 async function readerSitemap(version: SiteVersion, access: VersionAccess, file: ServedFile, reader: ReaderAudience): Promise<ServedFile> {
   const original = await readIdentity(version, file.identity);
   const hidden = (page: string) => hiddenFrom(access, page, reader) || hiddenFrom(access, `${page}/index`, reader);
-  return bodyCopy(file, Buffer.from(sitemapFor(original.toString('utf8'), hidden)), access.keyOf(reader));
+  return await bodyCopy(file, Buffer.from(sitemapFor(original.toString('utf8'), hidden)), access.keyOf(reader));
 }
 
 /** The agent search channel for this kind of reader: only the pages they may open. */
@@ -139,22 +148,36 @@ async function readerAgentChannel(
   reader: ReaderAudience,
 ): Promise<ServedFile> {
   const original = await readIdentity(version, file.identity);
-  return bodyCopy(
+  return await bodyCopy(
     file,
     Buffer.from(agentChannelFor(original.toString('utf8'), (page) => access.mayOpen(page, reader))),
     access.keyOf(reader),
   );
 }
 
-/** `file` answered privately with `body` (and its gzip when the file had one), its ETag marked by the reader kind `key`. */
-function bodyCopy(file: ServedFile, body: Buffer, key: string): ServedFile {
+/**
+ * `file` answered privately with `body`, its ETag marked by the reader kind `key`, with a gzip and
+ * a brotli copy where the file had them: a signed-in browser gets the same encoding an open
+ * site's reader gets (until 2026-11-28 a reader's copy had no brotli, so browsers got gzip).
+ */
+async function bodyCopy(file: ServedFile, body: Buffer, key: string): Promise<ServedFile> {
   const tag = `${file.identity.etag.slice(0, -1)}-${key === '' ? 'p' : Buffer.from(key).toString('base64url').slice(0, 16)}"`;
   const identity: FileVariant = { absPath: file.identity.absPath, size: body.length, etag: tag, body };
-  const gz = file.gzip ? gzipSync(body) : null;
-  const gzip: FileVariant | undefined = gz
-    ? { absPath: file.identity.absPath, size: gz.length, etag: `${tag.slice(0, -1)}-gz"`, body: gz }
-    : undefined;
-  return { ...file, cacheControl: READER_CACHE_CONTROL, readerPrivate: true, identity, gzip, br: undefined };
+  const [gz, br] = await Promise.all([
+    file.gzip ? gzipAsync(body) : null,
+    file.br
+      ? brotliAsync(body, {
+          params: {
+            [zlibConstants.BROTLI_PARAM_QUALITY]: READER_BROTLI_QUALITY,
+            [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
+            [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+          },
+        })
+      : null,
+  ]);
+  const variant = (bytes: Buffer | null, suffix: string): FileVariant | undefined =>
+    bytes ? { absPath: file.identity.absPath, size: bytes.length, etag: `${tag.slice(0, -1)}-${suffix}"`, body: bytes } : undefined;
+  return { ...file, cacheControl: READER_CACHE_CONTROL, readerPrivate: true, identity, gzip: variant(gz, 'gz'), br: variant(br, 'br') };
 }
 
 function hiddenFrom(access: VersionAccess, page: string, reader: ReaderAudience): boolean {
