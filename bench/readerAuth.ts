@@ -46,7 +46,16 @@ interface Run {
   cpuPerRequest: number;
 }
 
-async function benchServing(): Promise<{ rps: number; cpu: number; pipelined: number; handler: { off: number; on: number } }> {
+/** What benchServing measured: median ratios, and per-request CPU µs of two in-process measurements. */
+interface Serving {
+  rps: number;
+  cpu: number;
+  pipelined: number;
+  http: { off: number; on: number };
+  handler: { off: number; on: number };
+}
+
+async function benchServing(): Promise<Serving> {
   const flags = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${resolve(profileDir)}`] : [];
   const child = spawn(process.execPath, [...flags, '--import', 'tsx', here, '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
@@ -59,20 +68,20 @@ async function benchServing(): Promise<{ rps: number; cpu: number; pipelined: nu
     child.stdin!.write(`${command}\n`);
     return (await next<{ cpuMicros: number }>()).cpuMicros;
   };
-  // The site handler alone in the child, both paths in turn, three times.
-  const handlerAlone = async () => {
+  // A measurement in the child (`handler` or `http`), both paths in turn, `times` times; medians.
+  const inChild = async (command: 'handler' | 'http', times: number, what: string) => {
     const got = { off: [] as number[], on: [] as number[] };
-    for (let i = 0; i < 3; i++)
-      for (const mode of ['off', 'on'] as const) {
-        child.stdin!.write(`handler ${mode}\n`);
+    for (let i = 0; i < times; i++)
+      for (const mode of i % 2 ? (['on', 'off'] as const) : (['off', 'on'] as const)) {
+        child.stdin!.write(`${command} ${mode}\n`);
         got[mode].push((await next<{ micros: number }>()).micros);
       }
     const [off, on] = [median(got.off), median(got.on)];
-    console.log(
-      `site handler alone (no sockets, 200,000 calls, median of 3): auth off ${off.toFixed(2)} µs, signed in ${on.toFixed(2)} µs per request\n`,
-    );
+    console.log(`${what}, median of ${times}: auth off ${off.toFixed(2)} µs, signed in ${on.toFixed(2)} µs per request\n`);
     return { off, on };
   };
+  const handlerAlone = () => inChild('handler', 3, 'site handler alone (no sockets, 200,000 calls)');
+  const httpInMemory = () => inChild('http', 5, 'HTTP server fed in memory (no kernel, no client; 50,000 requests)');
   // The server's own CPU per request, pipelined (see pipelinedLoad): alternating, median of the per-round ratios.
   const pipelined = async (port: number, cookie: string) => {
     const got = { off: [] as number[], on: [] as number[] };
@@ -136,7 +145,8 @@ async function benchServing(): Promise<{ rps: number; cpu: number; pipelined: nu
       `serving: signed-in / auth off, median of ${rounds} rounds: req/s ${median(rpsRatios).toFixed(3)}×, CPU per request (inverse) ${median(cpuRatios).toFixed(3)}×\n`,
     );
     const pipelinedRatio = await pipelined(Number(new URL(base).port), cookie);
-    return { rps: median(rpsRatios), cpu: median(cpuRatios), pipelined: pipelinedRatio, handler: await handlerAlone() };
+    const http = await httpInMemory();
+    return { rps: median(rpsRatios), cpu: median(cpuRatios), pipelined: pipelinedRatio, http, handler: await handlerAlone() };
   } finally {
     child.stdin!.end('stop\n');
     await new Promise((done) => child.once('exit', done));
@@ -235,6 +245,9 @@ async function main(): Promise<void> {
     rows.push([`serve: signed-in / auth off req/s (${rounds} rounds)`, serve.rps.toFixed(3), '≥ 0.900', met(serve.rps >= 0.9)]);
     rows.push(['serve: auth off / signed-in CPU per request', serve.cpu.toFixed(3), '≥ 0.900', met(serve.cpu >= 0.9)]);
     rows.push(['serve: the same, pipelined (server alone)', serve.pipelined.toFixed(3), '≥ 0.900', met(serve.pipelined >= 0.9)]);
+    const httpRatio = serve.http.off / serve.http.on;
+    const http = `${serve.http.off.toFixed(2)} → ${serve.http.on.toFixed(2)} µs`;
+    rows.push([`serve: HTTP server in memory (${http})`, httpRatio.toFixed(3), '≥ 0.900', met(httpRatio >= 0.9)]);
     const extra = `${serve.handler.off.toFixed(2)} → ${serve.handler.on.toFixed(2)} µs`;
     rows.push(['serve: the site handler alone, off → signed in', extra, '', '']);
   }

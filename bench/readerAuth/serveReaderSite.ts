@@ -5,6 +5,7 @@ import { hashPassword } from '../../src/platform/passwordHash.js';
 import { READER_ACCESS_SITE } from '../../test/readerAuth/readerAccessSite.js';
 import { startTestAppliance } from '../../test/helpers/testAppliance.js';
 import { renderFilesAndZip } from '../../test/render/renderFixture.js';
+import { inMemoryHttp } from './inMemoryHttp.js';
 
 /** The line the child prints once it serves: where, and a signed-in reader's Cookie header. */
 export interface ReaderSiteReady {
@@ -17,7 +18,8 @@ export interface ReaderSiteReady {
  * appliance with it live on a site with a password, signs a reader in, prints a ReaderSiteReady
  * line, then answers one JSON line per command line from the parent: `off` / `on` (switch the
  * site's sign-in, as /v1/sites would), `cpu` (this process's CPU time so far, µs), `handler
- * off|on` (the site handler alone, see handlerCost), `stop`.
+ * off|on` (the site handler alone, see handlerCost), `http off|on` (the HTTP server fed in
+ * memory, see inMemoryHttp), `stop`.
  * It runs apart from the load generator so that the two never share a thread or its CPU time.
  */
 export async function serveReaderSite(): Promise<void> {
@@ -49,6 +51,15 @@ export async function serveReaderSite(): Promise<void> {
       process.stdout.write(`${JSON.stringify({ micros: await handlerCost(handler, signedIn ? cookie : undefined) })}\n`);
       continue;
     }
+    if (line.startsWith('http ')) {
+      // The whole HTTP server fed in memory (see inMemoryHttp): a warm-up, then the measured run.
+      const signedIn = line === 'http on';
+      await app.control.sites.upsert(signedIn ? on : site);
+      const raw = Buffer.from(`GET /team/notes HTTP/1.1\r\nHost: 127.0.0.1\r\n${signedIn ? `Cookie: ${cookie}\r\n` : ''}\r\n`);
+      await inMemoryHttp(app.httpServer, raw, 5_000);
+      process.stdout.write(`${JSON.stringify({ micros: await inMemoryHttp(app.httpServer, raw, HTTP_REQUESTS) })}\n`);
+      continue;
+    }
     if (line === 'off') await app.control.sites.upsert(site);
     else if (line === 'on') await app.control.sites.upsert(on);
     const usage = process.cpuUsage();
@@ -58,6 +69,9 @@ export async function serveReaderSite(): Promise<void> {
   for (const fn of cleanups.reverse()) await fn();
   process.exit(0);
 }
+
+/** Requests per in-memory HTTP measurement. */
+const HTTP_REQUESTS = 50_000;
 
 /** Requests per handlerCost measurement. */
 const HANDLER_REQUESTS = 200_000;
