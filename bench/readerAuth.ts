@@ -8,8 +8,13 @@
 // process, so the generator's own work took event-loop time from the server and the ratio
 // understated a cheap path and overstated a dear one. Besides requests per second, the child
 // reports its CPU time around each run, giving the server's CPU µs per request: unlike req/s,
-// that moves less with the machine's load. Medians of the per-round ratios. Last, the site
-// handler alone (no sockets: a stand-in request, 200,000 calls, in the child) for both paths.
+// that moves less with the machine's load. Medians of the per-round ratios. Before the rounds
+// both configurations' answers are compared (compareAnswers: same status and encoding, or the
+// bench stops). After them: the server's CPU per request under a pipelined raw client
+// (pipelinedLoad: its cost does not depend on the answer's headers, unlike autocannon's parser),
+// the appliance's HTTP server fed in memory (inMemoryHttp: no kernel, no client; the least
+// load-dependent whole-server figure), and the site handler alone (no sockets: a stand-in
+// request, 200,000 calls, in the child), each for both paths.
 // (2) Export: the synthetic 1,000-page site rendered in-process as it is and with access marks
 // giving three audiences (public, signed-in, one group: a third of the pages each), alternating,
 // BENCH_EXPORT_ROUNDS (5) times each after a warm-up render; wall time and CPU time (all threads).
