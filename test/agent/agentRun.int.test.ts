@@ -15,7 +15,11 @@ import {
   PRINT_HOST_PGID,
 } from './agentFixture.js';
 
-test('an agent that edits a page: branch pushed, prLink from the template, diff is exactly the change', async (t) => {
+// Serial: fourteen appliances, remotes and agents at once made the first result wait 45 s
+// beside four CPU hogs, and under the whole suite past ava's 3-minute timeout, which counts
+// from the last result; one at a time, results come steadily and each wall-clock bound (the
+// hanging agent's) measures its own test, not thirteen others.
+test.serial('an agent that edits a page: branch pushed, prLink from the template, diff is exactly the change', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const agent = await writeAgentScript(dir, 'edit.sh', 'printf "\\nEdited by the agent.\\n" >> index.mdx\necho "edited index.mdx"');
   const app = await startAgentAppliance(t, {
@@ -44,7 +48,7 @@ test('an agent that edits a page: branch pushed, prLink from the template, diff 
   t.true(log.includes('edited index.mdx'));
 });
 
-test('an agent that changes nothing: completed, no branch, prLink null', async (t) => {
+test.serial('an agent that changes nothing: completed, no branch, prLink null', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const agent = await writeAgentScript(dir, 'noop.sh', 'echo "nothing to change"');
   const app = await startAgentAppliance(t, {
@@ -59,7 +63,7 @@ test('an agent that changes nothing: completed, no branch, prLink null', async (
   t.is(await git(remote, 'branch', '--list', 'enclave/*'), '');
 });
 
-test('an agent that exits 3: failed, the error names the exit code and no internal path', async (t) => {
+test.serial('an agent that exits 3: failed, the error names the exit code and no internal path', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const agent = await writeAgentScript(dir, 'fail.sh', 'echo "half-done" >> index.mdx\necho "model unavailable" >&2\nexit 3');
   const app = await startAgentAppliance(t, {
@@ -77,7 +81,7 @@ test('an agent that exits 3: failed, the error names the exit code and no intern
   t.true(log.includes('model unavailable'), 'stderr is in the job log');
 });
 
-test('a command that does not exist: failed, without naming the path', async (t) => {
+test.serial('a command that does not exist: failed, without naming the path', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const app = await startAgentAppliance(t, { command: [join(dir, 'no-such-agent')], repository: remote });
   const job = await runJob(app, { prompt: 'Anything' });
@@ -85,7 +89,7 @@ test('a command that does not exist: failed, without naming the path', async (t)
   t.is(job.error, 'the agent command could not be started (ENOENT)');
 });
 
-test('a hanging agent is stopped at the timeout with its whole process group, even if it ignores SIGTERM', async (t) => {
+test.serial('a hanging agent is stopped at the timeout with its whole process group, even if it ignores SIGTERM', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const pidFile = join(dir, 'agent.pid');
   const agent = await writeAgentScript(dir, 'hang.sh', `trap '' TERM\n${PRINT_HOST_PGID} > ${pidFile}\nsleep 300 &\nsleep 300`);
@@ -103,7 +107,7 @@ test('a hanging agent is stopped at the timeout with its whole process group, ev
   t.deepEqual(await readdir(join(app.dataDir, 'agent', 'work')), [], 'scratch clone deleted');
 });
 
-test('an agent that prints megabytes: the log stops at maxLogBytes and the job still finishes', async (t) => {
+test.serial('an agent that prints megabytes: the log stops at maxLogBytes and the job still finishes', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const agent = await writeAgentScript(
     dir,
@@ -120,7 +124,7 @@ test('an agent that prints megabytes: the log stops at maxLogBytes and the job s
   t.true((await readFile(logPath, 'utf8')).includes('log limit reached'));
 });
 
-test('the agent sees a clean environment: no admin key, no signing secret, no server variables', async (t) => {
+test.serial('the agent sees a clean environment: no admin key, no signing secret, no server variables', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const seen = join(dir, 'seen');
   const agent = await writeAgentScript(
@@ -169,7 +173,7 @@ test('the agent sees a clean environment: no admin key, no signing secret, no se
   t.false(pwd.startsWith(app.dataDir), 'the agent works on a copy outside the data directory');
 });
 
-test('a push the remote refuses: failed with a git error, nothing pushed', async (t) => {
+test.serial('a push the remote refuses: failed with a git error, nothing pushed', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   await writeAgentScript(join(remote, 'hooks'), 'pre-receive', 'echo "protected: pushes are closed" >&2\nexit 1');
   const agent = await writeAgentScript(dir, 'edit.sh', 'echo change >> index.mdx');
@@ -188,7 +192,7 @@ test('a push the remote refuses: failed with a git error, nothing pushed', async
   t.true(log.includes('protected: pushes are closed'), 'the remote said why, in the log');
 });
 
-test('a remote that vanished before the push: failed', async (t) => {
+test.serial('a remote that vanished before the push: failed', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const agent = await writeAgentScript(dir, 'edit.sh', `echo change >> index.mdx\nmv ${remote} ${remote}.gone`);
   const app = await startAgentAppliance(t, { command: [agent], repository: remote });
@@ -197,7 +201,7 @@ test('a remote that vanished before the push: failed', async (t) => {
   t.regex(job.error, /^could not push branch/);
 });
 
-test('a repository that cannot be cloned, and a ref that does not exist: failed with a reason', async (t) => {
+test.serial('a repository that cannot be cloned, and a ref that does not exist: failed with a reason', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const agent = await writeAgentScript(dir, 'edit.sh', 'echo change >> index.mdx');
   const app = await startAgentAppliance(t, { command: [agent], repository: remote });
@@ -209,7 +213,7 @@ test('a repository that cannot be cloned, and a ref that does not exist: failed 
   t.is(badRef.error, "ref 'no-such-branch' was not found in the repository");
 });
 
-test('source.ref picks the starting branch, which becomes {base} of the PR link', async (t) => {
+test.serial('source.ref picks the starting branch, which becomes {base} of the PR link', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const work = join(dir, 'work');
   await git(dir, 'clone', '--quiet', remote, work);
@@ -231,7 +235,7 @@ test('source.ref picks the starting branch, which becomes {base} of the PR link'
   t.is(await git(remote, 'diff', '--name-only', `release/2.0..enclave/agent/${job.id}`), 'release.mdx');
 });
 
-test('a follow-up message runs again on the same branch; one sent while active runs after it', async (t) => {
+test.serial('a follow-up message runs again on the same branch; one sent while active runs after it', async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   // The agent appends the prompt's first line, so each run's change is visible and distinct.
   const agent = await writeAgentScript(dir, 'append.sh', 'line=$(head -n 1)\necho "$line" >> changes.md');
@@ -262,7 +266,7 @@ test('a follow-up message runs again on the same branch; one sent while active r
   t.is(await git(remote, 'show', `${branch}:changes.md`), 'First change\nSecond change\nThird change');
 });
 
-test("an agent cannot make git run its code or redirect the push through the clone's .git", async (t) => {
+test.serial("an agent cannot make git run its code or redirect the push through the clone's .git", async (t) => {
   const { dir, remote } = await makeDocsRemote(t);
   const decoy = join(dir, 'decoy.git');
   await git(dir, 'init', '--quiet', '--bare', decoy);
@@ -287,7 +291,7 @@ test("an agent cannot make git run its code or redirect the push through the clo
   t.is(await git(decoy, 'branch', '--list'), '', 'not to the decoy');
 });
 
-test('a repository using the ext:: transport (command execution) is refused', async (t) => {
+test.serial('a repository using the ext:: transport (command execution) is refused', async (t) => {
   const { dir } = await makeDocsRemote(t);
   const marker = join(dir, 'pwned');
   const app = await startAgentAppliance(t, { command: ['true'] });

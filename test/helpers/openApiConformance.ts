@@ -14,17 +14,21 @@ const ADMIN_PATH = /^\/(?:v1|v2|bundles|_enclave|openapi\.json)(?:\/|$)/;
 const NOT_API = /^\/_enclave\/(?:admin|assets)(?:\/|$)/;
 
 type Api = InstanceType<typeof OpenAPIBackend.OpenAPIBackend>;
+/** The document each base URL serves, read once per appliance. */
 const documents = new Map<string, Promise<Api | null>>();
+/**
+ * Validators by document text. Building one (Ajv compiling every schema) cost 0.1–0.2 s of CPU,
+ * paid again by each appliance a test file started although they nearly all serve the same
+ * document; the same text gives the same validator, so it is built once per test process.
+ */
+const backends = new Map<string, Promise<Api>>();
 
-async function documentOf(baseUrl: string): Promise<Api | null> {
-  let api = documents.get(baseUrl);
-  if (!api) {
-    api = (async () => {
-      const res = await fetch(`${baseUrl}/openapi.json`);
-      // A listener that serves no API (a site-only port) has nothing to check against.
-      if (res.status !== 200) return null;
-      const backend = new OpenAPIBackend.OpenAPIBackend({
-        definition: (await res.json()) as never,
+async function backendFor(text: string): Promise<Api> {
+  let backend = backends.get(text);
+  if (!backend) {
+    backend = (async () => {
+      const api = new OpenAPIBackend.OpenAPIBackend({
+        definition: JSON.parse(text) as never,
         // `quick` skips its document check, which knows OpenAPI 3.0 only (it refuses 3.1's
         // `const`); the responses are what this checks, with the schemas as JSON Schema.
         quick: true,
@@ -33,8 +37,22 @@ async function documentOf(baseUrl: string): Promise<Api | null> {
           return ajv;
         },
       });
-      await backend.init();
-      return backend;
+      await api.init();
+      return api;
+    })();
+    backends.set(text, backend);
+  }
+  return backend;
+}
+
+async function documentOf(baseUrl: string): Promise<Api | null> {
+  let api = documents.get(baseUrl);
+  if (!api) {
+    api = (async () => {
+      const res = await fetch(`${baseUrl}/openapi.json`);
+      // A listener that serves no API (a site-only port) has nothing to check against.
+      if (res.status !== 200) return null;
+      return backendFor(await res.text());
     })();
     documents.set(baseUrl, api);
   }

@@ -55,7 +55,7 @@ export class SiteDeployer {
   private readonly versions = new Map<string, SiteVersion>();
   private queue: Promise<unknown> = Promise.resolve();
   private queued = 0;
-  /** Deployments already live whose old versions are still being pruned: not "in progress". */
+  /** Deployments already live or refused, only pruning or deleting their download: not "in progress". */
   private settling = 0;
   private readonly dirs: SiteDirs;
   private readonly deployments: DeploymentRepository;
@@ -85,12 +85,8 @@ export class SiteDeployer {
 
   /** Records a deployment of `source` (URL or path) and runs it after any running one. */
   async begin(source: string, request: DeployRequest): Promise<StartedDeployment> {
-    const obtain = () =>
-      fetchBundle(source, {
-        incomingDir: this.dirs.incoming,
-        maxBytes: this.deps.config.staticExport.maxBundleBytes,
-        timeoutMs: this.deps.config.staticExport.fetchTimeoutSeconds * 1000,
-      });
+    const { maxBundleBytes: maxBytes, fetchTimeoutSeconds } = this.deps.config.staticExport;
+    const obtain = () => fetchBundle(source, { incomingDir: this.dirs.incoming, maxBytes, timeoutMs: fetchTimeoutSeconds * 1000 });
     return this.enqueue(redactUrl(source), request, async () => ({ ...(await obtain()), owned: true }));
   }
 
@@ -186,7 +182,9 @@ export class SiteDeployer {
     } catch (err) {
       throw await recordRefusal(this.deps.logger, this.deployments, { record, fetched, err, at: this.now() });
     } finally {
-      if (fetched?.owned) await rm(fetched.path, { force: true });
+      // Deleting the download only tidies up, like pruning: a deploy sent meanwhile queues, no 409.
+      this.settling++;
+      await (fetched?.owned ? rm(fetched.path, { force: true }) : Promise.resolve()).finally(() => this.settling--);
     }
   }
 
