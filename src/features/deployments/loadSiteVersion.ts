@@ -5,7 +5,7 @@ import { dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
 import { storedManifestSchema, type BundleManifest } from '../../bundle/bundleManifest.js';
 import type { FileExtras } from '../../bundle/install/precompressSiteFiles.js';
 import { siteFileType } from '../../bundle/install/siteFileType.js';
-import { SiteVersion, type ServedFile } from './SiteVersion.js';
+import { SiteVersion, type ServedFile, type UnsettledFile } from './SiteVersion.js';
 import { versionLayout, type VersionLayout } from './versionLayout.js';
 import { readVersionOrigins } from './VersionOrigins.js';
 
@@ -43,34 +43,63 @@ export async function loadSiteVersion(
   // A layered version reads its unchanged files from the folders of the versions holding them.
   const origins = await readVersionOrigins(layout.origins);
   const held = await Promise.all((origins?.holders ?? []).map((id) => realFolders(versionLayout(dirname(layout.dir), id))));
+  const unsettled: UnsettledFile[] = [];
   for (const entry of manifest.files) {
     const index = origins?.files[entry.path];
-    const real = index === undefined ? own : held[index];
     // The verifier already refused unsafe names; the resolve-and-prefix check is done again
     // here, once per file, so no request can ever be answered from outside the version.
     const audienceFile = entry.path.startsWith(AUDIENCES_PREFIX);
     if (!(isServable(entry.path) || audienceFile) || !isInside(layout.files, join(layout.files, entry.path))) continue;
-    const type = siteFileType(entry.path);
-    // 64 bits of the content hash tell one file's versions apart; every response carries it.
-    const tag = entry.sha256.slice(0, 16);
-    const extra = extras[entry.path] ?? {};
-    const encodedBase = join(real.encoded, entry.path);
-    (audienceFile ? audienceFiles : files).set(entry.path, {
-      path: entry.path,
-      contentType: type.contentType,
-      cacheControl: isHashedAsset(entry.path) ? IMMUTABLE : REVALIDATE,
-      identity: { absPath: join(real.files, entry.path), size: entry.size, etag: `"${tag}"` },
-      gzip: extra.gzip === undefined ? undefined : { absPath: `${encodedBase}.gz`, size: extra.gzip, etag: `"${tag}-gz"` },
-      br: extra.br === undefined ? undefined : { absPath: `${encodedBase}.br`, size: extra.br, etag: `"${tag}-br"` },
-      scriptHashes: extra.scriptHashes,
-      tryItOrigins: tryIt.get(entry.path),
-      headPolicies: extra.headPolicies,
-    });
+    const place = { ...(index === undefined ? own : held[index]), own: index === undefined };
+    const file = servedFile(entry, place, extras[entry.path] ?? {}, tryIt, unsettled);
+    (audienceFile ? audienceFiles : files).set(entry.path, file);
   }
   const pagePaths = new Set(manifest.pages.map((p) => normalizePagePath(p.path)));
   const mapAt = origins?.files[ACCESS_MAP_PATH];
   const access = await loadVersionAccess(manifest, mapAt === undefined ? own.files : held[mapAt].files, audienceFiles);
-  return new SiteVersion(id, manifest.version, manifest.domain, layout.dir, files, pagePaths, access, origins?.holders ?? []);
+  return new SiteVersion(id, manifest.version, manifest.domain, layout.dir, files, pagePaths, access, origins?.holders ?? [], unsettled);
+}
+
+/**
+ * One file's table entry. Variants whose compression was deferred, or made after an earlier
+ * switch (so not yet checked against their recorded SHA-256), are left out and listed in
+ * `unsettled` for settleVariants: until it adds them, the file is served as identity.
+ */
+function servedFile(
+  entry: { path: string; size: number; sha256: string },
+  place: { files: string; encoded: string; own: boolean },
+  extra: FileExtras,
+  tryIt: ReadonlyMap<string, string[]>,
+  unsettled: UnsettledFile[],
+): ServedFile {
+  const type = siteFileType(entry.path);
+  // 64 bits of the content hash tell one file's versions apart; every response carries it.
+  const tag = entry.sha256.slice(0, 16);
+  const encodedBase = join(place.encoded, entry.path);
+  const identity = join(place.files, entry.path);
+  const settled = !extra.deferred && extra.variantSha256 === undefined;
+  if (!settled) unsettled.push({ ...entry, identity, encodedBase, own: place.own, recorded: recordedVariants(extra) });
+  return {
+    path: entry.path,
+    contentType: type.contentType,
+    cacheControl: isHashedAsset(entry.path) ? IMMUTABLE : REVALIDATE,
+    identity: { absPath: identity, size: entry.size, etag: `"${tag}"` },
+    gzip: extra.gzip === undefined || !settled ? undefined : { absPath: `${encodedBase}.gz`, size: extra.gzip, etag: `"${tag}-gz"` },
+    br: extra.br === undefined || !settled ? undefined : { absPath: `${encodedBase}.br`, size: extra.br, etag: `"${tag}-br"` },
+    scriptHashes: extra.scriptHashes,
+    tryItOrigins: tryIt.get(entry.path),
+    headPolicies: extra.headPolicies,
+  };
+}
+
+/** The variants a file's extras record with their SHA-256 (made after a switch); undefined for a deferred file. */
+function recordedVariants(extra: FileExtras): UnsettledFile['recorded'] {
+  const sha = extra.variantSha256;
+  if (extra.deferred || !sha) return undefined;
+  return {
+    gzip: extra.gzip === undefined || sha.gzip === undefined ? undefined : { size: extra.gzip, sha256: sha.gzip },
+    br: extra.br === undefined || sha.br === undefined ? undefined : { size: extra.br, sha256: sha.br },
+  };
 }
 
 /** The real paths of a version's served and encoded folders (the version folder must exist). */
