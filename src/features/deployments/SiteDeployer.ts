@@ -26,8 +26,9 @@ import { recordRefusal } from './recordRefusal.js';
 import { chooseRollbackTarget } from './chooseRollbackTarget.js';
 import type { SiteVersion } from './SiteVersion.js';
 import type { SiteDirs } from './versionLayout.js';
-import { VariantSettler } from './VariantSettler.js';
+import { INLINE_COMPRESS_BYTES, VariantSettler } from './VariantSettler.js';
 import { DeployQueue } from './DeployQueue.js';
+import { VerifiedVariants } from './VerifiedVariants.js';
 
 /** What the deployer is built from. */
 export interface SiteDeployerDeps {
@@ -40,13 +41,6 @@ export interface SiteDeployerDeps {
   site: string | null;
   dirs: SiteDirs;
 }
-
-/**
- * Bytes of changed files compressed before a version goes live; the rest (the site-wide search
- * index and llms files, or the hundreds of pages a title change touches) are compressed after the
- * switch by VariantSettler and served uncompressed meanwhile (docs/performance.md, issue 32).
- */
-const INLINE_COMPRESS_BYTES = 1024 * 1024;
 
 /** A bundle on local disk, and whether it is ours to delete afterwards (a download). */
 type ObtainedBundle = FetchedBundle & { owned: boolean };
@@ -67,23 +61,18 @@ export class SiteDeployer {
   private readonly dirs: SiteDirs;
   private readonly deployments: DeploymentRepository;
   private readonly variants: VariantSettler;
-  /** What retention (pruneSiteVersions, collapseVersions) works on. */
+  private readonly verified = new VerifiedVariants();
   private readonly retention: RetentionDeps;
 
   private constructor(private readonly deps: SiteDeployerDeps) {
     this.live = new LiveSite(deps.sites, deps.site);
     this.dirs = deps.dirs;
     this.deployments = deps.deployments;
-    const { logger, dirs } = deps;
-    this.retention = {
-      deployments: deps.deployments,
-      versions: this.versions,
-      versionsDir: dirs.versions,
-      logger,
-      publish: () => this.publish(),
-    };
+    const { logger, dirs, deployments } = deps;
+    const [publish, verified] = [() => this.publish(), this.verified];
+    this.retention = { deployments, versions: this.versions, versionsDir: dirs.versions, logger, publish, verified };
     const versions = () => [...new Set([this.live.version(), ...this.versions.values()])].filter((v): v is SiteVersion => v !== null);
-    this.variants = new VariantSettler({ versionsDir: deps.dirs.versions, logger: deps.logger, versions, busy: () => this.busy() });
+    this.variants = new VariantSettler({ versionsDir: dirs.versions, logger, versions, busy: () => this.busy(), verified });
   }
 
   /** The site served by these deployments: its domain, or null for the default site. */
@@ -225,7 +214,7 @@ export class SiteDeployer {
       inlineBudget: INLINE_COMPRESS_BYTES,
     });
     const { failedPages } = report;
-    const version = await loadSiteVersion(id, installed.layout, installed);
+    const version = await loadSiteVersion(id, installed.layout, installed, this.verified);
     // Serve the new version before the record says "active", so that a client who polls the
     // record and then fetches a page never gets the old one; a failed write switches back.
     // From here a new deployment queues behind the write and the pruning instead of a 409.

@@ -2,6 +2,14 @@ import type { Logger } from 'pino';
 import { settleVariants } from './settleVariants.js';
 import type { SiteVersion } from './SiteVersion.js';
 import { versionLayout } from './versionLayout.js';
+import type { VerifiedVariants } from './VerifiedVariants.js';
+
+/**
+ * Bytes of changed files compressed before a version goes live; the rest (the site-wide search
+ * index and llms files, or the hundreds of pages a title change touches) are compressed after the
+ * switch by VariantSettler and served uncompressed meanwhile (docs/performance.md, issue 32).
+ */
+export const INLINE_COMPRESS_BYTES = 1024 * 1024;
 
 /** What the settler works on and when it must give way. */
 export interface VariantSettlerDeps {
@@ -11,6 +19,8 @@ export interface VariantSettlerDeps {
   versions: () => SiteVersion[];
   /** True while a deployment or rollback waits: the settler stops at the next file and is queued again after it. */
   busy: () => boolean;
+  /** The variants this deployer made or checked (see VerifiedVariants). */
+  verified: VerifiedVariants;
 }
 
 /**
@@ -53,7 +63,11 @@ export class VariantSettler {
       if (stop()) return;
       if (version.unsettled.length === 0) continue;
       try {
-        await settleVariants(version, versionLayout(this.deps.versionsDir, version.id).extras, stop, this.deps.logger);
+        await settleVariants(version, versionLayout(this.deps.versionsDir, version.id).extras, {
+          stop,
+          logger: this.deps.logger,
+          verified: this.deps.verified,
+        });
       } catch (err) {
         this.deps.logger.error(
           { err, deploymentId: version.id },

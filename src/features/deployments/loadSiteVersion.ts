@@ -8,6 +8,7 @@ import { siteFileType } from '../../bundle/install/siteFileType.js';
 import { SiteVersion, type ServedFile, type UnsettledFile } from './SiteVersion.js';
 import { versionLayout, type VersionLayout } from './versionLayout.js';
 import { readVersionOrigins } from './VersionOrigins.js';
+import type { VerifiedVariants } from './VerifiedVariants.js';
 
 /** Long-lived caching is only safe for names that change whenever the content does. */
 const HASHED_ASSET = /^_assets\/(?:.*\/)?[^/]*[.-][0-9a-f]{8,64}\.[A-Za-z0-9]+$/;
@@ -30,6 +31,8 @@ export async function loadSiteVersion(
   layout: VersionLayout,
   /** The manifest and extras just installed, when the caller holds them: not read and parsed again. */
   known?: { manifest: BundleManifest; extras: Record<string, FileExtras> },
+  /** Variants the deployer made or checked already (served at once); without it every recorded one is checked first. */
+  verified?: VerifiedVariants,
 ): Promise<SiteVersion> {
   const manifest: BundleManifest = known?.manifest ?? storedManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
   const extras = known?.extras ?? (JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>);
@@ -51,7 +54,7 @@ export async function loadSiteVersion(
     const audienceFile = entry.path.startsWith(AUDIENCES_PREFIX);
     if (!(isServable(entry.path) || audienceFile) || !isInside(layout.files, join(layout.files, entry.path))) continue;
     const place = { ...(index === undefined ? own : held[index]), own: index === undefined };
-    const file = servedFile(entry, place, extras[entry.path] ?? {}, tryIt, unsettled);
+    const file = servedFile(entry, place, extras[entry.path] ?? {}, { tryIt, verified }, unsettled);
     (audienceFile ? audienceFiles : files).set(entry.path, file);
   }
   const pagePaths = new Set(manifest.pages.map((p) => normalizePagePath(p.path)));
@@ -69,7 +72,7 @@ function servedFile(
   entry: { path: string; size: number; sha256: string },
   place: { files: string; encoded: string; own: boolean },
   extra: FileExtras,
-  tryIt: ReadonlyMap<string, string[]>,
+  { tryIt, verified }: { tryIt: ReadonlyMap<string, string[]>; verified?: VerifiedVariants },
   unsettled: UnsettledFile[],
 ): ServedFile {
   const type = siteFileType(entry.path);
@@ -77,8 +80,9 @@ function servedFile(
   const tag = entry.sha256.slice(0, 16);
   const encodedBase = join(place.encoded, entry.path);
   const identity = join(place.files, entry.path);
-  const settled = !extra.deferred && extra.variantSha256 === undefined;
-  if (!settled) unsettled.push({ ...entry, identity, encodedBase, own: place.own, recorded: recordedVariants(extra) });
+  const recorded = recordedVariants(extra);
+  const settled = !extra.deferred && (recorded === undefined || checkedBefore(encodedBase, recorded, verified));
+  if (!settled) unsettled.push({ ...entry, identity, encodedBase, own: place.own, recorded });
   return {
     path: entry.path,
     contentType: type.contentType,
@@ -100,6 +104,13 @@ function recordedVariants(extra: FileExtras): UnsettledFile['recorded'] {
     gzip: extra.gzip === undefined || sha.gzip === undefined ? undefined : { size: extra.gzip, sha256: sha.gzip },
     br: extra.br === undefined || sha.br === undefined ? undefined : { size: extra.br, sha256: sha.br },
   };
+}
+
+/** Whether every recorded variant was made or checked by this process already (see verifiedVariants). */
+function checkedBefore(encodedBase: string, recorded: NonNullable<UnsettledFile['recorded']>, verified?: VerifiedVariants): boolean {
+  const { gzip, br } = recorded;
+  if (!verified) return false;
+  return (!gzip || verified.has(`${encodedBase}.gz`, gzip.sha256)) && (!br || verified.has(`${encodedBase}.br`, br.sha256));
 }
 
 /** The real paths of a version's served and encoded folders (the version folder must exist). */

@@ -3,6 +3,7 @@ import { collapseAndRetire } from './collapseHolders.js';
 import type { DeploymentRepository } from './DeploymentRepository.js';
 import { byActivationDesc } from './deploymentStore.js';
 import type { SiteVersion } from './SiteVersion.js';
+import type { VerifiedVariants } from './VerifiedVariants.js';
 
 /** What retention works on: one deployer's records, loaded versions and folder. */
 export interface RetentionDeps {
@@ -12,6 +13,8 @@ export interface RetentionDeps {
   logger: Logger;
   /** Points the live site at the versions now recorded (after a table is replaced or a version removed). */
   publish: () => void;
+  /** Variants the deployer made or checked: a reloaded table serves them at once. */
+  verified?: VerifiedVariants;
 }
 
 /** Keeps the newest `keepVersions` versions (the active one always), records the rest removed and retires them. */
@@ -29,6 +32,9 @@ export async function pruneSiteVersions(deps: RetentionDeps, keepVersions: numbe
 
 /** Flattens layered versions off unkept ones and deletes what no kept version reads (see collapseAndRetire). */
 export async function collapseVersions(deps: RetentionDeps, doomed: Iterable<string>): Promise<void> {
-  const { versions, versionsDir, logger, publish } = deps;
-  await collapseAndRetire({ versions, versionsDir, logger, publish, onDisk: new Set(deps.deployments.onDisk().map((d) => d.id)) }, doomed);
+  const { versions, versionsDir, logger, publish, verified } = deps;
+  await collapseAndRetire(
+    { versions, versionsDir, logger, publish, verified, onDisk: new Set(deps.deployments.onDisk().map((d) => d.id)) },
+    doomed,
+  );
 }

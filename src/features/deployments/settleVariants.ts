@@ -8,6 +8,7 @@ import { forEachConcurrently } from '../../bundle/install/forEachConcurrently.js
 import { syncTree } from '../../bundle/install/syncTree.js';
 import { writeFileDurably } from '../../platform/store/writeFileDurably.js';
 import type { SiteVersion, UnsettledFile } from './SiteVersion.js';
+import type { VerifiedVariants } from './VerifiedVariants.js';
 
 /** Bytes of files settled between two writes of the record: few rewrites of extras.json, little lost to a crash. */
 const CHUNK_BYTES = 8 * 1024 * 1024;
@@ -30,7 +31,11 @@ type Settled = { file: UnsettledFile; variants: { gzip?: Variant; br?: Variant }
  * variant. `stop` is asked between files (a deployment waits, or shutdown); what is done is kept
  * and the rest stays in `version.unsettled` for a later call.
  */
-export async function settleVariants(version: SiteVersion, extrasPath: string, stop: () => boolean, logger: Logger): Promise<void> {
+export async function settleVariants(
+  version: SiteVersion,
+  extrasPath: string,
+  { stop, logger, verified }: { stop: () => boolean; logger: Logger; verified: VerifiedVariants },
+): Promise<void> {
   let record: Record<string, FileExtras> | null = null;
   while (version.unsettled.length > 0 && !stop()) {
     const chunk = takeChunk(version.unsettled);
@@ -39,7 +44,7 @@ export async function settleVariants(version: SiteVersion, extrasPath: string, s
     await forEachConcurrently(chunk, CONCURRENCY, async (file) => {
       // Asked per file: a deployment waiting must not sit behind megabytes of compression.
       if (stop()) left.push(file);
-      else done.push(await settleOne(file).catch((err: unknown) => refuse(logger, version, file, err)));
+      else done.push(await settleOne(file, logger).catch((err: unknown) => refuse(logger, version, file, err)));
     });
     version.unsettled.push(...left);
     const made = done.filter((d): d is NonNullable<Settled> => d?.made === true);
@@ -52,7 +57,11 @@ export async function settleVariants(version: SiteVersion, extrasPath: string, s
       for (const { file, variants } of made) record[file.path] = settledExtras(record[file.path], variants);
       await writeFileDurably(extrasPath, JSON.stringify(record), 0o644);
     }
-    for (const d of done) if (d) version.addVariants(d.file.path, d.variants);
+    for (const d of done) {
+      if (!d) continue;
+      for (const v of [d.variants.gzip, d.variants.br]) if (v) verified.note(v.absPath, v.sha256);
+      version.addVariants(d.file.path, d.variants);
+    }
   }
 }
 
@@ -65,13 +74,14 @@ function takeChunk(queue: UnsettledFile[]): UnsettledFile[] {
 }
 
 /** Checks recorded variants, or (none recorded, or a check failed, in a folder of its own) makes them. */
-async function settleOne(file: UnsettledFile): Promise<Settled> {
+async function settleOne(file: UnsettledFile, logger: Logger): Promise<Settled> {
   if (file.recorded) {
     const [gzip, br] = await Promise.all([
       checked(`${file.encodedBase}.gz`, file.recorded.gzip),
       checked(`${file.encodedBase}.br`, file.recorded.br),
     ]);
     if (gzip !== false && br !== false) return { file, variants: { gzip, br }, made: false };
+    if (file.own) logger.warn({ path: file.path }, 'a compressed variant differs from its record (altered on disk?): it is made again');
   }
   // A referred file's variants are another version's, never written from here: identity only.
   if (!file.own) throw new Error(`the variants of ${file.encodedBase} differ from their record`);
