@@ -1,7 +1,7 @@
 import { loadVersionAccess } from './site/loadVersionAccess.js';
 import { ACCESS_MAP_PATH } from '../../platform/access/PageAccess.js';
 import { readFile, realpath } from 'node:fs/promises';
-import { dirname, isAbsolute, join, posix, relative, resolve } from 'node:path';
+import { dirname, join, posix, relative } from 'node:path';
 import { storedManifestSchema, type BundleManifest } from '../../bundle/bundleManifest.js';
 import type { FileExtras } from '../../bundle/install/precompressSiteFiles.js';
 import { siteFileType } from '../../bundle/install/siteFileType.js';
@@ -52,7 +52,7 @@ export async function loadSiteVersion(
     // The verifier already refused unsafe names; the resolve-and-prefix check is done again
     // here, once per file, so no request can ever be answered from outside the version.
     const audienceFile = entry.path.startsWith(AUDIENCES_PREFIX);
-    if (!(isServable(entry.path) || audienceFile) || !isInside(layout.files, join(layout.files, entry.path))) continue;
+    if (!(isServable(entry.path) || audienceFile) || !staysInside(entry.path)) continue;
     const place = { ...(index === undefined ? own : held[index]), own: index === undefined };
     const file = servedFile(entry, place, extras[entry.path] ?? {}, { tryIt, verified }, unsettled);
     (audienceFile ? audienceFiles : files).set(entry.path, file);
@@ -78,8 +78,10 @@ function servedFile(
   const type = siteFileType(entry.path);
   // 64 bits of the content hash tell one file's versions apart; every response carries it.
   const tag = entry.sha256.slice(0, 16);
-  const encodedBase = join(place.encoded, entry.path);
-  const identity = join(place.files, entry.path);
+  // Plain concatenation: staysInside has made sure the name needs no normalizing (join costs
+  // tens of milliseconds over 20,000 files).
+  const encodedBase = `${place.encoded}/${entry.path}`;
+  const identity = `${place.files}/${entry.path}`;
   const recorded = recordedVariants(extra);
   const settled = !extra.deferred && (recorded === undefined || checkedBefore(encodedBase, recorded, verified));
   if (!settled) unsettled.push({ ...entry, identity, encodedBase, own: place.own, recorded });
@@ -140,9 +142,15 @@ function tryItPages(manifest: BundleManifest): Map<string, string[]> {
   return pages;
 }
 
-function isInside(dir: string, path: string): boolean {
-  const rel = relative(resolve(dir), resolve(path));
-  return rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+/**
+ * Whether bundle-relative `path` names a file inside the version folder: no leading slash,
+ * backslash or NUL, no empty, `.` or `..` segment. The verifier refused every other name; this
+ * string check (no path resolution: it runs for each of tens of thousands of files at every
+ * switch) makes sure again that no request is ever answered from outside the version.
+ */
+function staysInside(path: string): boolean {
+  if (path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false;
+  return !path.split('/').some((segment) => segment === '' || segment === '.' || segment === '..');
 }
 
 /** Where a bundle keeps each audience's search index and llms files. */
