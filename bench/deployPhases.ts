@@ -1,4 +1,4 @@
-// npx tsx bench/deployPhases.ts [--pages N] [--work DIR] [--rounds N] [--links]
+// npx tsx bench/deployPhases.ts [--pages N] [--work DIR] [--rounds N] [--links] [--inline]
 // Where a deploy's time goes, phase by phase, in-process (no HTTP, no export worker). The
 // synthetic site is exported four times with the real renderer and zip sink (incremental, as an
 // export job would): v1, then nothing changed (a new job id), one page's body changed, and one
@@ -9,6 +9,10 @@
 // per phase; CPU time is the steadier figure on a shared machine. With --work DIR the site and
 // the zips are kept there and reused by the next run (delete DIR to start afresh). --links
 // installs with hard links to unchanged files (the earlier way) instead of a layered version.
+// Changed files are compressed as SiteDeployer does: INLINE_COMPRESS_BYTES before the switch,
+// the rest after it (settleVariants, timed as its own phase after "first serve" and left out of
+// the total to served); --inline compresses everything before the switch (the earlier way).
+// A fifth export changes the site's name in docs.json, so every page differs ("every page").
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -18,6 +22,10 @@ import { createZipSink } from '../src/bundle/zip/createZipSink.js';
 import { PreviousBundle } from '../src/bundle/zip/PreviousBundle.js';
 import { installBundleVersion } from '../src/features/deployments/installBundleVersion.js';
 import { loadSiteVersion } from '../src/features/deployments/loadSiteVersion.js';
+import { settleVariants } from '../src/features/deployments/settleVariants.js';
+import { INLINE_COMPRESS_BYTES } from '../src/features/deployments/VariantSettler.js';
+import { VerifiedVariants } from '../src/features/deployments/VerifiedVariants.js';
+import { createLogger } from '../src/platform/logging/createLogger.js';
 import { sha256OfFile } from '../src/platform/sha256OfFile.js';
 import { renderSite } from '../src/render/index.js';
 
@@ -46,9 +54,9 @@ async function exportOnce(source: string, zip: string, previous: string | null, 
   await out.finish(zip, NOW);
 }
 
-/** The four zips, made once per work folder. */
+/** The five zips, made once per work folder. */
 async function makeZips(): Promise<void> {
-  if (existsSync(join(work, 'title.zip'))) return;
+  if (existsSync(join(work, 'title.zip'))) return makeEveryPageZip();
   mkdirSync(work, { recursive: true });
   const source = join(work, 'site');
   rmSync(source, { recursive: true, force: true });
@@ -67,9 +75,23 @@ async function makeZips(): Promise<void> {
   await exportOnce(source, join(work, 'body.zip'), join(work, 'nothing.zip'), 'job-3');
   writeFileSync(page, readFileSync(page, 'utf8').replace(/^title: "(.*)"$/m, 'title: "$1 (renamed)"'));
   await exportOnce(source, join(work, 'title.zip'), join(work, 'body.zip'), 'job-4');
+  await makeEveryPageZip();
+}
+
+/** The fifth zip: the site's name changed, which every page shows. */
+async function makeEveryPageZip(): Promise<void> {
+  if (existsSync(join(work, 'every.zip'))) return;
+  const config = join(work, 'site', 'docs.json');
+  writeFileSync(config, readFileSync(config, 'utf8').replace('"Synthetic Docs"', '"Synthetic Docs (renamed)"'));
+  await exportOnce(join(work, 'site'), join(work, 'every.zip'), join(work, 'title.zip'), 'job-5');
 }
 
 type Row = { phase: string; wall: number; cpu: number };
+const logger = createLogger('warn');
+/** One deployer's memo of checked variants, as SiteDeployer keeps. */
+const verified = new VerifiedVariants();
+/** Phases after the version is served: reported, not counted in the total to served. */
+const AFTER = 'after the switch: settle variants';
 
 /** Deploys `zip` as version `id` over `liveId`, timing each phase; `probe` is a path served afterwards. */
 async function deployTimed(zip: string, versions: string, id: string, liveId: string | undefined, probe: string): Promise<Row[]> {
@@ -88,16 +110,22 @@ async function deployTimed(zip: string, versions: string, id: string, liveId: st
     liveId,
     phase,
     layered: !process.argv.includes('--links'),
+    inlineBudget: process.argv.includes('--inline') ? undefined : INLINE_COMPRESS_BYTES,
   });
-  const version = await loadSiteVersion(id, installed.layout, installed);
+  changed.set(id, installed.fileCount - installed.linkedFiles);
+  const version = await loadSiteVersion(id, installed.layout, installed, verified);
   phase('version table');
   const served = version.file(probe);
   if (!served) throw new Error(`${probe} is not served`);
   await readFile(served.br?.absPath ?? served.identity.absPath);
   phase('first serve');
+  await settleVariants(version, installed.layout.extras, { stop: () => false, logger, verified });
+  phase(AFTER);
   return rows;
 }
 
+/** Files each version wrote rather than took from the one before. */
+const changed = new Map<string, number>();
 await makeZips();
 const probe = readdirSync(join(work, 'site', 'part-1', 'section-1'))
   .filter((n) => n.endsWith('.mdx'))
@@ -107,6 +135,7 @@ const cases = [
   { name: 'nothing changed', zip: 'nothing.zip' },
   { name: 'one body changed', zip: 'body.zip' },
   { name: 'one title changed', zip: 'title.zip' },
+  { name: 'every page changed', zip: 'every.zip' },
 ];
 for (let round = 0; round < ROUNDS; round++) {
   const versions = join(work, `versions-${process.pid}-${round}`);
@@ -123,9 +152,10 @@ for (let round = 0; round < ROUNDS; round++) {
     console.log(`\nround ${round + 1}, load average ${loadavg()[0].toFixed(1)}; ms wall / ms CPU`);
     console.log(`| phase | ${cases.map((c) => c.name).join(' | ')} |`);
     console.log(`|---|${cases.map(() => '---').join('|')}|`);
-    for (const p of [...phases, 'total']) {
+    console.log(`| files written | ${cases.map((c) => changed.get(c.zip.replace('.zip', ''))).join(' | ')} |`);
+    for (const p of [...phases.filter((n) => n !== AFTER), 'total to served', AFTER]) {
       const cell = (c: (typeof cases)[number]) => {
-        const rows = table[c.name].filter((r) => p === 'total' || r.phase === p);
+        const rows = table[c.name].filter((r) => (p === 'total to served' ? r.phase !== AFTER : r.phase === p));
         const sum = (k: 'wall' | 'cpu') => rows.reduce((s, r) => s + r[k], 0).toFixed(0);
         return `${sum('wall')} / ${sum('cpu')}`;
       };

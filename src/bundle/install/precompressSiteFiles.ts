@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import { DOCUMENT_POLICY_META } from '../../platform/documentPolicyMeta.js';
+import { compressVariants, MAX_COMPRESS_BYTES, MIN_COMPRESS_BYTES } from './compressVariants.js';
 import { forEachConcurrently } from './forEachConcurrently.js';
 import type { FileExtras } from './FileExtras.js';
 import { type LinkBase, linkAll } from './LinkBase.js';
@@ -11,30 +10,6 @@ import { siteFileType } from './siteFileType.js';
 
 export type { FileExtras } from './FileExtras.js';
 
-const gzipAsync = promisify(gzip);
-const brotliAsync = promisify(brotliCompress);
-/** Below this, compression saves less than the headers it costs. */
-const MIN_COMPRESS_BYTES = 512;
-/** A variant is kept only when it saves at least this fraction. */
-const MAX_KEPT_RATIO = 0.9;
-/** Brotli's top qualities cost seconds per megabyte; these keep a large bundle's activation to seconds. */
-const BROTLI_QUALITY_SMALL = 6;
-/**
- * Over LARGE_FILE_BYTES: the site-wide files (search index, llms-full.txt, tens of MB on 10,000
- * pages) change with any page, so their compression is most of a one-page deploy. On 21 MB of
- * search index quality 4 took 265 ms of CPU against 632 at 5, for a file 6% larger (3.80 / 3.57 MB).
- */
-const BROTLI_QUALITY_LARGE = 4;
-const LARGE_FILE_BYTES = 1024 * 1024;
-/**
- * gzip's level for files under and over LARGE_FILE_BYTES. The large ones are the site-wide files
- * (search index, llms-full.txt) that change with any page: at level 9 they were most of a
- * one-page change's activation on a large site; browsers take brotli, so gzip size matters less.
- */
-const GZIP_LEVEL_SMALL = 9;
-const GZIP_LEVEL_LARGE = 4;
-/** Larger files are served uncompressed rather than held in memory to compress. */
-const MAX_COMPRESS_BYTES = 32 * 1024 * 1024;
 /** Two at a time: compression runs on the libuv pool, which requests' file reads also use. */
 const COMPRESS_CONCURRENCY = 2;
 const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
@@ -42,9 +17,11 @@ const INLINE_SCRIPT = /<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi;
 /**
  * Stores gzip and brotli variants of every compressible file under `encodedDir` (outside the
  * served tree, so they can never be requested by name) and collects each HTML page's inline
- * script hashes. Done once at activation so no request ever compresses anything; compression
- * runs on the thread pool and never blocks the event loop. The caller makes the files durable
- * (syncTree) before the version goes live.
+ * script hashes. Compression runs on the thread pool and never blocks the event loop. With
+ * `inlineBudget`, only that many bytes are compressed (smallest files first) and the rest are
+ * marked `deferred`, to be compressed once the version is live (settleVariants): a deploy whose
+ * changed files are large or many then costs what extracting them costs. The caller makes the
+ * files durable (syncTree) before the version goes live.
  */
 export async function precompressSiteFiles(
   filesDir: string,
@@ -52,49 +29,59 @@ export async function precompressSiteFiles(
   files: readonly { path: string; size: number }[],
   /** Files linked unchanged from `base`: their variants and extras are linked and taken from it too. */
   reuse?: { base: LinkBase; linked: ReadonlySet<string> },
+  /** Bytes compressed before returning; unset: every file. */
+  inlineBudget = Number.POSITIVE_INFINITY,
 ): Promise<Record<string, FileExtras>> {
   const extras: Record<string, FileExtras> = {};
   const taken = reuse ? await linkVariants(files, reuse, encodedDir, extras) : new Set<string>();
-  await forEachConcurrently(files, COMPRESS_CONCURRENCY, async ({ path, size }) => {
-    if (taken.has(path)) return;
+  const fresh = files.filter((f) => !taken.has(f.path));
+  const deferred = overBudget(fresh, inlineBudget);
+  await forEachConcurrently(fresh, COMPRESS_CONCURRENCY, async ({ path, size }) => {
     const type = siteFileType(path);
     const isHtml = type.contentType.startsWith('text/html');
+    const defer = deferred.has(path);
     if ((!type.compressible && !isHtml) || size > MAX_COMPRESS_BYTES) return;
-    const data = await readFile(join(filesDir, path));
-    const found: FileExtras = {};
-    if (isHtml) {
-      const hashes = inlineScriptHashes(data.toString('utf8'));
-      if (hashes.length) found.scriptHashes = hashes;
-      if (declaresHeadPolicies(data)) found.headPolicies = true;
-    }
-    if (type.compressible && data.length >= MIN_COMPRESS_BYTES) {
-      const large = data.length > LARGE_FILE_BYTES;
-      const quality = large ? BROTLI_QUALITY_LARGE : BROTLI_QUALITY_SMALL;
-      const [gz, br] = await Promise.all([
-        gzipAsync(data, { level: large ? GZIP_LEVEL_LARGE : GZIP_LEVEL_SMALL }),
-        brotliAsync(data, {
-          params: {
-            [zlibConstants.BROTLI_PARAM_QUALITY]: quality,
-            [zlibConstants.BROTLI_PARAM_SIZE_HINT]: data.length,
-            [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-          },
-        }),
-      ]);
-      const base = join(encodedDir, path);
-      if (gz.length <= data.length * MAX_KEPT_RATIO || br.length <= data.length * MAX_KEPT_RATIO)
-        await mkdir(dirname(base), { recursive: true });
-      if (gz.length <= data.length * MAX_KEPT_RATIO) {
-        await writeNew(`${base}.gz`, gz);
-        found.gzip = gz.length;
-      }
-      if (br.length <= data.length * MAX_KEPT_RATIO) {
-        await writeNew(`${base}.br`, br);
-        found.br = br.length;
-      }
+    // A deferred file is read now only when it is a page: its CSP hashes are needed to serve it.
+    const data = !defer || isHtml ? await readFile(join(filesDir, path)) : null;
+    const found: FileExtras = data && isHtml ? inspectPage(data) : {};
+    if (defer) found.deferred = true;
+    else if (data && type.compressible) {
+      const variants = await compressVariants(data);
+      if (variants.gzip || variants.br) await mkdir(dirname(join(encodedDir, path)), { recursive: true });
+      if (variants.gzip) found.gzip = await writeVariant(encodedDir, path, '.gz', variants.gzip);
+      if (variants.br) found.br = await writeVariant(encodedDir, path, '.br', variants.br);
     }
     if (Object.keys(found).length) extras[path] = found;
   });
   return extras;
+}
+
+/** The compressible files past `budget` bytes when the smallest are taken first. */
+function overBudget(files: readonly { path: string; size: number }[], budget: number): Set<string> {
+  const deferred = new Set<string>();
+  if (budget === Number.POSITIVE_INFINITY) return deferred;
+  const worth = files.filter((f) => f.size >= MIN_COMPRESS_BYTES && f.size <= MAX_COMPRESS_BYTES && siteFileType(f.path).compressible);
+  let spent = 0;
+  for (const file of worth.sort((a, b) => a.size - b.size)) {
+    spent += file.size;
+    if (spent > budget) deferred.add(file.path);
+  }
+  return deferred;
+}
+
+/** The FileExtras an HTML page's bytes give: its inline scripts' hashes and whether it declares its head policies. */
+function inspectPage(data: Buffer): FileExtras {
+  const found: FileExtras = {};
+  const hashes = inlineScriptHashes(data.toString('utf8'));
+  if (hashes.length) found.scriptHashes = hashes;
+  if (declaresHeadPolicies(data)) found.headPolicies = true;
+  return found;
+}
+
+/** Writes a variant (`ext` `.gz` or `.br`) of `path` under `encodedDir`, which must not exist yet; returns its size. */
+async function writeVariant(encodedDir: string, path: string, ext: '.gz' | '.br', data: Buffer): Promise<number> {
+  await writeFile(join(encodedDir, `${path}${ext}`), data, { flag: 'wx', mode: 0o644 });
+  return data.length;
 }
 
 /** Whether an HTML document carries DOCUMENT_POLICY_META in its head (before `</head>`). */
@@ -154,8 +141,4 @@ async function linkVariants(
   for (const { path } of pairs) if (!missing.has(path)) taken.add(path);
   for (const path of taken) if (base.extras[path] !== undefined) extras[path] = base.extras[path];
   return taken;
-}
-
-async function writeNew(path: string, data: Buffer): Promise<void> {
-  await writeFile(path, data, { flag: 'wx', mode: 0o644 });
 }

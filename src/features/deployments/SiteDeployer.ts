@@ -10,7 +10,7 @@ import type { SiteDirectory } from '../control/SiteDirectory.js';
 import { AppError } from '../../platform/AppError.js';
 import type { Clock } from '../../platform/Clock.js';
 import { randomId } from '../../platform/randomId.js';
-import { byActivationDesc, type DeploymentRecord } from './deploymentStore.js';
+import type { DeploymentRecord } from './deploymentStore.js';
 import type { DeploymentRepository, DeploymentStatus } from './DeploymentRepository.js';
 import { newDeploymentRecord, type DeployOutcome, type DeployRequest, type StartedDeployment } from './DeployRequest.js';
 import { checkFailedPages } from './readFailedPages.js';
@@ -21,10 +21,14 @@ import { announceLiveVersion } from './announceLiveVersion.js';
 import { loadSiteVersion } from './loadSiteVersion.js';
 import { restoreSiteVersions } from './restoreSiteVersions.js';
 import { siteReadiness } from './siteReadiness.js';
-import { collapseAndRetire } from './collapseHolders.js';
+import { collapseVersions, pruneSiteVersions, type RetentionDeps } from './pruneSiteVersions.js';
 import { recordRefusal } from './recordRefusal.js';
+import { chooseRollbackTarget } from './chooseRollbackTarget.js';
 import type { SiteVersion } from './SiteVersion.js';
 import type { SiteDirs } from './versionLayout.js';
+import { INLINE_COMPRESS_BYTES, VariantSettler } from './VariantSettler.js';
+import { DeployQueue } from './DeployQueue.js';
+import { VerifiedVariants } from './VerifiedVariants.js';
 
 /** What the deployer is built from. */
 export interface SiteDeployerDeps {
@@ -53,17 +57,22 @@ type Deployed = { record: DeploymentRecord; outcome: DeployOutcome };
 export class SiteDeployer {
   readonly live: LiveSite;
   private readonly versions = new Map<string, SiteVersion>();
-  private queue: Promise<unknown> = Promise.resolve();
-  private queued = 0;
-  /** Deployments already live or refused, only pruning or deleting their download: not "in progress". */
-  private settling = 0;
+  private readonly queue = new DeployQueue();
   private readonly dirs: SiteDirs;
   private readonly deployments: DeploymentRepository;
+  private readonly variants: VariantSettler;
+  private readonly verified = new VerifiedVariants();
+  private readonly retention: RetentionDeps;
 
   private constructor(private readonly deps: SiteDeployerDeps) {
     this.live = new LiveSite(deps.sites, deps.site);
     this.dirs = deps.dirs;
     this.deployments = deps.deployments;
+    const { logger, dirs, deployments } = deps;
+    const [publish, verified] = [() => this.publish(), this.verified];
+    this.retention = { deployments, versions: this.versions, versionsDir: dirs.versions, logger, publish, verified };
+    const versions = () => [...new Set([this.live.version(), ...this.versions.values()])].filter((v): v is SiteVersion => v !== null);
+    this.variants = new VariantSettler({ versionsDir: dirs.versions, logger, versions, busy: () => this.busy(), verified });
   }
 
   /** The site served by these deployments: its domain, or null for the default site. */
@@ -79,7 +88,8 @@ export class SiteDeployer {
     deployer.publish();
     // A crash between a prune's record and its flattening leaves layered versions reading from
     // folders no record keeps: finish that before serving, then delete those folders.
-    await deployer.collapse([]);
+    await collapseVersions(deployer.retention, []);
+    deployer.settleVariants();
     return deployer;
   }
 
@@ -104,19 +114,17 @@ export class SiteDeployer {
   async rollback(target: string | null): Promise<DeploymentRecord> {
     if (this.busy())
       throw AppError.conflict('A deployment is in progress; try again when it has finished', { deploymentId: this.running()?.id ?? null });
-    return this.exclusive(async () => {
-      const kept = this.deployments.kept().filter((d) => this.versions.has(d.id));
+    return this.queue.run(async () => {
       const active = this.deployments.active();
-      if (target !== null && active && (active.id === target || active.version === target))
-        throw AppError.conflict(`Version ${active.version} is already active`);
-      const chosen = target === null ? kept[0] : kept.find((d) => d.id === target || d.version === target);
-      if (!chosen)
-        throw AppError.notFound(
-          target === null ? 'No earlier version is kept to roll back to' : `No kept version ${JSON.stringify(target)}`,
-        );
+      const chosen = chooseRollbackTarget(
+        this.deployments.kept().filter((d) => this.versions.has(d.id)),
+        active,
+        target,
+      );
       await this.deployments.rollBackTo(chosen.id, this.now(), active ? `from ${active.version}` : null);
       this.publish();
       this.deps.logger.info({ deploymentId: chosen.id, version: chosen.version }, `rolled back to version ${chosen.version}`);
+      this.settleVariants();
       return this.record(chosen.id)!;
     });
   }
@@ -141,14 +149,16 @@ export class SiteDeployer {
     return siteReadiness(this.live.version(), this.running() !== null, this.deployments.lastError());
   }
 
-  /** Writes pending state to disk (shutdown). */
+  /** Writes pending state to disk (shutdown); compression after a switch stops first. */
   async flush(): Promise<void> {
+    await this.variants.close();
     await this.deployments.flush();
   }
 
-  /** Waits for queued work (shutdown). */
+  /** Waits for queued work (shutdown); compression after a switch is stopped rather than waited for. */
   async drain(): Promise<void> {
-    await this.queue.catch(() => {});
+    await this.variants.close();
+    await this.queue.drain();
   }
 
   private async enqueue(source: string, request: DeployRequest, obtain: () => Promise<ObtainedBundle>): Promise<StartedDeployment> {
@@ -156,20 +166,13 @@ export class SiteDeployer {
       throw AppError.conflict('Another deployment is in progress', { deploymentId: this.running()?.id ?? null });
     }
     const record = newDeploymentRecord(randomId('dp_'), this.deps.site, source, request, this.now());
-    const finished = this.exclusive(async () => {
+    const finished = this.queue.run(async () => {
       await this.deployments.insert(record);
       return this.run(record.id, obtain);
     });
     const done = finished.then((f) => f.record);
     done.catch(() => {}); // callers await one of the two; the other must not go unhandled
     return { record: { ...record }, done, finished };
-  }
-
-  private exclusive<T>(work: () => Promise<T>): Promise<T> {
-    this.queued++;
-    const result = this.queue.then(work);
-    this.queue = result.catch(() => {}).finally(() => this.queued--);
-    return result;
   }
 
   private async run(id: string, obtain: () => Promise<ObtainedBundle>): Promise<Deployed> {
@@ -183,8 +186,7 @@ export class SiteDeployer {
       throw await recordRefusal(this.deps.logger, this.deployments, { record, fetched, err, at: this.now() });
     } finally {
       // Deleting the download only tidies up, like pruning: a deploy sent meanwhile queues, no 409.
-      this.settling++;
-      await (fetched?.owned ? rm(fetched.path, { force: true }) : Promise.resolve()).finally(() => this.settling--);
+      if (fetched?.owned) await this.queue.stepAside(() => rm(fetched.path, { force: true }));
     }
   }
 
@@ -206,16 +208,16 @@ export class SiteDeployer {
       inspect,
       liveId: live,
       layered: true,
+      inlineBudget: INLINE_COMPRESS_BYTES,
     });
     const { failedPages } = report;
-    const version = await loadSiteVersion(id, installed.layout, installed);
+    const version = await loadSiteVersion(id, installed.layout, installed, this.verified);
     // Serve the new version before the record says "active", so that a client who polls the
     // record and then fetches a page never gets the old one; a failed write switches back.
     // From here a new deployment queues behind the write and the pruning instead of a 409.
     this.versions.set(id, version);
     this.publish(version);
-    this.settling++;
-    try {
+    await this.queue.stepAside(async () => {
       const { manifest } = installed;
       const facts = { version: manifest.version, domain: manifest.domain, jobId: manifest.jobId ?? null };
       const sizes = { bundleBytes: bundle.sizeBytes, fileCount: installed.fileCount, extractedBytes: installed.extractedBytes };
@@ -229,10 +231,9 @@ export class SiteDeployer {
       this.publish();
       const allowFailed = record.allowFailed ?? false;
       announceLiveVersion(this.deps.logger, { id, site: this.deps.site, version, installed, failedPages, allowFailed, started });
-      await this.prune();
-    } finally {
-      this.settling--;
-    }
+      await pruneSiteVersions(this.retention, this.deps.config.staticExport.keepVersions, this.now());
+      this.settleVariants();
+    });
     return { record: this.record(id)!, outcome: 'activated' };
   }
 
@@ -267,28 +268,15 @@ export class SiteDeployer {
     else this.live.switchTo(current, kept);
   }
 
-  /** A deployment is queued or running (one that is live and only pruning does not count). */
+  /** Queues VariantSettler's run when a version has unsettled files; like pruning, it does not make the deployer busy. */
+  private settleVariants(): void {
+    if (!this.variants.wanted()) return;
+    void this.queue.runAside(() => this.variants.run());
+  }
+
+  /** A deployment is queued or running (one that is live and only pruning does not count; see DeployQueue). */
   private busy(): boolean {
-    return this.queued - this.settling > 0;
-  }
-
-  /** Keeps the newest `keepVersions` versions (the live one always) and deletes the rest once idle. */
-  private async prune(): Promise<void> {
-    const onDisk = this.deployments.onDisk().sort(byActivationDesc);
-    const keep = new Set(onDisk.slice(0, this.deps.config.staticExport.keepVersions).map((d) => d.id));
-    const active = this.deployments.active();
-    if (active) keep.add(active.id);
-    const doomed = new Set(onDisk.filter((d) => !keep.has(d.id)).map((d) => d.id));
-    if (doomed.size === 0) return;
-    await this.deployments.markRemoved(doomed, this.now());
-    this.publish();
-    await this.collapse(doomed);
-  }
-
-  /** Flattens layered versions off unkept ones and deletes what no kept version reads (see collapseAndRetire). */
-  private async collapse(doomed: Iterable<string>): Promise<void> {
-    const deps = { versions: this.versions, versionsDir: this.dirs.versions, logger: this.deps.logger, publish: () => this.publish() };
-    await collapseAndRetire({ ...deps, onDisk: new Set(this.deployments.onDisk().map((d) => d.id)) }, doomed);
+    return this.queue.busy();
   }
 
   private now(): string {

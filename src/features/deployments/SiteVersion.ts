@@ -33,6 +33,22 @@ export interface ServedFile {
   readerPrivate?: boolean;
 }
 
+/** A file served as identity until settleVariants adds its variants (see FileExtras.deferred). */
+export interface UnsettledFile {
+  path: string;
+  /** The manifest's size and SHA-256 of the file's bytes. */
+  size: number;
+  sha256: string;
+  /** Where the file's bytes are. */
+  identity: string;
+  /** Where its variants are or go: `<encodedBase>.gz`, `<encodedBase>.br`. */
+  encodedBase: string;
+  /** encodedBase is in this version's own folder (so variants may be written there), not a holder's. */
+  own: boolean;
+  /** Variants on record, to be checked before they are served; undefined: none made yet (deferred). */
+  recorded?: { gzip?: { size: number; sha256: string }; br?: { size: number; sha256: string } };
+}
+
 /** Files at most this large are kept in memory after their first request. */
 const CACHE_FILE_BYTES = 256 * 1024;
 /** In-memory bytes across every version of every site; beyond it files are streamed from disk. */
@@ -66,11 +82,27 @@ export class SiteVersion {
     readonly access: VersionAccess | null = null,
     /** Versions whose folders hold some of this one's files (a layered version; see VersionOrigins). */
     readonly holders: readonly string[] = [],
+    /** Files whose variants are not in the table yet (deferred, or not yet checked); settleVariants empties it. */
+    readonly unsettled: UnsettledFile[] = [],
   ) {}
 
   /** The file stored at bundle-relative `path`, if this version has it. */
   file(path: string): ServedFile | undefined {
     return this.files.get(path);
+  }
+
+  /**
+   * Adds variants made or checked after the version went live to `path`'s entry; from the next
+   * request on they are served. The entry is changed in place, as memoized lookups hold it.
+   */
+  addVariants(path: string, variants: { gzip?: { absPath: string; size: number }; br?: { absPath: string; size: number } }): void {
+    const file = this.files.get(path);
+    if (!file) return;
+    const tag = file.identity.etag.slice(1, -1);
+    if (variants.gzip) file.gzip = { ...variants.gzip, etag: `"${tag}-gz"` };
+    if (variants.br) file.br = { ...variants.br, etag: `"${tag}-br"` };
+    // Its identity answers now vary with Accept-Encoding: the headers built before did not say so.
+    file.identity.headers = undefined;
   }
 
   /** Number of servable files. */

@@ -5,6 +5,7 @@ import { unclaimedFolders } from './restoreSiteVersions.js';
 import { retireSiteVersions } from './retireSiteVersions.js';
 import type { SiteVersion } from './SiteVersion.js';
 import { versionLayout } from './versionLayout.js';
+import type { VerifiedVariants } from './VerifiedVariants.js';
 
 /** What collapseHolders did: the tables it replaced, and the holders that must stay on disk. */
 export interface CollapsedHolders {
@@ -25,6 +26,7 @@ export async function collapseHolders(
   onDisk: ReadonlySet<string>,
   versionsDir: string,
   logger: Logger,
+  verified?: VerifiedVariants,
 ): Promise<CollapsedHolders> {
   const replaced: SiteVersion[] = [];
   const stillHeld = new Set<string>();
@@ -33,7 +35,7 @@ export async function collapseHolders(
     const drop = new Set(version.holders.filter((h) => !onDisk.has(h)));
     try {
       if (drop.size > 0 && (await flattenVersion(versionsDir, version.id, drop))) {
-        versions.set(version.id, await loadSiteVersion(version.id, versionLayout(versionsDir, version.id)));
+        versions.set(version.id, await loadSiteVersion(version.id, versionLayout(versionsDir, version.id), undefined, verified));
         replaced.push(version);
       }
     } catch (err) {
@@ -53,11 +55,18 @@ export async function collapseHolders(
  * no kept version reads from, once no request uses the tables they replace.
  */
 export async function collapseAndRetire(
-  deps: { versions: Map<string, SiteVersion>; onDisk: ReadonlySet<string>; versionsDir: string; logger: Logger; publish: () => void },
+  deps: {
+    versions: Map<string, SiteVersion>;
+    onDisk: ReadonlySet<string>;
+    versionsDir: string;
+    logger: Logger;
+    publish: () => void;
+    verified?: VerifiedVariants;
+  },
   doomed: Iterable<string>,
 ): Promise<void> {
   const { versions, onDisk, versionsDir, logger } = deps;
-  const { replaced, stillHeld } = await collapseHolders(versions, onDisk, versionsDir, logger);
+  const { replaced, stillHeld } = await collapseHolders(versions, onDisk, versionsDir, logger, deps.verified);
   if (replaced.length) deps.publish();
   const freed = await unclaimedFolders(versionsDir, onDisk, stillHeld);
   const gone = [...new Set([...doomed, ...freed])].filter((id) => !stillHeld.has(id));

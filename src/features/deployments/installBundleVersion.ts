@@ -38,6 +38,12 @@ export interface InstallOptions {
    * what changed, not the site's size. Without it unchanged files are hard-linked.
    */
   layered?: boolean;
+  /**
+   * Bytes of changed files compressed before the install returns (smallest first); the rest are
+   * marked deferred in the extras, for settleVariants to compress once the version is live.
+   * Unset: everything is compressed first.
+   */
+  inlineBudget?: number;
   /** Told as each step ends (bench/deployPhases.ts). */
   phase?: InstallPhase;
 }
@@ -56,7 +62,7 @@ export async function installBundleVersion(
   id: string,
   limits: BundleLimits,
   pin: string | null,
-  { inspect, liveId, layered = false, phase = () => {} }: InstallOptions = {},
+  { inspect, liveId, layered = false, inlineBudget, phase = () => {} }: InstallOptions = {},
 ): Promise<InstalledVersion> {
   const base = await liveLinkBase(versionsDir, liveId, layered);
   phase('live manifest');
@@ -70,7 +76,8 @@ export async function installBundleVersion(
     phase('inspect');
     await writeFileDurably(staging.manifest, JSON.stringify(extracted.manifest), 0o644);
     const served = extracted.manifest.files.filter((f) => !f.path.startsWith('_enclave/'));
-    const extras = await precompressSiteFiles(staging.files, staging.encoded, served, base && { base, linked: extracted.linked });
+    const reuse = base && { base, linked: extracted.linked };
+    const extras = await precompressSiteFiles(staging.files, staging.encoded, served, reuse, inlineBudget);
     phase('precompress');
     await writeFileDurably(staging.extras, JSON.stringify(extras), 0o644);
     const referred = [...(extracted.referred ?? [])];

@@ -34,7 +34,9 @@ export async function liveLinkBase(versionsDir: string, liveId: string | undefin
         return { filesDir: holder.files, encodedDir: holder.encoded };
       },
       holderOf,
-      fingerprints: new Map(manifest.files.map((f) => [f.path, fileFingerprint(f)])),
+      // A file whose compression was deferred and not done yet is not taken: the new version
+      // writes and compresses its own copy, so no version waits on another's variants.
+      fingerprints: new Map(manifest.files.filter((f) => !extras[f.path]?.deferred).map((f) => [f.path, fileFingerprint(f)])),
       extras,
       refer,
     };
