@@ -137,6 +137,8 @@ export interface RenderSiteResult {
   languages: string[];
   /** The hash of the source as this export read it (see hashDocsSource). */
   sourceHash: string;
+  /** The SHA-256 of each source file as this export read it, by relative path (see DocsSource.fileHashes). */
+  sourceFileHashes: Map<string, string>;
   /** Pages whose bodies came from the incremental cache, and pages rendered afresh. */
   reusedPages: number;
   renderedPages: number;
@@ -423,6 +425,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     pagesByWorkers,
     languages,
     sourceHash,
+    sourceFileHashes: source.fileHashes,
     reusedPages: cache?.reusedPages ?? 0,
     renderedPages: cache?.renderedPages ?? rendered + failed,
     copiedPages,
