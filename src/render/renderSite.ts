@@ -11,6 +11,7 @@ import { buildRedirectPage } from './output/buildRedirectPage.js';
 import { InOrderParts } from './output/InOrderParts.js';
 import { buildSitemap, canonicalUrl } from './output/buildSitemap.js';
 import type { BundleSink } from '../bundle/BundleSink.js';
+import type { TextPiece } from '../bundle/encodeTextInChunks.js';
 import { createPageRenderer } from './parallel/createPageRenderer.js';
 import { type CodeTokenizerThread, worthATokenizerThread } from './code/CodeTokenizerThread.js';
 import type { PageFeature, PageResult } from './parallel/PageResult.js';
@@ -222,13 +223,13 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // copies stream into it as pages finish. Assembled at the end, reading the copies back from the
   // bundle, it delayed the end of the export; kept in memory until then, the copies raised a
   // large site's peak memory.
-  const llmsFull = new InOrderParts(selected.length);
+  const llmsFull = new InOrderParts<TextPiece>(selected.length);
   const llmsFullWritten = out.writeParts('llms-full.txt', llmsFull);
   // The search index likewise: built at the end, it was one large string at the export's peak.
-  const searchEntries = new InOrderParts(selected.length);
+  const searchEntries = new InOrderParts<TextPiece>(selected.length);
   const searchIndexWritten = out.writeParts(searchIndexPath, searchIndexScript(searchEntries));
   // The assistant's section chunks likewise, a line per section (retrieval reads them at serve time).
-  const chunkLines = new InOrderParts(selected.length);
+  const chunkLines = new InOrderParts<TextPiece>(selected.length);
   const chunksWritten = out.writeParts(SECTION_CHUNKS_FILE, chunkLines);
   // All are awaited below; if the export fails first, nobody will be.
   for (const written of [llmsFullWritten, searchIndexWritten, chunksWritten]) written.catch(() => {});
@@ -242,7 +243,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     const fullPart = share.full === null ? [] : [share.full, LLMS_FULL_SEPARATOR];
     llmsFull.put(position, fullPart);
     searchEntries.put(position, share.search === null ? [] : [share.search]);
-    chunkLines.put(position, share.chunks === '' ? [] : [share.chunks]);
+    chunkLines.put(position, share.chunks.length === 0 ? [] : [share.chunks]);
     audiences?.put({ position, path: meta.manifest.path, searchEntry: share.search, llmsFull: fullPart });
     if (meta.failedReason !== undefined) failed++;
     else {

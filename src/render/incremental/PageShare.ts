@@ -1,3 +1,4 @@
+import type { TextPiece } from '../../bundle/encodeTextInChunks.js';
 import type { AnchorCheck } from '../links/createPageContext.js';
 import type { LlmsPage } from '../output/buildLlmsTxt.js';
 import type { PageFeature, PageResult } from '../parallel/PageResult.js';
@@ -29,16 +30,18 @@ export interface PageShareMeta {
  * lines, and the rest as `meta` (llms.txt line, agents' channel entry, report events, ids and
  * anchor checks, classes, features, manifest entry). Made the same way for a page rendered now,
  * one assembled from a kept body, or one read back from the shares record (PageShares), which is
- * what keeps the site-wide files of an incremental export byte-identical to a full one's.
+ * what keeps the site-wide files of an incremental export byte-identical to a full one's. The
+ * three streamed parts are text, or UTF-8 bytes when they come from the record (streamed as
+ * they are, never decoded and encoded again).
  */
 export interface PageShare {
   meta: PageShareMeta;
   /** The page's entry in the search index (searchEntryJson), or null when it is not indexed. */
-  search: string | null;
+  search: TextPiece | null;
   /** Its Markdown copy (llms-full.txt adds the separator), or null for a failed page. */
-  full: string | null;
+  full: TextPiece | null;
   /** Its section-chunk lines, joined ('' when it has none). */
-  chunks: string;
+  chunks: TextPiece;
 }
 
 /** The share of a page just rendered or assembled. */

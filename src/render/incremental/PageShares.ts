@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { TextPiece } from '../../bundle/encodeTextInChunks.js';
 import type { PageShare, PageShareMeta } from './PageShare.js';
 
 /** Bumped whenever what the shares record holds, or how a share is laid out, changes. */
@@ -97,16 +98,23 @@ export class PageShares {
   }
 }
 
-/** The four parts of a region, as strings (meta parsed). */
+/** The four parts of a region: the meta parsed, the rest as the bytes they are. */
 function decodeRegion(region: Buffer, lengths: readonly number[]): PageShare {
-  const parts: (string | null)[] = [];
+  const parts: (Buffer | null)[] = [];
   let at = 0;
   for (const length of lengths) {
-    parts.push(length < 0 ? null : region.toString('utf8', at, at + length));
+    parts.push(length < 0 ? null : region.subarray(at, at + length));
     at += Math.max(length, 0);
   }
   const [meta, search, full, chunks] = parts;
-  return { meta: JSON.parse(meta ?? 'null') as PageShareMeta, search, full, chunks: chunks ?? '' };
+  return { meta: JSON.parse(meta?.toString() ?? 'null') as PageShareMeta, search, full, chunks: chunks ?? Buffer.alloc(0) };
+}
+
+/** Whether `piece` (text or UTF-8 bytes) starts with `prefix`. */
+function startsWith(piece: TextPiece, prefix: string): boolean {
+  if (typeof piece === 'string') return piece.startsWith(prefix);
+  const bytes = Buffer.from(prefix);
+  return piece.length >= bytes.length && bytes.equals(piece.subarray(0, bytes.length));
 }
 
 /** Whether every part of `share` that names a page names `path` (a cheap guard against moved regions). */
@@ -114,6 +122,6 @@ function namesPage(share: PageShare, path: string): boolean {
   if (share.meta?.manifest?.path !== path || share.meta.failedReason !== undefined) return false;
   // searchEntryJson and sectionChunkLine both start with the page's path as JSON.
   const quoted = JSON.stringify(path).replace(/</g, '\\u003c');
-  if (share.search !== null && !share.search.startsWith(`[${quoted},`)) return false;
-  return share.chunks === '' || share.chunks.startsWith(`{"path":${JSON.stringify(path)},`);
+  if (share.search !== null && !startsWith(share.search, `[${quoted},`)) return false;
+  return share.chunks.length === 0 || startsWith(share.chunks, `{"path":${JSON.stringify(path)},`);
 }

@@ -1,6 +1,6 @@
 import { createHash, type Hash, randomBytes } from 'node:crypto';
-import { closeSync, openSync, writevSync } from 'node:fs';
-import { readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PageShare } from './PageShare.js';
 import { PAGE_SHARES_FORMAT, type RecordedShare, SHARES_BLOB, SHARES_INDEX, type ShareEntry, type SharesIndex } from './PageShares.js';
@@ -25,20 +25,12 @@ export class PageSharesWriter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private offset = 0;
-  private fd: number | null;
   private failed = false;
 
   private constructor(
     private readonly dir: string,
     private readonly blob: string,
-  ) {
-    try {
-      this.fd = openSync(join(dir, `${blob}.tmp`), 'w');
-    } catch {
-      this.fd = null;
-      this.failed = true;
-    }
-  }
+  ) {}
 
   /** Starts a record in `dir` (which must exist). */
   static create(dir: string): PageSharesWriter {
@@ -47,7 +39,9 @@ export class PageSharesWriter {
 
   /** Adds the share of `path`, made from inputs with output key `key` and a body that loaded `modules`. */
   add(path: string, key: string, modules: readonly string[], entryBytes: number, share: PageShare): void {
-    const parts = [JSON.stringify(share.meta), share.search, share.full, share.chunks].map((p) => (p === null ? null : Buffer.from(p)));
+    const parts = [JSON.stringify(share.meta), share.search, share.full, share.chunks].map((p) =>
+      p === null ? null : typeof p === 'string' ? Buffer.from(p) : Buffer.from(p.buffer, p.byteOffset, p.length),
+    );
     const lengths = parts.map((p) => (p === null ? -1 : p.length)) as ShareEntry[4];
     const buffers: Buffer[] = [];
     for (const p of parts) if (p !== null) buffers.push(p);
@@ -72,9 +66,12 @@ export class PageSharesWriter {
     if (this.pendingBytes >= FLUSH_BYTES) this.flush();
   }
 
+  /** Appends what is pending; the file is opened for each batch, so an export that fails midway leaves no open descriptor. */
   private flush(): void {
+    if (this.failed || this.pending.length === 0) return;
     try {
-      if (this.fd !== null && this.pending.length > 0) writevSync(this.fd, this.pending);
+      const flag = this.offset === this.pendingBytes ? 'w' : 'a';
+      writeFileSync(join(this.dir, `${this.blob}.tmp`), Buffer.concat(this.pending, this.pendingBytes), { flag });
     } catch {
       // A record that can't be written only costs the next export its shares.
       this.failed = true;
@@ -83,16 +80,9 @@ export class PageSharesWriter {
     this.pendingBytes = 0;
   }
 
-  private close(): void {
-    if (this.fd === null) return;
-    closeSync(this.fd);
-    this.fd = null;
-  }
-
   /** Writes the record out; errors are swallowed (the next export builds shares from bodies). */
   async save(): Promise<void> {
     this.flush();
-    this.close();
     const temporary = join(this.dir, `${this.blob}.tmp`);
     if (this.failed) return void (await rm(temporary, { force: true }).catch(() => {}));
     const index: SharesIndex = {
@@ -112,10 +102,15 @@ export class PageSharesWriter {
       await Promise.all([rm(temporary, { force: true }), rm(indexTemporary, { force: true })]).catch(() => {});
       return;
     }
+    // A racing export may have put its index in place since: the blob it names stays too.
+    const live = await readFile(join(this.dir, SHARES_INDEX), 'utf8').then(
+      (text) => /"blob":"(shares-[0-9a-f]{12}\.blob)"/.exec(text.slice(0, 300))?.[1],
+      () => undefined,
+    );
     const names = await readdir(this.dir).catch(() => [] as string[]);
     await Promise.all(
       names
-        .filter((n) => (SHARES_BLOB.test(n) && n !== this.blob) || BLOB_BEING_WRITTEN.test(n))
+        .filter((n) => (SHARES_BLOB.test(n) && n !== this.blob && n !== live) || BLOB_BEING_WRITTEN.test(n))
         .map((n) => rm(join(this.dir, n), { force: true }).catch(() => {})),
     );
   }
@@ -124,7 +119,6 @@ export class PageSharesWriter {
   async abandon(): Promise<void> {
     this.failed = true;
     this.pending = [];
-    this.close();
     await rm(join(this.dir, `${this.blob}.tmp`), { force: true }).catch(() => {});
   }
 }
