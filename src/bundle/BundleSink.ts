@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { BundleManifest, ManifestFields } from './bundleManifest.js';
-import type { TextPiece } from './encodeTextInChunks.js';
+
+/** A piece of a streamed text file: text, or bytes already encoded as UTF-8 (kept from an earlier export). */
+export type TextPiece = string | Uint8Array;
 
 /** A file of the bundle as the manifest lists it. */
 export interface BundleFile {

@@ -1,8 +1,7 @@
 /** Bytes encoded before each hand-over to `consume`. */
 export const TEXT_CHUNK_BYTES = 1 << 20;
 
-/** A piece of a streamed text file: text, or bytes already encoded as UTF-8 (kept from an earlier export). */
-export type TextPiece = string | Uint8Array;
+import type { TextPiece } from './BundleSink.js';
 
 /**
  * Encodes text pieces as UTF-8 into one reused buffer (a piece already in bytes is copied as it is) and hands each full buffer to `consume`,

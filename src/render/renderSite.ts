@@ -11,7 +11,7 @@ import { buildRedirectPage } from './output/buildRedirectPage.js';
 import { InOrderParts } from './output/InOrderParts.js';
 import { buildSitemap, canonicalUrl } from './output/buildSitemap.js';
 import type { BundleSink } from '../bundle/BundleSink.js';
-import type { TextPiece } from '../bundle/encodeTextInChunks.js';
+import type { TextPiece } from '../bundle/BundleSink.js';
 import { createPageRenderer } from './parallel/createPageRenderer.js';
 import { type CodeTokenizerThread, worthATokenizerThread } from './code/CodeTokenizerThread.js';
 import type { PageFeature, PageResult } from './parallel/PageResult.js';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createDeflateRaw, crc32 } from 'node:zlib';
-import { encodeTextInChunks, TEXT_CHUNK_BYTES, type TextPiece } from '../encodeTextInChunks.js';
+import type { TextPiece } from '../BundleSink.js';
+import { encodeTextInChunks, TEXT_CHUNK_BYTES } from '../encodeTextInChunks.js';
 import { DEFLATE_LEVEL, DEFLATED, type ZipEntryData } from './prepareZipEntry.js';
 
 /**

@@ -2,7 +2,7 @@ import type { BundleSink } from '../../bundle/BundleSink.js';
 import { mayOpenPage } from '../../platform/access/mayAudienceSee.js';
 import { type AccessMap, AUDIENCE_FILES, audienceFolder } from '../../platform/access/PageAccess.js';
 import { buildLlmsTxt, type LlmsPage } from '../output/buildLlmsTxt.js';
-import type { TextPiece } from '../../bundle/encodeTextInChunks.js';
+import type { TextPiece } from '../../bundle/BundleSink.js';
 import { InOrderParts } from '../output/InOrderParts.js';
 import { searchIndexScript } from '../search/searchIndexScript.js';
 

@@ -1,4 +1,4 @@
-import type { TextPiece } from '../../bundle/encodeTextInChunks.js';
+import type { TextPiece } from '../../bundle/BundleSink.js';
 import type { AnchorCheck } from '../links/createPageContext.js';
 import type { LlmsPage } from '../output/buildLlmsTxt.js';
 import type { PageFeature, PageResult } from '../parallel/PageResult.js';

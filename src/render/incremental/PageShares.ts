@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { TextPiece } from '../../bundle/encodeTextInChunks.js';
+import type { TextPiece } from '../../bundle/BundleSink.js';
 import type { PageShare, PageShareMeta } from './PageShare.js';
 
 /** Bumped whenever what the shares record holds, or how a share is laid out, changes. */

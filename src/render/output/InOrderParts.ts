@@ -1,4 +1,4 @@
-import type { TextPiece } from '../../bundle/encodeTextInChunks.js';
+import type { TextPiece } from '../../bundle/BundleSink.js';
 
 /**
  * Text pieces (strings or UTF-8 bytes) of a file handed in by position, in any order, and read as an async iterable in

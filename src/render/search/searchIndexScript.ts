@@ -1,4 +1,4 @@
-import type { TextPiece } from '../../bundle/encodeTextInChunks.js';
+import type { TextPiece } from '../../bundle/BundleSink.js';
 
 /**
  * One searchable page: path, title, headings, description, body text, then each heading's
