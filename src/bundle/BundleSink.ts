@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { BundleManifest, ManifestFields } from './bundleManifest.js';
 
+/** A piece of a streamed text file: text, or bytes already encoded as UTF-8 (kept from an earlier export). */
+export type TextPiece = string | Uint8Array;
+
 /** A file of the bundle as the manifest lists it. */
 export interface BundleFile {
   path: string;
@@ -19,9 +22,10 @@ export interface BundleSink {
   write(rel: string, data: string | Uint8Array): Promise<void>;
   /**
    * Adds a text file given as pieces (UTF-8), taken as they come: for a large file assembled
-   * while pages render (llms-full.txt, the search index), which never sits in memory whole.
+   * while pages render (llms-full.txt, the search index), which never sits in memory whole. A
+   * piece may come as UTF-8 bytes (a page's part kept from the last export), taken as they are.
    */
-  writeParts(rel: string, parts: AsyncIterable<string>): Promise<void>;
+  writeParts(rel: string, parts: AsyncIterable<TextPiece>): Promise<void>;
   /**
    * Adds `file` as the previous bundle of the site holds it (same path, size and SHA-256),
    * without its bytes: for a page the incremental export knows came out the same. False when

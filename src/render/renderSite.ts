@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { scanFenceLanguages } from './code/scanFenceLanguages.js';
 import { featureAssets } from './components/featureAssets.js';
 import { checkAnchors } from './links/checkAnchors.js';
-import type { AnchorCheck } from './links/createPageContext.js';
 import { resolveLink } from './links/resolveLink.js';
 import { pageFile } from './links/SiteIndex.js';
 import { buildLlmsTxt, type LlmsPage } from './output/buildLlmsTxt.js';
@@ -12,6 +11,7 @@ import { buildRedirectPage } from './output/buildRedirectPage.js';
 import { InOrderParts } from './output/InOrderParts.js';
 import { buildSitemap, canonicalUrl } from './output/buildSitemap.js';
 import type { BundleSink } from '../bundle/BundleSink.js';
+import type { TextPiece } from '../bundle/BundleSink.js';
 import { createPageRenderer } from './parallel/createPageRenderer.js';
 import { type CodeTokenizerThread, worthATokenizerThread } from './code/CodeTokenizerThread.js';
 import type { PageFeature, PageResult } from './parallel/PageResult.js';
@@ -21,10 +21,12 @@ import { type BuildReportCollector, createReportCollector } from './report/creat
 import { type IncrementalOutcome, IncrementalRender, type IncrementalSettings } from './incremental/IncrementalRender.js';
 import { createPageAssembler } from './incremental/assemblePage.js';
 import type { PageBody } from './incremental/PageBody.js';
-import { type ReportEvent, replayReportEvents } from './incremental/recordReportEvents.js';
-import { AGENT_SEARCH_FILE, type AgentSearchEntry, agentSearchJson } from './search/agentSearchChannel.js';
-import { SEARCH_INDEX_FILE, searchEntryJson, searchIndexScript } from './search/searchIndexScript.js';
-import { SECTION_CHUNKS_FILE, sectionChunkLine } from './search/sectionChunks.js';
+import type { PageOutput } from './incremental/PageOutputs.js';
+import { type PageShare, type PageShareMeta, pageShare } from './incremental/PageShare.js';
+import { replayReportEvents } from './incremental/recordReportEvents.js';
+import { AGENT_SEARCH_FILE, agentSearchJson } from './search/agentSearchChannel.js';
+import { SEARCH_INDEX_FILE, searchIndexScript } from './search/searchIndexScript.js';
+import { SECTION_CHUNKS_FILE } from './search/sectionChunks.js';
 import { isRemoteUrl } from './offline/isRemoteUrl.js';
 import { reportRemoteConfigAssets } from './offline/reportRemoteConfigAssets.js';
 import { takeRemoteOutOfCustomFiles } from './offline/takeRemoteOutOfCustomFiles.js';
@@ -136,6 +138,8 @@ export interface RenderSiteResult {
   languages: string[];
   /** The hash of the source as this export read it (see hashDocsSource). */
   sourceHash: string;
+  /** The SHA-256 of each source file as this export read it, by relative path (see DocsSource.fileHashes). */
+  sourceFileHashes: Map<string, string>;
   /** Pages whose bodies came from the incremental cache, and pages rendered afresh. */
   reusedPages: number;
   renderedPages: number;
@@ -219,13 +223,13 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // copies stream into it as pages finish. Assembled at the end, reading the copies back from the
   // bundle, it delayed the end of the export; kept in memory until then, the copies raised a
   // large site's peak memory.
-  const llmsFull = new InOrderParts(selected.length);
+  const llmsFull = new InOrderParts<TextPiece>(selected.length);
   const llmsFullWritten = out.writeParts('llms-full.txt', llmsFull);
   // The search index likewise: built at the end, it was one large string at the export's peak.
-  const searchEntries = new InOrderParts(selected.length);
+  const searchEntries = new InOrderParts<TextPiece>(selected.length);
   const searchIndexWritten = out.writeParts(searchIndexPath, searchIndexScript(searchEntries));
   // The assistant's section chunks likewise, a line per section (retrieval reads them at serve time).
-  const chunkLines = new InOrderParts(selected.length);
+  const chunkLines = new InOrderParts<TextPiece>(selected.length);
   const chunksWritten = out.writeParts(SECTION_CHUNKS_FILE, chunkLines);
   // All are awaited below; if the export fails first, nobody will be.
   for (const written of [llmsFullWritten, searchIndexWritten, chunksWritten]) written.catch(() => {});
@@ -233,53 +237,61 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // Which pages use which of the source's files, so an image only restricted pages show is restricted too.
   const assetAccess = opts.audience === undefined ? new AssetAccess(new Set(site.inventory.staticFiles)) : null;
 
+  /** Hands a page's share to the site-wide files, and keeps what the end of the export needs of it. */
+  const contribute = (position: number, share: PageShare, refs: string[], outputKey: string | undefined) => {
+    const { meta } = share;
+    const fullPart = share.full === null ? [] : [share.full, LLMS_FULL_SEPARATOR];
+    llmsFull.put(position, fullPart);
+    searchEntries.put(position, share.search === null ? [] : [share.search]);
+    chunkLines.put(position, share.chunks.length === 0 ? [] : [share.chunks]);
+    audiences?.put({ position, path: meta.manifest.path, searchEntry: share.search, llmsFull: fullPart });
+    if (meta.failedReason !== undefined) failed++;
+    else {
+      for (const f of meta.features) features.add(f);
+      rendered++;
+    }
+    // Kept by position and told to the report in page order once every page is done: the
+    // order pages finish in (threads, reused pages first) must not show in the output.
+    results[position] = { ...meta, refs, outputKey };
+    opts.onProgress?.(++done, selected.length);
+  };
+
   const onResult = (result: PageResult, reused = false) => {
     const { path } = result.manifest;
     for (const [rel, data] of result.files) writes.push(out.write(rel, data).catch((err: unknown) => void (writeFailure ??= err)));
-    const fullPart = result.markdown === null ? [] : [result.markdown, LLMS_FULL_SEPARATOR];
-    const searchEntry = result.indexed ? searchEntryJson(result.indexed.search) : null;
-    llmsFull.put(result.position, fullPart);
-    searchEntries.put(result.position, searchEntry === null ? [] : [searchEntry]);
-    chunkLines.put(result.position, result.indexed ? result.indexed.chunks.map(sectionChunkLine) : []);
-    audiences?.put({ position: result.position, path, searchEntry, llmsFull: fullPart });
     const pageAccess = access?.pages[path] ?? 'signed-in';
     let refs = result.copied?.refs ?? [];
     if (result.copied) assetAccess?.addReferences(refs, pageAccess);
     for (const [rel, data] of result.files) if (rel === result.manifest.file) refs = assetAccess?.addPage(rel, data, pageAccess) ?? [];
-    if (result.failedReason !== undefined) {
-      if (opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
-      failed++;
-    } else {
-      for (const f of result.features) features.add(f);
-      rendered++;
-    }
+    if (result.failedReason !== undefined && opts.strict) throw new Error(`page /${path} failed to render: ${result.failedReason}`);
     if (!reused) incremental?.keep(result.position, result.body);
-    // Kept by position and told to the report in page order once every page is done: the
-    // order pages finish in (threads, reused pages first) must not show in the output.
-    results[result.position] = {
-      manifest: result.manifest,
-      fellBack: result.fellBack,
-      llms: result.indexed?.llms,
-      agents: result.indexed?.agents,
-      events: result.body.events,
-      failedReason: result.failedReason,
-      ids: result.failedReason === undefined ? result.ids : undefined,
-      anchorChecks: result.anchorChecks,
-      classes: result.classes,
-      refs,
-      outputKey:
-        result.failedReason === undefined ? (result.copied?.key ?? incremental?.outputKey(result.position, result.body)) : undefined,
-    };
-    opts.onProgress?.(++done, selected.length);
+    const share = pageShare(result);
+    const outputKey =
+      result.failedReason === undefined ? (result.copied?.key ?? incremental?.outputKey(result.position, result.body)) : undefined;
+    if (outputKey !== undefined) incremental?.recordShare(result.position, outputKey, result.body.modules, share);
+    contribute(result.position, share, refs, outputKey);
   };
 
   try {
-    const positions = await reuseKeptPages(selected.length, incremental, (position, body) => {
-      // A page whose output key is unchanged keeps its files from the previous bundle, unassembled and unhashed.
-      const prior = incremental?.priorOutput(position, body);
-      const copied = prior && out.reuse && prior.files.every((f) => out.reuse?.(f)) ? prior : undefined;
-      if (copied) copiedPages++;
-      onResult(assemble(position, body, copied), true);
+    const reusable = (output: PageOutput) => !!out.reuse && output.files.every((f) => out.reuse?.(f));
+    const positions = await reuseKeptPages(selected.length, incremental, {
+      // Nothing the page depends on changed: its files come from the previous bundle and its share
+      // of the site-wide files from the record, and its body is not even read.
+      whole(position, { recorded, output }) {
+        if (!reusable(output)) return false;
+        copiedPages++;
+        incremental?.reuseRecorded(position, recorded);
+        assetAccess?.addReferences(output.refs, access?.pages[selected[position].path] ?? 'signed-in');
+        contribute(position, recorded.share, output.refs, recorded.entry[0]);
+        return true;
+      },
+      body(position, body) {
+        // A page whose output key is unchanged keeps its files from the previous bundle, unassembled and unhashed.
+        const prior = incremental?.priorOutput(position, body);
+        const copied = prior && reusable(prior) ? prior : undefined;
+        if (copied) copiedPages++;
+        onResult(assemble(position, body, copied), true);
+      },
     });
     // Nothing left to render: the highlighter and threads are not even started.
     if (positions.length > 0) {
@@ -332,6 +344,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     chunkLines.end();
     audiences?.end();
   } catch (err) {
+    void incremental?.abandon();
     llmsFull.fail(err);
     searchEntries.fail(err);
     chunkLines.fail(err);
@@ -362,6 +375,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     finished.map((r) => ({ path: r.manifest.path, file: r.manifest.file, key: r.outputKey, refs: r.refs })),
     rewritten,
   );
+  const sharesSaved = incremental?.saveShares();
   for (const [source, destination] of site.redirects) {
     const target = resolveLink(destination, source, index);
     if (target.kind === 'broken') report.warning(`redirect ${source} points to ${destination}, which is not in this export`);
@@ -386,6 +400,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await out.write(AGENT_SEARCH_FILE, agentSearchJson(finished.flatMap((r) => (r.agents ? [r.agents] : []))));
   await llmsFullWritten;
   await outputsSaved;
+  await sharesSaved;
   const cache = await incremental?.finish(selected.map((p) => p.path));
   await audiences?.finish(config.name, config.description, llmsPages);
   if (assetAccess) await writeAccessMap(out, access, assetAccess.restricted());
@@ -411,6 +426,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
     pagesByWorkers,
     languages,
     sourceHash,
+    sourceFileHashes: source.fileHashes,
     reusedPages: cache?.reusedPages ?? 0,
     renderedPages: cache?.renderedPages ?? rendered + failed,
     copiedPages,
@@ -419,19 +435,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
 }
 
 /** The part of a page's result needed once every page is done. */
-interface Kept {
-  manifest: PageResult['manifest'];
-  fellBack: boolean;
-  /** Set for the pages listed in search, the sitemap and llms.txt (the search entry is already written). */
-  llms?: LlmsPage;
-  agents?: AgentSearchEntry;
-  /** What the page reported while its body rendered (see recordReportEvents). */
-  events: ReportEvent[];
-  failedReason?: string;
-  /** The ids on the page (absent for a failed page, whose anchors are not checked against). */
-  ids?: string[];
-  anchorChecks: AnchorCheck[];
-  classes: string[];
+interface Kept extends PageShareMeta {
   /** The source files the page's HTML references (recorded with its output key). */
   refs: string[];
   /** See IncrementalRender.outputKey (absent without a cache, and for a failed page). */
@@ -452,21 +456,28 @@ function tellReport(results: readonly (Kept | undefined)[], report: BuildReportC
 const REUSE_BATCH = 64;
 
 /**
- * Hands every page whose body the cache kept to `reuse`, and returns the positions left to
- * render (all of them without a cache).
+ * Hands every page the incremental cache can serve to `reuse`: whole (`whole`, from the record of
+ * the last export, when it takes it) or else from its kept body (`body`). Returns the positions
+ * left to render (all of them without a cache).
  */
 async function reuseKeptPages(
   count: number,
   incremental: IncrementalRender | undefined,
-  reuse: (position: number, body: PageBody) => void,
+  reuse: {
+    whole: (position: number, recorded: NonNullable<ReturnType<IncrementalRender['recorded']>>) => boolean;
+    body: (position: number, body: PageBody) => void;
+  },
 ): Promise<number[]> {
   const all = Array.from({ length: count }, (_, i) => i);
   if (!incremental) return all;
   const left: number[] = [];
   for (const position of all) {
-    const body = incremental.take(position);
-    if (body) reuse(position, body);
-    else left.push(position);
+    const recorded = incremental.recorded(position);
+    if (!recorded || !reuse.whole(position, recorded)) {
+      const body = incremental.take(position);
+      if (body) reuse.body(position, body);
+      else left.push(position);
+    }
     if (position % REUSE_BATCH === REUSE_BATCH - 1) await new Promise((resolve) => setImmediate(resolve));
   }
   return left;

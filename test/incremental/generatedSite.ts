@@ -31,7 +31,11 @@ export class GeneratedSite {
   private colour = 0;
   private petSummary = 'List pets';
 
-  constructor(readonly dir: string) {}
+  /** With `audiences`, pages carry reader sign-in marks (some public, some for one group), so exports write per-audience files. */
+  constructor(
+    readonly dir: string,
+    private readonly options: { audiences?: boolean } = {},
+  ) {}
 
   /** Writes a site of `count` pages. */
   async create(count: number): Promise<void> {
@@ -58,8 +62,15 @@ export class GeneratedSite {
     const link = `See [the first page](/${this.pages[0]}) and [the pets API](/api-reference/list-pets).\n`;
     await this.write(
       `${path}.mdx`,
-      `---\ntitle: "${title}"\ndescription: "About ${title}"\n---\n${snippet}${image}${body}\n\n## Details\n\n${link}\n\`\`\`js\nconst n = ${this.counter};\n\`\`\`\n`,
+      `---\ntitle: "${title}"\ndescription: "About ${title}"\n${this.accessMark(path)}---\n${snippet}${image}${body}\n\n## Details\n\n${link}\n\`\`\`js\nconst n = ${this.counter};\n\`\`\`\n`,
     );
+  }
+
+  /** The page's reader sign-in mark in frontmatter: by the sum of its path's character codes, public, one group's, or none. */
+  private accessMark(path: string): string {
+    if (!this.options.audiences) return '';
+    const sum = [...path].reduce((n, c) => n + c.charCodeAt(0), 0);
+    return ['public: true\n', 'groups: ["staff"]\n', ''][sum % 3];
   }
 
   private async writeSpec(): Promise<void> {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import { createDeflateRaw, crc32 } from 'node:zlib';
+import type { TextPiece } from '../BundleSink.js';
 import { encodeTextInChunks, TEXT_CHUNK_BYTES } from '../encodeTextInChunks.js';
 import { DEFLATE_LEVEL, DEFLATED, type ZipEntryData } from './prepareZipEntry.js';
 
@@ -10,7 +11,7 @@ import { DEFLATE_LEVEL, DEFLATED, type ZipEntryData } from './prepareZipEntry.js
  * thread pool), so only the compressed result is ever held. Always deflated: streamed files
  * are text assembled from pages (llms-full.txt, the search index).
  */
-export async function prepareStreamedEntry(rel: string, parts: AsyncIterable<string>): Promise<ZipEntryData> {
+export async function prepareStreamedEntry(rel: string, parts: AsyncIterable<TextPiece>): Promise<ZipEntryData> {
   const hash = createHash('sha256');
   // An output buffer as large as the chunks that go in: zlib hands back one buffer per round trip
   // to the thread pool, and each round trip waits for a turn of the event loop, which a render

@@ -2,6 +2,7 @@ import type { BundleSink } from '../../bundle/BundleSink.js';
 import { mayOpenPage } from '../../platform/access/mayAudienceSee.js';
 import { type AccessMap, AUDIENCE_FILES, audienceFolder } from '../../platform/access/PageAccess.js';
 import { buildLlmsTxt, type LlmsPage } from '../output/buildLlmsTxt.js';
+import type { TextPiece } from '../../bundle/BundleSink.js';
 import { InOrderParts } from '../output/InOrderParts.js';
 import { searchIndexScript } from '../search/searchIndexScript.js';
 
@@ -9,10 +10,10 @@ import { searchIndexScript } from '../search/searchIndexScript.js';
 export interface AudiencePart {
   position: number;
   path: string;
-  /** The page's search entry as JSON, or null when it is not indexed. */
-  searchEntry: string | null;
+  /** The page's search entry as JSON (text or UTF-8 bytes), or null when it is not indexed. */
+  searchEntry: TextPiece | null;
   /** Its piece of llms-full.txt (the Markdown copy and separator), or none. */
-  llmsFull: string[];
+  llmsFull: TextPiece[];
 }
 
 /**
@@ -22,7 +23,7 @@ export interface AudiencePart {
  * in place of the site-wide ones. Streamed while pages render, like the site-wide files.
  */
 export class AudienceOutputs {
-  private readonly streams: { see: (path: string) => boolean; search: InOrderParts; full: InOrderParts }[];
+  private readonly streams: { see: (path: string) => boolean; search: InOrderParts<TextPiece>; full: InOrderParts<TextPiece> }[];
   private readonly written: Promise<void>[] = [];
 
   private constructor(
@@ -34,8 +35,8 @@ export class AudienceOutputs {
       const reader = audience.groups === null ? null : { groups: audience.groups };
       const stream = {
         see: (path: string) => mayOpenPage(map.pages[path], reader),
-        search: new InOrderParts(count),
-        full: new InOrderParts(count),
+        search: new InOrderParts<TextPiece>(count),
+        full: new InOrderParts<TextPiece>(count),
       };
       const folder = audienceFolder(audience.id);
       this.written.push(

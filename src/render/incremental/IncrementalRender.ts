@@ -2,6 +2,9 @@ import type { BundleFile } from '../../bundle/BundleSink.js';
 import { PAGE_CACHE_FORMAT, PageCache } from './PageCache.js';
 import type { PageBody } from './PageBody.js';
 import { PAGE_OUTPUTS_FORMAT, type PageOutput, PageOutputs } from './PageOutputs.js';
+import type { PageShare } from './PageShare.js';
+import { PageShares, type RecordedShare } from './PageShares.js';
+import { PageSharesWriter } from './PageSharesWriter.js';
 import { type BodySettings, hashParts, type PageInputKeys, pageInputKeys } from './pageInputKeys.js';
 import type { LoadedSite } from '../site/loadSite.js';
 import type { DocsSource } from '../source/readDocsSource.js';
@@ -44,6 +47,7 @@ export class IncrementalRender {
     private readonly paths: readonly string[],
     private readonly outputs: PageOutputs,
     private readonly dir: string,
+    private readonly shares: { last: PageShares; next: PageSharesWriter },
   ) {}
 
   /** Opens the site's cache for an export of `site` with these settings. */
@@ -61,13 +65,16 @@ export class IncrementalRender {
       maxBytes: settings.maxBytes ?? DEFAULT_MAX_BYTES,
       full: settings.full,
     });
-    const outputs = await PageOutputs.open(settings.dir, settings.full || opened.discarded !== undefined);
+    const stale = settings.full || opened.discarded !== undefined;
+    const outputs = await PageOutputs.open(settings.dir, stale);
+    const shares = { last: await PageShares.open(settings.dir, stale), next: PageSharesWriter.create(settings.dir) };
     return new IncrementalRender(
       opened,
       inputs,
       site.selected.map((p) => p.path),
       outputs,
       settings.dir,
+      shares,
     );
   }
 
@@ -78,8 +85,11 @@ export class IncrementalRender {
    * A title change elsewhere changes it for every page: they are assembled again, not rendered.
    */
   outputKey(position: number, body: PageBody): string {
-    const pageKey = this.keys.get(position) ?? this.inputs.pageKey(position);
-    return hashParts(String(PAGE_OUTPUTS_FORMAT), pageKey, this.inputs.modulesKey(body.modules), this.inputs.navKey);
+    return this.keyOf(this.keys.get(position) ?? this.inputs.pageKey(position), body.modules);
+  }
+
+  private keyOf(pageKey: string, modules: readonly string[]): string {
+    return hashParts(String(PAGE_OUTPUTS_FORMAT), pageKey, this.inputs.modulesKey(modules), this.inputs.navKey);
   }
 
   /** What the last export made of the page at `position` from the same inputs, if it recorded it. */
@@ -111,9 +121,49 @@ export class IncrementalRender {
     return PageOutputs.save(this.dir, record).catch(() => {});
   }
 
+  /**
+   * The page at `position` as the last export left it, when nothing it depends on changed: its
+   * share of the site-wide files (PageShares) and its files in the last bundle (PageOutputs),
+   * both under the output key it has now. Its body is not read: the output key is checked with
+   * the modules the record says the body loaded. The caller copies the files (or, when the
+   * previous bundle no longer holds them, takes the body after all) and calls `reuseRecorded`.
+   */
+  recorded(position: number): { recorded: RecordedShare; output: PageOutput } | undefined {
+    const path = this.paths[position];
+    const pageKey = this.inputs.pageKey(position);
+    this.keys.set(position, pageKey);
+    const recorded = this.shares.last.get(path, (modules) => this.keyOf(pageKey, modules));
+    const output = recorded && this.outputs.get(path, recorded.entry[0]);
+    return recorded && output ? { recorded, output } : undefined;
+  }
+
+  /** Counts the page at `position` as reused whole from the record (see `recorded`), and records its share again. */
+  reuseRecorded(position: number, recorded: RecordedShare): void {
+    this.reused++;
+    const path = this.paths[position];
+    this.opened.cache.counted(path, recorded.entry[2]);
+    this.shares.next.copy(path, recorded);
+  }
+
+  /** Records the share of the page at `position`, made now from a body that loaded `modules`, under its output key. */
+  recordShare(position: number, key: string, modules: readonly string[], share: PageShare): void {
+    const path = this.paths[position];
+    this.shares.next.add(path, key, modules, this.opened.cache.sizeOf(path), share);
+  }
+
+  /** Writes the shares recorded in this export for the next one (see PageShares). */
+  saveShares(): Promise<void> {
+    return this.shares.next.save();
+  }
+
+  /** The export failed: the shares being recorded are dropped. */
+  abandon(): Promise<void> {
+    return this.shares.next.abandon();
+  }
+
   /** The kept body of the page at `position`, if its inputs are unchanged. */
   take(position: number): PageBody | undefined {
-    const key = this.inputs.pageKey(position);
+    const key = this.keys.get(position) ?? this.inputs.pageKey(position);
     this.keys.set(position, key);
     const body = this.opened.cache.get(this.paths[position], key, (modules) => this.inputs.modulesKey(modules));
     if (body) this.reused++;

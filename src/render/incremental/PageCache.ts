@@ -34,6 +34,8 @@ const sha256 = (data: string) => createHash('sha256').update(data).digest('hex')
 export class PageCache {
   private bytes = 0;
   private full = false;
+  /** The size of each page's entry as this export read or wrote it (see sizeOf). */
+  private readonly sizes = new Map<string, number>();
   private readonly writes: Promise<void>[] = [];
 
   private constructor(
@@ -116,8 +118,22 @@ export class PageCache {
     }
     if (entry.path !== path || entry.key !== key || entry.body?.path !== path) return undefined;
     if (entry.modulesKey !== modulesKey(entry.body.modules)) return undefined;
-    this.bytes += Buffer.byteLength(text);
+    this.counted(path, Buffer.byteLength(text));
     return entry.body;
+  }
+
+  /**
+   * Counts the entry of `path` as kept without reading it (its page came whole from the shares
+   * record, which recorded the entry's size): the cache's size stays what reading it would give.
+   */
+  counted(path: string, bytes: number): void {
+    this.bytes += bytes;
+    this.sizes.set(path, bytes);
+  }
+
+  /** The size of the entry of `path` as this export read, counted or wrote it (0 when it did none). */
+  sizeOf(path: string): number {
+    return this.sizes.get(path) ?? 0;
   }
 
   /** Keeps `body`, rendered from `key` and modules answering `modulesKey`, for the next export (written in the background). */
@@ -130,7 +146,7 @@ export class PageCache {
       this.full = true;
       return;
     }
-    this.bytes += size;
+    this.counted(body.path, size);
     const file = join(this.pagesDir, this.entryName(body.path));
     const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
     this.writes.push(

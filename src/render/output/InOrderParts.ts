@@ -1,20 +1,22 @@
+import type { TextPiece } from '../../bundle/BundleSink.js';
+
 /**
- * Text pieces of a file handed in by position, in any order, and read as an async iterable in
+ * Text pieces (strings or UTF-8 bytes) of a file handed in by position, in any order, and read as an async iterable in
  * position order: a site-wide file can be written while pages still render (pages finish out of
  * order when extra threads render some of them). Positions 0…count-1 must each be given once;
  * `fail` ends the iteration with an error instead.
  */
-export class InOrderParts implements AsyncIterable<string> {
-  private readonly early = new Map<number, string[]>();
+export class InOrderParts<Piece extends TextPiece = string> implements AsyncIterable<Piece> {
+  private readonly early = new Map<number, Piece[]>();
   private next = 0;
-  private ready: string[] = [];
+  private ready: Piece[] = [];
   private failure: { error: unknown } | null = null;
   private wake: (() => void) | null = null;
 
   constructor(private readonly count: number) {}
 
   /** The pieces of `position` (none for a position that contributes nothing). */
-  put(position: number, pieces: string[]): void {
+  put(position: number, pieces: Piece[]): void {
     this.early.set(position, pieces);
     for (let own = this.early.get(this.next); own; own = this.early.get(this.next)) {
       this.early.delete(this.next++);
@@ -34,7 +36,7 @@ export class InOrderParts implements AsyncIterable<string> {
     this.wake?.();
   }
 
-  async *[Symbol.asyncIterator](): AsyncGenerator<string> {
+  async *[Symbol.asyncIterator](): AsyncGenerator<Piece> {
     for (;;) {
       if (this.failure) throw this.failure.error;
       if (this.ready.length > 0) {

@@ -1,3 +1,5 @@
+import type { TextPiece } from '../../bundle/BundleSink.js';
+
 /**
  * One searchable page: path, title, headings, description, body text, then each heading's
  * `[id, offset in text]` (results link to the section that matched) and the page's scope
@@ -37,11 +39,11 @@ export function searchEntryJson(entry: SearchEntry): string {
 }
 
 /**
- * The index script around `entries` (each from `searchEntryJson`, in order), as pieces: it is
+ * The index script around `entries` (each from `searchEntryJson`, in order, as text or its UTF-8 bytes), as pieces: it is
  * written while pages render rather than built as one string at the end (megabytes on a large
  * site, at the export's peak memory).
  */
-export async function* searchIndexScript(entries: AsyncIterable<string>): AsyncGenerator<string> {
+export async function* searchIndexScript(entries: AsyncIterable<TextPiece>): AsyncGenerator<TextPiece> {
   yield OPENING;
   let first = true;
   for await (const entry of entries) {

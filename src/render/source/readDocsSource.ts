@@ -18,6 +18,12 @@ export interface DocsSource {
    * custom CSS and JS, docs.json): the incremental export treats them as inputs of every page.
    */
   otherHash: string;
+  /**
+   * The SHA-256 of each file's bytes as this read saw them, by relative path: the export worker
+   * keeps them beside the files' stats, so its next "nothing changed" check reads and hashes only
+   * the files whose stat differs instead of the whole source.
+   */
+  fileHashes: Map<string, string>;
 }
 
 /**
@@ -30,11 +36,13 @@ export async function readDocsSource(sourceDir: string): Promise<DocsSource> {
   const hash = createHash('sha256');
   const texts = new Map<string, string>();
   const other = createHash('sha256');
+  const fileHashes = new Map<string, string>();
   try {
     await readFilesInOrder(sourceDir, files, (rel, data) => {
       // Length-prefix both parts so "a"+"bc" and "ab"+"c" can never collide.
       hash.update(`${Buffer.byteLength(rel)}:${rel}\0${data.length}:`);
       hash.update(data);
+      fileHashes.set(rel, createHash('sha256').update(data).digest('hex'));
       if (TEXT_FILE.test(rel)) texts.set(rel, data.toString('utf8'));
       else other.update(`${Buffer.byteLength(rel)}:${rel}\0${data.length}:`).update(data);
     });
@@ -42,5 +50,5 @@ export async function readDocsSource(sourceDir: string): Promise<DocsSource> {
     if (err instanceof SourceReadError) throw new Error(`docs source changed while reading ${err.file}: ${err.code}`);
     throw err;
   }
-  return { files, hash: hash.digest('hex'), texts, otherHash: other.digest('hex') };
+  return { files, hash: hash.digest('hex'), texts, otherHash: other.digest('hex'), fileHashes };
 }

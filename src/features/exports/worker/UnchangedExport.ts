@@ -1,12 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { copyFile, link, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { hashDocsSource } from '../../../render/index.js';
 import type { ExportTaskInput, ExportTaskResult } from './exportWorkerProtocol.js';
-import { type SourceStats, sameSourceStats } from './sourceStats.js';
+import { type SourceHashes, type SourceStats, unchangedSource } from './sourceStats.js';
 
-/** Bumped whenever the record's meaning changes. */
-const FORMAT = 1;
+/** Bumped whenever the record's meaning changes (2: per-file hashes beside the stats). */
+const FORMAT = 2;
 /** The record's file in the site's incremental cache folder. */
 const FILE = 'last-export.json';
 
@@ -19,6 +18,8 @@ interface LastExportRecord {
   bundle: string;
   sourceHash: string;
   stats: SourceStats;
+  /** Each file's SHA-256 as the export read it: only files whose stat differs are read next time. */
+  hashes: SourceHashes;
   result: ExportTaskResult;
 }
 
@@ -61,7 +62,7 @@ async function readRecord(dir: string): Promise<LastExportRecord | null> {
 
 /**
  * The "nothing changed" fast path. When the site's source (by stat, or by content where a stat
- * differs), the settings, the renderer and the version are those of its last whole-site export,
+ * differs: those files alone are read, see unchangedSource), the settings, the renderer and the version are those of its last whole-site export,
  * and that export's zip is the previous bundle and unaltered on disk, the job's bundle is that
  * zip (hard-linked, or copied across file systems): the same bytes and SHA-256, with every page
  * reused and none rendered. The zip's manifest keeps the job id and time of the export that
@@ -72,15 +73,16 @@ export async function reuseUnchangedExport(
   input: ExportTaskInput,
   sourceDir: string,
   stats: SourceStats,
-): Promise<{ result: ExportTaskResult; sourceHash: string } | null> {
+): Promise<{ result: ExportTaskResult; sourceHash: string; hashes: SourceHashes } | null> {
   const dir = input.render.incremental?.dir;
   if (!dir || !mayBeUnchanged(input) || !input.previousBundle) return null;
   const record = await readRecord(dir);
   if (!record || record.settings !== settingsKey(input)) return null;
   if (record.bundle !== (await bundleStamp(input.previousBundle))) return null;
-  if (!sameSourceStats(record.stats, stats) && (await hashDocsSource(sourceDir)) !== record.sourceHash) return null;
   const version = input.render.version ?? `${input.now.slice(0, 10)}.${record.sourceHash.slice(0, 6)}`;
   if (version !== record.result.version) return null;
+  const hashes = await unchangedSource(record, stats, sourceDir);
+  if (!hashes) return null;
   const target = join(input.bundleDir, record.result.file);
   await mkdir(input.bundleDir, { recursive: true });
   try {
@@ -92,25 +94,34 @@ export async function reuseUnchangedExport(
   return {
     result: { ...result, reusedPages: result.reusedPages + result.renderedPages, renderedPages: 0, reusedZipEntries: 0 },
     sourceHash: record.sourceHash,
+    hashes,
   };
 }
 
 /**
- * Records what a whole-site export read (`stats`, taken before it read the source, and the hash
- * of what it read) and wrote, for the next job's fast path. A record that can't be written only
- * costs that job its export.
+ * Records what a whole-site export read (`stats`, taken before it read the source, the hash of
+ * what it read and each file's hash, by path) and wrote, for the next job's fast path. A record
+ * that can't be written only costs that job its export.
  */
 export async function recordExport(
   input: ExportTaskInput,
   stats: SourceStats,
-  sourceHash: string,
+  source: { hash: string; files: ReadonlyMap<string, string> | SourceHashes },
   result: ExportTaskResult,
 ): Promise<void> {
   const dir = input.render.incremental?.dir;
   if (!dir || !mayBeUnchanged(input)) return;
   const bundle = await bundleStamp(join(input.bundleDir, result.file));
   if (!bundle) return;
-  const record: LastExportRecord = { format: FORMAT, settings: settingsKey(input), bundle, sourceHash, stats, result };
+  const byPath = source.files instanceof Map ? source.files : new Map(Object.entries(source.files));
+  const hashes: SourceHashes = {};
+  for (const line of stats) {
+    const rel = line.slice(0, line.indexOf('\0'));
+    const hash = byPath.get(rel);
+    // A file the export did not read (added after it listed the source) stays unknown: the next check exports.
+    if (hash !== undefined) hashes[rel] = hash;
+  }
+  const record: LastExportRecord = { format: FORMAT, settings: settingsKey(input), bundle, sourceHash: source.hash, stats, hashes, result };
   const payload = JSON.stringify(record);
   const temporary = join(dir, `${FILE}.${randomBytes(6).toString('hex')}.tmp`);
   try {

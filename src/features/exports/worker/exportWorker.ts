@@ -106,7 +106,8 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     ...incrementalFields(rendered),
     reusedZipEntries: out.reusedEntries(),
   };
-  if (stats && rendered.failed === 0) await recordExport(input, stats, rendered.sourceHash, result);
+  if (stats && rendered.failed === 0)
+    await recordExport(input, stats, { hash: rendered.sourceHash, files: rendered.sourceFileHashes }, result);
   return result;
 }
 
@@ -137,7 +138,7 @@ async function exportIfChanged(
   const unchanged = await reuseUnchangedExport(input, sourceDir, stats);
   if (!unchanged) return { stats };
   const result = { ...unchanged.result, peakRssBytes: peakRss(), renderMs: Math.round(performance.now() - started), packMs: 0 };
-  await recordExport(input, stats, unchanged.sourceHash, result);
+  await recordExport(input, stats, { hash: unchanged.sourceHash, files: unchanged.hashes }, result);
   await rm(input.workDir, { recursive: true, force: true });
   return { stats, result };
 }

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { listSourceFiles } from '../../../render/index.js';
 
@@ -11,7 +13,7 @@ export type SourceStats = string[];
 /**
  * A file whose ctime is this close to the moment the stats were taken may be written again
  * within the file system's timestamp granularity without its stat changing (git's "racily
- * clean" entries): it is recorded as racy, which makes the next comparison read the source.
+ * clean" entries): it is recorded as racy, which makes the next comparison read and hash that file.
  */
 const RACY_WINDOW_NS = 1_000_000_000n;
 
@@ -37,9 +39,35 @@ export async function takeSourceStats(sourceDir: string, scratchDir: string): Pr
   });
 }
 
-/** Whether two stat lists say the same files with the same stats (a racy line never matches). */
-export function sameSourceStats(a: SourceStats, b: SourceStats): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] || a[i].endsWith('\0racy')) return false;
-  return true;
+/** The SHA-256 of each source file's bytes as an export read them, by relative path. */
+export type SourceHashes = Record<string, string>;
+
+/** The path a stat line is about. */
+const pathOf = (line: string) => line.slice(0, line.indexOf('\0'));
+
+/**
+ * Whether the source now holds what the last export read, reading only what may have changed:
+ * the same files in the same order, each either with the stat recorded then (written before the
+ * export read it, so unchanged since) or, where the stat differs (or was racy), with the same
+ * SHA-256 now, read and hashed alone. Returns each file's hash as it is now, for the next record,
+ * or null as soon as something differs (or a file can't be read).
+ */
+export async function unchangedSource(
+  last: { stats: SourceStats; hashes: SourceHashes },
+  stats: SourceStats,
+  sourceDir: string,
+): Promise<SourceHashes | null> {
+  if (last.stats.length !== stats.length) return null;
+  const hashes: SourceHashes = {};
+  for (let i = 0; i < stats.length; i++) {
+    const rel = pathOf(stats[i]);
+    const recorded = last.hashes[rel];
+    if (rel !== pathOf(last.stats[i]) || typeof recorded !== 'string') return null;
+    if (stats[i] !== last.stats[i] || stats[i].endsWith('\0racy')) {
+      const data = await readFile(join(sourceDir, rel)).catch(() => null);
+      if (!data || createHash('sha256').update(data).digest('hex') !== recorded) return null;
+    }
+    hashes[rel] = recorded;
+  }
+  return hashes;
 }
