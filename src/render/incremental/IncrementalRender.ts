@@ -44,14 +44,19 @@ export class IncrementalRender {
     private readonly paths: readonly string[],
     private readonly outputs: PageOutputs,
     private readonly dir: string,
+    private readonly shellKey: (path: string) => string,
   ) {}
 
-  /** Opens the site's cache for an export of `site` with these settings. */
+  /**
+   * Opens the site's cache for an export of `site` with these settings; `shellKey` tells what
+   * each page's shell shows besides its body (ShellParts.shellKey).
+   */
   static async open(
     settings: IncrementalSettings,
     site: LoadedSite,
     source: DocsSource,
     body: BodySettings & { rendererVersion: string },
+    shellKey: (path: string) => string,
   ): Promise<IncrementalRender> {
     const inputs = pageInputKeys(site, source, { ...body, format: PAGE_CACHE_FORMAT });
     const opened = await PageCache.open({
@@ -68,18 +73,21 @@ export class IncrementalRender {
       site.selected.map((p) => p.path),
       outputs,
       settings.dir,
+      shellKey,
     );
   }
 
   /**
    * The key of everything the files of the page at `position` depend on, made from `body`: its
-   * body's inputs (the page key and its modules), and what its shell shows of the other pages
-   * (navKey; the site key inside the page key covers the config, theme, files and settings).
-   * A title change elsewhere changes it for every page: they are assembled again, not rendered.
+   * body's inputs (the page key and its modules), and what its shell shows (the shell key: its
+   * sidebar, tabs, breadcrumbs, prev/next; the site key inside the page key covers the config,
+   * theme, files and settings). A title change elsewhere changes it only for the pages whose
+   * navigation shows that title: they are assembled again, not rendered; the rest are copied.
    */
   outputKey(position: number, body: PageBody): string {
     const pageKey = this.keys.get(position) ?? this.inputs.pageKey(position);
-    return hashParts(String(PAGE_OUTPUTS_FORMAT), pageKey, this.inputs.modulesKey(body.modules), this.inputs.navKey);
+    const shellKey = this.shellKey(this.paths[position]);
+    return hashParts(String(PAGE_OUTPUTS_FORMAT), pageKey, this.inputs.modulesKey(body.modules), shellKey);
   }
 
   /** What the last export made of the page at `position` from the same inputs, if it recorded it. */

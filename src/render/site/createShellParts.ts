@@ -25,6 +25,7 @@ import { hastToHtml } from '../page/hastToHtml.js';
 import { cloneHast } from '../page/cloneHast.js';
 import { isRemoteUrl } from '../offline/isRemoteUrl.js';
 import { createCounterpartFinder } from '../nav/createCounterpartFinder.js';
+import { hashParts } from '../incremental/pageInputKeys.js';
 
 /** The theme pieces shared by all pages of one export, with per-division caches. */
 export interface ShellParts {
@@ -38,6 +39,13 @@ export interface ShellParts {
     body: Pick<PageBody, 'title' | 'description' | 'descriptionHtml' | 'noindex' | 'mode' | 'contentHtml' | 'toc'>,
     extra: { styles: string[]; scripts: string[]; customScripts?: boolean },
   ): ShellPage;
+  /**
+   * The hash of everything a page's shell shows besides its own body: the site's header and
+   * footer, its sidebar (the template and where the page sits in it), tab bar, switchers,
+   * breadcrumbs, language and prev/next. A title change changes it only for the pages whose
+   * navigation shows that title, so only those are assembled again (see IncrementalRender.outputKey).
+   */
+  shellKey(path: string): string;
   errorPage(page: SitePage, title: string, reason: string): string;
   notFoundPage(): string;
   emptySite(): string;
@@ -209,7 +217,8 @@ export function createShellParts(
     (p) => nav.pages.get(p)?.source.kind === 'operation',
   );
 
-  const chrome = (path: string, prefix: string) => {
+  /** What a page's navigation is made of: its sidebar's template, not yet specialised for the page, and the rest as it shows. */
+  const chromeParts = (path: string) => {
     const loc = nav.locations.get(path);
     const chain = loc?.divisions ?? fallbackChain;
     const language = chain.find((d) => d.kind === 'language');
@@ -218,11 +227,11 @@ export function createShellParts(
       const found = !loc ? undefined : chain.includes(to) ? path : counterpart(path, to);
       return found ? `${ROOT_MARK}${escapeHtml(found)}.html` : divisionHref(to);
     };
-    const switchers = scopeSwitchersHtml(nav.root, chain, keepPage);
     return {
+      template: sidebarFor(chain),
+      switchers: scopeSwitchersHtml(nav.root, chain, keepPage),
       tabsHtml: tabsFor(chain),
       languageHtml: language ? languageSwitcherHtml(nav.root, chain, keepPage) : '',
-      sidebarHtml: (switchers ? switchers.split(ROOT_MARK).join(prefix) : '') + sidebarForPage(sidebarFor(chain), path, prefix),
       // Languages, versions and products are in the switchers, not the breadcrumb.
       breadcrumbs: [
         ...chain.filter((d) => d.label && !SCOPE_DIVISION_KINDS.has(d.kind)).map((d) => d.label),
@@ -232,11 +241,36 @@ export function createShellParts(
       searchScope: scopeOf(path) || undefined,
     };
   };
+  const chrome = (path: string, prefix: string) => {
+    const { template, switchers, ...rest } = chromeParts(path);
+    return { ...rest, sidebarHtml: (switchers ? switchers.split(ROOT_MARK).join(prefix) : '') + sidebarForPage(template, path, prefix) };
+  };
+  /** The pages before and after `path` in its language, version and product. */
+  const neighbours = (path: string) => {
+    const i = position.get(path);
+    const sequence = sequences.get(scopeOf(path)) ?? [];
+    const at = (j: number) =>
+      i !== undefined && j >= 0 && j < sequence.length ? { path: sequence[j], title: label(sequence[j]) } : undefined;
+    return { prev: i === undefined ? undefined : at(i - 1), next: i === undefined ? undefined : at(i + 1) };
+  };
+
+  // Hashed once each: sidebar templates and tab bars are shared by every page of a division.
+  const siteDigest = hashParts(JSON.stringify(site), opts.domain);
+  const templateDigests = new WeakMap<SidebarTemplate, string>();
+  const tabDigests = new Map<string, string>();
+  const shellKey = (path: string): string => {
+    const { template, tabsHtml, ...rest } = chromeParts(path);
+    let sidebar = templateDigests.get(template);
+    if (sidebar === undefined) templateDigests.set(template, (sidebar = hashParts(template.html)));
+    let tabs = tabDigests.get(tabsHtml);
+    if (tabs === undefined) tabDigests.set(tabsHtml, (tabs = hashParts(tabsHtml)));
+    // The page's sidebar is its template specialised by path (its depth, its link, its open groups).
+    const opened = JSON.stringify(template.groupsOfPage.get(path) ?? []);
+    return hashParts(siteDigest, path, sidebar, opened, tabs, JSON.stringify(rest), JSON.stringify(neighbours(path)));
+  };
 
   const page: ShellParts['page'] = (p, body, extra) => {
-    const i = position.get(p.path);
-    const sequence = sequences.get(scopeOf(p.path)) ?? [];
-    const neighbour = (j: number) => (j >= 0 && j < sequence.length ? { path: sequence[j], title: label(sequence[j]) } : undefined);
+    const { prev, next } = neighbours(p.path);
     return {
       path: p.path,
       title: body.title,
@@ -248,8 +282,8 @@ export function createShellParts(
       ...chrome(p.path, rootPrefix(p.path)),
       contentHtml: body.contentHtml,
       toc: body.toc,
-      prev: i === undefined ? undefined : neighbour(i - 1),
-      next: i === undefined ? undefined : neighbour(i + 1),
+      prev,
+      next,
       styles: extra.styles,
       scripts: extra.scripts,
       customScripts: extra.customScripts,
@@ -279,6 +313,7 @@ export function createShellParts(
     label,
     rootPrefix,
     page,
+    shellKey,
     scope: scopeOf,
     errorPage: (p, title, reason) =>
       simple(
