@@ -67,9 +67,13 @@ export class PreviousBundle {
     }
   }
 
-  /** Whether the previous bundle has a file at `rel` (only then is a new file worth hashing here). */
-  has(rel: string): boolean {
-    return this.hashes.has(rel);
+  /**
+   * Whether the previous bundle has a file at `rel` of `size` bytes: only then is a new file worth
+   * hashing here. (A title change re-assembles pages that mostly differ in length; hashing them
+   * here as well as where they are deflated cost a second SHA-256 of every such page.)
+   */
+  has(rel: string, size: number): boolean {
+    return this.entries.get(rel)?.uncompressedSize === size && this.hashes.has(rel);
   }
 
   /**
