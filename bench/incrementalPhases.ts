@@ -3,8 +3,9 @@
 // of the synthetic site fills the incremental cache and a first version is installed; then one
 // page's body is edited and the second export is timed by stage (render and assemble, zip) and
 // installed beside the first (deploy). --edit title renames that page instead (every sidebar
-// shows its title, so every page is assembled again). --cold times (and profiles) the first export
-// alone, a full export with no cache (highlighting cache included), and stops there. --corpus copies DIR instead and edits its FILE. `sync -f`
+// shows its title, so every page is assembled again). --cold times (and profiles) a full export
+// (`full: true`, highlighting cache removed) after a first one, as bench:incremental's cold case
+// does, and stops there. --corpus copies DIR instead and edits its FILE. `sync -f`
 // is timed alone after the install: the install's durability step, which flushes the whole file system. With --profile, a V8 CPU profile of the second export's
 // render and zip is written to FILE and its heaviest functions (self time) are printed.
 import { execFileSync } from 'node:child_process';
@@ -24,7 +25,7 @@ const work = mkdtempSync(join(tmpdir(), 'enclave-bench-phases-'));
 const limits = { maxBundleBytes: 2 ** 40, maxEntries: 1_000_000, maxExtractedBytes: 2 ** 40, maxCompressionRatio: 1000 };
 
 /** One export into `zip` (reusing `previous`'s entries), timed: render (with assembly) and zip. */
-async function exportOnce(source: string, zip: string, previous: string | null, session: Session | null) {
+async function exportOnce(source: string, zip: string, previous: string | null, session: Session | null, full = false) {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const prev = previous ? await PreviousBundle.open(previous) : null;
@@ -41,7 +42,7 @@ async function exportOnce(source: string, zip: string, previous: string | null, 
     now: new Date('2026-11-27T00:00:00Z'),
     generatorVersion: 'bench',
     cacheDir: join(work, 'cache', 'render'),
-    incremental: { dir: join(work, 'cache', 'pages') },
+    incremental: { dir: join(work, 'cache', 'pages'), full },
   });
   const rendered = performance.now();
   await out.finish(zip, new Date('2026-11-27T00:00:00Z'));
@@ -85,11 +86,13 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-/** --cold: one full export with no cache of any kind, timed and (with --profile) profiled. */
+/** --cold: a first export, then a full one (`full: true`, no highlighting cache), timed and (with --profile) profiled. */
 async function coldExport(source: string) {
+  await exportOnce(source, join(work, 'v0.zip'), null, null);
+  rmSync(join(work, 'cache', 'render'), { recursive: true, force: true });
   const session = profileFile ? new Session() : null;
   session?.connect();
-  const cold = await exportOnce(source, join(work, 'v1.zip'), null, session);
+  const cold = await exportOnce(source, join(work, 'v1.zip'), null, session, true);
   console.log(
     `cold export: render ${cold.render.toFixed(2)} s, zip ${cold.zip.toFixed(2)} s, CPU ${cold.cpuSeconds.toFixed(2)} s (all threads); load ${loadavg()[0].toFixed(1)}`,
   );
