@@ -1,13 +1,15 @@
-// npx tsx bench/incrementalPhases.ts [--pages N | --corpus DIR --edit FILE] [--profile FILE] [--edits N]
+// npx tsx bench/incrementalPhases.ts [--pages N | --corpus DIR --edit FILE] [--edit title] [--profile FILE]
 // Where the time of a one-page change goes, in-process and without the HTTP server: a first export
 // of the synthetic site fills the incremental cache and a first version is installed; then one
 // page's body is edited and the second export is timed by stage (render and assemble, zip) and
-// installed beside the first (deploy). --corpus copies DIR instead and edits its FILE. `sync -f`
+// installed beside the first (deploy). --edit title renames that page instead (every sidebar
+// shows its title, so every page is assembled again). --cold times (and profiles) a full export
+// (`full: true`, highlighting cache removed) after a first one, as bench:incremental's cold case
+// does, and stops there. --corpus copies DIR instead and edits its FILE. `sync -f`
 // is timed alone after the install: the install's durability step, which flushes the whole file system. With --profile, a V8 CPU profile of the second export's
-// render and zip is written to FILE and its heaviest functions (self time) are printed. The
-// second export's CPU time (process.cpuUsage: every thread, the zip's too) is printed beside its wall time.
+// render and zip is written to FILE and its heaviest functions (self time) are printed.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,9 +25,9 @@ const work = mkdtempSync(join(tmpdir(), 'enclave-bench-phases-'));
 const limits = { maxBundleBytes: 2 ** 40, maxEntries: 1_000_000, maxExtractedBytes: 2 ** 40, maxCompressionRatio: 1000 };
 
 /** One export into `zip` (reusing `previous`'s entries), timed: render (with assembly) and zip. */
-async function exportOnce(source: string, zip: string, previous: string | null, session: Session | null) {
+async function exportOnce(source: string, zip: string, previous: string | null, session: Session | null, full = false) {
   const started = performance.now();
-  const cpuStart = process.cpuUsage();
+  const cpuBefore = process.cpuUsage();
   const prev = previous ? await PreviousBundle.open(previous) : null;
   const out = createZipSink({ thread: true, spillPath: `${zip}.spill`, previous: prev });
   if (session) {
@@ -40,19 +42,19 @@ async function exportOnce(source: string, zip: string, previous: string | null, 
     now: new Date('2026-11-27T00:00:00Z'),
     generatorVersion: 'bench',
     cacheDir: join(work, 'cache', 'render'),
-    incremental: { dir: join(work, 'cache', 'pages') },
+    incremental: { dir: join(work, 'cache', 'pages'), full },
   });
   const rendered = performance.now();
   await out.finish(zip, new Date('2026-11-27T00:00:00Z'));
   const zipped = performance.now();
-  const used = process.cpuUsage(cpuStart);
-  const cpu = (used.user + used.system) / 1e6;
+  const cpu = process.cpuUsage(cpuBefore);
   if (session) {
     const { profile } = await session.post('Profiler.stop');
     writeFileSync(profileFile!, JSON.stringify(profile));
     printHeaviest(profile);
   }
-  return { render: (rendered - started) / 1000, zip: (zipped - rendered) / 1000, cpu, result, reusedEntries: out.reusedEntries() };
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  return { render: (rendered - started) / 1000, zip: (zipped - rendered) / 1000, cpuSeconds, result, reusedEntries: out.reusedEntries() };
 }
 
 /** The 25 functions with the most self time in a CPU profile. */
@@ -78,6 +80,26 @@ try {
   const corpus = arg('--corpus');
   if (corpus) cpSync(resolve(corpus), source, { recursive: true });
   else execFileSync(process.execPath, [resolve('../shared/bin/gen-corpus.mjs'), source, String(PAGES)], { stdio: 'ignore' });
+  if (process.argv.includes('--cold')) await coldExport(source);
+  else await changeOnePage(source);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
+
+/** --cold: a first export, then a full one (`full: true`, no highlighting cache), timed and (with --profile) profiled. */
+async function coldExport(source: string) {
+  await exportOnce(source, join(work, 'v0.zip'), null, null);
+  rmSync(join(work, 'cache', 'render'), { recursive: true, force: true });
+  const session = profileFile ? new Session() : null;
+  session?.connect();
+  const cold = await exportOnce(source, join(work, 'v1.zip'), null, session, true);
+  console.log(
+    `cold export: render ${cold.render.toFixed(2)} s, zip ${cold.zip.toFixed(2)} s, CPU ${cold.cpuSeconds.toFixed(2)} s (all threads); load ${loadavg()[0].toFixed(1)}`,
+  );
+}
+
+/** A first export and install, then one page's body (or title) changed, exported and installed again. */
+async function changeOnePage(source: string) {
   const first = await exportOnce(source, join(work, 'v1.zip'), null, null);
   const versions = join(work, 'versions');
   let t = performance.now();
@@ -85,7 +107,8 @@ try {
   console.log(
     `first export: render ${first.render.toFixed(2)} s, zip ${first.zip.toFixed(2)} s, install ${((performance.now() - t) / 1000).toFixed(2)} s`,
   );
-  const edit = arg('--edit');
+  const edit = arg('--edit') === 'title' ? undefined : arg('--edit');
+  const retitle = arg('--edit') === 'title';
   const section = join(source, 'part-1', 'section-1');
   const page = edit
     ? join(source, edit)
@@ -95,7 +118,8 @@ try {
           .filter((n) => n.endsWith('.mdx'))
           .sort()[0],
       );
-  appendFileSync(page, '\nAn edited sentence for the benchmark.\n');
+  if (retitle) writeFileSync(page, readFileSync(page, 'utf8').replace(/^title: "([^"]*)"/m, 'title: "$1 renamed"'));
+  else appendFileSync(page, '\nAn edited sentence for the benchmark.\n');
   const session = profileFile ? new Session() : null;
   session?.connect();
   const second = await exportOnce(source, join(work, 'v2.zip'), join(work, 'v1.zip'), session);
@@ -105,22 +129,7 @@ try {
   t = performance.now();
   execFileSync('sync', ['-f', versions]);
   console.log(`sync -f alone: ${((performance.now() - t) / 1000).toFixed(2)} s`);
-  // --edits N: N-1 more one-body edits, each exported from the last zip, for a median of CPU times.
-  const cpus = [second.cpu];
-  for (let n = 2, previous = join(work, 'v2.zip'); n <= Number(arg('--edits') ?? 1); n++) {
-    appendFileSync(page, `\nEdit ${n} for the benchmark.\n`);
-    const zip = join(work, `edit${n}.zip`);
-    const again = await exportOnce(source, zip, previous, null);
-    cpus.push(again.cpu);
-    previous = zip;
-  }
-  if (cpus.length > 1)
-    console.log(
-      `one body changed, ${cpus.length} edits: CPU ${cpus.map((c) => c.toFixed(2)).join(', ')} s; median ${[...cpus].sort((a, b) => a - b)[cpus.length >> 1].toFixed(2)} s`,
-    );
   console.log(
-    `one body changed: CPU ${second.cpu.toFixed(2)} s (all threads), render ${second.render.toFixed(2)} s (reused ${second.result.reusedPages}, rendered ${second.result.renderedPages}, copied unassembled ${second.result.copiedPages}), zip ${second.zip.toFixed(2)} s (${second.reusedEntries} entries copied), install ${install.toFixed(2)} s (${installed.linkedFiles} of ${installed.fileCount} files linked); load ${loadavg()[0].toFixed(1)}`,
+    `${retitle ? 'one title' : 'one body'} changed: render ${second.render.toFixed(2)} s (reused ${second.result.reusedPages}, rendered ${second.result.renderedPages}, copied unassembled ${second.result.copiedPages}), zip ${second.zip.toFixed(2)} s (${second.reusedEntries} entries copied), install ${install.toFixed(2)} s (${installed.linkedFiles} of ${installed.fileCount} files linked); export CPU ${second.cpuSeconds.toFixed(2)} s (all threads); load ${loadavg()[0].toFixed(1)}`,
   );
-} finally {
-  rmSync(work, { recursive: true, force: true });
 }

@@ -203,7 +203,13 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const bodySettings = { domain, keepRemote, allowAuthorScripts: opts.allowAuthorScripts ?? false, shipWarnings };
   const incremental =
     opts.incremental && !opts.paths && opts.audience === undefined
-      ? await IncrementalRender.open(opts.incremental, site, source, { ...bodySettings, rendererVersion: opts.generatorVersion })
+      ? await IncrementalRender.open(
+          opts.incremental,
+          site,
+          source,
+          { ...bodySettings, rendererVersion: opts.generatorVersion },
+          shell.shellKey,
+        )
       : undefined;
   const assemble = createPageAssembler(site, shell);
 

@@ -132,6 +132,17 @@ test('the compression thread builds byte-for-byte the zip the calling thread bui
   t.true((await build('closed', true, true)).equals(inline), 'thread closed with writes pending: same bytes');
   t.true((await build('spilled', true, false, true)).equals(inline), 'entries kept in a scratch file: same bytes');
   t.true((await build('spilled-inline', false, true, true)).equals(inline), 'scratch file without the thread: same bytes');
+
+  // Finished at once: most files still wait for the thread, and this thread deflates its share of them.
+  const finishedAtOnce = async (thread: boolean) => {
+    const sink = createZipSink({ thread });
+    const writes = writeMany(sink, 400);
+    const zip = join(dir, `at-once-${thread}.zip`);
+    await sink.finish(zip, now);
+    await Promise.all(writes);
+    return readFile(zip);
+  };
+  t.true((await finishedAtOnce(true)).equals(await finishedAtOnce(false)), 'finished with files waiting for the thread: same bytes');
   execFileSync('python3', [
     '-c',
     'import sys, zipfile; bad = zipfile.ZipFile(sys.argv[1]).testzip(); sys.exit(1 if bad else 0)',

@@ -92,3 +92,17 @@ test('the cache stays within its bound: past it, pages are rendered but not kept
   const second = await renderDocs(site.dir, { version: 'v', incremental: { dir: cache, maxBytes: 20_000 } });
   t.true(second.result.reusedPages > 0 && second.result.reusedPages < 8, `${second.result.reusedPages} reused`);
 });
+
+test('a full export rewrites the cache in place: it reuses nothing, and leaves only what it kept within the bound', async (t) => {
+  const { site, cache } = await siteAndCache(t);
+  await renderDocs(site.dir, { version: 'v', incremental: { dir: cache } });
+  t.is((await entries(cache)).length, 8);
+  const full = await renderDocs(site.dir, { version: 'v', incremental: { dir: cache, full: true, maxBytes: 20_000 } });
+  t.is(full.result.reusedPages, 0, 'entries still on disk are not reused by a full export');
+  t.true(full.result.cache?.reachedBound);
+  let total = 0;
+  for (const file of await entries(cache)) total += (await readFile(file)).length;
+  t.true(total <= 20_000, `${total} bytes on disk: entries the full export did not rewrite are removed`);
+  const next = await renderDocs(site.dir, { version: 'v', incremental: { dir: cache, maxBytes: 20_000 } });
+  t.true(next.result.reusedPages > 0, 'what the full export kept is reused');
+});

@@ -25,6 +25,15 @@ export type ResponseBatch = CompressResponse[];
  * to catch up later, for a few MB of queued pages.
  */
 const MAX_IN_FLIGHT = 512;
+/**
+ * Files handed to the thread and not yet answered, at most. The rest wait here, so that when the
+ * caller runs out of other work (`drain`: the render is done and the zip waits for its last
+ * entries) it can take its share of them and both cores deflate. Posted all at once, they were
+ * the thread's alone, and a re-assembly of many pages ended with one core deflating.
+ */
+const POSTED_MAX = 128;
+/** Files the caller prepares between turns of the event loop while it drains (the thread's answers get in between). */
+const DRAIN_SLICE = 8;
 
 /**
  * The thread's heap only ever holds messages in transit (page text reaches it as bytes in
@@ -52,10 +61,12 @@ interface Pending {
 export class ZipEntryCompressor {
   private worker: Worker | null = null;
   private nextId = 0;
+  /** Every file asked for and not yet prepared, posted or not. */
   private readonly pending = new Map<number, Pending>();
-  /** Requests not yet posted: they leave together once the current task (a batch of pages) ends. */
-  private outbox: CompressBatch = [];
-  private outboxTransfers: ArrayBuffer[] = [];
+  /** Files not yet posted, oldest first: they leave together once the current task (a batch of pages) ends. */
+  private waiting: number[] = [];
+  private posted = 0;
+  private postQueued = false;
 
   constructor(useThread: boolean) {
     if (!useThread) return;
@@ -78,32 +89,71 @@ export class ZipEntryCompressor {
   prepare(rel: string, content: EntryContent): Promise<ZipEntryData> {
     if (!this.worker || this.pending.size >= MAX_IN_FLIGHT) return Promise.resolve().then(() => prepareZipEntry(rel, content));
     const id = this.nextId++;
-    // A page's text is encoded here into a buffer nobody else holds, which can then be moved to
-    // the thread (posting the string would copy it twice, once out and once in). Caller-owned
-    // bytes are copied: moving them would empty the caller's buffer.
-    const bytes = typeof content === 'string' ? utf8.encode(content) : content;
     return new Promise((resolve, reject) => {
       // The original stays here: if the thread fails, this thread prepares the file from it.
       this.pending.set(id, { rel, content, resolve, reject });
       if (this.pending.size === 1) this.worker!.ref();
-      if (this.outbox.length === 0) queueMicrotask(() => this.post());
-      this.outbox.push({ id, rel, content: bytes });
-      if (bytes !== content) this.outboxTransfers.push(bytes.buffer as ArrayBuffer);
+      this.waiting.push(id);
+      this.queuePost();
+    });
+  }
+
+  /**
+   * Prepares files still waiting for the thread on this one, a few at a time from the newest
+   * (the thread takes the oldest), letting the thread's answers in between, until none waits: for
+   * when the caller has nothing else to do. The entries are the same whichever thread made them.
+   */
+  async drain(): Promise<void> {
+    while (this.worker && this.waiting.length > 0) {
+      for (let i = 0; i < DRAIN_SLICE && this.waiting.length > 0; i++) this.prepareHere(this.waiting.pop()!);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  private queuePost(): void {
+    if (this.postQueued) return;
+    this.postQueued = true;
+    queueMicrotask(() => {
+      this.postQueued = false;
+      this.post();
     });
   }
 
   private post(): void {
-    const batch = this.outbox;
-    const transfers = this.outboxTransfers;
-    this.outbox = [];
-    this.outboxTransfers = [];
     // A thread that failed meanwhile has handed every pending file back already.
-    if (!this.worker || batch.length === 0) return;
+    if (!this.worker) return;
+    const ids = this.waiting.splice(0, Math.max(0, POSTED_MAX - this.posted));
+    if (ids.length === 0) return;
+    const batch: CompressBatch = [];
+    const transfers: ArrayBuffer[] = [];
+    for (const id of ids) {
+      const { rel, content } = this.pending.get(id)!;
+      // A page's text is encoded here into a buffer nobody else holds, which can then be moved to
+      // the thread (posting the string would copy it twice, once out and once in). Caller-owned
+      // bytes are copied: moving them would empty the caller's buffer.
+      const bytes = typeof content === 'string' ? utf8.encode(content) : content;
+      batch.push({ id, rel, content: bytes });
+      if (bytes !== content) transfers.push(bytes.buffer as ArrayBuffer);
+    }
+    this.posted += batch.length;
     try {
       this.worker.postMessage(batch, transfers);
     } catch {
       // Nothing may be left waiting on a message that never left: this thread takes over.
       this.fallBack();
+    }
+  }
+
+  /** Prepares the pending file `id` on this thread. */
+  private prepareHere(id: number): void {
+    const job = this.pending.get(id);
+    if (!job) return;
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker?.unref();
+    try {
+      job.resolve(prepareZipEntry(job.rel, job.content));
+    } catch (err) {
+      job.reject(err as Error);
     }
   }
 
@@ -115,6 +165,8 @@ export class ZipEntryCompressor {
   }
 
   private settle(response: CompressResponse): void {
+    this.posted--;
+    if (this.waiting.length > 0) this.queuePost();
     const job = this.pending.get(response.id);
     if (!job) return;
     this.pending.delete(response.id);
@@ -128,17 +180,10 @@ export class ZipEntryCompressor {
     if (!this.worker) return;
     const worker = this.worker;
     this.worker = null;
-    this.outbox = [];
-    this.outboxTransfers = [];
+    this.waiting = [];
+    this.posted = 0;
     worker.removeAllListeners('message');
     void worker.terminate();
-    for (const [id, job] of this.pending) {
-      this.pending.delete(id);
-      try {
-        job.resolve(prepareZipEntry(job.rel, job.content));
-      } catch (err) {
-        job.reject(err as Error);
-      }
-    }
+    for (const id of [...this.pending.keys()]) this.prepareHere(id);
   }
 }

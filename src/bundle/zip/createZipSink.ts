@@ -49,14 +49,17 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string; p
   let reused = 0;
   const put = (rel: string, content: EntryContent) => {
     // A file the previous bundle holds unchanged keeps its compressed bytes: hashing is far cheaper than deflating.
-    if (previous?.has(rel)) {
+    const size = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
+    if (previous?.has(rel, size)) {
       const bytes = typeof content === 'string' ? Buffer.from(content) : content;
       const entry = previous.reuse(describeBytes(rel, bytes), crc32(bytes));
       if (entry) {
         reused++;
         return entries.store(rel, Promise.resolve(entry));
       }
-      return entries.store(rel, compressor.prepare(rel, bytes));
+      // The text, not those bytes: the compressor encodes it into a buffer it can move to its
+      // thread, while bytes it was handed are copied there.
+      return entries.store(rel, compressor.prepare(rel, content));
     }
     return entries.store(rel, compressor.prepare(rel, content));
   };
@@ -79,6 +82,8 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string; p
     reusedEntries: () => reused,
 
     async finish(zipPath, now) {
+      // Nothing else is left to do here: this thread deflates beside the compression thread.
+      await compressor.drain();
       await entries.settled();
       await compressor.close();
       try {

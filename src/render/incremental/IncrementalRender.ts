@@ -48,14 +48,19 @@ export class IncrementalRender {
     private readonly outputs: PageOutputs,
     private readonly dir: string,
     private readonly shares: { last: PageShares; next: PageSharesWriter },
+    private readonly shellKey: (path: string) => string,
   ) {}
 
-  /** Opens the site's cache for an export of `site` with these settings. */
+  /**
+   * Opens the site's cache for an export of `site` with these settings; `shellKey` tells what
+   * each page's shell shows besides its body (ShellParts.shellKey).
+   */
   static async open(
     settings: IncrementalSettings,
     site: LoadedSite,
     source: DocsSource,
     body: BodySettings & { rendererVersion: string },
+    shellKey: (path: string) => string,
   ): Promise<IncrementalRender> {
     const inputs = pageInputKeys(site, source, { ...body, format: PAGE_CACHE_FORMAT });
     const opened = await PageCache.open({
@@ -75,21 +80,24 @@ export class IncrementalRender {
       outputs,
       settings.dir,
       shares,
+      shellKey,
     );
   }
 
   /**
    * The key of everything the files of the page at `position` depend on, made from `body`: its
-   * body's inputs (the page key and its modules), and what its shell shows of the other pages
-   * (navKey; the site key inside the page key covers the config, theme, files and settings).
-   * A title change elsewhere changes it for every page: they are assembled again, not rendered.
+   * body's inputs (the page key and its modules), and what its shell shows (the shell key: its
+   * sidebar, tabs, breadcrumbs, prev/next; the site key inside the page key covers the config,
+   * theme, files and settings). A title change elsewhere changes it only for the pages whose
+   * navigation shows that title: they are assembled again, not rendered; the rest are copied.
    */
   outputKey(position: number, body: PageBody): string {
-    return this.keyOf(this.keys.get(position) ?? this.inputs.pageKey(position), body.modules);
+    return this.keyOf(position, this.keys.get(position) ?? this.inputs.pageKey(position), body.modules);
   }
 
-  private keyOf(pageKey: string, modules: readonly string[]): string {
-    return hashParts(String(PAGE_OUTPUTS_FORMAT), pageKey, this.inputs.modulesKey(modules), this.inputs.navKey);
+  private keyOf(position: number, pageKey: string, modules: readonly string[]): string {
+    const shellKey = this.shellKey(this.paths[position]);
+    return hashParts(String(PAGE_OUTPUTS_FORMAT), pageKey, this.inputs.modulesKey(modules), shellKey);
   }
 
   /** What the last export made of the page at `position` from the same inputs, if it recorded it. */
@@ -132,7 +140,7 @@ export class IncrementalRender {
     const path = this.paths[position];
     const pageKey = this.inputs.pageKey(position);
     this.keys.set(position, pageKey);
-    const recorded = this.shares.last.get(path, (modules) => this.keyOf(pageKey, modules));
+    const recorded = this.shares.last.get(path, (modules) => this.keyOf(position, pageKey, modules));
     const output = recorded && this.outputs.get(path, recorded.entry[0]);
     return recorded && output ? { recorded, output } : undefined;
   }

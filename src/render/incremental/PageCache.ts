@@ -26,10 +26,13 @@ const sha256 = (data: string) => createHash('sha256').update(data).digest('hex')
 /**
  * The incremental export's store of page bodies for one site, on disk so it survives restarts:
  * `<dir>/meta.json` and one file per page under `<dir>/pages/`. Each file starts with the
- * SHA-256 of the rest, so a truncated or altered entry reads as a miss (the page is rendered
- * afresh), never as a wrong page. Entries are written to a private temporary name and renamed,
- * so two exports of the same site racing each leave whole entries; a failed write only costs a
- * later export a render. Bounded: once `maxBytes` is reached no more entries are kept.
+ * SHA-256 of the rest, so a truncated, altered or torn entry reads as a miss (the page is rendered
+ * afresh), never as a wrong page. That checksum is also why entries are written in place, not to
+ * a temporary name and renamed: two exports racing on one entry write the same bytes when their
+ * inputs agree, and an entry their writes tore is a miss; a failed write only costs a later export
+ * a render. On this machine's file system, creating and renaming a file cost four times what
+ * rewriting one does (a full export writes every page's entry). Bounded: once `maxBytes` is
+ * reached no more entries are kept.
  */
 export class PageCache {
   private bytes = 0;
@@ -37,12 +40,15 @@ export class PageCache {
   /** The size of each page's entry as this export read or wrote it (see sizeOf). */
   private readonly sizes = new Map<string, number>();
   private readonly writes: Promise<void>[] = [];
+  /** Entries this export wrote (after a discard, the only ones `finish` keeps). */
+  private readonly written = new Set<string>();
 
   private constructor(
     private readonly dir: string,
     private readonly siteKey: string,
     private readonly rendererVersion: string,
     private readonly maxBytes: number,
+    private readonly discarded: boolean,
   ) {}
 
   /**
@@ -57,9 +63,10 @@ export class PageCache {
     maxBytes: number;
     full?: boolean;
   }): Promise<OpenedPageCache> {
-    const cache = new PageCache(options.dir, options.siteKey, options.rendererVersion, options.maxBytes);
-    const discarded = options.full ? 'a full export was asked for' : await cache.staleReason();
-    if (discarded !== undefined) await rm(cache.pagesDir, { recursive: true, force: true });
+    const discarded = options.full ? 'a full export was asked for' : await staleReason(options);
+    // Entries thrown away are left to be rewritten in place (cheaper than new files) and never
+    // match meanwhile: their keys hold the old inputs. `finish` removes those not rewritten.
+    const cache = new PageCache(options.dir, options.siteKey, options.rendererVersion, options.maxBytes, discarded !== undefined);
     await mkdir(cache.pagesDir, { recursive: true });
     return discarded === undefined ? { cache } : { cache, discarded };
   }
@@ -72,36 +79,13 @@ export class PageCache {
     return `${sha256(path).slice(0, 40)}.json`;
   }
 
-  /** Why the entries on disk can't serve this export, or undefined when they can (or there are none). */
-  private async staleReason(): Promise<string | undefined> {
-    let text: string;
-    try {
-      text = await readFile(join(this.dir, 'meta.json'), 'utf8');
-    } catch {
-      const hasPages = await readdir(this.pagesDir).then(
-        (names) => names.length > 0,
-        () => false,
-      );
-      return hasPages ? 'its record (meta.json) is missing' : undefined;
-    }
-    let meta: CacheMeta;
-    try {
-      meta = JSON.parse(text) as CacheMeta;
-    } catch {
-      return 'its record (meta.json) is unreadable';
-    }
-    if (meta.format !== PAGE_CACHE_FORMAT || meta.rendererVersion !== this.rendererVersion)
-      return `the renderer changed (${meta.rendererVersion}/${meta.format} → ${this.rendererVersion}/${PAGE_CACHE_FORMAT})`;
-    if (meta.siteKey !== this.siteKey)
-      return 'an input every page depends on changed (docs.json, the file list, a non-page file or a setting)';
-    return undefined;
-  }
-
   /**
    * The body kept for `path` if it was rendered from the same inputs: `key` (the page's own
    * inputs) must match, and `modulesKey` must give the same answer for the modules it loaded.
    */
   get(path: string, key: string, modulesKey: (modules: readonly string[]) => string): PageBody | undefined {
+    // Thrown away: what is still on disk waits to be rewritten, and a full export reuses nothing.
+    if (this.discarded) return undefined;
     let text: string;
     try {
       text = readFileSync(join(this.pagesDir, this.entryName(path)), 'utf8');
@@ -147,13 +131,10 @@ export class PageCache {
       return;
     }
     this.counted(body.path, size);
-    const file = join(this.pagesDir, this.entryName(body.path));
-    const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    this.writes.push(
-      writeFile(temporary, text)
-        .then(() => rename(temporary, file))
-        .catch(() => rm(temporary, { force: true }).catch(() => {})),
-    );
+    const name = this.entryName(body.path);
+    this.written.add(name);
+    // A write that fails part way leaves an entry its checksum rejects.
+    this.writes.push(writeFile(join(this.pagesDir, name), text).catch(() => {}));
   }
 
   /**
@@ -162,10 +143,13 @@ export class PageCache {
    */
   async finish(paths: readonly string[]): Promise<{ bytes: number; reachedBound: boolean }> {
     await Promise.all(this.writes);
-    const current = new Set(paths.map((p) => this.entryName(p)));
+    const current = this.discarded ? this.written : new Set(paths.map((p) => this.entryName(p)));
     const names = await readdir(this.pagesDir).catch(() => [] as string[]);
     await Promise.all(
-      names.filter((n) => n.endsWith('.json') && !current.has(n)).map((n) => rm(join(this.pagesDir, n), { force: true }).catch(() => {})),
+      // `.tmp`: entries as earlier versions wrote them, before their rename.
+      names
+        .filter((n) => (n.endsWith('.json') && !current.has(n)) || n.endsWith('.tmp'))
+        .map((n) => rm(join(this.pagesDir, n), { force: true }).catch(() => {})),
     );
     const meta: CacheMeta = { format: PAGE_CACHE_FORMAT, rendererVersion: this.rendererVersion, siteKey: this.siteKey, bytes: this.bytes };
     const temporary = join(this.dir, `meta.json.${randomBytes(6).toString('hex')}.tmp`);
@@ -173,4 +157,29 @@ export class PageCache {
     await rename(temporary, join(this.dir, 'meta.json'));
     return { bytes: this.bytes, reachedBound: this.full };
   }
+}
+
+/** Why the entries on disk can't serve this export, or undefined when they can (or there are none). */
+async function staleReason(options: { dir: string; siteKey: string; rendererVersion: string }): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(options.dir, 'meta.json'), 'utf8');
+  } catch {
+    const hasPages = await readdir(join(options.dir, 'pages')).then(
+      (names) => names.length > 0,
+      () => false,
+    );
+    return hasPages ? 'its record (meta.json) is missing' : undefined;
+  }
+  let meta: CacheMeta;
+  try {
+    meta = JSON.parse(text) as CacheMeta;
+  } catch {
+    return 'its record (meta.json) is unreadable';
+  }
+  if (meta.format !== PAGE_CACHE_FORMAT || meta.rendererVersion !== options.rendererVersion)
+    return `the renderer changed (${meta.rendererVersion}/${meta.format} → ${options.rendererVersion}/${PAGE_CACHE_FORMAT})`;
+  if (meta.siteKey !== options.siteKey)
+    return 'an input every page depends on changed (docs.json, the file list, a non-page file or a setting)';
+  return undefined;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { BundleFile } from '../../bundle/BundleSink.js';
 
 /** Bumped whenever what an output record holds, or what an output key covers, changes. */
-export const PAGE_OUTPUTS_FORMAT = 1;
+export const PAGE_OUTPUTS_FORMAT = 2;
 
 /** The record's file in the site's cache folder. */
 const FILE = 'outputs.json';

@@ -20,11 +20,6 @@ export interface PageInputKeys {
   pageKey(position: number): string;
   /** What the modules a page loaded (snippets, component files) hold now, as one hash. */
   modulesKey(modules: readonly string[]): string;
-  /**
-   * What every page's shell shows of the other pages: their frontmatter (sidebar titles, icons,
-   * hidden, API methods, groups), the only input of the navigation the site key leaves out.
-   */
-  navKey: string;
 }
 
 /** Hashes length-prefixed parts (exported for the output key, which builds on these keys). */
@@ -61,7 +56,6 @@ export function pageInputKeys(
   );
   return {
     siteKey,
-    navKey: hashOf(JSON.stringify([...site.frontmatter])),
     pageKey(position) {
       const page = site.selected[position];
       const text = page.source.kind === 'operation' ? '' : (source.texts.get(page.source.file) ?? '');

@@ -25,6 +25,8 @@ import { hastToHtml } from '../page/hastToHtml.js';
 import { cloneHast } from '../page/cloneHast.js';
 import { isRemoteUrl } from '../offline/isRemoteUrl.js';
 import { createCounterpartFinder } from '../nav/createCounterpartFinder.js';
+import { hashParts } from '../incremental/pageInputKeys.js';
+import { createTabBar } from '../nav/createTabBar.js';
 
 /** The theme pieces shared by all pages of one export, with per-division caches. */
 export interface ShellParts {
@@ -38,6 +40,13 @@ export interface ShellParts {
     body: Pick<PageBody, 'title' | 'description' | 'descriptionHtml' | 'noindex' | 'mode' | 'contentHtml' | 'toc'>,
     extra: { styles: string[]; scripts: string[]; customScripts?: boolean },
   ): ShellPage;
+  /**
+   * The hash of everything a page's shell shows besides its own body: the site's header and
+   * footer, its sidebar (the template and where the page sits in it), tab bar, switchers,
+   * breadcrumbs, language and prev/next. A title change changes it only for the pages whose
+   * navigation shows that title, so only those are assembled again (see IncrementalRender.outputKey).
+   */
+  shellKey(path: string): string;
   errorPage(page: SitePage, title: string, reason: string): string;
   notFoundPage(): string;
   emptySite(): string;
@@ -158,33 +167,7 @@ export function createShellParts(
     }
     return t;
   };
-  /** The tab bar for a page: the tabs beside the page's tab, wherever in the nav they sit (under a language, version, …). */
-  const tabsCache = new Map<NavDivision, Map<NavDivision | undefined, string>>();
-  const tabsFor = (chain: NavDivision[]) => {
-    const at = chain.findIndex((d) => d.kind === 'tab');
-    const parent = at > 0 ? chain[at - 1] : at === 0 || chain.length === 0 ? nav.root : chain[chain.length - 1];
-    const active = at >= 0 ? (chain[at + 1]?.kind === 'menu' ? chain[at + 1] : chain[at]) : undefined;
-    const byActive = tabsCache.get(parent) ?? new Map<NavDivision | undefined, string>();
-    tabsCache.set(parent, byActive);
-    let html = byActive.get(active);
-    if (html === undefined) {
-      const tabs = parent.divisions.filter((d) => d.kind === 'tab' && !d.hidden);
-      const items = tabs
-        .map((t) => {
-          const menu = t.divisions.filter((d) => d.kind === 'menu' && !d.hidden);
-          if (menu.length > 0) return tabMenuHtml(t, menu, active, iconNamed);
-          const href = divisionHref(t);
-          return href
-            ? `<li><a href="${href}"${t === active ? ' aria-current="true"' : ''}>${iconNamed(t.icon)}${escapeHtml(t.label)}</a></li>`
-            : '';
-        })
-        .join('');
-      const show = tabs.length > 1 || (tabs.length === 1 && (!!tabs[0].href || tabs[0].divisions.some((d) => d.kind === 'menu')));
-      html = show ? `<nav class="enclave-tabs" aria-label="Sections"><ul>${items}</ul></nav>` : '';
-      byActive.set(active, html);
-    }
-    return html;
-  };
+  const tabsFor = createTabBar(nav.root, iconNamed);
 
   // Prev/next stay within the reader's language, version and product.
   const scopeOf = (path: string): string =>
@@ -209,7 +192,8 @@ export function createShellParts(
     (p) => nav.pages.get(p)?.source.kind === 'operation',
   );
 
-  const chrome = (path: string, prefix: string) => {
+  /** What a page's navigation is made of: its sidebar's template, not yet specialised for the page, and the rest as it shows. */
+  const chromeParts = (path: string) => {
     const loc = nav.locations.get(path);
     const chain = loc?.divisions ?? fallbackChain;
     const language = chain.find((d) => d.kind === 'language');
@@ -218,11 +202,11 @@ export function createShellParts(
       const found = !loc ? undefined : chain.includes(to) ? path : counterpart(path, to);
       return found ? `${ROOT_MARK}${escapeHtml(found)}.html` : divisionHref(to);
     };
-    const switchers = scopeSwitchersHtml(nav.root, chain, keepPage);
     return {
+      template: sidebarFor(chain),
+      switchers: scopeSwitchersHtml(nav.root, chain, keepPage),
       tabsHtml: tabsFor(chain),
       languageHtml: language ? languageSwitcherHtml(nav.root, chain, keepPage) : '',
-      sidebarHtml: (switchers ? switchers.split(ROOT_MARK).join(prefix) : '') + sidebarForPage(sidebarFor(chain), path, prefix),
       // Languages, versions and products are in the switchers, not the breadcrumb.
       breadcrumbs: [
         ...chain.filter((d) => d.label && !SCOPE_DIVISION_KINDS.has(d.kind)).map((d) => d.label),
@@ -232,11 +216,36 @@ export function createShellParts(
       searchScope: scopeOf(path) || undefined,
     };
   };
+  const chrome = (path: string, prefix: string) => {
+    const { template, switchers, ...rest } = chromeParts(path);
+    return { ...rest, sidebarHtml: (switchers ? switchers.split(ROOT_MARK).join(prefix) : '') + sidebarForPage(template, path, prefix) };
+  };
+  /** The pages before and after `path` in its language, version and product. */
+  const neighbours = (path: string) => {
+    const i = position.get(path);
+    const sequence = sequences.get(scopeOf(path)) ?? [];
+    const at = (j: number) =>
+      i !== undefined && j >= 0 && j < sequence.length ? { path: sequence[j], title: label(sequence[j]) } : undefined;
+    return { prev: i === undefined ? undefined : at(i - 1), next: i === undefined ? undefined : at(i + 1) };
+  };
+
+  // Hashed once each: sidebar templates and tab bars are shared by every page of a division.
+  const siteDigest = hashParts(JSON.stringify(site), opts.domain);
+  const templateDigests = new WeakMap<SidebarTemplate, string>();
+  const tabDigests = new Map<string, string>();
+  const shellKey = (path: string): string => {
+    const { template, tabsHtml, ...rest } = chromeParts(path);
+    let sidebar = templateDigests.get(template);
+    if (sidebar === undefined) templateDigests.set(template, (sidebar = hashParts(template.html)));
+    let tabs = tabDigests.get(tabsHtml);
+    if (tabs === undefined) tabDigests.set(tabsHtml, (tabs = hashParts(tabsHtml)));
+    // The page's sidebar is its template specialised by path (its depth, its link, its open groups).
+    const opened = JSON.stringify(template.groupsOfPage.get(path) ?? []);
+    return hashParts(siteDigest, path, sidebar, opened, tabs, JSON.stringify(rest), JSON.stringify(neighbours(path)));
+  };
 
   const page: ShellParts['page'] = (p, body, extra) => {
-    const i = position.get(p.path);
-    const sequence = sequences.get(scopeOf(p.path)) ?? [];
-    const neighbour = (j: number) => (j >= 0 && j < sequence.length ? { path: sequence[j], title: label(sequence[j]) } : undefined);
+    const { prev, next } = neighbours(p.path);
     return {
       path: p.path,
       title: body.title,
@@ -248,8 +257,8 @@ export function createShellParts(
       ...chrome(p.path, rootPrefix(p.path)),
       contentHtml: body.contentHtml,
       toc: body.toc,
-      prev: i === undefined ? undefined : neighbour(i - 1),
-      next: i === undefined ? undefined : neighbour(i + 1),
+      prev,
+      next,
       styles: extra.styles,
       scripts: extra.scripts,
       customScripts: extra.customScripts,
@@ -279,6 +288,7 @@ export function createShellParts(
     label,
     rootPrefix,
     page,
+    shellKey,
     scope: scopeOf,
     errorPage: (p, title, reason) =>
       simple(
@@ -301,25 +311,6 @@ export function createShellParts(
       ),
     emptySite: () => simple('index', config.name, '<p>This site has no pages yet.</p>', ''),
   };
-}
-
-/** A tab with a `menu`: a disclosure in the tab bar listing the menu's items. */
-function tabMenuHtml(
-  tab: NavDivision,
-  menu: NavDivision[],
-  active: NavDivision | undefined,
-  iconNamed: (name: string | undefined) => string,
-): string {
-  const current = active === tab || menu.includes(active as NavDivision);
-  const items = menu
-    .map((m) => {
-      const href = divisionHref(m);
-      return href
-        ? `<li><a href="${href}"${m === active ? ' aria-current="true"' : ''}>${iconNamed(m.icon)}${escapeHtml(m.label)}</a></li>`
-        : '';
-    })
-    .join('');
-  return `<li class="enclave-tab-menu"><details><summary${current ? ' aria-current="true"' : ''}>${iconNamed(tab.icon)}${escapeHtml(tab.label)}</summary><ul>${items}</ul></details></li>`;
 }
 
 /**
