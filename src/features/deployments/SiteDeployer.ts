@@ -186,7 +186,8 @@ export class SiteDeployer {
       throw await recordRefusal(this.deps.logger, this.deployments, { record, fetched, err, at: this.now() });
     } finally {
       // Deleting the download only tidies up, like pruning: a deploy sent meanwhile queues, no 409.
-      if (fetched?.owned) await this.queue.stepAside(() => rm(fetched.path, { force: true }));
+      const owned = fetched?.owned ? fetched.path : null;
+      if (owned) await this.queue.stepAside(() => rm(owned, { force: true }));
     }
   }
 
