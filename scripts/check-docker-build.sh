@@ -77,7 +77,9 @@ probe=$("${as_user[@]}" "$work/app/build/enclave-sandbox" --probe) || fail "buil
 pid=$!
 healthy=
 for _ in $(seq 1 150); do
-  if ENCLAVE_PORT=$port node -e "fetch('http://127.0.0.1:'+(process.env.ENCLAVE_PORT||8080)+'/_enclave/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"; then healthy=1; break; fi
+  # Healthy and its key printed: the listener may answer a moment before the key line is written.
+  if ENCLAVE_PORT=$port node -e "fetch('http://127.0.0.1:'+(process.env.ENCLAVE_PORT||8080)+'/_enclave/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))" \
+    && grep -q '^ENCLAVE_ADMIN_KEY=enc_' "$work/out.log"; then healthy=1; break; fi
   sleep 0.2
 done
 [ -n "$healthy" ] || { cat "$work/out.log" >&2; fail "the runtime tree did not become healthy"; }
