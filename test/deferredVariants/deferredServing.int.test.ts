@@ -50,9 +50,17 @@ async function setup(t: ExecutionContext): Promise<{ dir: string; app: LoggedApp
 
 const deploy = (app: LoggedAppliance, zip: string) => deployAndWait(app, { bundleUrl: pathToFileURL(zip).href });
 
+/** Deploys a first version without the big file: compression is deferred only in a change over a live version. */
+async function deployBase(t: ExecutionContext, dir: string, app: LoggedAppliance): Promise<void> {
+  const zip = join(dir, 'base.zip');
+  await writeBundle(zip, 'base', { files: makeSiteFiles('base') });
+  t.is((await deploy(app, zip)).status, 'active');
+}
+
 test('a deployed big file is served as identity, then compressed, with Vary from then on; rollback serves each version intact', async (t) => {
   const { dir, app } = await setup(t);
   t.teardown(() => app.close());
+  await deployBase(t, dir, app);
   t.is((await deploy(app, await bundle(dir, 'one'))).status, 'active');
   await untilCompressed(t, app.url, bigFile('one'));
   const identity = await fetch(`${app.url}/${BIG_PATH}`, { headers: { 'accept-encoding': 'identity' } });
@@ -68,6 +76,7 @@ test('a deployed big file is served as identity, then compressed, with Vary from
 
 test('after a restart a tampered deferred variant is never served: it is checked, made again, then served', async (t) => {
   const { dir, app } = await setup(t);
+  await deployBase(t, dir, app);
   const deployed = await deploy(app, await bundle(dir, 'one'));
   await untilCompressed(t, app.url, bigFile('one'));
   await app.stop();
@@ -85,4 +94,11 @@ test('after a restart a tampered deferred variant is never served: it is checked
     again.logs.some((l) => /differs from its record/.test(l.msg)),
     'the mismatch is logged',
   );
+});
+
+test('a first version is compressed whole before it goes live: none of its files waits, so the next deploy can take them', async (t) => {
+  const { dir, app } = await setup(t);
+  t.teardown(() => app.close());
+  t.is((await deploy(app, await bundle(dir, 'one'))).status, 'active');
+  t.deepEqual(await expectServed(t, app.url, bigFile('one')), ['br', 'gzip', null], 'compressed from the first answer on');
 });

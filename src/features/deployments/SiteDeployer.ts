@@ -209,7 +209,10 @@ export class SiteDeployer {
       inspect,
       liveId: live,
       layered: true,
-      inlineBudget: INLINE_COMPRESS_BYTES,
+      // Only a change over a live version defers compression: a first install that deferred would
+      // leave every file unsettled, and the next deploy, which takes no unsettled file from the
+      // live version, would extract the whole site again.
+      inlineBudget: live === undefined ? undefined : INLINE_COMPRESS_BYTES,
     });
     const { failedPages } = report;
     const version = await loadSiteVersion(id, installed.layout, installed, this.verified);
