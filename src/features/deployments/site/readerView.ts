@@ -1,5 +1,4 @@
-import { promisify } from 'node:util';
-import { brotliCompress, gzip as gzipCallback, constants as zlibConstants } from 'node:zlib';
+import { compressVariants } from '../../../bundle/install/compressVariants.js';
 import type { ReaderAudience } from '../../../platform/access/mayAudienceSee.js';
 import type { FileVariant, ServedFile, SiteVersion } from '../SiteVersion.js';
 import { AGENT_SEARCH_FILE } from '../../../render/index.js';
@@ -13,14 +12,6 @@ import type { VersionAccess } from './VersionAccess.js';
 export const READER_CACHE_CONTROL = 'private, no-cache';
 
 const SITEMAP_FILE = 'sitemap.xml';
-
-const gzipAsync = promisify(gzipCallback);
-const brotliAsync = promisify(brotliCompress);
-/**
- * Brotli's quality for a reader's copy of a page: it is compressed once per page and kind of
- * reader on first view, on the thread pool; between the install's 6 (small files) and 4 (large).
- */
-const READER_BROTLI_QUALITY = 5;
 
 /** Per-version memo of what each kind of reader gets for a file, so a page is rewritten once per kind. */
 const views = new WeakMap<SiteVersion, Map<string, Promise<ServedFile>>>();
@@ -157,24 +148,16 @@ async function readerAgentChannel(
 
 /**
  * `file` answered privately with `body`, its ETag marked by the reader kind `key`, with a gzip and
- * a brotli copy where the file had them: a signed-in browser gets the same encoding an open
- * site's reader gets (until 2026-11-28 a reader's copy had no brotli, so browsers got gzip).
+ * a brotli copy where the file had them (and they are worth keeping): a signed-in browser gets
+ * the same encoding an open site's reader gets.
  */
 async function bodyCopy(file: ServedFile, body: Buffer, key: string): Promise<ServedFile> {
   const tag = `${file.identity.etag.slice(0, -1)}-${key === '' ? 'p' : Buffer.from(key).toString('base64url').slice(0, 16)}"`;
   const identity: FileVariant = { absPath: file.identity.absPath, size: body.length, etag: tag, body };
-  const [gz, br] = await Promise.all([
-    file.gzip ? gzipAsync(body) : null,
-    file.br
-      ? brotliAsync(body, {
-          params: {
-            [zlibConstants.BROTLI_PARAM_QUALITY]: READER_BROTLI_QUALITY,
-            [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.length,
-            [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
-          },
-        })
-      : null,
-  ]);
+  // Compressed as the install compresses (once per page and kind of reader, on the thread pool).
+  const compressed = file.gzip || file.br ? await compressVariants(body) : {};
+  const gz = file.gzip ? (compressed.gzip ?? null) : null;
+  const br = file.br ? (compressed.br ?? null) : null;
   const variant = (bytes: Buffer | null, suffix: string): FileVariant | undefined =>
     bytes ? { absPath: file.identity.absPath, size: bytes.length, etag: `${tag.slice(0, -1)}-${suffix}"`, body: bytes } : undefined;
   return { ...file, cacheControl: READER_CACHE_CONTROL, readerPrivate: true, identity, gzip: variant(gz, 'gz'), br: variant(br, 'br') };
