@@ -45,6 +45,42 @@ async function runQuickStart(t: ExecutionContext, jobControl: boolean): Promise<
     lines.some((l) => /^\s*enclave\b/.test(l)),
     'no bare `enclave` (not on PATH in a checkout)',
   );
+  // freePort's port may be taken by another process before the server binds it (a parallel
+  // test's connection): the one failure that says so is tried again, on a new clone and port.
+  let attempt = await startQuickStart(t, lines, jobControl);
+  for (let retry = 0; retry < 3 && attempt.code !== 0 && /the port is already in use/.test(attempt.log); retry++)
+    attempt = await startQuickStart(t, lines, jobControl);
+  const { port, child, code, out, err, log } = attempt;
+  t.is(code, 0, `stdout:\n${out}\nstderr:\n${err}\nstart.log:\n${log}`);
+  t.regex(out, /"id":"proj_[0-9a-f]{16}"/, 'the project call answered');
+  t.regex(out, /initial admin key/, 'keys list ran against the running server');
+  t.regex(out, /"openapi":"3\.1\.0"/, 'the OpenAPI document answered');
+  // `kill %1` stopped the server: the port is free again soon after.
+  let closed = false;
+  for (let i = 0; i < 100 && !closed; i++) {
+    closed = await fetch(`http://127.0.0.1:${port}/_enclave/health`).then(
+      () => false,
+      () => true,
+    );
+    if (!closed) await new Promise((r) => setTimeout(r, 100));
+  }
+  t.true(closed, 'the server stopped');
+  // Nothing the script started is left: every process of its process group has exited (the
+  // server, tsx, the lock holder). An orphan would keep the group alive.
+  let orphans = true;
+  for (let i = 0; i < 100 && orphans; i++) {
+    try {
+      process.kill(-child.pid!, 0);
+      await new Promise((r) => setTimeout(r, 100));
+    } catch {
+      orphans = false;
+    }
+  }
+  t.false(orphans, `a process of the quick start outlived it:\n${processesOfGroup(child.pid!)}`);
+}
+
+/** Runs the quick start's `lines` (after npm install) in a fresh clone on a free port, to its end. */
+async function startQuickStart(t: ExecutionContext, lines: string[], jobControl: boolean) {
   const clone = await freshClone();
   // The server's worker processes may still be writing for a moment after `kill %1`: rm retries.
   t.teardown(() => rm(clone, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 }));
@@ -74,32 +110,7 @@ async function runQuickStart(t: ExecutionContext, jobControl: boolean): Promise<
   child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   const log = await readFile(join(clone, 'start.log'), 'utf8').catch(() => '(no start.log)');
-  t.is(code, 0, `stdout:\n${out}\nstderr:\n${err}\nstart.log:\n${log}`);
-  t.regex(out, /"id":"proj_[0-9a-f]{16}"/, 'the project call answered');
-  t.regex(out, /initial admin key/, 'keys list ran against the running server');
-  t.regex(out, /"openapi":"3\.1\.0"/, 'the OpenAPI document answered');
-  // `kill %1` stopped the server: the port is free again soon after.
-  let closed = false;
-  for (let i = 0; i < 100 && !closed; i++) {
-    closed = await fetch(`http://127.0.0.1:${port}/_enclave/health`).then(
-      () => false,
-      () => true,
-    );
-    if (!closed) await new Promise((r) => setTimeout(r, 100));
-  }
-  t.true(closed, 'the server stopped');
-  // Nothing the script started is left: every process of its process group has exited (the
-  // server, tsx, the lock holder). An orphan would keep the group alive.
-  let orphans = true;
-  for (let i = 0; i < 100 && orphans; i++) {
-    try {
-      process.kill(-child.pid!, 0);
-      await new Promise((r) => setTimeout(r, 100));
-    } catch {
-      orphans = false;
-    }
-  }
-  t.false(orphans, `a process of the quick start outlived it:\n${processesOfGroup(child.pid!)}`);
+  return { port, child, code, out, err, log };
 }
 
 /** `ps` lines of the processes in process group `pgid` (for the failure message). */
