@@ -2,7 +2,7 @@
 // Runs the ava suite and ends with one plain `N passed, N failed` line that CI can read.
 // Browser tests need Debian's Chromium: it is installed first when missing (as root).
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -143,6 +143,11 @@ child.on('close', (code) => {
   if (code !== 0 && failed === 0) failed = 1;
   const cpu = readTestCpu(cpuLog);
   removeRunTmp();
+  // ENCLAVE_TEST_TIMES=FILE keeps every file's CPU and span as JSON, for tuning beyond the top ten.
+  if (process.env.ENCLAVE_TEST_TIMES) {
+    const times = { cpu: cpu.files, spans: spans.longest(Number.POSITIVE_INFINITY) };
+    writeFileSync(process.env.ENCLAVE_TEST_TIMES, `${JSON.stringify(times, null, 1)}\n`);
+  }
   // Where the time went: the files to start first next time (scripts/ava-suite.config.mjs).
   const longest = spans.longest(10);
   if (longest.length > 1) {
