@@ -15,6 +15,12 @@ import {
 } from './fuzzTarget.js';
 
 const RUNS = Number(process.env.FUZZ_SHAPED_RUNS ?? 1500);
+/**
+ * fast-check's seed: fixed unless FUZZ_SEED says otherwise, so every run sends the same requests.
+ * With a random seed, the check that each operation got past validation at least once failed now
+ * and then on chance alone (an operation drawn a dozen times, every body spoiled).
+ */
+const SEED = Number(process.env.FUZZ_SEED ?? 2026_11_28);
 
 /** Fields whose realistic values come from the appliance itself, not from their schema. */
 function namedPool(name: string, target: FuzzTarget): fc.Arbitrary<unknown> | null {
@@ -79,6 +85,7 @@ function fromSchema(schema: SchemaNode, name: string, target: FuzzTarget, depth 
 
 /** Bodies known to be accepted, mixed in where random schema-shaped ones rarely satisfy cross-field rules. */
 const KNOWN_GOOD: Record<string, unknown[]> = {
+  'POST /v1/static-export/jobs': [{ domain: 'tiny.test' }, { domain: 'tiny.test', full: true }],
   'POST /_enclave/feedback': [
     { source: 'contextual', path: '/guides/start', helpful: false, comment: 'unclear', contact: 'reader@corp.internal' },
     { source: 'code_snippet', path: '/', code: 'npm i', filename: 'install.sh', lang: 'bash' },
@@ -235,7 +242,7 @@ test('schema-shaped requests with real ids and mutations reach every handler: no
         return true;
       },
     ),
-    { numRuns: RUNS },
+    { numRuns: RUNS, seed: SEED },
   );
   t.deepEqual(ledger.failures.slice(0, 25), [], `${ledger.failures.length} failure(s)`);
   // Shaped requests must get past validation: every operation answered something other than 400 at least once.
@@ -247,7 +254,7 @@ test('schema-shaped requests with real ids and mutations reach every handler: no
   t.true(growthMb < 400, `memory bounded (grew ${growthMb.toFixed(0)} MB)`);
   t.is((await fetch(`${app.url}/_enclave/health`)).status, 200);
   t.log(
-    `shaped: ${ledger.requests} requests over ${perOperation.size} operations in ${((Date.now() - started) / 1000).toFixed(1)} s; 5xx: ${ledger.fiveXx}; RSS growth ${growthMb.toFixed(0)} MB; statuses ${JSON.stringify(ledger.histogram())}`,
+    `shaped (seed ${SEED}): ${ledger.requests} requests over ${perOperation.size} operations in ${((Date.now() - started) / 1000).toFixed(1)} s; 5xx: ${ledger.fiveXx}; RSS growth ${growthMb.toFixed(0)} MB; statuses ${JSON.stringify(ledger.histogram())}`,
   );
   for (const [key, counts] of [...perOperation].sort()) t.log(`  ${key}: ${JSON.stringify(Object.fromEntries(counts))}`);
 });

@@ -5,7 +5,7 @@ import { randomId } from '../../platform/randomId.js';
 import type { Site, SiteDirectory } from '../control/SiteDirectory.js';
 import type { BuiltBundle, DeployBundle } from '../exports/reexportSite.js';
 import { describeCommit } from './describeCommit.js';
-import { type FetchedBranch, fetchGitSource } from './fetchGitSource.js';
+import { type FetchedBranch, type FetchOptions, fetchGitSource } from './fetchGitSource.js';
 import type { GitSourceConfig } from '../../config/sections/gitSource.js';
 import { type CommitLine, listCommits } from './listCommits.js';
 import type { SourceStateRepository } from './SourceStateRepository.js';
@@ -72,7 +72,7 @@ export class GitSourceSync {
     let result: { head: string; commits: CommitLine[] } | null = null;
     const timeoutMs = this.deps.fetchTimeoutMs;
     const done = this.enqueue(domain, async () => {
-      const { sha } = await fetchGitSource(git, site.source, { timeoutMs, signal: this.stopping.signal, ssh: this.deps.ssh ?? undefined });
+      const { sha } = await fetchGitSource(git, site.source, this.fetchOptions(domain));
       result = { head: sha, commits: await listCommits(site.source, { head: sha, since, timeoutMs }) };
     });
     return done.then(() => {
@@ -106,11 +106,7 @@ export class GitSourceSync {
 
   /** Fetches `branch` of `site`'s repository into its clone (a preview's); throws GitFetchError. */
   fetchBranch(site: Site & { git: GitSourceConfig }, branch: string): Promise<FetchedBranch> {
-    return fetchGitSource({ ...site.git, branch }, site.source, {
-      timeoutMs: this.deps.fetchTimeoutMs,
-      signal: this.stopping.signal,
-      ssh: this.deps.ssh ?? undefined,
-    });
+    return fetchGitSource({ ...site.git, branch }, site.source, this.fetchOptions(site.domain));
   }
 
   /** `work`, or a rejection as soon as the appliance stops (the export job itself is the export feature's to requeue). */
@@ -122,6 +118,16 @@ export class GitSourceSync {
       signal.addEventListener('abort', onAbort, { once: true });
       work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     });
+  }
+
+  /** Every fetch's bounds; lock files a killed git left in the clone are logged as they are removed. */
+  private fetchOptions(domain: string): FetchOptions {
+    return {
+      timeoutMs: this.deps.fetchTimeoutMs,
+      signal: this.stopping.signal,
+      ssh: this.deps.ssh ?? undefined,
+      onStaleLocks: (locks) => this.deps.logger.warn({ domain, locks }, 'removed lock files a killed git left in the clone'),
+    };
   }
 
   private enqueue(domain: string, work: () => Promise<void>): Promise<void> {
@@ -152,11 +158,7 @@ export class GitSourceSync {
     await step({ status: 'in_progress', summary: `Fetching ${git.branch}`, log: `fetching ${git.branch} of ${git.git}` });
     let fetched: Awaited<ReturnType<typeof fetchGitSource>>;
     try {
-      fetched = await fetchGitSource(git, site.source, {
-        timeoutMs: this.deps.fetchTimeoutMs,
-        signal: this.stopping.signal,
-        ssh: this.deps.ssh ?? undefined,
-      });
+      fetched = await fetchGitSource(git, site.source, this.fetchOptions(domain));
     } catch (err) {
       await state.recordSite(domain, { lastFetchAt: this.now() });
       return fail((err as Error).message);

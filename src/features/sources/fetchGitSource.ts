@@ -1,10 +1,11 @@
-import { mkdir, readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { GitSourceConfig } from '../../config/sections/gitSource.js';
 import { assertPlainGitDir } from '../../platform/git/assertPlainGitDir.js';
 import { GitTextLog } from '../../platform/git/GitTextLog.js';
 import { redactCredentials } from '../../platform/git/redactCredentials.js';
+import { removeStaleGitLocks } from '../../platform/git/removeStaleGitLocks.js';
 import { GitCommandError, runGit, type GitContext } from '../../platform/git/runGit.js';
 import { gitAccess } from './gitAccess.js';
 import type { SharedSsh } from './ssh/SshConnections.js';
@@ -22,6 +23,17 @@ export interface FetchedBranch {
   sha: string;
 }
 
+/** How a fetch is bounded, and who hears of lock files a killed git left behind (removed). */
+export interface FetchOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  ssh?: SharedSsh;
+  onStaleLocks?: (paths: string[]) => void;
+}
+
+/** Fetches running in this process, by clone: a clone none is using holds no live git lock. */
+const fetching = new Map<string, number>();
+
 /** The remote-tracking ref a source's branch is fetched into. */
 export function trackingRef(branch: string): string {
   return `refs/remotes/origin/${branch}`;
@@ -33,22 +45,29 @@ export function trackingRef(branch: string): string {
  * run). Only the deployment branch is fetched, without tags. The live version is not touched
  * here: a failure throws GitFetchError and the caller keeps serving what it served.
  */
-export async function fetchGitSource(
-  source: GitSourceConfig,
-  cloneDir: string,
-  options: { timeoutMs: number; signal?: AbortSignal; ssh?: SharedSsh },
-): Promise<FetchedBranch> {
+export async function fetchGitSource(source: GitSourceConfig, cloneDir: string, options: FetchOptions): Promise<FetchedBranch> {
+  fetching.set(cloneDir, (fetching.get(cloneDir) ?? 0) + 1);
+  try {
+    return await fetchInto(source, cloneDir, options, fetching.get(cloneDir) === 1);
+  } finally {
+    const left = (fetching.get(cloneDir) ?? 1) - 1;
+    if (left > 0) fetching.set(cloneDir, left);
+    else fetching.delete(cloneDir);
+  }
+}
+
+/** fetchGitSource's work; `alone`: no other fetch of this process uses the clone. */
+async function fetchInto(source: GitSourceConfig, cloneDir: string, options: FetchOptions, alone: boolean): Promise<FetchedBranch> {
   const log = new GitTextLog();
   const git: GitContext = { cwd: cloneDir, home: tmpdir(), timeoutMs: options.timeoutMs, log, signal: options.signal };
-  const fresh = !(await stat(cloneDir).then(
-    () => true,
-    () => false,
-  ));
-  if (fresh) {
-    await mkdir(cloneDir, { recursive: true, mode: 0o700 });
-    await runGit(git, ['init', '--quiet']);
-  }
+  if (await missingOrEmpty(cloneDir)) await initClone(git, cloneDir);
   await assertPlainGitDir(cloneDir, 'something', (reason) => new GitFetchError(`the clone at ${cloneDir} is not usable: ${reason}`));
+  // The data directory is this process's alone (its lock), so with no fetch of ours running,
+  // any lock file is a killed git's: left there, it would fail every fetch from now on.
+  if (alone) {
+    const stale = await removeStaleGitLocks(cloneDir);
+    if (stale.length) options.onStaleLocks?.(stale);
+  }
   const ref = trackingRef(source.branch);
   let access: Awaited<ReturnType<typeof gitAccess>>;
   try {
@@ -83,6 +102,29 @@ export async function fetchGitSource(
   const sha = (await looseRef(cloneDir, ref)) ?? (await commitOf(git, ref));
   if (!sha) throw new GitFetchError(`branch ${source.branch} was fetched but names no commit`);
   return { sha };
+}
+
+/** True for a folder that is not there or holds nothing (an earlier version made it before `git init`). */
+const missingOrEmpty = (dir: string) =>
+  readdir(dir).then(
+    (names) => names.length === 0,
+    () => true,
+  );
+
+/**
+ * Creates the empty repository in a folder beside `cloneDir` and renames it into place (over an
+ * empty folder too), so a kill during `git init` leaves no half-made clone that every later
+ * fetch would refuse.
+ */
+async function initClone(git: GitContext, cloneDir: string): Promise<void> {
+  await mkdir(dirname(cloneDir), { recursive: true, mode: 0o700 });
+  const staging = await mkdtemp(join(dirname(cloneDir), `.${basename(cloneDir)}.init-`));
+  try {
+    await runGit({ ...git, cwd: staging }, ['init', '--quiet']);
+    await rename(staging, cloneDir);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
 }
 
 /**
