@@ -23,9 +23,7 @@ test('the source directory vanishing mid-run fails the job with a clear error', 
 
 test('a worker that dies (killed) fails its job; the server keeps answering and takes the next job', async (t) => {
   t.timeout(5 * 60_000);
-  // Killed as soon as its first page is seen: 600 pages outlast that as well as the 2,000 did,
-  // and the worker reads and parses fewer of them before it is killed.
-  const source = await makeSyntheticCorpus(600);
+  const source = await makeSyntheticCorpus(2000);
   const tiny = await makeTinySite();
   const app = await startTestAppliance({
     overrides: {
