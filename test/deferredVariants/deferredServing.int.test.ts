@@ -5,7 +5,8 @@ import test, { type ExecutionContext } from 'ava';
 import { deployAndWait, type LoggedAppliance, startLoggedAppliance } from '../deploy/helpers/loggedAppliance.js';
 import { makeSiteFiles, writeBundle } from '../deploy/helpers/testBundles.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
-import { BIG_PATH, bigFile, sameBytes } from './bigFile.js';
+import { BIG_PATH, bigFile } from './bigFile.js';
+import { sameBytes } from '../helpers/sameBytes.js';
 
 /** Polls at most this many times (a hang guard far above what a loaded machine needs). */
 const MAX_POLLS = 2400;

@@ -13,7 +13,8 @@ import { readVersionOrigins } from '../../src/features/deployments/VersionOrigin
 import { VerifiedVariants } from '../../src/features/deployments/VerifiedVariants.js';
 import { makeSiteFiles, type SiteFiles, writeBundle } from '../deploy/helpers/testBundles.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
-import { BIG_PATH, bigFile, sameBytes } from './bigFile.js';
+import { BIG_PATH, bigFile } from './bigFile.js';
+import { sameBytes } from '../helpers/sameBytes.js';
 
 const limits = { maxBundleBytes: 2 ** 30, maxEntries: 10_000, maxExtractedBytes: 2 ** 31, maxCompressionRatio: 1000 };
 const never = () => false;
