@@ -65,14 +65,15 @@ export async function renderFiles(t: ExecutionContext, files: Record<string, str
 export async function renderFilesForSuite(
   files: Record<string, string>,
   extra: Partial<RenderSiteOptions> = {},
-): Promise<{ src: string; out: string; remove(): Promise<void> }> {
+): Promise<{ src: string; out: string; result: RenderSiteResult; remove(): Promise<void> }> {
   const cleanup: (() => Promise<void>)[] = [];
   const suite = { teardown: (fn: () => Promise<void>) => void cleanup.push(fn) } as unknown as ExecutionContext;
   const src = await writeDocs(suite, files);
-  const { out } = await renderDocs(src, extra);
+  const { out, result } = await renderDocs(src, extra);
   return {
     src,
     out,
+    result,
     remove: async () => {
       for (const fn of cleanup) await fn();
     },

@@ -6,7 +6,7 @@ import test, { type ExecutionContext } from 'ava';
 import { CodeTokenizerThread } from '../../src/render/code/CodeTokenizerThread.js';
 import { openFolderSink } from '../../src/bundle/openFolderSink.js';
 import { renderSite } from '../../src/render/renderSite.js';
-import { renderDocs, renderFiles, writeDocs } from './renderFixture.js';
+import { renderDocs, renderFiles, renderFilesForSuite, writeDocs } from './renderFixture.js';
 
 const docsJson = (navigation: unknown, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ name: 'Fixture', colors: { primary: '#0D9373' }, navigation, ...extra });
@@ -67,8 +67,23 @@ const SITE = {
   'extra/unlisted.md': '# Unlisted page\n\nPlain markdown with <b>raw html</b>.\n',
 };
 
+// SITE rendered once for the eight tests that only read its output (each used to render it anew).
+let siteRendered: Promise<Awaited<ReturnType<typeof renderFilesForSuite>>>;
+// Started, not awaited: the tests that need it wait for it, while the others run beside it. A
+// failed render fails each of those tests (the catch only keeps it from being an unhandled rejection).
+test.before(() => {
+  siteRendered = renderFilesForSuite(SITE);
+  siteRendered.catch(() => {});
+});
+test.after.always(() =>
+  siteRendered.then(
+    (site) => site.remove(),
+    () => {},
+  ),
+);
+
 test('renders every page, including pages outside the navigation, with relative links at every depth', async (t) => {
-  const { out, result } = await renderFiles(t, SITE);
+  const { out, result } = await siteRendered;
   t.is(result.expected, 4);
   t.is(result.pageCount, 4);
   t.is(result.failed, 0);
@@ -117,7 +132,7 @@ test('private-use characters (icon-font glyphs) are kept as text; control charac
 });
 
 test('headings get Mintlify/github-slugger ids, {#custom} ids, anchor links and a TOC', async (t) => {
-  const { out } = await renderFiles(t, SITE);
+  const { out } = await siteRendered;
   const html = await read(out, 'guides/setup.html');
   t.regex(html, /<h2 id="install-it">Install it<a class="enclave-anchor" href="#install-it"/);
   t.regex(html, /<h2 id="my-anchor">Custom heading<a/);
@@ -126,7 +141,7 @@ test('headings get Mintlify/github-slugger ids, {#custom} ids, anchor links and 
 });
 
 test('snippets render with props in text and code; page exports are evaluated; unknown components keep their children', async (t) => {
-  const { out, result } = await renderFiles(t, SITE);
+  const { out, result } = await siteRendered;
   const html = await read(out, 'guides/setup.html');
   t.regex(html, /Hello Ada, from a snippet\./);
   t.regex(html.replace(/<[^>]+>/g, ''), /echo "Ada"/, 'props are substituted inside snippet code blocks');
@@ -137,7 +152,7 @@ test('snippets render with props in text and code; page exports are evaluated; u
 });
 
 test('the report lists broken links and anchors, missing images and external URLs', async (t) => {
-  const { out, result } = await renderFiles(t, SITE);
+  const { out, result } = await siteRendered;
   const report = JSON.parse(await read(out, '_enclave/report.json'));
   t.deepEqual(report, result.report);
   t.deepEqual(report.pages, { expected: 4, rendered: 4, missing: 0, failed: [] });
@@ -153,7 +168,7 @@ test('the report lists broken links and anchors, missing images and external URL
 });
 
 test('manifest lists every file with a correct size and sha256, and the page list', async (t) => {
-  const { out } = await renderFiles(t, SITE);
+  const { out } = await siteRendered;
   const manifest = JSON.parse(await read(out, '_enclave/manifest.json'));
   t.is(manifest.formatVersion, 1);
   t.is(manifest.domain, 'docs.example.com');
@@ -189,7 +204,7 @@ test('manifest lists every file with a correct size and sha256, and the page lis
 });
 
 test('redirects (literal and patterned) become forwarding pages; sitemap and canonical URLs are extensionless', async (t) => {
-  const { out } = await renderFiles(t, SITE);
+  const { out } = await siteRendered;
   const redirect = await read(out, 'old-setup.html');
   t.regex(redirect, /<meta http-equiv="refresh" content="0; url=guides\/setup\.html">/);
   t.regex(redirect, /<a href="guides\/setup\.html">/);
@@ -204,7 +219,7 @@ test('redirects (literal and patterned) become forwarding pages; sitemap and can
 });
 
 test('llms.txt links Markdown copies; each page has a .md copy without frontmatter or imports', async (t) => {
-  const { out } = await renderFiles(t, SITE);
+  const { out } = await siteRendered;
   const llms = await read(out, 'llms.txt');
   t.regex(llms, /^# Fixture/);
   t.regex(llms, /- \[Setup\]\(guides\/setup\.md\)/);
@@ -218,7 +233,7 @@ test('llms.txt links Markdown copies; each page has a .md copy without frontmatt
 });
 
 test('the search index is a classic script setting a global, under one name in every export', async (t) => {
-  const { out } = await renderFiles(t, SITE);
+  const { out } = await siteRendered;
   const home = await read(out, 'index.html');
   const m = /data-search-index="(_assets\/search-index\.js)"/.exec(home);
   t.truthy(m);

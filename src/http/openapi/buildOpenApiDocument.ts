@@ -5,7 +5,24 @@ import { impliedResponses } from './impliedResponses.js';
 
 type JsonSchema = Record<string, unknown>;
 
+/**
+ * Conversions already made in this process, by schema and direction. Most route schemas are
+ * module constants shared by every appliance a process starts (a test file starts many): each
+ * converted once, the document of a later appliance costs a fraction of the first's ~0.1 s.
+ * zod schemas are immutable and the document is only serialised, so sharing the result is safe.
+ */
+const converted = { input: new WeakMap<z.ZodType, JsonSchema>(), output: new WeakMap<z.ZodType, JsonSchema>() };
+
 function toJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  let json = converted[io].get(schema);
+  if (!json) {
+    json = convert(schema, io);
+    converted[io].set(schema, json);
+  }
+  return json;
+}
+
+function convert(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   const json = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',

@@ -1,11 +1,22 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { z } from 'zod';
 import { defineRoute, type RouteRateLimit, type RouteSpec } from '../../../http/defineRoute.js';
 import { errorBodySchema } from '../../../http/errorBodySchema.js';
 import { assistantCaller } from '../authenticateAssistant.js';
 import type { Retriever } from '../retrieval/Retriever.js';
 import type { ReaderGate } from '../../deployments/site/ReaderGate.js';
-import { createDocsMcpServer } from './createDocsMcpServer.js';
+
+/**
+ * The MCP SDK and the server built on it, loaded at the first MCP request: importing them costs
+ * ~0.2 s of CPU, paid by every process that starts the appliance (each test file, each child
+ * appliance) although few ever call the endpoint.
+ */
+async function loadMcp() {
+  const [{ StreamableHTTPServerTransport }, { createDocsMcpServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('./createDocsMcpServer.js'),
+  ]);
+  return { StreamableHTTPServerTransport, createDocsMcpServer };
+}
 
 /** Where agents reach the MCP server, on every site host. */
 export const MCP_PATH = '/_enclave/mcp';
@@ -46,6 +57,7 @@ export function mcpRoutes(deps: McpRouteDeps): RouteSpec[] {
         429: { description: 'Rate limit of the key or of the client address spent (Retry-After)', schema: errorBodySchema },
       },
       async handler(ctx, { body }) {
+        const { StreamableHTTPServerTransport, createDocsMcpServer } = await loadMcp();
         const server = createDocsMcpServer(deps.retriever, assistantCaller(ctx).domain, {
           name: 'enclave-docs',
           version: deps.version,
