@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { takeSourceStats } from '../../src/features/exports/worker/sourceStats.js';
+import { hashDocsSource } from '../../src/render/hashDocsSource.js';
 import { readDocsSource } from '../../src/render/source/readDocsSource.js';
 import { renderDocs } from '../render/renderFixture.js';
 import { assertSameTree } from './assertSameTree.js';
@@ -34,6 +35,7 @@ async function recordedSite(t: ExecutionContext) {
 async function assertSameAsFullRead(t: ExecutionContext, dir: string, read: Awaited<ReturnType<typeof readDocsSource>>) {
   const full = await readDocsSource(dir);
   t.is(read.hash, full.hash);
+  t.is(read.hash, await hashDocsSource(dir), 'the server hashes sources as an export reads them');
   t.is(read.otherHash, full.otherHash);
   t.deepEqual(read.fileHashes, full.fileHashes);
   t.deepEqual(read.facts, full.facts);

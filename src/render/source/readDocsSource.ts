@@ -4,6 +4,7 @@ import { readFrontmatter } from '../mdx/readFrontmatter.js';
 import { listSourceFiles } from './listSourceFiles.js';
 import { readFilesInOrder, SourceReadError } from './readFilesInOrder.js';
 import { type RecordedFile, readSourceRecord, type TextFacts, writeSourceRecord } from './SourceRecord.js';
+import { sourceHashes } from './sourceHashes.js';
 import { SourceTexts, TEXT_FILE } from './SourceTexts.js';
 
 /** One read of a docs source: what is in it, its hash, and the text of its Markdown and JSX files. */
@@ -100,7 +101,7 @@ export async function readDocsSource(sourceDir: string, record?: SourceRecordOpt
   }
   if (record && (toRead.length > 0 || next.size !== recorded?.size)) await writeSourceRecord(record.dir, record.rendererVersion, next);
   const ordered = inFileOrder(files, fileHashes, facts);
-  return { files, ...hashesOf(files, fileHashes), texts: SourceTexts.over(sourceDir, ordered.fileHashes, texts), ...ordered };
+  return { files, ...sourceHashes(files, fileHashes), texts: SourceTexts.over(sourceDir, ordered.fileHashes, texts), ...ordered };
 }
 
 /** The maps in the order of `files`, whichever files were read and which recorded: as a whole read gives them. */
@@ -112,20 +113,4 @@ function inFileOrder(files: readonly string[], fileHashes: ReadonlyMap<string, s
     if (fileFacts) ordered.facts.set(rel, fileFacts);
   }
   return ordered;
-}
-
-/**
- * The source's hash and its non-text files' hash, over each file's path and SHA-256 (not its
- * bytes, so a file that was not read still counts exactly).
- */
-function hashesOf(files: readonly string[], fileHashes: ReadonlyMap<string, string>): { hash: string; otherHash: string } {
-  const hash = createHash('sha256');
-  const other = createHash('sha256');
-  for (const rel of files) {
-    // Length-prefixed path, then a fixed-length digest: no two lists of files hash alike.
-    const part = `${Buffer.byteLength(rel)}:${rel}\0${fileHashes.get(rel)}`;
-    hash.update(part);
-    if (!TEXT_FILE.test(rel)) other.update(part);
-  }
-  return { hash: hash.digest('hex'), otherHash: other.digest('hex') };
 }
