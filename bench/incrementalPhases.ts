@@ -84,6 +84,8 @@ try {
   const corpus = arg('--corpus');
   if (corpus) cpSync(resolve(corpus), source, { recursive: true });
   else execFileSync(process.execPath, [resolve('../shared/bin/gen-corpus.mjs'), source, String(PAGES)], { stdio: 'ignore' });
+  // A real site's files are older than the racy second (see takeSourceStats): so are these.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
   if (process.argv.includes('--cold')) await coldExport(source);
   else await changeOnePage(source);
 } finally {
