@@ -9,6 +9,7 @@ import type { InstallPhase } from '../../bundle/install/InstallPhase.js';
 import type { BundleLimits } from '../../bundle/install/verifyBundle.js';
 import { liveLinkBase } from './liveLinkBase.js';
 import { fsyncDirectory, writeFileDurably } from '../../platform/store/writeFileDurably.js';
+import { storedManifests } from './StoredManifests.js';
 import { versionLayout, type VersionLayout } from './versionLayout.js';
 import { versionOrigins, writeVersionOrigins } from './VersionOrigins.js';
 
@@ -54,7 +55,8 @@ export interface InstallOptions {
  * complete, and a crash leaves only a `.partial` that the next start deletes. On any failure
  * the staging directory is removed and the error rethrown. Files (and their precompressed
  * variants) unchanged since the live version `liveId` are hard-linked from it: a version that
- * differs from the live one in a few pages writes only those.
+ * differs from the live one in a few pages writes only those. The manifest is remembered
+ * (StoredManifests): the next install over this version does not read and validate it again.
  */
 export async function installBundleVersion(
   zipPath: string,
@@ -100,7 +102,7 @@ export async function installBundleVersion(
     phase('fsync');
     const layout = versionLayout(versionsDir, id);
     await rename(staging.dir, layout.dir);
-    await fsyncDirectory(versionsDir);
+    await Promise.all([fsyncDirectory(versionsDir), storedManifests.remember(layout.manifest, extracted.manifest)]);
     phase('rename');
     return {
       layout,
