@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileFingerprint, type LinkBase } from '../../bundle/install/LinkBase.js';
 import type { FileExtras } from '../../bundle/install/precompressSiteFiles.js';
-import { storedManifests } from './StoredManifests.js';
+import { storedManifests } from './StoredRecords.js';
 import { readVersionOrigins } from './VersionOrigins.js';
 import { type VersionLayout, versionLayout } from './versionLayout.js';
 

@@ -3,10 +3,12 @@ import { join } from 'node:path';
 import test, { type ExecutionContext } from 'ava';
 import { storedManifestSchema } from '../../src/bundle/bundleManifest.js';
 import { installBundleVersion } from '../../src/features/deployments/installBundleVersion.js';
-import { StoredManifests, storedManifests } from '../../src/features/deployments/StoredManifests.js';
+import { StoredRecords, storedManifests } from '../../src/features/deployments/StoredRecords.js';
+import { readVersionOrigins, storedOrigins } from '../../src/features/deployments/VersionOrigins.js';
 import { makeManifest, makeSiteFiles, writeBundle } from '../deploy/helpers/testBundles.js';
 import { makeTempDir } from '../helpers/testAppliance.js';
 
+const parseManifest = (text: string) => storedManifestSchema.parse(JSON.parse(text));
 const LIMITS = { maxBundleBytes: 2 ** 30, maxEntries: 10_000, maxExtractedBytes: 2 ** 30, maxCompressionRatio: 1000 };
 
 async function tempDir(t: ExecutionContext): Promise<string> {
@@ -24,7 +26,7 @@ async function manifestFile(path: string, version: string) {
 test('a remembered manifest is returned while its file is unchanged', async (t) => {
   const path = join(await tempDir(t), 'manifest.json');
   const fresh = await manifestFile(path, 'v1');
-  const cache = new StoredManifests();
+  const cache = new StoredRecords(parseManifest);
   const held = { ...fresh };
   await cache.remember(path, held);
   // The very object remembered: the file was not read again.
@@ -34,7 +36,7 @@ test('a remembered manifest is returned while its file is unchanged', async (t) 
 
 test('a file rewritten, truncated with its mtime put back, corrupted or removed is read afresh', async (t) => {
   const path = join(await tempDir(t), 'manifest.json');
-  const cache = new StoredManifests();
+  const cache = new StoredRecords(parseManifest);
   await cache.remember(path, await manifestFile(path, 'v1'));
 
   const v2 = await manifestFile(path, 'v2');
@@ -55,7 +57,7 @@ test('a file rewritten, truncated with its mtime put back, corrupted or removed 
 
 test('past its limit the oldest manifest is forgotten', async (t) => {
   const dir = await tempDir(t);
-  const cache = new StoredManifests(1);
+  const cache = new StoredRecords(parseManifest, 1);
   const [one, two] = [join(dir, 'one.json'), join(dir, 'two.json')];
   const heldOne = await manifestFile(one, 'v1');
   const heldTwo = await manifestFile(two, 'v2');
@@ -67,7 +69,7 @@ test('past its limit the oldest manifest is forgotten', async (t) => {
   t.deepEqual(again, heldOne);
 });
 
-test('an install remembers the manifest it wrote, equal to a fresh read; the next install over it is unchanged', async (t) => {
+test('an install remembers the manifest and origins it wrote, equal to a fresh read; the next install over it is unchanged', async (t) => {
   const dir = await tempDir(t);
   const one = makeSiteFiles('one');
   const two = { ...one, 'guides/new.html': Buffer.from('<!doctype html><title>New</title><p>new</p>') };
@@ -81,6 +83,17 @@ test('an install remembers the manifest it wrote, equal to a fresh read; the nex
   const second = await installBundleVersion(join(dir, 'two.zip'), versions, 'v2', LIMITS, null, { liveId: 'v1', layered: true });
   t.true(second.layered);
   t.is(second.fileCount - second.linkedFiles, 1);
+  // Its origins record too: the very object the install wrote, equal to a fresh read.
+  const origins = await readVersionOrigins(second.layout.origins);
+  const remembered: typeof origins = await storedOrigins.read(second.layout.origins);
+  t.is<typeof origins, typeof origins>(remembered, origins);
+  t.deepEqual(origins, JSON.parse(await readFile(second.layout.origins, 'utf8')));
+  t.true(Object.keys(origins?.files ?? {}).length > 0);
+  // An origins record rewritten naming a holder it does not list is refused, not served from memory.
+  await writeFile(second.layout.origins, JSON.stringify({ holders: [], files: { 'index.html': 0 } }));
+  await t.throwsAsync(() => readVersionOrigins(second.layout.origins), { message: /holder it does not list/ });
+  await unlink(second.layout.origins);
+  t.is(await readVersionOrigins(second.layout.origins), null);
 
   // The live version's manifest replaced behind the cache's back: the next install reads the new file.
   await writeFile(first.layout.manifest, JSON.stringify({ ...first.manifest, files: [] }));
