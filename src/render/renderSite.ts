@@ -236,6 +236,8 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // copies stream into it as pages finish. Assembled at the end, reading the copies back from the
   // bundle, it delayed the end of the export; kept in memory until then, the copies raised a
   // large site's peak memory.
+  // The streamed files copy the runs of the last zip that recur instead of deflating them again.
+  if (incremental) out.reuseRuns?.(incremental.lastRuns);
   const llmsFull = new InOrderParts<TextPiece>(selected.length);
   const llmsFullWritten = out.writeParts('llms-full.txt', llmsFull);
   // The search index likewise: built at the end, it was one large string at the export's peak.
@@ -416,6 +418,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await sharesSaved;
   const cache = await incremental?.finish(selected.map((p) => p.path));
   await audiences?.finish(config.name, config.description, llmsPages);
+  await incremental?.saveRuns(out.streamedRuns?.() ?? []);
   if (assetAccess) await writeAccessMap(out, access, assetAccess.restricted());
   const final = { ...report.toJSON(), ...(fullAccess ? { access: summarizeAccess(fullAccess, access !== null) } : {}) };
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);
