@@ -58,7 +58,14 @@ async function exportOnce(source: string, zip: string, previous: string | null, 
     printHeaviest(profile);
   }
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  return { render: (rendered - started) / 1000, zip: (zipped - rendered) / 1000, cpuSeconds, result, reusedEntries: out.reusedEntries() };
+  return {
+    render: (rendered - started) / 1000,
+    zip: (zipped - rendered) / 1000,
+    cpuSeconds,
+    result,
+    reusedEntries: out.reusedEntries(),
+    copiedRuns: out.copiedRuns(),
+  };
 }
 
 /** The 25 functions with the most self time in a CPU profile. */
@@ -136,6 +143,6 @@ async function changeOnePage(source: string) {
   execFileSync('sync', ['-f', versions]);
   console.log(`sync -f alone: ${((performance.now() - t) / 1000).toFixed(2)} s`);
   console.log(
-    `${retitle ? 'one title' : 'one body'} changed: render ${second.render.toFixed(2)} s (reused ${second.result.reusedPages}, rendered ${second.result.renderedPages}, copied unassembled ${second.result.copiedPages}), zip ${second.zip.toFixed(2)} s (${second.reusedEntries} entries copied), install ${install.toFixed(2)} s (${installed.linkedFiles} of ${installed.fileCount} files linked); export CPU ${second.cpuSeconds.toFixed(2)} s (all threads); load ${loadavg()[0].toFixed(1)}`,
+    `${retitle ? 'one title' : 'one body'} changed: render ${second.render.toFixed(2)} s (reused ${second.result.reusedPages}, rendered ${second.result.renderedPages}, copied unassembled ${second.result.copiedPages}), zip ${second.zip.toFixed(2)} s (${second.reusedEntries} entries and ${second.copiedRuns} deflate runs copied), install ${install.toFixed(2)} s (${installed.linkedFiles} of ${installed.fileCount} files linked); export CPU ${second.cpuSeconds.toFixed(2)} s (all threads); load ${loadavg()[0].toFixed(1)}`,
   );
 }
