@@ -32,6 +32,14 @@ export interface BundleSink {
    * this sink has no previous bundle or it holds something else; the caller then writes the file.
    */
   reuse?(file: BundleFile): boolean;
+  /**
+   * Hands over how the previous bundle's streamed files were deflated (`streamedRuns` of the
+   * export that wrote it), so the files streamed next copy the runs that recur instead of
+   * deflating them. Only a zip sink with a previous bundle uses it; call before `writeParts`.
+   */
+  reuseRuns?(layouts: readonly RunLayout[]): void;
+  /** How the files streamed so far were deflated, for the next export's `reuseRuns` (a zip sink only). */
+  streamedRuns?(): RunLayout[];
   /** Adds a copy of a file on disk. */
   copy(from: string, rel: string): Promise<void>;
   /** The bytes of a file written earlier. */
@@ -50,4 +58,27 @@ export function describeBytes(path: string, bytes: Uint8Array): BundleFile {
 /** Sorted by path, as manifests list files and zips order their entries. */
 export function sortedFiles(files: Iterable<BundleFile>): BundleFile[] {
   return [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * One run of a streamed zip entry: the SHA-256 (base64) of its bytes, their length, and the
+ * length of their deflated form. A run is deflated alone and ends with a full flush (byte-aligned,
+ * nothing carried over), so its compressed bytes depend on its own bytes only and can be copied
+ * from one archive into the next wherever the same bytes recur.
+ */
+export type DeflateRun = [sha256: string, size: number, compressedSize: number];
+
+/**
+ * How a streamed entry (a site-wide file: the search index, llms-full.txt, the section chunks)
+ * was deflated: its runs in order, then a final empty block. Kept by the export beside its other records
+ * (DeflateRunsRecord) and checked against the entry of the zip it describes before any run of it
+ * is copied (PreviousRuns).
+ */
+export interface RunLayout {
+  path: string;
+  size: number;
+  sha256: string;
+  crc: number;
+  compressedSize: number;
+  runs: DeflateRun[];
 }

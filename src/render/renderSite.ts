@@ -1,7 +1,7 @@
 // size: the render's front door and its stages; being reorganised behind render/index.ts (issue 27)
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { scanFenceLanguages } from './code/scanFenceLanguages.js';
+import { mergeFenceLanguages } from './code/scanFenceLanguages.js';
 import { featureAssets } from './components/featureAssets.js';
 import { checkAnchors } from './links/checkAnchors.js';
 import { resolveLink } from './links/resolveLink.js';
@@ -44,6 +44,7 @@ import { restrictToAudience } from './access/restrictToAudience.js';
 import { summarizeAccess } from './access/summarizeAccess.js';
 import type { ReaderAudience } from '../platform/access/mayAudienceSee.js';
 import { readDocsSource } from './source/readDocsSource.js';
+import { sourceRecordOptions } from './source/sourceRecordOptions.js';
 import { copyFeatureFiles, prepareThemeAssets } from './theme/prepareThemeAssets.js';
 
 export type { BuildReport } from './report/BuildReport.js';
@@ -94,6 +95,12 @@ export interface RenderSiteOptions {
    * render/incremental/). Ignored for an export of some `paths` only, or for one audience.
    */
   incremental?: IncrementalSettings;
+  /**
+   * The source's stats, one line per file, taken before this export (the export worker's
+   * takeSourceStats): with `incremental`, files whose stat is recorded unchanged are not read
+   * (see readDocsSource).
+   */
+  sourceStats?: readonly string[];
   /**
    * Export only what one audience may open under reader sign-in (`null`: the public, not signed
    * in; `{ groups }`: a signed-in reader with those groups). Default: every page.
@@ -160,7 +167,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   const { sourceDir, out, domain } = opts;
   await assertSourceDir(sourceDir);
   const report = createReportCollector();
-  const source = await readDocsSource(sourceDir);
+  const source = await readDocsSource(sourceDir, sourceRecordOptions(opts));
   const sourceHash = source.hash;
   const version = opts.version ?? `${opts.now.toISOString().slice(0, 10)}.${sourceHash.slice(0, 6)}`;
   const loaded = await loadSite(sourceDir, source, report, opts.paths);
@@ -199,7 +206,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   theme.styles.push(utilitiesPath);
   const { droppedScripts } = offline;
   const shell = createShellParts(site, theme, searchIndexPath, { ...opts, droppedScripts, keepRemote });
-  const languages = scanFenceLanguages(source.texts.values());
+  const languages = mergeFenceLanguages(source.files.map((rel) => source.facts.get(rel)?.fences ?? []));
   const bodySettings = { domain, keepRemote, allowAuthorScripts: opts.allowAuthorScripts ?? false, shipWarnings };
   const incremental =
     opts.incremental && !opts.paths && opts.audience === undefined
@@ -229,6 +236,8 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   // copies stream into it as pages finish. Assembled at the end, reading the copies back from the
   // bundle, it delayed the end of the export; kept in memory until then, the copies raised a
   // large site's peak memory.
+  // The streamed files copy the runs of the last zip that recur instead of deflating them again.
+  if (incremental) out.reuseRuns?.(incremental.lastRuns);
   const llmsFull = new InOrderParts<TextPiece>(selected.length);
   const llmsFullWritten = out.writeParts('llms-full.txt', llmsFull);
   // The search index likewise: built at the end, it was one large string at the export's peak.
@@ -409,6 +418,7 @@ export async function renderSite(opts: RenderSiteOptions): Promise<RenderSiteRes
   await sharesSaved;
   const cache = await incremental?.finish(selected.map((p) => p.path));
   await audiences?.finish(config.name, config.description, llmsPages);
+  await incremental?.saveRuns(out.streamedRuns?.() ?? []);
   if (assetAccess) await writeAccessMap(out, access, assetAccess.restricted());
   const final = { ...report.toJSON(), ...(fullAccess ? { access: summarizeAccess(fullAccess, access !== null) } : {}) };
   await out.write('_enclave/report.json', `${JSON.stringify(final, null, 2)}\n`);

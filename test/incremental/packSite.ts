@@ -8,7 +8,7 @@ const NOW = new Date('2026-03-04T05:06:07.000Z');
  * Renders the site at `src` into a zip at `zip` with fixed job settings, so two packs of the same
  * sources are comparable byte for byte; copies unchanged entries from `previous` and takes page
  * bodies from the cache folder `cache` when given. Returns the render's result and how many zip
- * entries were copied.
+ * entries and deflate runs of streamed files were copied.
  */
 export async function packSite(src: string, zip: string, options: { previous?: string; cache?: string } = {}) {
   const out = createZipSink({ previous: options.previous ? await PreviousBundle.open(options.previous) : null });
@@ -23,5 +23,5 @@ export async function packSite(src: string, zip: string, options: { previous?: s
     ...(options.cache ? { incremental: { dir: options.cache } } : {}),
   });
   await out.finish(zip, NOW);
-  return { ...result, reusedEntries: out.reusedEntries() };
+  return { ...result, reusedEntries: out.reusedEntries(), copiedRuns: out.copiedRuns() };
 }

@@ -101,13 +101,35 @@ export class PreviousBundle {
       compressedSize: entry.compressedSize,
       copyInto: (target, at) => {
         const lost = () => new Error(`the previous bundle lost its entry ${file.path}`);
-        const header = Buffer.alloc(LOCAL_HEADER_SIZE);
-        if (this.readAt(header, 0, LOCAL_HEADER_SIZE, entry.localHeaderOffset) !== LOCAL_HEADER_SIZE) throw lost();
-        if (header.readUInt32LE(0) !== LOCAL_SIGNATURE) throw lost();
-        const start = entry.localHeaderOffset + LOCAL_HEADER_SIZE + header.readUInt16LE(26) + header.readUInt16LE(28);
+        const start = this.dataStartOf(entry);
+        if (start === undefined) throw lost();
         if (this.readAt(target, at, entry.compressedSize, start) !== entry.compressedSize) throw lost();
       },
     };
+  }
+
+  /** The previous zip's entry at `rel` and what its manifest says of it (`size:sha256`), for a caller copying parts of its data (PreviousRuns). */
+  entryOf(rel: string): { entry: ZipEntryRecord; listed: string | undefined } | undefined {
+    const entry = this.entries.get(rel);
+    return entry && { entry, listed: this.hashes.get(rel) };
+  }
+
+  /** Where the data of `entry` starts in the previous zip (after its local header); undefined when no header is there. */
+  dataStartOf(entry: ZipEntryRecord): number | undefined {
+    const header = Buffer.alloc(LOCAL_HEADER_SIZE);
+    if (this.readAt(header, 0, LOCAL_HEADER_SIZE, entry.localHeaderOffset) !== LOCAL_HEADER_SIZE) return undefined;
+    if (header.readUInt32LE(0) !== LOCAL_SIGNATURE) return undefined;
+    return entry.localHeaderOffset + LOCAL_HEADER_SIZE + header.readUInt16LE(26) + header.readUInt16LE(28);
+  }
+
+  /**
+   * `length` bytes at `position` of the previous zip, in a buffer of their own; undefined when the
+   * zip ends first. Read directly, not through the window: the streamed files ask for their runs
+   * in turns, from three places of the zip at once, and would make the window read a megabyte each time.
+   */
+  bytesAt(position: number, length: number): Buffer | undefined {
+    const bytes = Buffer.allocUnsafe(length);
+    return readSync(this.fd, bytes, 0, length, position) === length ? bytes : undefined;
   }
 
   /** Reads `length` bytes at `position` of the previous zip into `target` at `at`, through the window when they fit in one. */

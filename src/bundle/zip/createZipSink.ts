@@ -2,7 +2,6 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { BundleSink } from '../BundleSink.js';
 import type { EntryContent } from './prepareZipEntry.js';
-import { prepareStreamedEntry } from './prepareStreamedEntry.js';
 import { SpillFile } from './SpillFile.js';
 import { writeZipArchive, type WrittenArchive } from './writeZipArchive.js';
 import { ZipEntryCompressor } from './ZipEntryCompressor.js';
@@ -10,7 +9,8 @@ import { ZipEntryStore } from './ZipEntryStore.js';
 import { writeManifest } from '../bundleManifest.js';
 import { describeBytes } from '../BundleSink.js';
 import { crc32 } from 'node:zlib';
-import type { PreviousBundle } from './PreviousBundle.js';
+import type { CopiedEntry, PreviousBundle } from './PreviousBundle.js';
+import { StreamedFiles } from './StreamedFiles.js';
 
 /** What packing produced. */
 export type PackedBundle = WrittenArchive;
@@ -31,6 +31,8 @@ export interface ZipSink extends BundleSink {
   close(): Promise<void>;
   /** Entries whose compressed bytes were copied from the previous bundle so far. */
   reusedEntries(): number;
+  /** Deflate runs of streamed files copied from the previous bundle so far (see prepareStreamedEntry). */
+  copiedRuns(): number;
 }
 
 /**
@@ -47,21 +49,11 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string; p
   const entries = new ZipEntryStore(spill);
   const previous = options.previous ?? null;
   let reused = 0;
+  const streamed = new StreamedFiles(previous);
   const put = (rel: string, content: EntryContent) => {
-    // A file the previous bundle holds unchanged keeps its compressed bytes: hashing is far cheaper than deflating.
-    const size = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
-    if (previous?.has(rel, size)) {
-      const bytes = typeof content === 'string' ? Buffer.from(content) : content;
-      const entry = previous.reuse(describeBytes(rel, bytes), crc32(bytes));
-      if (entry) {
-        reused++;
-        return entries.store(rel, Promise.resolve(entry));
-      }
-      // The text, not those bytes: the compressor encodes it into a buffer it can move to its
-      // thread, while bytes it was handed are copied there.
-      return entries.store(rel, compressor.prepare(rel, content));
-    }
-    return entries.store(rel, compressor.prepare(rel, content));
+    const entry = reusedEntry(previous, rel, content);
+    if (entry) reused++;
+    return entries.store(rel, entry ? Promise.resolve(entry) : compressor.prepare(rel, content));
   };
 
   const sink: ZipSink = {
@@ -73,13 +65,16 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string; p
       void entries.store(file.path, Promise.resolve(entry));
       return true;
     },
-    writeParts: (rel, parts) => entries.store(rel, prepareStreamedEntry(rel, parts)),
+    reuseRuns: (layouts) => streamed.reuseRuns(layouts),
+    writeParts: (rel, parts) => entries.store(rel, streamed.prepare(rel, parts)),
+    streamedRuns: () => streamed.layouts(),
     copy: async (from, rel) => put(rel, await readFile(from)),
     read: (rel) => entries.read(rel),
     files: () => entries.files(),
     writeManifest: (fields) => writeManifest(sink, fields),
     close: () => compressor.close(),
     reusedEntries: () => reused,
+    copiedRuns: () => streamed.copiedRuns,
 
     async finish(zipPath, now) {
       // Nothing else is left to do here: this thread deflates beside the compression thread.
@@ -99,4 +94,17 @@ export function createZipSink(options: { thread?: boolean; spillPath?: string; p
     },
   };
   return sink;
+}
+
+/**
+ * The previous bundle's entry for `content` at `rel` when it holds the same bytes: hashing is far
+ * cheaper than deflating. Only hashed when the previous bundle has a file of that size there.
+ */
+function reusedEntry(previous: PreviousBundle | null, rel: string, content: EntryContent): CopiedEntry | undefined {
+  const size = typeof content === 'string' ? Buffer.byteLength(content) : content.length;
+  if (!previous?.has(rel, size)) return undefined;
+  // Not kept for the compressor when the entry differs: it encodes the text into a buffer it can
+  // move to its thread, while bytes it was handed are copied there.
+  const bytes = typeof content === 'string' ? Buffer.from(content) : content;
+  return previous.reuse(describeBytes(rel, bytes), crc32(bytes));
 }

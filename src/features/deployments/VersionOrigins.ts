@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { writeFileDurably } from '../../platform/store/writeFileDurably.js';
+import { StoredRecords } from './StoredRecords.js';
 
 /**
  * Where a layered version's unchanged files live. A layered version's own folder holds only the
@@ -22,18 +22,24 @@ const originsSchema = z.object({
 
 /** Reads a version's origins record; null for a version that holds all its files (no record). */
 export async function readVersionOrigins(path: string): Promise<VersionOrigins | null> {
-  let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    return await storedOrigins.read(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+}
+
+/** Validates an origins record's text: its shape, and that each index names a listed holder. */
+function parseOrigins(text: string): VersionOrigins {
   const origins = originsSchema.parse(JSON.parse(text));
   for (const index of Object.values(origins.files))
     if (index >= origins.holders.length) throw new Error('origins.json names a holder it does not list');
   return origins;
 }
+
+/** Origins records read or written in this process (installs remember theirs; see StoredRecords). */
+export const storedOrigins = new StoredRecords(parseOrigins);
 
 /** Builds the record from a holder id per path; null when there is none (the version holds everything). */
 export function versionOrigins(holderOf: ReadonlyMap<string, string>): VersionOrigins | null {

@@ -9,8 +9,9 @@ import type { InstallPhase } from '../../bundle/install/InstallPhase.js';
 import type { BundleLimits } from '../../bundle/install/verifyBundle.js';
 import { liveLinkBase } from './liveLinkBase.js';
 import { fsyncDirectory, writeFileDurably } from '../../platform/store/writeFileDurably.js';
+import { storedManifests } from './StoredRecords.js';
 import { versionLayout, type VersionLayout } from './versionLayout.js';
-import { versionOrigins, writeVersionOrigins } from './VersionOrigins.js';
+import { storedOrigins, type VersionOrigins, versionOrigins, writeVersionOrigins } from './VersionOrigins.js';
 
 /** A version directory that is complete and durable, ready to go live. */
 export interface InstalledVersion {
@@ -54,7 +55,8 @@ export interface InstallOptions {
  * complete, and a crash leaves only a `.partial` that the next start deletes. On any failure
  * the staging directory is removed and the error rethrown. Files (and their precompressed
  * variants) unchanged since the live version `liveId` are hard-linked from it: a version that
- * differs from the live one in a few pages writes only those.
+ * differs from the live one in a few pages writes only those. Its manifest and origins are
+ * remembered (StoredRecords): the next install over it does not read and validate them again.
  */
 export async function installBundleVersion(
   zipPath: string,
@@ -100,7 +102,7 @@ export async function installBundleVersion(
     phase('fsync');
     const layout = versionLayout(versionsDir, id);
     await rename(staging.dir, layout.dir);
-    await fsyncDirectory(versionsDir);
+    await Promise.all([fsyncDirectory(versionsDir), rememberRecords(layout, extracted.manifest, origins)]);
     phase('rename');
     return {
       layout,
@@ -115,4 +117,9 @@ export async function installBundleVersion(
     await rm(staging.dir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** Remembers the records just written into the version at `layout` (StoredRecords), for the version table and the next install. */
+async function rememberRecords(layout: VersionLayout, manifest: BundleManifest, origins: VersionOrigins | null): Promise<void> {
+  await Promise.all([storedManifests.remember(layout.manifest, manifest), origins && storedOrigins.remember(layout.origins, origins)]);
 }

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { storedManifestSchema } from '../../bundle/bundleManifest.js';
 import { fileFingerprint, type LinkBase } from '../../bundle/install/LinkBase.js';
 import type { FileExtras } from '../../bundle/install/precompressSiteFiles.js';
+import { storedManifests } from './StoredRecords.js';
 import { readVersionOrigins } from './VersionOrigins.js';
-import { versionLayout } from './versionLayout.js';
+import { type VersionLayout, versionLayout } from './versionLayout.js';
 
 /** The live version as a LinkBase, and which version folder holds each of its files. */
 export type LiveLinkBase = LinkBase & {
@@ -21,16 +21,20 @@ export async function liveLinkBase(versionsDir: string, liveId: string | undefin
   if (liveId === undefined) return undefined;
   const layout = versionLayout(versionsDir, liveId);
   try {
-    const manifest = storedManifestSchema.parse(JSON.parse(await readFile(layout.manifest, 'utf8')));
+    const manifest = await storedManifests.read(layout.manifest);
     const extras = JSON.parse(await readFile(layout.extras, 'utf8')) as Record<string, FileExtras>;
     const origins = await readVersionOrigins(layout.origins);
     const holderOf = (path: string) => {
       const index = origins?.files[path];
       return index === undefined ? liveId : origins!.holders[index];
     };
+    // One layout per holder, not per file: locate runs for every unchanged file (tens of thousands).
+    const layouts = new Map<string, VersionLayout>();
     return {
       locate: (path) => {
-        const holder = versionLayout(versionsDir, holderOf(path));
+        const id = holderOf(path);
+        let holder = layouts.get(id);
+        if (!holder) layouts.set(id, (holder = versionLayout(versionsDir, id)));
         return { filesDir: holder.files, encodedDir: holder.encoded };
       },
       holderOf,

@@ -1,4 +1,6 @@
 import type { BundleFile } from '../../bundle/BundleSink.js';
+import type { RunLayout } from '../../bundle/BundleSink.js';
+import { DeflateRunsRecord } from './DeflateRunsRecord.js';
 import { PAGE_CACHE_FORMAT, PageCache } from './PageCache.js';
 import type { PageBody } from './PageBody.js';
 import { PAGE_OUTPUTS_FORMAT, type PageOutput, PageOutputs } from './PageOutputs.js';
@@ -49,6 +51,8 @@ export class IncrementalRender {
     private readonly dir: string,
     private readonly shares: { last: PageShares; next: PageSharesWriter },
     private readonly shellKey: (path: string) => string,
+    /** How the last export's zip deflated its streamed files (DeflateRunsRecord), for the sink's `reuseRuns`. */
+    readonly lastRuns: readonly RunLayout[],
   ) {}
 
   /**
@@ -73,6 +77,7 @@ export class IncrementalRender {
     const stale = settings.full || opened.discarded !== undefined;
     const outputs = await PageOutputs.open(settings.dir, stale);
     const shares = { last: await PageShares.open(settings.dir, stale), next: PageSharesWriter.create(settings.dir) };
+    const lastRuns = await DeflateRunsRecord.read(settings.dir, stale);
     return new IncrementalRender(
       opened,
       inputs,
@@ -81,6 +86,7 @@ export class IncrementalRender {
       settings.dir,
       shares,
       shellKey,
+      lastRuns,
     );
   }
 
@@ -162,6 +168,11 @@ export class IncrementalRender {
   /** Writes the shares recorded in this export for the next one (see PageShares). */
   saveShares(): Promise<void> {
     return this.shares.next.save();
+  }
+
+  /** Records how this export's streamed files were deflated (the sink's `streamedRuns`) for the next one. */
+  saveRuns(layouts: readonly RunLayout[]): Promise<void> {
+    return DeflateRunsRecord.save(this.dir, layouts);
   }
 
   /** The export failed: the shares being recorded are dropped. */

@@ -1,7 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BundleFile } from '../../bundle/BundleSink.js';
+import { readChecksummedFile, writeChecksummedFile } from './checksummedFile.js';
 
 /** Bumped whenever what an output record holds, or what an output key covers, changes. */
 export const PAGE_OUTPUTS_FORMAT = 2;
@@ -26,8 +25,6 @@ interface Stored {
   pages: Record<string, [string, string[], [string, number, string][]]>;
 }
 
-const sha256 = (data: string) => createHash('sha256').update(data).digest('hex');
-
 /**
  * The output keys of a site's last export, kept beside its page bodies (`<dir>/outputs.json`),
  * so the next export can take an unchanged page's files from the previous bundle without
@@ -44,15 +41,10 @@ export class PageOutputs {
   static async open(dir: string, ignore = false): Promise<PageOutputs> {
     const empty = new PageOutputs(new Map());
     if (ignore) return empty;
-    let text: string;
+    const text = await readChecksummedFile(join(dir, FILE));
+    if (text === null) return empty;
     try {
-      text = await readFile(join(dir, FILE), 'utf8');
-    } catch {
-      return empty;
-    }
-    if (text.indexOf('\n') !== 64 || sha256(text.slice(65)) !== text.slice(0, 64)) return empty;
-    try {
-      const stored = JSON.parse(text.slice(65)) as Stored;
+      const stored = JSON.parse(text) as Stored;
       if (stored.format !== PAGE_OUTPUTS_FORMAT) return empty;
       const pages = new Map<string, PageOutput>();
       for (const [path, [key, refs, files]] of Object.entries(stored.pages))
@@ -73,9 +65,6 @@ export class PageOutputs {
   static async save(dir: string, pages: ReadonlyMap<string, PageOutput>): Promise<void> {
     const stored: Stored = { format: PAGE_OUTPUTS_FORMAT, pages: {} };
     for (const [path, o] of pages) stored.pages[path] = [o.key, o.refs, o.files.map((f) => [f.path, f.size, f.sha256])];
-    const payload = JSON.stringify(stored);
-    const temporary = join(dir, `${FILE}.${randomBytes(6).toString('hex')}.tmp`);
-    await writeFile(temporary, `${sha256(payload)}\n${payload}`);
-    await rename(temporary, join(dir, FILE));
+    await writeChecksummedFile(join(dir, FILE), JSON.stringify(stored));
   }
 }

@@ -1,75 +1,92 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import type { TextPiece } from '../../bundle/BundleSink.js';
+import { readChecksummedFile } from './checksummedFile.js';
 import type { PageShare, PageShareMeta } from './PageShare.js';
 
 /** Bumped whenever what the shares record holds, or how a share is laid out, changes. */
-export const PAGE_SHARES_FORMAT = 1;
+export const PAGE_SHARES_FORMAT = 2;
 
-/** The record's index in the site's cache folder; it names the blob beside it. */
+/** The record's index in the site's cache folder; it names the segments beside it. */
 export const SHARES_INDEX = 'shares.json';
 
-/** A blob's name: `shares-<random hex>.blob` (anything else in an index is refused). */
+/** A segment's name: `shares-<random hex>.blob` (anything else in an index is refused). */
 export const SHARES_BLOB = /^shares-[0-9a-f]{12}\.blob$/;
 
 /**
  * One page in the index: its output key, the modules its body loaded (what the key is checked
- * with), the size of its body's cache entry, where its region starts in the blob, and the byte
- * lengths of the region's four parts (meta JSON, search entry, Markdown copy, chunk lines; -1 for
- * a null part).
+ * with), the size of its body's cache entry, where its region starts in its segment, the byte
+ * lengths of the region's four parts (meta JSON, search entry, Markdown copy, chunk lines; -1
+ * for a null part), which of the index's segments holds it, and the CRC-32 of the region.
  */
-export type ShareEntry = [key: string, modules: string[], entryBytes: number, offset: number, lengths: [number, number, number, number]];
+export type ShareEntry = [
+  key: string,
+  modules: string[],
+  entryBytes: number,
+  offset: number,
+  lengths: [number, number, number, number],
+  segment: number,
+  crc: number,
+];
 
-/** The index as stored (after its checksum line). */
+/** The index as stored (after its checksum line): the segments (name, size when written) and the pages. */
 export interface SharesIndex {
   format: number;
-  blob: string;
-  size: number;
-  sha256: string;
+  segments: [name: string, size: number][];
   pages: Record<string, ShareEntry>;
 }
 
-/** A page's recorded share, with the raw bytes of its region (copied as they are into the next record). */
+/** A page's recorded share, with the raw bytes of its region and the segment holding them (the next record may point there again). */
 export interface RecordedShare {
   entry: ShareEntry;
   share: PageShare;
   region: Buffer;
+  segment: { name: string; size: number };
 }
-
-const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 
 /**
  * The site's last export's page shares (see PageShare), read once: `<dir>/shares.json`, an index
- * whose first line is the SHA-256 of the rest, and the blob it names, whose size and SHA-256 the
- * index records. A one-body export takes every other page's share from here instead of reading
- * and checking its cached body and cutting its search entry and section chunks again. A
- * truncated, altered or mismatched record reads as empty (shares are built from bodies again);
- * a share is used only when its output key equals the one the page has now, and only when its
- * parts name the page (a record whose regions were moved between pages is refused page by page).
+ * whose first line is the SHA-256 of the rest, and the segments it names, each written whole by
+ * one export and never changed after (PageSharesWriter appends a segment per export with the
+ * shares it made; the shares it reused stay where they were). A one-body export takes every
+ * other page's share from here instead of reading and checking its cached body and cutting its
+ * search entry and section chunks again. An index that fails its checksum reads as empty; a
+ * region is used only when its segment holds it whole with the CRC-32 the index records (a
+ * truncated, altered or missing segment costs the pages it held, not the others), when its
+ * output key equals the one the page has now, and when its parts name the page (a record whose
+ * regions were moved between pages is refused page by page).
  */
 export class PageShares {
   private constructor(
     private readonly index: SharesIndex | null,
-    private readonly blob: Buffer,
+    private readonly segments: (Buffer | null)[],
   ) {}
 
   /** Reads the record in `dir` (empty when missing, damaged, of another format, or when `ignore` is set). */
   static async open(dir: string, ignore = false): Promise<PageShares> {
-    const empty = new PageShares(null, Buffer.alloc(0));
+    const empty = new PageShares(null, []);
     if (ignore) return empty;
-    const text = await readFile(join(dir, SHARES_INDEX), 'utf8').catch(() => null);
-    if (text === null || text.indexOf('\n') !== 64 || sha256(text.slice(65)) !== text.slice(0, 64)) return empty;
+    const text = await readChecksummedFile(join(dir, SHARES_INDEX));
     let index: SharesIndex;
     try {
-      index = JSON.parse(text.slice(65)) as SharesIndex;
+      index = JSON.parse(text ?? 'null') as SharesIndex;
+      if (index?.format !== PAGE_SHARES_FORMAT || !Array.isArray(index.segments)) return empty;
     } catch {
       return empty;
     }
-    if (index.format !== PAGE_SHARES_FORMAT || typeof index.blob !== 'string' || !SHARES_BLOB.test(index.blob)) return empty;
-    const blob = await readFile(join(dir, index.blob)).catch(() => null);
-    if (!blob || blob.length !== index.size || sha256(blob) !== index.sha256) return empty;
-    return new PageShares(index, blob);
+    // What each segment held when the index was written; bytes a racing export may have added since are not read.
+    const segments = await Promise.all(
+      index.segments.map(([name, size]) =>
+        typeof name === 'string' && SHARES_BLOB.test(name)
+          ? readFile(join(dir, name)).then(
+              (b) => b.subarray(0, size),
+              () => null,
+            )
+          : null,
+      ),
+    );
+    return new PageShares(index, segments);
   }
 
   /** How many pages the record holds. */
@@ -79,19 +96,22 @@ export class PageShares {
 
   /**
    * The share recorded for `path` when `keyFor(modules)` (the page's output key now, given the
-   * modules its body loaded then) is the recorded one and the share names the page.
+   * modules its body loaded then) is the recorded one, its region is whole and the share names the page.
    */
   get(path: string, keyFor: (modules: readonly string[]) => string): RecordedShare | undefined {
     const entry = this.index?.pages[path];
     if (!entry) return undefined;
     try {
-      const [key, modules, , offset, lengths] = entry;
+      const [key, modules, , offset, lengths, segment, crc] = entry;
       if (keyFor(modules) !== key) return undefined;
+      const blob = this.segments[segment];
       const end = offset + lengths.reduce((sum, n) => sum + Math.max(n, 0), 0);
-      if (!(offset >= 0 && end <= this.blob.length)) return undefined;
-      const region = this.blob.subarray(offset, end);
+      if (!blob || !(offset >= 0 && end <= blob.length)) return undefined;
+      const region = blob.subarray(offset, end);
+      if (crc32(region) !== crc) return undefined;
       const share = decodeRegion(region, lengths);
-      return namesPage(share, path) ? { entry, share, region } : undefined;
+      const [name, size] = this.index!.segments[segment];
+      return namesPage(share, path) ? { entry, share, region, segment: { name, size } } : undefined;
     } catch {
       return undefined;
     }

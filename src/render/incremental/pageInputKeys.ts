@@ -3,6 +3,7 @@ import { moduleCandidates } from '../mdx/ModuleLoader.js';
 import { pageLanguageTag } from '../nav/pageLanguageTag.js';
 import type { LoadedSite } from '../site/loadSite.js';
 import type { DocsSource } from '../source/readDocsSource.js';
+import { TEXT_FILE } from '../source/SourceTexts.js';
 
 /** The export settings that change what a page body holds. */
 export interface BodySettings {
@@ -16,7 +17,7 @@ export interface BodySettings {
 export interface PageInputKeys {
   /** Inputs the cache cannot tell apart page by page: when it changes, every body is rendered again. */
   siteKey: string;
-  /** The key of the page at `position`: the site key, its path, source, text and interface language. */
+  /** The key of the page at `position`: the site key, its path, source, text's SHA-256 and interface language. */
   pageKey(position: number): string;
   /** What the modules a page loaded (snippets, component files) hold now, as one hash. */
   modulesKey(modules: readonly string[]): string;
@@ -33,6 +34,9 @@ const hashOf = (...parts: string[]) => {
   for (const part of parts) hash.update(`${Buffer.byteLength(part)}:`).update(part);
   return hash.digest('hex');
 };
+
+/** A page or snippet file's SHA-256, or a mark that no such file is in the source. */
+const textHash = (source: DocsSource, rel: string) => (TEXT_FILE.test(rel) ? source.fileHashes.get(rel) : undefined) ?? '\0absent';
 
 /**
  * Derives the keys from the site as loaded. The site key covers the renderer's version, the
@@ -58,13 +62,14 @@ export function pageInputKeys(
     siteKey,
     pageKey(position) {
       const page = site.selected[position];
-      const text = page.source.kind === 'operation' ? '' : (source.texts.get(page.source.file) ?? '');
+      // The file's SHA-256 stands for its text: an unchanged file is then not read at all.
+      const text = page.source.kind === 'operation' ? '' : (source.fileHashes.get(page.source.file) ?? '');
       return hashOf(siteKey, page.path, JSON.stringify(page.source), text, pageLanguageTag(site.nav, page.path) ?? '');
     },
     modulesKey(modules) {
       const parts: string[] = [];
       for (const file of [...modules].sort())
-        for (const candidate of moduleCandidates(file)) parts.push(candidate, source.texts.get(candidate) ?? '\0absent');
+        for (const candidate of moduleCandidates(file)) parts.push(candidate, textHash(source, candidate));
       return hashOf(...parts);
     },
   };

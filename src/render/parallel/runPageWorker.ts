@@ -2,12 +2,15 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { createReportCollector } from '../report/createReportCollector.js';
 import { createShellParts } from '../site/createShellParts.js';
 import { loadSite } from '../site/loadSite.js';
+import { SourceTexts } from '../source/SourceTexts.js';
 import { createPageRenderer } from './createPageRenderer.js';
 import type { FromPageThread, PageWorkerData, ToPageThread } from './workerProtocol.js';
 
 // A page-rendering worker: rebuilds the site view from the same inputs as the main thread,
 // then renders whatever pages it is handed and reports back, until told to finish.
 const data = workerData as PageWorkerData;
+// The texts arrive as a plain Map of those the main thread read: the rest are read here when asked for.
+data.source.texts = SourceTexts.over(data.sourceDir, data.source.fileHashes, data.source.texts);
 const port = parentPort!;
 const send = (message: FromPageThread) => port.postMessage(message);
 

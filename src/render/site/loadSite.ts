@@ -2,7 +2,7 @@ import type { SiteConfig } from '../config/SiteConfig.js';
 import { loadSiteConfig } from '../config/loadSiteConfig.js';
 import { normalizePagePath } from '../config/parseNavEntry.js';
 import type { SiteIndex } from '../links/SiteIndex.js';
-import { readFrontmatter, type Frontmatter } from '../mdx/readFrontmatter.js';
+import type { Frontmatter } from '../mdx/readFrontmatter.js';
 import { resolveNavigation, type OperationInfo, type ResolvedNavigation, type SitePage } from '../nav/resolveNavigation.js';
 import { listOperations, loadOpenApiDocuments, type OpenApiDocument } from '../openapi/index.js';
 import type { ReportCollector } from '../types.js';
@@ -28,7 +28,7 @@ export interface LoadedSite {
 }
 
 /**
- * Reads the config, takes every page's frontmatter from the source read (the sidebar needs all
+ * Reads the config, takes every page's frontmatter from the source's read (the sidebar needs all
  * titles before the first page renders), loads OpenAPI files and resolves the navigation.
  */
 export async function loadSite(sourceDir: string, source: DocsSource, report: ReportCollector, paths?: string[]): Promise<LoadedSite> {
@@ -39,7 +39,10 @@ export async function loadSite(sourceDir: string, source: DocsSource, report: Re
   const frontmatter = new Map<string, Frontmatter>();
   const specHints = new Set<string>();
   for (const [path, rel] of inventory.pages) {
-    const fm = readFrontmatter(source.texts.get(rel) ?? '', (m) => warn(m, path));
+    // Parsed as the source was read (or recorded, for a file that was not read): see readDocsSource.
+    const facts = source.facts.get(rel);
+    for (const m of facts?.warnings ?? []) warn(m, path);
+    const fm = facts?.frontmatter ?? {};
     frontmatter.set(path, fm);
     const hint = fm.openapi ? /^(\S+\.(?:json|ya?ml))\s/i.exec(fm.openapi.trim())?.[1] : undefined;
     if (hint) specHints.add(hint.replace(/^\.?\//, ''));

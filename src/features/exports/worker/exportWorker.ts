@@ -68,6 +68,7 @@ async function run(input: ExportTaskInput): Promise<ExportTaskResult> {
     sourceDir,
     out,
     now,
+    ...(stats ? { sourceStats: stats } : {}), // unchanged files are not read again (readDocsSource)
     signal: controller.signal,
     codeThread: () => prepared?.codeThread(),
     onProgress(done, total) {

@@ -21,9 +21,10 @@ const RACY_WINDOW_NS = 1_000_000_000n;
  * Stats every file of the docs source (no content read): what the next export compares to tell
  * "nothing changed" without reading 10,000 files. A write always moves ctime, which no one can
  * set back, so a file rewritten with the same size and mtime still differs. `scratchDir` gets a
- * marker file whose ctime says what "now" is on that file system.
+ * marker file whose ctime says what "now" is on that file system. `racyWindowNs` is for tests,
+ * whose files are all written within a second of the export.
  */
-export async function takeSourceStats(sourceDir: string, scratchDir: string): Promise<SourceStats> {
+export async function takeSourceStats(sourceDir: string, scratchDir: string, racyWindowNs = RACY_WINDOW_NS): Promise<SourceStats> {
   const files = await listSourceFiles(sourceDir);
   const lines: SourceStats = [];
   for (const rel of files) {
@@ -35,7 +36,7 @@ export async function takeSourceStats(sourceDir: string, scratchDir: string): Pr
   const now = statSync(marker, { bigint: true }).ctimeNs;
   return lines.map((line) => {
     const ctime = line.split('\0')[3];
-    return ctime !== undefined && BigInt(ctime) + RACY_WINDOW_NS >= now ? `${line.slice(0, line.indexOf('\0'))}\0racy` : line;
+    return ctime !== undefined && BigInt(ctime) + racyWindowNs >= now ? `${line.slice(0, line.indexOf('\0'))}\0racy` : line;
   });
 }
 
