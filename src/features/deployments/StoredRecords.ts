@@ -1,9 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { storedManifestSchema } from '../../bundle/bundleManifest.js';
 
-/** What tells one state of a file from another without reading it: device, inode, size, mtime in ns. */
-function statKey(s: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint }): string {
-  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
+/**
+ * What tells one state of a file from another without reading it: device, inode, size, and mtime
+ * and ctime in ns (a write in place that keeps the size and sets the mtime back still moves ctime).
+ */
+function statKey(s: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint; ctimeNs: bigint }): string {
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
 }
 
 /**
@@ -13,8 +16,8 @@ function statKey(s: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint })
  * 70 and 40 ms of CPU to read, parse and validate, docs/performance.md "Fixed costs of a deploy,
  * h32l") although the install that made them held the same records a moment before, and the
  * version table read the origins just written. These files are written whole (a new inode) or
- * not at all once a version is complete, so a file whose device, inode, size and mtime are
- * unchanged is the one remembered; any other state (replaced, truncated, tampered with, gone)
+ * not at all once a version is complete, so a file whose device, inode, size, mtime and ctime
+ * are unchanged is the one remembered; any other state (replaced, truncated, tampered with, gone)
  * misses and is read and validated afresh, as before. Callers must not modify what they get.
  */
 export class StoredRecords<T> {
