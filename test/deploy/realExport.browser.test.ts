@@ -1,4 +1,5 @@
 import test from 'ava';
+import type { Request } from 'playwright-core';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SAMPLE_DOMAIN } from '../../src/app/bootstrap/sampleDocs.js';
@@ -73,11 +74,24 @@ test('in a real browser, the exported sample site runs under the site CSP with n
     if (m.type() === 'error') problems.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  // Requests in the order issued, and the latest main-frame navigation's place among them: the
+  // widgets' probes chain (HEAD, then health and assistant), and on a busy machine a gap in the
+  // chain can outlast networkidle's 500 ms, so the next visit cuts off a request the page before
+  // it had issued. That abort is the test's doing, not the site's.
+  let issued = 0;
+  let lastNavigation = 0;
+  const order = new WeakMap<Request, number>();
+  page.on('request', (r) => {
+    order.set(r, ++issued);
+    if (r.isNavigationRequest() && r.frame() === page.mainFrame()) lastNavigation = issued;
+  });
   page.on('requestfailed', (r) => {
+    const aborted = r.failure()?.errorText === 'net::ERR_ABORTED';
+    if (aborted && !r.isNavigationRequest() && (order.get(r) ?? issued) < lastNavigation) return;
     // Chromium reports a HEAD whose fetch resolved (the widget's same-origin X-Enclave-Site check)
     // as ERR_ABORTED, having read no body; a failed HEAD would reject that fetch instead.
-    if (r.method() === 'HEAD' && r.failure()?.errorText === 'net::ERR_ABORTED') return;
-    problems.push(`failed: ${r.url()}`);
+    if (r.method() === 'HEAD' && aborted) return;
+    problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`);
   });
   page.on('response', (r) => {
     if (r.status() >= 400) problems.push(`${r.status()}: ${r.url()}`);
