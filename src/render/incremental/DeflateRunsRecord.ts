@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { RunLayout } from '../../bundle/BundleSink.js';
-import { readChecksummedFile, writeChecksummedFile } from './checksummedFile.js';
+import { readChecksummedFile, writeChecksummedFile } from '../../platform/store/checksummedFile.js';
 
 /** Bumped whenever what the record holds, or how runs are cut or deflated, changes. */
 export const DEFLATE_RUNS_FORMAT = 1;

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { BundleFile } from '../../bundle/BundleSink.js';
-import { readChecksummedFile, writeChecksummedFile } from './checksummedFile.js';
+import { readChecksummedFile, writeChecksummedFile } from '../../platform/store/checksummedFile.js';
 
 /** Bumped whenever what an output record holds, or what an output key covers, changes. */
 export const PAGE_OUTPUTS_FORMAT = 2;

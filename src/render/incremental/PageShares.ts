@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { TextPiece } from '../../bundle/BundleSink.js';
-import { readChecksummedFile } from './checksummedFile.js';
+import { readChecksummedFile } from '../../platform/store/checksummedFile.js';
 import type { PageShare, PageShareMeta } from './PageShare.js';
 
 /** Bumped whenever what the shares record holds, or how a share is laid out, changes. */

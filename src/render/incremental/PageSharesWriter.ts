@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
-import { readChecksummedFile, writeChecksummedFile } from './checksummedFile.js';
+import { readChecksummedFile, writeChecksummedFile } from '../../platform/store/checksummedFile.js';
 import type { PageShare } from './PageShare.js';
 import { PAGE_SHARES_FORMAT, type RecordedShare, SHARES_BLOB, SHARES_INDEX, type ShareEntry, type SharesIndex } from './PageShares.js';
 import { segmentsToFold } from './segmentsToFold.js';

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readChecksummedBytes, writeChecksummedFile } from '../../platform/store/checksummedFile.js';
 import { deserialize, serialize } from 'node:v8';
 import type { Frontmatter } from '../mdx/readFrontmatter.js';
 
@@ -31,8 +31,6 @@ const FILE = 'source-record.bin';
  */
 const stampOf = (rendererVersion: string) => `${FORMAT}\0${rendererVersion}\0${process.versions.v8}`;
 
-const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
-
 /**
  * The site's source record, by path: what each file held when the last export read it, so a file
  * whose stat is unchanged needn't be read again. The file is a SHA-256 line, a stamp line and a
@@ -40,11 +38,9 @@ const sha256 = (data: Buffer | string) => createHash('sha256').update(data).dige
  * truncated, altered or foreign record reads as null and the export reads every file.
  */
 export async function readSourceRecord(dir: string, rendererVersion: string): Promise<Map<string, RecordedFile> | null> {
-  const data = await readFile(join(dir, FILE)).catch(() => null);
-  if (!data || data.length < 65 || data[64] !== 0x0a) return null;
-  if (sha256(data.subarray(65)) !== data.toString('latin1', 0, 64)) return null;
-  const stampEnd = data.indexOf(0x0a, 65);
-  if (stampEnd < 0 || data.toString('utf8', 65, stampEnd) !== stampOf(rendererVersion)) return null;
+  const data = await readChecksummedBytes(join(dir, FILE));
+  const stampEnd = data?.indexOf(0x0a) ?? -1;
+  if (!data || stampEnd < 0 || data.toString('utf8', 0, stampEnd) !== stampOf(rendererVersion)) return null;
   try {
     const files = deserialize(data.subarray(stampEnd + 1)) as unknown;
     return files instanceof Map ? (files as Map<string, RecordedFile>) : null;
@@ -61,12 +57,10 @@ export async function readSourceRecord(dir: string, rendererVersion: string): Pr
  */
 export async function writeSourceRecord(dir: string, rendererVersion: string, files: Map<string, RecordedFile>): Promise<void> {
   const body = Buffer.concat([Buffer.from(`${stampOf(rendererVersion)}\n`), serialize(files)]);
-  const temporary = join(dir, `${FILE}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     await mkdir(dir, { recursive: true });
-    await writeFile(temporary, Buffer.concat([Buffer.from(`${sha256(body)}\n`), body]));
-    await rename(temporary, join(dir, FILE));
+    await writeChecksummedFile(join(dir, FILE), body);
   } catch {
-    await rm(temporary, { force: true }).catch(() => {});
+    // The next export reads every file.
   }
 }

@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, link, mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
+import { copyFile, link, mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readChecksummedFile, writeChecksummedFile } from '../../../platform/store/checksummedFile.js';
 import type { ExportTaskInput, ExportTaskResult } from './exportWorkerProtocol.js';
 import { type SourceHashes, type SourceStats, unchangedSource } from './sourceStats.js';
 
@@ -22,8 +22,6 @@ interface LastExportRecord {
   hashes: SourceHashes;
   result: ExportTaskResult;
 }
-
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
  * Whether this job may skip its export when nothing changed: a whole-site export of the folder
@@ -50,10 +48,10 @@ async function bundleStamp(path: string): Promise<string | null> {
 
 /** The site's record, or null when it is missing, damaged or of another format. */
 async function readRecord(dir: string): Promise<LastExportRecord | null> {
-  const text = await readFile(join(dir, FILE), 'utf8').catch(() => null);
-  if (text === null || text.indexOf('\n') !== 64 || sha256(text.slice(65)) !== text.slice(0, 64)) return null;
+  const text = await readChecksummedFile(join(dir, FILE));
+  if (text === null) return null;
   try {
-    const record = JSON.parse(text.slice(65)) as LastExportRecord;
+    const record = JSON.parse(text) as LastExportRecord;
     return record.format === FORMAT ? record : null;
   } catch {
     return null;
@@ -122,11 +120,8 @@ export async function recordExport(
     if (hash !== undefined) hashes[rel] = hash;
   }
   const record: LastExportRecord = { format: FORMAT, settings: settingsKey(input), bundle, sourceHash: source.hash, stats, hashes, result };
-  const payload = JSON.stringify(record);
-  const temporary = join(dir, `${FILE}.${randomBytes(6).toString('hex')}.tmp`);
   try {
-    await writeFile(temporary, `${sha256(payload)}\n${payload}`);
-    await rename(temporary, join(dir, FILE));
+    await writeChecksummedFile(join(dir, FILE), JSON.stringify(record));
   } catch {
     // The next job exports as usual.
   }
