@@ -18,7 +18,7 @@ export async function removeStaleGitLocks(repoDir: string): Promise<string[]> {
     const entries = await readdir(join(gitDir, place), { recursive: place !== '', withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       if (!entry.name.endsWith('.lock') || entry.isDirectory()) continue;
-      const path = join(entry.parentPath ?? entry.path, entry.name);
+      const path = join(entry.parentPath, entry.name);
       await rm(path, { force: true });
       removed.push(path.slice(gitDir.length + 1));
     }

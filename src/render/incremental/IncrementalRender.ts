@@ -1,5 +1,4 @@
-import type { BundleFile } from '../../bundle/BundleSink.js';
-import type { RunLayout } from '../../bundle/BundleSink.js';
+import type { BundleFile, RunLayout } from '../../bundle/BundleSink.js';
 import { DeflateRunsRecord } from './DeflateRunsRecord.js';
 import { PAGE_CACHE_FORMAT, PageCache } from './PageCache.js';
 import type { PageBody } from './PageBody.js';
